@@ -1,0 +1,38 @@
+# LitQEval GUI — the two set-up commands are `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
+
+.PHONY: run test bench lint install clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(TEST_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $(STAMP) $@
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/litqeval-gui --demo
+
+test: $(TEST_STAMP)
+	$(BIN)/ruff check .
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+bench: $(TEST_STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/run_all.py
+
+lint: $(TEST_STAMP)
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf $(VENV) build *.egg-info
