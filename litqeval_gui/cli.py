@@ -1,0 +1,225 @@
+"""``litqeval``: the headless front door over the same core functions the GUI uses.
+
+Every command takes a project file; ``--json`` prints one JSON document. Errors go
+to stderr as one line with a non-zero exit code (2 = user error, 3 = internal
+error, 130 = interrupted), never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from litqeval_gui import __version__
+from litqeval_gui.core import catalog, evaluation, exporting, ingest, matches
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.importing import FORMATS
+from litqeval_gui.core.jobs import CancelToken, Progress, run_job
+from litqeval_gui.core.project import Project
+
+
+def _pairs(text: str, what: str) -> dict[str, str]:
+    """Parse ``a=X,b=Y`` (``--map``) or a single ``a=X`` (``--where``) into a dict."""
+    out = {}
+    for part in filter(None, (p.strip() for p in text.split(","))) if what == "--map" else [text]:
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip():
+            raise LitqError(f"{what} expects FIELD=VALUE, got {part!r}")
+        out[key.strip()] = value.strip().strip('"')
+    return out
+
+
+class TextProgress:
+    """A one-line text progress bar on stderr (only when stderr is a terminal)."""
+
+    def __init__(self, stream=sys.stderr) -> None:
+        self.stream = stream
+        self.enabled = stream.isatty()
+
+    def __call__(self, p: Progress) -> None:
+        if not self.enabled or not p.total:
+            return
+        width = 30
+        filled = int(width * p.fraction)
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] "
+                          f"{100 * p.fraction:5.1f}% {p.message[:30]:30}")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+
+
+def _emit(args: argparse.Namespace, document: object, text: Callable[[], str]) -> None:
+    print(json.dumps(document, ensure_ascii=False, indent=2) if args.json else text())
+
+
+def cmd_new(args: argparse.Namespace) -> None:
+    Project.create(args.project).close()
+    _emit(args, {"created": str(args.project)}, lambda: f"created {args.project}")
+
+
+def cmd_import(args: argparse.Namespace) -> None:
+    mapping = _pairs(args.map, "--map") if args.map else None
+    where = {}
+    for clause in args.where or []:
+        where.update(_pairs(clause, "--where"))
+    progress = TextProgress()
+    token = CancelToken()
+    with Project.open(args.project) as project:
+        job = ingest.import_file(
+            project, args.file, topic=args.topic, role=args.role, name=args.name,
+            query=args.query or "", database=args.database, fmt=args.format,
+            mapping=mapping, where=where or None, token=token,
+        )
+        try:
+            summary = run_job(job, progress)
+        finally:
+            job.close()  # an interrupted import rolls back here
+            progress.finish()
+    _emit(args, summary.as_dict(), summary.report)
+
+
+def cmd_info(args: argparse.Namespace) -> None:
+    with Project.open(args.project, readonly=True) as project:
+        info = catalog.project_info(project)
+
+    def text() -> str:
+        lines = [f"{info['path']}: schema {info['schema_version']}, "
+                 f"{info['records']} records in {info['imports']} imports"]
+        for t in info["topics"]:
+            lines.append(f"  topic {t['name']}: core {t['core']}, result lists {t['lists']}, "
+                         f"records {t['records']}, works {t['works']}")
+        return "\n".join(lines)
+
+    _emit(args, info, text)
+
+
+def cmd_lists(args: argparse.Namespace) -> None:
+    with Project.open(args.project, readonly=True) as project:
+        found = catalog.lists(project, args.topic)
+
+    def text() -> str:
+        if not found:
+            return "no lists yet — import a search export with `litqeval import`"
+        head = f"{'topic':<16} {'role':<8} {'name':<28} {'size':>7} {'read':>7} {'rejected':>8}"
+        rows = [f"{i.topic[:16]:<16} {i.role:<8} {i.name[:28]:<28} {i.size:>7} {i.read:>7} "
+                f"{i.rejected:>8}" for i in found]
+        return "\n".join([head, *rows])
+
+    _emit(args, {"lists": [i.as_dict() for i in found]}, text)
+
+
+def cmd_recall(args: argparse.Namespace) -> None:
+    with Project.open(args.project, readonly=True) as project:
+        report = evaluation.recall_report(project, args.topic, args.results)
+
+    def text() -> str:
+        lines = [f"topic {report.topic}"]
+        for r in report.lists:
+            lines.append(f"{r.name}: size {r.size}, core {r.core}, retrieved core "
+                         f"{r.retrieved_core}, recall {r.recall:.3f}")
+            for m in r.missed:
+                lines.append(f"    missed: {m.title} ({m.year or 'n.d.'}) {m.doi}".rstrip())
+        return "\n".join(lines)
+
+    _emit(args, report.as_dict(), text)
+
+
+def cmd_matches(args: argparse.Namespace) -> None:
+    with Project.open(args.project, readonly=not (args.confirm or args.reject)) as project:
+        for link_id in args.confirm or []:
+            matches.decide(project, link_id, accept=True)
+        for link_id in args.reject or []:
+            matches.decide(project, link_id, accept=False)
+        found = matches.matches(project, args.topic, uncertain=args.uncertain)
+
+    def text() -> str:
+        if not found:
+            return "no uncertain matches" if args.uncertain else "no matches"
+        out = []
+        for m in found:
+            out.append(f"#{m.id} {m.method} {m.score:.3f} [{m.status}]")
+            for side in (m.a, m.b):
+                out.append(f"    {side.list_name} ({side.role}): {side.title} "
+                           f"({side.year or 'n.d.'}) {side.doi}".rstrip())
+        return "\n".join(out)
+
+    _emit(args, {"topic": args.topic, "matches": [m.as_dict() for m in found]}, text)
+
+
+def cmd_export(args: argparse.Namespace) -> None:
+    with Project.open(args.project, readonly=True) as project:
+        info = catalog.find_list(project, args.topic, args.list)
+        count = exporting.export_records(catalog.list_records(project, info.id), args.out,
+                                         args.format)
+    _emit(args, {"list": info.name, "format": args.format, "records": count,
+                 "out": str(args.out)}, lambda: f"wrote {count} records to {args.out}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="litqeval", description=__doc__.split("\n")[0])
+    parser.add_argument("--version", action="version", version=f"litqeval {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, func: Callable, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.add_argument("project", type=Path, metavar="PROJECT.litq")
+        p.add_argument("--json", action="store_true", help="print one JSON document")
+        p.set_defaults(func=func)
+        return p
+
+    command("new", cmd_new, "create a new, empty project file")
+    p = command("import", cmd_import, "import a file as a core set or result list")
+    p.add_argument("file", type=Path)
+    p.add_argument("--topic", required=True)
+    p.add_argument("--role", required=True, choices=ingest.ROLES)
+    p.add_argument("--name", help="list name (default: the file name)")
+    p.add_argument("--query", help="the search query text that produced the export")
+    p.add_argument("--database", help="source database (default: detected)")
+    p.add_argument("--format", default="auto", choices=("auto", *FORMATS))
+    p.add_argument("--map", help="column mapping for tables, e.g. title=ColA,abstract=ColB")
+    p.add_argument("--where", action="append", metavar="FIELD=VALUE",
+                   help='keep only matching records, e.g. groups="My core set"')
+    command("info", cmd_info, "summarise the project")
+    p = command("lists", cmd_lists, "list the imported lists")
+    p.add_argument("--topic")
+    p = command("recall", cmd_recall, "recall of result lists against the core set")
+    p.add_argument("--topic", required=True)
+    p.add_argument("--results", help="only this result list")
+    p = command("matches", cmd_matches, "matches between records; review uncertain ones")
+    p.add_argument("--topic", required=True)
+    p.add_argument("--uncertain", action="store_true", help="only matches awaiting a verdict")
+    p.add_argument("--confirm", type=int, action="append", metavar="ID",
+                   help="accept match ID (the same work)")
+    p.add_argument("--reject", type=int, action="append", metavar="ID",
+                   help="reject match ID (different works)")
+    p = command("export", cmd_export, "export a list to a file")
+    p.add_argument("--topic", required=True)
+    p.add_argument("--list", required=True)
+    p.add_argument("--format", required=True, choices=("ris", "csv", "bibtex", "xlsx"))
+    p.add_argument("out", type=Path, metavar="OUT")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        args.func(args)
+    except LitqError as err:
+        print(f"litqeval: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("litqeval: interrupted; the project is unchanged", file=sys.stderr)
+        return 130
+    except Exception as err:  # noqa: BLE001 — last resort: one line, never a traceback
+        print(f"litqeval: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+        return 3
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

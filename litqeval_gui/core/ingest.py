@@ -1,0 +1,240 @@
+"""Import one file into a project: parse → store → link → group, in ONE transaction.
+
+:func:`import_file` is a generator job (see :mod:`litqeval_gui.core.jobs`). If it
+raises — a refused file, a cancel, any error — or is closed before it finishes, the
+transaction rolls back and the project is exactly as it was.
+
+Counts of an import: ``read`` = entries read (accepted + rejected); ``rejected`` =
+entries refused with a reason; ``new`` = works of this import that the topic did not
+have before; ``duplicate`` = accepted entries that are not new works (a duplicate
+inside the file or a record the topic already had); ``matched`` = for a result list,
+the core works it contains; for a core import, its works found in some result list.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Generator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from litqeval_gui.core import works
+from litqeval_gui.core.errors import ImportRefused
+from litqeval_gui.core.importing import ParseResult, detect, read_records
+from litqeval_gui.core.jobs import CancelToken, Progress
+from litqeval_gui.core.linking import Link, LinkItem, find_links, fingerprint, item_from_record
+from litqeval_gui.core.project import Project, now
+from litqeval_gui.core.records import Record
+
+ROLES = ("core", "results", "other")
+TREC_FORMATS = ("trec-run", "qrels")
+
+
+@dataclass
+class ImportSummary:
+    """What an import did, as shown to the user and stored with the import."""
+
+    import_id: int
+    topic: str
+    name: str
+    role: str
+    format: str
+    encoding: str
+    database: str
+    read: int
+    new: int
+    duplicate: int
+    matched: int
+    rejected: int
+    uncertain: int
+    notes: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # one line per rejected record
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    def report(self) -> str:
+        """Plain-text report (the wizard's "save report")."""
+        lines = [
+            f"Import '{self.name}' into topic '{self.topic}' as {self.role}",
+            f"format {self.format} ({self.encoding}), database {self.database or 'unknown'}",
+            f"read {self.read}, new {self.new}, duplicates merged {self.duplicate}, "
+            f"matched to core {self.matched}, rejected {self.rejected}, "
+            f"uncertain matches {self.uncertain}",
+        ]
+        lines += [f"note: {n}" for n in self.notes]
+        lines += [f"rejected: {p}" for p in self.problems]
+        return "\n".join(lines) + "\n"
+
+
+def file_digest(path: Path) -> tuple[str, int]:
+    """(sha256 hex, size in bytes) of a file, read in 1 MiB blocks."""
+    digest = hashlib.sha256()
+    size = 0
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+            size += len(block)
+    return digest.hexdigest(), size
+
+
+def import_file(
+    project: Project, path: str | Path, *, topic: str, role: str, name: str | None = None,
+    query: str = "", database: str | None = None, fmt: str = "auto",
+    mapping: dict[str, str] | None = None, where: dict[str, str] | None = None,
+    token: CancelToken | None = None,
+) -> Generator[Progress, None, ImportSummary]:
+    """Import ``path`` as list ``name`` (default: the file name) of ``topic``."""
+    path = Path(path)
+    if role not in ROLES:
+        raise ImportRefused(f"role must be one of {', '.join(ROLES)}, not {role!r}")
+    if not path.is_file():
+        raise ImportRefused(f"{path}: no such file")
+    name = name or path.stem
+    sha256, size = file_digest(path)
+    detected = detect(path)[0] if fmt == "auto" else fmt
+    parsed: ParseResult = yield from _scaled(
+        read_records(path, fmt=fmt, mapping=mapping, where=where,
+                     topic=topic if detected in TREC_FORMATS else None, token=token),
+        0.0, 0.5, "reading",
+    )
+    with project.transaction() as db:
+        topic_id = project.topic_id(topic, create=True)
+        _refuse_clashes(project, topic_id, topic, name, role, sha256)
+        import_id = int(db["imports"].insert({
+            "topic_id": topic_id, "name": name, "role": role, "file_name": path.name,
+            "sha256": sha256, "size": size, "format": parsed.format,
+            "encoding": parsed.encoding, "database": database or parsed.database,
+            "query": query, "created": now(),
+        }).last_pk)
+        existing = works.link_items(db, topic_id)
+        before = {item.key for item in existing}
+        new_items = _store_records(db, topic_id, import_id, parsed.records)
+        yield Progress(55, 100, "linking")
+        verdicts = _verdicts(db, topic_id)
+        links = yield from _scaled(
+            find_links(new_items, existing, verdicts=verdicts, token=token), 0.55, 0.9, "linking",
+        )
+        _store_links(db, topic_id, links, existing + new_items)
+        yield Progress(92, 100, "grouping duplicates")
+        works.regroup(db, topic_id)
+        summary = _summarise(db, topic, topic_id, import_id, name, role, parsed, before, links)
+        db["imports"].update(import_id, {
+            "n_read": summary.read, "n_new": summary.new, "n_duplicate": summary.duplicate,
+            "n_matched": summary.matched, "n_rejected": summary.rejected,
+            "report": json.dumps({"notes": summary.notes, "rejected": summary.problems}),
+        })
+        if token is not None:
+            token.raise_if_cancelled()
+    yield Progress(100, 100, "done")
+    return summary
+
+
+def _scaled(job: Generator[Progress, None, object], lo: float, hi: float,
+            phase: str) -> Generator[Progress, None, object]:
+    """Re-yield a sub-job's progress mapped into [lo, hi] of 100; return its value."""
+    while True:
+        try:
+            p = next(job)
+        except StopIteration as stop:
+            return stop.value
+        yield Progress(int(100 * (lo + (hi - lo) * p.fraction)), 100, p.message or phase)
+
+
+def _refuse_clashes(project: Project, topic_id: int, topic: str, name: str, role: str,
+                    sha256: str) -> None:
+    db = project.db
+    if db.execute("SELECT 1 FROM imports WHERE topic_id = ? AND name = ?",
+                  [topic_id, name]).fetchone():
+        raise ImportRefused(f"topic {topic!r} already has a list named {name!r}; "
+                            "choose another name (--name)")
+    same = db.execute("SELECT name FROM imports WHERE topic_id = ? AND sha256 = ? AND role = ?",
+                      [topic_id, sha256, role]).fetchone()
+    if same:
+        raise ImportRefused(f"this file was already imported into topic {topic!r} "
+                            f"as {role} list {same[0]!r}")
+
+
+def _store_records(db, topic_id: int, import_id: int, records: list[Record]) -> list[LinkItem]:
+    """Insert the records with ids allocated here; return their linker items."""
+    first = int(db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM records").fetchone()[0])
+    rows = []
+    items = []
+    for offset, rec in enumerate(records):
+        key = first + offset
+        item = item_from_record(key, rec)
+        items.append(item)
+        rows.append((
+            key, topic_id, import_id, rec.rank or offset + 1, rec.score, key,
+            rec.title, item.title, rec.abstract, json.dumps(rec.authors, ensure_ascii=False),
+            rec.year, rec.venue, json.dumps(rec.keywords, ensure_ascii=False), rec.type,
+            rec.language, rec.doi or None, rec.pmid or None,
+            json.dumps(rec.ids, ensure_ascii=False) if rec.ids else None,
+            json.dumps(rec.raw, ensure_ascii=False, default=str), rec.source_line,
+        ))
+    db.conn.executemany(
+        "INSERT INTO records (id, topic_id, import_id, rank, score, work_id, title, title_norm, "
+        "abstract, authors, year, venue, keywords, type, language, doi, pmid, ids, raw, "
+        "source_line) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        rows,
+    )
+    return items
+
+
+def _verdicts(db, topic_id: int) -> dict[frozenset[str], bool]:
+    """The user's verdicts on earlier matches, keyed by the records' fingerprints."""
+    rows = db.execute(
+        "SELECT fp_a, fp_b, status FROM links WHERE topic_id = ? "
+        "AND status IN ('confirmed', 'rejected') AND fp_a IS NOT NULL", [topic_id],
+    )
+    return {frozenset((a, b)): status == "confirmed" for a, b, status in rows}
+
+
+def _store_links(db, topic_id: int, links: list[Link], items: list[LinkItem]) -> None:
+    by_key = {item.key: item for item in items}
+    created = now()
+    db.conn.executemany(
+        "INSERT OR IGNORE INTO links (topic_id, a, b, method, score, status, created, fp_a, fp_b, "
+        "decided_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        [
+            (topic_id, link.a, link.b, link.method, link.score, _status(link), created,
+             fingerprint(by_key[link.a]), fingerprint(by_key[link.b]),
+             created if link.method == "user" else None)
+            for link in links
+        ],
+    )
+
+
+def _status(link: Link) -> str:
+    if link.method == "user":
+        return "confirmed"
+    return "auto" if link.certain else "uncertain"
+
+
+def _summarise(db, topic: str, topic_id: int, import_id: int, name: str, role: str,
+               parsed: ParseResult, before: set[int], links: list[Link]) -> ImportSummary:
+    rows = db.execute("SELECT id, work_id FROM records WHERE import_id = ?", [import_id])
+    mine = dict(rows)
+    old_works = {w for (w,) in db.execute(
+        "SELECT DISTINCT work_id FROM records WHERE topic_id = ? AND import_id != ?",
+        [topic_id, import_id])}
+    new_works = set(mine.values()) - old_works
+    listed = set(mine.values())
+    if role == "results":
+        matched = len(listed & works.core_works(db, topic_id))
+    elif role == "core":
+        in_results = {w for (w,) in db.execute(
+            "SELECT DISTINCT r.work_id FROM records r JOIN imports i ON r.import_id = i.id "
+            "WHERE i.topic_id = ? AND i.role = 'results'", [topic_id])}
+        matched = len(listed & in_results)
+    else:
+        matched = 0
+    return ImportSummary(
+        import_id=import_id, topic=topic, name=name, role=role, format=parsed.format,
+        encoding=parsed.encoding, database=db["imports"].get(import_id)["database"] or "",
+        read=len(parsed.records) + len(parsed.rejected), new=len(new_works),
+        duplicate=len(mine) - len(new_works), matched=matched, rejected=len(parsed.rejected),
+        uncertain=sum(1 for link in links if not link.certain and link.method != "user"),
+        notes=list(parsed.notes), problems=[r.describe(parsed.path) for r in parsed.rejected],
+    )

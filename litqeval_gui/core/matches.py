@@ -1,0 +1,78 @@
+"""Matches found by record linkage, and the user's verdicts on uncertain ones.
+
+A verdict is stored on the link (``confirmed`` / ``rejected``) with both records'
+fingerprints, so later imports respect it (the linker receives the verdicts).
+Confirming an uncertain match merges the two works; rejecting keeps them apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from litqeval_gui.core import works
+from litqeval_gui.core.errors import ProjectError
+from litqeval_gui.core.project import Project, now
+
+
+@dataclass(frozen=True)
+class MatchSide:
+    record_id: int
+    list_name: str
+    role: str
+    title: str
+    year: int | None
+    doi: str
+
+
+@dataclass(frozen=True)
+class Match:
+    id: int
+    method: str
+    score: float
+    status: str  # auto | uncertain | confirmed | rejected
+    a: MatchSide
+    b: MatchSide
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+_SQL = """
+SELECT l.id, l.method, l.score, l.status,
+       ra.id, ia.name, ia.role, ra.title, ra.year, COALESCE(ra.doi, ''),
+       rb.id, ib.name, ib.role, rb.title, rb.year, COALESCE(rb.doi, '')
+FROM links l
+JOIN records ra ON ra.id = l.a JOIN imports ia ON ia.id = ra.import_id
+JOIN records rb ON rb.id = l.b JOIN imports ib ON ib.id = rb.import_id
+WHERE l.topic_id = ? {extra}
+ORDER BY l.score DESC, l.id
+"""
+
+
+def matches(project: Project, topic: str, *, uncertain: bool = False,
+            cross_list_only: bool = False) -> list[Match]:
+    """Links of ``topic``: all, or only those awaiting the user's verdict."""
+    extra = "AND l.status = 'uncertain'" if uncertain else ""
+    if cross_list_only:
+        extra += " AND ra.import_id != rb.import_id"
+    rows = project.db.execute(_SQL.format(extra=extra), [project.topic_id(topic)])
+    return [
+        Match(id=r[0], method=r[1], score=r[2], status=r[3],
+              a=MatchSide(*r[4:9], r[9]), b=MatchSide(*r[10:15], r[15]))
+        for r in rows
+    ]
+
+
+def decide(project: Project, link_id: int, accept: bool) -> Match:
+    """Record the user's verdict on a match; accepting merges the two works."""
+    row = project.db.execute("SELECT topic_id, status FROM links WHERE id = ?",
+                             [link_id]).fetchone()
+    if row is None:
+        raise ProjectError(f"no match with id {link_id}")
+    topic_id = row[0]
+    with project.transaction() as db:
+        db.execute("UPDATE links SET status = ?, decided_at = ? WHERE id = ?",
+                   ["confirmed" if accept else "rejected", now(), link_id])
+        works.regroup(db, topic_id)
+    topic = project.db.execute("SELECT name FROM topics WHERE id = ?", [topic_id]).fetchone()[0]
+    return next(m for m in matches(project, topic) if m.id == link_id)

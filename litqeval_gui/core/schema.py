@@ -1,0 +1,77 @@
+"""Tables, indexes and numbered migrations of the ``.litq`` project file.
+
+``PRAGMA user_version`` holds the schema version: the number of migrations applied.
+Migration *n* (1-based) turns a version ``n-1`` file into a version ``n`` file; a new
+project runs them all. Later issues append migrations; never edit a released one.
+
+Version history:
+
+1. topics, imports (one per imported file = one list), records (one row per
+   imported entry, ``work_id`` = its de-duplicated work), links, meta.
+2. link fingerprints (``fp_a``, ``fp_b``) so the user's match verdicts survive
+   re-imports, and ``decided_at``; an index on records(topic_id, work_id).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import sqlite_utils
+
+
+def _v1(db: sqlite_utils.Database) -> None:
+    db["meta"].create({"key": str, "value": str}, pk="key")
+    db["topics"].create({"id": int, "name": str, "created": str}, pk="id")
+    db["topics"].create_index(["name"], unique=True)
+    db["imports"].create(
+        {
+            "id": int, "topic_id": int, "name": str, "role": str,
+            "file_name": str, "sha256": str, "size": int,
+            "format": str, "encoding": str, "database": str, "query": str, "created": str,
+            "n_read": int, "n_new": int, "n_duplicate": int, "n_matched": int, "n_rejected": int,
+            "report": str,  # JSON: {"notes": [...], "rejected": [...]}
+        },
+        pk="id",
+        foreign_keys=[("topic_id", "topics", "id")],
+        not_null={"topic_id", "name", "role"},
+    )
+    db["imports"].create_index(["topic_id", "name"], unique=True)
+    db["records"].create(
+        {
+            "id": int, "topic_id": int, "import_id": int, "rank": int, "score": float,
+            "work_id": int,
+            "title": str, "title_norm": str, "abstract": str, "authors": str,  # JSON list
+            "year": int, "venue": str, "keywords": str,  # JSON list
+            "type": str, "language": str, "doi": str, "pmid": str,
+            "ids": str,  # JSON {kind: value}
+            "raw": str,  # JSON of the original fields
+            "source_line": int,
+        },
+        pk="id",
+        foreign_keys=[("topic_id", "topics", "id"), ("import_id", "imports", "id")],
+    )
+    db["records"].create_index(["import_id", "rank"])
+    db["records"].create_index(["doi"])
+    db["records"].create_index(["pmid"])
+    db["links"].create(
+        {
+            "id": int, "topic_id": int, "a": int, "b": int, "method": str, "score": float,
+            "status": str,  # auto | uncertain | confirmed | rejected
+            "created": str,
+        },
+        pk="id",
+        foreign_keys=[("a", "records", "id"), ("b", "records", "id")],
+    )
+    db["links"].create_index(["a", "b"], unique=True)
+    db["links"].create_index(["topic_id", "status"])
+
+
+def _v2(db: sqlite_utils.Database) -> None:
+    db["links"].add_column("fp_a", str)
+    db["links"].add_column("fp_b", str)
+    db["links"].add_column("decided_at", str)
+    db["records"].create_index(["topic_id", "work_id"])
+
+
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2]
+SCHEMA_VERSION = len(MIGRATIONS)

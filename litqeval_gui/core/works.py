@@ -1,0 +1,67 @@
+"""De-duplicated works: which records of a topic are the same publication.
+
+A record's ``work_id`` is the smallest record id of its group; groups are the
+connected components of the topic's certain links (``auto`` and ``confirmed``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+import sqlite_utils
+
+from litqeval_gui.core.linking import Link, LinkItem, group
+
+def link_items(db: sqlite_utils.Database, topic_id: int,
+               exclude_import: int | None = None) -> list[LinkItem]:
+    """The linker's view of every record of a topic (optionally without one import)."""
+    rows = db.execute(
+        "SELECT id, title_norm, year, doi, pmid, ids FROM records "
+        "WHERE topic_id = ? AND import_id IS NOT ?", [topic_id, exclude_import],
+    )
+    return [_item(*row) for row in rows]
+
+
+def _item(key: int, title: str | None, year: int | None, doi: str | None, pmid: str | None,
+          ids: str | None) -> LinkItem:
+    pairs: list[tuple[str, str]] = []
+    if doi:
+        pairs.append(("doi", doi))
+    if pmid:
+        pairs.append(("pmid", pmid))
+    if ids:
+        pairs.extend(json.loads(ids).items())
+    return LinkItem(key=key, title=title or "", year=year, ids=tuple(pairs))
+
+
+def regroup(db: sqlite_utils.Database, topic_id: int) -> int:
+    """Recompute ``work_id`` for a topic from its certain links; returns rows changed."""
+    current = dict(db.execute("SELECT id, work_id FROM records WHERE topic_id = ?", [topic_id]))
+    links = [
+        Link(a=a, b=b, method=method, score=score, certain=True)
+        for a, b, method, score in db.execute(
+            "SELECT a, b, method, score FROM links WHERE topic_id = ? "
+            "AND status IN ('auto', 'confirmed')", [topic_id],
+        )
+    ]
+    groups = group(current.keys(), links)
+    changed = [(work, key) for key, work in groups.items() if current[key] != work]
+    db.conn.executemany("UPDATE records SET work_id = ? WHERE id = ?", changed)
+    return len(changed)
+
+
+def core_works(db: sqlite_utils.Database, topic_id: int) -> set[int]:
+    """Work ids of the topic's core set (all core imports)."""
+    return _works(db, "i.topic_id = ? AND i.role = 'core'", [topic_id])
+
+
+def list_works(db: sqlite_utils.Database, import_id: int) -> set[int]:
+    """Distinct work ids of one imported list."""
+    return _works(db, "i.id = ?", [import_id])
+
+
+def _works(db: sqlite_utils.Database, where: str, params: Iterable[object]) -> set[int]:
+    sql = ("SELECT DISTINCT r.work_id FROM records r JOIN imports i ON r.import_id = i.id "
+           f"WHERE {where}")
+    return {row[0] for row in db.execute(sql, list(params))}
