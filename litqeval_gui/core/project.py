@@ -32,10 +32,12 @@ def now() -> str:
 class Project:
     """An open project file. Use :meth:`create` or :meth:`open`; close when done."""
 
-    def __init__(self, path: Path, db: sqlite_utils.Database, lock: ProjectLock | None) -> None:
+    def __init__(self, path: Path, db: sqlite_utils.Database, lock: ProjectLock | None,
+                 *, readonly: bool = False) -> None:
         self.path = path
         self.db = db
         self._lock = lock
+        self._readonly = readonly
 
     # -- opening -----------------------------------------------------------------
     @classmethod
@@ -87,7 +89,16 @@ class Project:
             if lock:
                 lock.release()
             raise
-        return cls(path, db, lock)
+        return cls(path, db, lock, readonly=readonly)
+
+    def sibling(self) -> Project:
+        """A second connection to this open project for a background job.
+
+        It shares this project's lock (closing it does not release the lock) and,
+        thanks to WAL, readers on the first connection see only committed data.
+        """
+        return Project(self.path, _connect(self.path, readonly=self.readonly), None,
+                       readonly=self.readonly)
 
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
@@ -106,7 +117,7 @@ class Project:
 
     @property
     def readonly(self) -> bool:
-        return self._lock is None
+        return self._readonly
 
     # -- small shared helpers ------------------------------------------------------
     @contextlib.contextmanager

@@ -13,6 +13,7 @@ import sqlite_utils
 
 from litqeval_gui.core.linking import Link, LinkItem, group
 
+
 def link_items(db: sqlite_utils.Database, topic_id: int,
                exclude_import: int | None = None) -> list[LinkItem]:
     """The linker's view of every record of a topic (optionally without one import)."""

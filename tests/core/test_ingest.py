@@ -1,0 +1,132 @@
+"""The import pipeline: counts, linking into works, recall, refusal and cancel safety."""
+
+import pytest
+
+from litqeval_gui.core import catalog, evaluation, ingest, matches
+from litqeval_gui.core.errors import ImportCancelled, ImportRefused
+from litqeval_gui.core.jobs import CancelToken, run_job
+from litqeval_gui.core.project import Project
+
+
+def _import(project, path, **kw):
+    return run_job(ingest.import_file(project, path, **kw))
+
+
+def _snapshot(project):
+    """Everything stored, as plain tuples (to prove a refused import changed nothing)."""
+    db = project.db
+    return {t: db.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall()
+            for t in ("topics", "imports", "records", "links")}
+
+
+@pytest.fixture
+def project(tmp_path):
+    with Project.create(tmp_path / "p.litq") as p:
+        yield p
+
+
+def test_core_then_results_counts_and_recall(project, small_files):
+    core, results = small_files
+    s1 = _import(project, core, topic="T", role="core", name="core")
+    assert (s1.read, s1.new, s1.duplicate, s1.matched, s1.rejected) == (3, 3, 0, 0, 0)
+    assert s1.format == "ris"
+
+    s2 = _import(project, results, topic="T", role="results", name="q1",
+                 query="semantic AND precision")
+    assert s2.format == "csv"
+    # 5 rows: 2 are core works (DOI / title), 1 in-file duplicate → 2 new works
+    assert (s2.read, s2.new, s2.duplicate, s2.matched, s2.rejected) == (5, 2, 3, 2, 0)
+
+    report = evaluation.recall_report(project, "T")
+    [row] = report.lists
+    assert (row.name, row.size, row.core, row.retrieved_core) == ("q1", 4, 3, 2)
+    assert row.recall == pytest.approx(2 / 3)
+    assert [(m.title, m.doi) for m in row.missed] == [
+        ("Core publications as a gold standard for query recall", "10.1000/core.2")]
+
+    info = {i.name: i for i in catalog.lists(project, "T")}
+    assert info["q1"].query == "semantic AND precision"
+    assert info["q1"].records == 5 and info["q1"].size == 4
+    [topic] = catalog.topics(project)
+    assert (topic.name, topic.core, topic.lists, topic.records, topic.works) == ("T", 3, 1, 8, 5)
+
+
+def test_core_import_after_results_counts_matches(project, small_files):
+    core, results = small_files
+    _import(project, results, topic="T", role="results", name="q1")
+    s = _import(project, core, topic="T", role="core", name="core")
+    assert s.matched == 2
+
+
+def _assert_refused_unchanged(project, small_files, job, match):
+    before = _snapshot(project)
+    with pytest.raises((ImportRefused, ImportCancelled), match=match):
+        run_job(job)
+    assert _snapshot(project) == before
+
+
+def test_refusals_leave_project_unchanged(project, small_files, tmp_path):
+    core, results = small_files
+    _import(project, core, topic="T", role="core", name="core")
+    binary = tmp_path / "x.bin"
+    binary.write_bytes(bytes(range(256)) * 20)
+    _assert_refused_unchanged(project, small_files, ingest.import_file(
+        project, binary, topic="T", role="results"), "")
+    _assert_refused_unchanged(project, small_files, ingest.import_file(
+        project, results, topic="T", role="results", name="core"), "already has a list")
+    _assert_refused_unchanged(project, small_files, ingest.import_file(
+        project, core, topic="T", role="core", name="again"), "already imported")
+    _assert_refused_unchanged(project, small_files, ingest.import_file(
+        project, results, topic="T", role="bogus"), "role must be")
+
+
+def test_cancel_inside_the_transaction_rolls_back(project, small_files):
+    core, results = small_files
+    _import(project, core, topic="T", role="core", name="core")
+    before = _snapshot(project)
+    token = CancelToken()
+    job = ingest.import_file(project, results, topic="T", role="results", token=token)
+    with pytest.raises(ImportCancelled):
+        for progress in job:
+            if progress.message.startswith("linking"):
+                token.cancel()  # records are inserted by now
+    assert token.cancelled
+    assert _snapshot(project) == before
+
+
+def test_closing_an_unfinished_job_rolls_back(project, small_files):
+    core, _ = small_files
+    before = _snapshot(project)
+    job = ingest.import_file(project, core, topic="T", role="core")
+    for progress in job:
+        if progress.message.startswith("linking"):
+            break
+    job.close()
+    assert _snapshot(project) == before
+
+
+def test_verdicts_persist_and_are_respected_by_later_imports(project, tmp_path):
+    core = tmp_path / "c.ris"
+    core.write_text("TY  - JOUR\nTI  - Deep learning for screening of medical abstracts\n"
+                    "PY  - 2020\nER  - \n\n", encoding="utf-8")
+    res = tmp_path / "r.ris"
+    # same main title with a subtitle: at most an uncertain match, never automatic
+    res.write_text("TY  - JOUR\nTI  - Deep learning for screening of medical abstracts: "
+                   "a comparison of eleven models\nPY  - 2020\nER  - \n\n", encoding="utf-8")
+    _import(project, core, topic="T", role="core", name="core")
+    _import(project, res, topic="T", role="results", name="r1")
+    found = matches.matches(project, "T", uncertain=True)
+    if not found:  # the linker judged it certain: then it merged the works
+        assert evaluation.recall_report(project, "T").lists[0].retrieved_core == 1
+        return
+    [m] = found
+    matches.decide(project, m.id, accept=False)
+    assert evaluation.recall_report(project, "T").lists[0].retrieved_core == 0
+    # the same records imported again as another list: the rejection still holds
+    _import(project, res, topic="T", role="other", name="r2")
+    assert matches.matches(project, "T", uncertain=True) == []
+    m2 = [x for x in matches.matches(project, "T") if x.status != "rejected"]
+    assert all({x.a.list_name, x.b.list_name} != {"core", "r2"} for x in m2)
+    # accepting the original match merges the works: recall of r1 becomes 1
+    matches.decide(project, m.id, accept=True)
+    assert evaluation.recall_report(project, "T", "r1").lists[0].retrieved_core == 1

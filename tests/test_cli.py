@@ -1,0 +1,96 @@
+"""The `litqeval` CLI end to end on small files: text and --json output, errors."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from litqeval_gui.cli import main
+
+
+def run(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def proj(tmp_path, capsys, small_files):
+    path = tmp_path / "p.litq"
+    assert run(capsys, "new", path)[0] == 0
+    core, results = small_files
+    assert run(capsys, "import", path, core, "--topic", "T", "--role", "core")[0] == 0
+    code, out, err = run(capsys, "import", path, results, "--topic", "T", "--role", "results",
+                         "--name", "scopus", "--query", "semantic precision", "--json")
+    assert code == 0, err
+    summary = json.loads(out)
+    assert (summary["read"], summary["matched"], summary["format"]) == (5, 2, "csv")
+    return path
+
+
+def test_recall_json_shape_and_values(proj, capsys):
+    code, out, _ = run(capsys, "recall", proj, "--topic", "T", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["topic"] == "T"
+    [lst] = doc["lists"]
+    assert {k: lst[k] for k in ("name", "size", "core", "retrieved_core")} == {
+        "name": "scopus", "size": 4, "core": 3, "retrieved_core": 2}
+    assert lst["recall"] == pytest.approx(2 / 3)
+    assert lst["missed"] == [{"title": "Core publications as a gold standard for query recall",
+                              "year": 2020, "doi": "10.1000/core.2"}]
+
+
+def test_recall_text(proj, capsys):
+    code, out, _ = run(capsys, "recall", proj, "--topic", "T")
+    assert code == 0
+    assert "scopus: size 4, core 3, retrieved core 2, recall 0.667" in out
+    assert "missed: Core publications as a gold standard for query recall (2020)" in out
+
+
+def test_info_and_lists(proj, capsys):
+    code, out, _ = run(capsys, "info", proj, "--json")
+    info = json.loads(out)
+    assert info["records"] == 8 and info["imports"] == 2
+    assert info["topics"][0]["name"] == "T" and info["topics"][0]["core"] == 3
+    code, out, _ = run(capsys, "lists", proj, "--topic", "T", "--json")
+    names = [(x["role"], x["name"]) for x in json.loads(out)["lists"]]
+    assert names == [("core", "core"), ("results", "scopus")]
+
+
+def test_export_round_trip(proj, capsys, tmp_path):
+    out_file = tmp_path / "out.ris"
+    code, out, err = run(capsys, "export", proj, "--topic", "T", "--list", "scopus",
+                         "--format", "ris", out_file)
+    assert code == 0, err
+    assert "wrote 5 records" in out
+    code, out, err = run(capsys, "import", proj, out_file, "--topic", "U", "--role", "results",
+                         "--json")
+    assert code == 0, err
+    assert json.loads(out)["read"] == 5
+
+
+def test_errors_are_one_line_on_stderr(proj, capsys, tmp_path):
+    code, out, err = run(capsys, "recall", proj, "--topic", "nope")
+    assert code == 2 and out == ""
+    assert err.startswith("litqeval: error: no topic named 'nope'")
+    assert "Traceback" not in err
+    empty = tmp_path / "empty.ris"
+    empty.write_text("")
+    code, _, err = run(capsys, "import", proj, empty, "--topic", "T", "--role", "results")
+    assert code == 2 and "empty" in err.lower()
+    code, _, err = run(capsys, "export", proj, "--topic", "T", "--list", "zzz", "--format",
+                       "csv", tmp_path / "x.csv")
+    assert code == 2 and "no list named 'zzz'" in err
+
+
+def test_console_script_runs_as_a_process(tmp_path):
+    path = tmp_path / "q.litq"
+    done = subprocess.run([sys.executable, "-m", "litqeval_gui.cli", "new", str(path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and path.exists()
+    again = subprocess.run([sys.executable, "-m", "litqeval_gui.cli", "new", str(path)],
+                           capture_output=True, text=True)
+    assert again.returncode == 2
+    assert again.stderr.strip().count("\n") == 0 and "already exists" in again.stderr
