@@ -55,17 +55,22 @@ def timed(fn):
 def main() -> int:
     rng = np.random.default_rng(SEED)
     runs, qrels, rel_rows, n_rel = build_inputs(rng)
-    ref, t_ref = timed(lambda: ir_measures.calc_aggregate([ir_measures.AP], qrels, runs)[
-        ir_measures.AP])
+    ref, t_ref = timed(
+        lambda: ir_measures.calc_aggregate([ir_measures.AP], qrels, runs)[ir_measures.AP]
+    )
     ours_ids, t_ids = timed(lambda: mean_average_precision(runs, qrels))
     ours_vec, t_vec = timed(lambda: float(average_precision_batch(rel_rows, n_rel).mean()))
 
     print(f"topics={N_TOPICS} docs/topic={N_DOCS} judged/topic={N_JUDGED}")
     print(f"ir-measures AP (calc_aggregate)  : {t_ref:8.3f} s  MAP={ref:.12f}")
-    print(f"ours id-based mean_average_precision: {t_ids:8.3f} s  MAP={ours_ids:.12f}"
-          f"  ratio={t_ids / t_ref:.3f}")
-    print(f"ours vectorised average_precision_batch: {t_vec:8.3f} s  MAP={ours_vec:.12f}"
-          f"  ratio={t_vec / t_ref:.3f}")
+    print(
+        f"ours id-based mean_average_precision: {t_ids:8.3f} s  MAP={ours_ids:.12f}"
+        f"  ratio={t_ids / t_ref:.3f}"
+    )
+    print(
+        f"ours vectorised average_precision_batch: {t_vec:8.3f} s  MAP={ours_vec:.12f}"
+        f"  ratio={t_vec / t_ref:.3f}"
+    )
     agree = abs(ours_ids - ref) < 1e-9 and abs(ours_vec - ref) < 1e-9
     print(f"MAP values agree to 1e-9: {agree}")
     goal = t_ids / t_ref <= 1.0 and t_vec / t_ref <= 1.0

@@ -92,7 +92,9 @@ def average_precision_batch(
 
 def average_precision(run: Run, qrels: Qrels) -> float:
     """AP = (1/R) · Σ over relevant retrieved documents of precision at their rank; R = #rel."""
-    return float(average_precision_batch([grades_in_rank_order(run, qrels)], [_n_relevant(qrels)])[0])
+    return float(
+        average_precision_batch([grades_in_rank_order(run, qrels)], [_n_relevant(qrels)])[0]
+    )
 
 
 def mean_average_precision(runs: Mapping[str, Run], qrels: Mapping[str, Qrels]) -> float:
