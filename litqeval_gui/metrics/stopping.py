@@ -1,0 +1,242 @@
+"""Stopping rules for screening behind one interface (SPEC §5).
+
+Every rule takes the screening history — ``labels`` (1 = relevant, 0 = not, in screening
+order) and ``n_total`` = N, the number of records in the candidate set — and returns a
+:class:`StopDecision`: ``stop`` ("safe to stop now") plus ``evidence``, a flat dict of
+plain numbers/strings for display. Positions in the history are 1-based in the evidence
+(record 1 = first screened). When every record has been screened, every rule says stop.
+
+Rules are frozen dataclasses whose fields are their parameters; :data:`RULES` maps each
+rule's ``name`` to its class so the GUI can list them (:func:`rule_parameters`) and build
+them (:func:`make_rule`).
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, ClassVar
+
+import numpy as np
+from scipy.stats import hypergeom
+
+from litqeval_gui.metrics.pooling import LowYieldRule, StopParams, pooling_decision
+
+JSONScalar = int | float | str | bool
+
+
+@dataclass(frozen=True)
+class StopDecision:
+    """A rule's verdict and the numbers behind it (JSON-able scalars only)."""
+
+    stop: bool
+    evidence: dict[str, JSONScalar] = field(default_factory=dict)
+
+
+def _history(labels: Sequence[int] | np.ndarray, n_total: int) -> np.ndarray:
+    arr = np.asarray(labels)
+    if arr.ndim != 1 or not np.isin(arr, (0, 1)).all():
+        raise ValueError("labels must be a flat sequence of 0/1")
+    if arr.size > n_total:
+        raise ValueError("more records screened than N")
+    return arr.astype(np.int64)
+
+
+class StoppingRule(ABC):
+    """Interface: ``decide(labels, n_total) -> StopDecision``."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+
+    def decide(self, labels: Sequence[int] | np.ndarray, n_total: int) -> StopDecision:
+        history = _history(labels, n_total)
+        if history.size == n_total:
+            return StopDecision(True, {"reason": "all records screened", "screened": n_total})
+        decision = self._decide(history, n_total)
+        evidence = {"rule": self.name, "screened": int(history.size), "N": n_total}
+        return StopDecision(decision.stop, evidence | decision.evidence)
+
+    @abstractmethod
+    def _decide(self, labels: np.ndarray, n_total: int) -> StopDecision:
+        """Rule proper; ``labels`` is validated and fewer than ``n_total`` records."""
+
+
+def _trailing_irrelevant(labels: np.ndarray) -> int:
+    hits = np.flatnonzero(labels)
+    return int(labels.size - (hits[-1] + 1)) if hits.size else int(labels.size)
+
+
+@dataclass(frozen=True)
+class ConsecutiveIrrelevant(StoppingRule):
+    """Stop once the last ``n`` screened records are all irrelevant."""
+
+    name: ClassVar[str] = "consecutive_irrelevant"
+    title: ClassVar[str] = "Consecutive irrelevant records"
+    n: int = 50
+
+    def _decide(self, labels: np.ndarray, n_total: int) -> StopDecision:
+        run = _trailing_irrelevant(labels)
+        return StopDecision(run >= self.n, {"consecutive_irrelevant": run, "n": self.n})
+
+
+@dataclass(frozen=True)
+class BatchCriticalDepth(StoppingRule):
+    """Thesis ch. 8 stop criterion on screening batches (see ``pooling``).
+
+    Depth k = the k-th complete batch of ``batch_size`` records; nrels(k) = relevant
+    records among the first k·b screened, |P(k)| = k·b, full depth = ceil(N/b). Stop
+    once k_cr is determined (including the low-yield check). A low-yield history means
+    "screen everything", so the rule then never stops early. ``low_yield_depth=0``
+    switches the low-yield rule off; its depth is capped at ceil(N/b).
+    Defaults: the thesis' "relaxed" setting (14, 6, 0.05, 6).
+    """
+
+    name: ClassVar[str] = "batch_critical_depth"
+    title: ClassVar[str] = "Critical depth over batches (thesis ch. 8)"
+    batch_size: int = 10
+    window: int = 14
+    rate_window: int = 6
+    threshold: float = 0.05
+    run_length: int = 6
+    low_yield_depth: int = 20
+    low_yield_ratio: float = 0.1
+
+    def _decide(self, labels: np.ndarray, n_total: int) -> StopDecision:
+        b = self.batch_size
+        batches = labels.size // b
+        nrels = np.cumsum(labels[: batches * b].reshape(batches, b).sum(axis=1))
+        full_depth = math.ceil(n_total / b)
+        low_yield = (
+            LowYieldRule(min(self.low_yield_depth, full_depth), self.low_yield_ratio)
+            if self.low_yield_depth > 0
+            else None
+        )
+        params = StopParams(self.window, self.rate_window, self.threshold, self.run_length)
+        sizes = b * np.arange(1, batches + 1)
+        decision = pooling_decision(nrels, sizes, params, full_depth, low_yield)
+        low = decision.low_yield
+        evidence: dict[str, JSONScalar] = {
+            "batches_screened": batches,
+            "k_cr": "not yet determined" if decision.k_cr is None else decision.k_cr,
+            "batches_needed": decision.depth_needed,
+            "low_yield": "not yet known" if low is None else ("yes" if low else "no"),
+            "reason": decision.reason,
+        }
+        return StopDecision(decision.reason == "critical depth", evidence)
+
+
+@dataclass(frozen=True)
+class KneeMethod(StoppingRule):
+    """Knee method of Cormack & Grossman (SIGIR 2016), evaluated at the current rank s.
+
+    Gain curve g(i) = relevant among the first i screened. Knee i* = the point of the
+    curve farthest above the line from (0, 0) to (s, g(s)), i.e. argmax over
+    1 <= i < s of s·g(i) − i·g(s) (first on ties). Slope ratio
+    ρ = (g(i*)/i*) / ((g(s) − g(i*) + 1) / (s − i*)). Stop iff s >= ``min_screened`` and
+    ρ >= ``slope_ratio`` + ``adjustment`` − min(g(s), ``adjustment``); with the
+    defaults that is their adjusted rule ρ >= 156 − min(relret, 150), s >= 150.
+    Their batch schedule (checking only at BMI batch ends) is not reproduced: the rule
+    is evaluated whenever it is asked.
+    """
+
+    name: ClassVar[str] = "knee"
+    title: ClassVar[str] = "Knee method (Cormack & Grossman 2016)"
+    slope_ratio: float = 6.0
+    adjustment: int = 150
+    min_screened: int = 150
+
+    def _decide(self, labels: np.ndarray, n_total: int) -> StopDecision:
+        s = labels.size
+        gain = np.cumsum(labels)
+        found = int(gain[-1]) if s else 0
+        required = self.slope_ratio + self.adjustment - min(found, self.adjustment)
+        evidence: dict[str, JSONScalar] = {"relevant_found": found, "rho_required": required}
+        if s < 2:
+            return StopDecision(False, evidence | {"knee": "none"})
+        ranks = np.arange(1, s)
+        knee = int(np.argmax(s * gain[:-1] - ranks * found)) + 1
+        at_knee = int(gain[knee - 1])
+        rho = (at_knee / knee) / ((found - at_knee + 1) / (s - knee))
+        stop = s >= self.min_screened and rho >= required
+        return StopDecision(stop, evidence | {"knee": knee, "rho": rho})
+
+
+@dataclass(frozen=True)
+class HypergeometricTest(StoppingRule):
+    """Callaghan & Müller-Hansen (2020) test of H0 "recall < recall_target".
+
+    The last n screened records are taken as a sample drawn without replacement from the
+    urn of N_urn = N − (records screened before the sample). With r_AL relevant before
+    the sample, k in it and r_seen = r_AL + k, recall < τ needs at least
+    K_tar = ⌊r_seen/τ⌋ + 1 − r_AL relevant in the urn; p = P(X <= k),
+    X ~ Hypergeom(N_urn, K_tar, n) (``scipy.stats.hypergeom.cdf``; p = 0 when
+    K_tar > N_urn). Stop iff p < 1 − confidence.
+
+    Which records form the sample (our decision): the test is only valid for records
+    drawn at random. ``random_from`` = number of records screened before random
+    sampling began (declared by the user; sample = records random_from+1 … end). If it
+    is not declared (None), the model-ranked history is not a random sample, and we use
+    the trailing run of irrelevant records (everything after the last relevant one) as
+    a quasi-sample, k = 0. This is a heuristic, reported as such in the evidence: a
+    ranking that is better than random makes such records likelier to be relevant than
+    random draws (conservative), but choosing the window after seeing the labels is not.
+    """
+
+    name: ClassVar[str] = "hypergeometric"
+    title: ClassVar[str] = "Hypergeometric test (Callaghan & Müller-Hansen 2020)"
+    recall_target: float = 0.95
+    confidence: float = 0.95
+    random_from: int | None = None
+
+    def __post_init__(self) -> None:
+        if not 0 < self.recall_target <= 1 or not 0 < self.confidence < 1:
+            raise ValueError("recall_target must be in (0, 1] and confidence in (0, 1)")
+
+    def _decide(self, labels: np.ndarray, n_total: int) -> StopDecision:
+        if self.random_from is None:
+            start = labels.size - _trailing_irrelevant(labels)
+            mode = "trailing irrelevant run (heuristic)"
+        elif 0 <= self.random_from <= labels.size:
+            start, mode = self.random_from, "declared random sample"
+        else:
+            raise ValueError("random_from must be between 0 and the number screened")
+        before, sample = int(labels[:start].sum()), labels[start:]
+        k, n, urn = int(sample.sum()), int(sample.size), n_total - start
+        k_tar = math.floor((before + k) / self.recall_target + 1e-9) + 1 - before
+        p = 0.0 if k_tar > urn else float(hypergeom.cdf(k, urn, k_tar, n))
+        alpha = 1 - self.confidence
+        evidence: dict[str, JSONScalar] = {
+            "mode": mode,
+            "sample_from": start + 1,
+            "sample_size": n,
+            "relevant_in_sample": k,
+            "relevant_before_sample": before,
+            "urn_size": urn,
+            "k_tar": k_tar,
+            "p_value": p,
+            "alpha": alpha,
+        }
+        return StopDecision(p < alpha, evidence)
+
+
+RULES: Mapping[str, type[StoppingRule]] = {
+    rule.name: rule
+    for rule in (ConsecutiveIrrelevant, BatchCriticalDepth, KneeMethod, HypergeometricTest)
+}
+
+
+def rule_parameters(name: str) -> dict[str, Any]:
+    """Parameter names and defaults of the rule registered as ``name``."""
+    return {f.name: f.default for f in fields(RULES[name])}
+
+
+def make_rule(name: str, **params: Any) -> StoppingRule:
+    """Build the rule registered as ``name`` with the given parameters."""
+    return RULES[name](**params)
+
+
+def describe(rule: StoppingRule) -> dict[str, Any]:
+    """Name, title and parameter values of a rule (for display and saving settings)."""
+    return {"name": rule.name, "title": rule.title, "params": asdict(rule)}
