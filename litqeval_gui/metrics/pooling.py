@@ -199,8 +199,8 @@ def critical_depth(nrels: Sequence[int] | np.ndarray, params: StopParams) -> Cri
         if full_runs.size:
             k_cr = int(full_runs[0]) + 1
             return CriticalDepth(k_cr, k_cr + params.span, counts.size)
-    trailing = below.size - int(np.flatnonzero(~below)[-1]) - 1 if (~below).any() else below.size
-    candidate = below.size - trailing + 1
+    above = np.flatnonzero(~below)  # next candidate: the depth after the last ŕ >= t
+    candidate = int(above[-1]) + 2 if above.size else 1
     return CriticalDepth(None, candidate + params.span, counts.size)
 
 
@@ -280,7 +280,7 @@ def pooling_decision(
         needed = max(crit.depth_needed, yield_depth)
         return PoolingDecision(crit.k_cr, crit.k_cr, False, needed, judged, "critical depth")
     if judged >= full_depth:
-        return PoolingDecision(full_depth, None, low, full_depth, judged, "full depth")
+        return PoolingDecision(full_depth, crit.k_cr, low, full_depth, judged, "full depth")
     needed = min(max(crit.depth_needed, yield_depth if low is None else 0), full_depth)
     return PoolingDecision(None, crit.k_cr, low, needed, judged, "undetermined")
 
