@@ -8,7 +8,8 @@
 * Kendall's τ = (C − D)/(C + D) per group (pairs tied in either variable are left out), mean
   over groups, bootstrap standard error over groups; per-grade F1.
 * Cosine baseline: three thresholds t1 < t2 < t3 on the similarity to the prompt map a record
-  to grade #{k : s ≥ t_k}; they are grid-searched to maximise the mean per-group τ.
+  to grade #{k : s ≥ t_k}; they are grid-searched to maximise the mean per-group τ-b
+  (decision: the seed's (C − D)/(C + D) is maximised by degenerate thresholds).
 """
 
 from __future__ import annotations
