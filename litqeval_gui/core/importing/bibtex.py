@@ -1,0 +1,140 @@
+"""BibTeX / BibLaTeX (JabRef, Zotero, Scopus, Web of Science exports) through bibtexparser v2.
+
+Field values are decoded from LaTeX with pylatexenc (the decoder bibtexparser's
+``LatexDecodingMiddleware`` uses), names split with bibtexparser's co-author splitter;
+``Record.raw`` keeps the undecoded fields plus ``ENTRYTYPE`` and ``ID``. JabRef's
+``groups`` field is kept, added to the keywords and filterable with ``where``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Generator
+
+import bibtexparser
+from bibtexparser import model
+from bibtexparser.middlewares import RemoveEnclosingMiddleware
+from bibtexparser.middlewares.names import split_multiple_persons_names
+from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+
+from litqeval_gui.core.importing.common import (
+    PROGRESS_EVERY,
+    Collector,
+    dedupe,
+    normalise_id,
+    sniff_ids,
+    split_list,
+)
+from litqeval_gui.core.jobs import Progress
+from litqeval_gui.core.records import OTHER_ID_KINDS, Record, normalise_doi, parse_year
+
+_BARE_PERCENT = re.compile(r"(?<!\\)%")
+_VENUE_FIELDS = ("journal", "journaltitle", "booktitle", "series")
+_ID_FIELDS = ("url", "unique-id", "eprint", "note", "pmid", "pmcid", "eid")
+
+
+def _decoder() -> LatexNodes2Text:
+    context = get_default_latex_context_db()
+    context.add_context_category("litqeval-bibtex", prepend=True,
+                                 macros=[MacroTextSpec("url", simplify_repl="%s")])
+    return LatexNodes2Text(latex_context=context, math_mode="verbatim")
+
+
+_LATEX = _decoder()
+
+
+def to_text(value: str) -> str:
+    """Plain text of a BibTeX value: LaTeX decoded, whitespace collapsed."""
+    if not value:
+        return ""
+    if "\\" in value or "{" in value or "$" in value or "%" in value or "~" in value:
+        value = _LATEX.latex_to_text(_BARE_PERCENT.sub(r"\\%", value))
+    return " ".join(value.split())
+
+
+def read(text: str, col: Collector) -> Generator[Progress, None, None]:
+    """Parse BibTeX ``text`` into ``col``; unparseable entries are rejected with their line."""
+    library = bibtexparser.parse_string(text)
+    col.result.database = _database(library)
+    blocks = sorted([*library.entries, *library.failed_blocks], key=lambda b: b.start_line or 0)
+    for number, block in enumerate(blocks, start=1):
+        line = (block.start_line or 0) + 1
+        entry = _entry_of(block)
+        if entry is None:
+            col.reject(number, line, f"cannot parse this entry: {_reason(block)}")
+        else:
+            col.add(to_record(entry, line), number)
+        if col.full:
+            return
+        if number % PROGRESS_EVERY == 0:
+            yield col.progress(number, len(blocks), "reading BibTeX entries")
+
+
+def _entry_of(block: model.Block) -> model.Entry | None:
+    """The entry of a block; duplicate keys or fields still give their entry."""
+    if isinstance(block, model.Entry):
+        return block
+    salvaged = getattr(block, "ignore_error_block", None)
+    if isinstance(salvaged, model.Entry):
+        return RemoveEnclosingMiddleware().transform(bibtexparser.Library([salvaged])).entries[0]
+    return None
+
+
+def _reason(block: model.Block) -> str:
+    error = str(getattr(block, "error", "") or "").strip()
+    raw = (block.raw or "").lstrip()[:60].replace("\n", " ")
+    if not error and raw.count("{") > raw.count("}"):
+        error = "unbalanced braces (an entry is not closed)"
+    return f"{error or 'syntax error'} near {raw!r}"
+
+
+def to_record(entry: model.Entry, line: int | None = None) -> Record:
+    """A :class:`Record` from one parsed entry."""
+    raw: dict[str, str] = {"ENTRYTYPE": entry.entry_type, "ID": entry.key}
+    for item in entry.fields:
+        raw[item.key.lower()] = str(item.value)
+    get = raw.get
+    venue = next((to_text(raw[f]) for f in _VENUE_FIELDS if raw.get(f)), "")
+    ids: dict[str, str] = {}
+    for name in _ID_FIELDS:
+        if raw.get(name):
+            ids.update(sniff_ids(raw[name]))
+    for kind in OTHER_ID_KINDS:
+        if raw.get(kind):
+            ids[kind] = normalise_id(kind, raw[kind])
+    if (get("eprinttype") or get("archiveprefix") or "").lower() == "pubmed":
+        ids["pmid"] = normalise_id("pmid", get("eprint"))
+    pmid = normalise_id("pmid", get("pmid")) or ids.pop("pmid", "")
+    doi = normalise_doi(get("doi")) or ids.pop("doi", "")
+    ids.pop("pmid", None)
+    ids.pop("doi", None)
+    keywords = get("keywords", "")
+    keywords_list = split_list(to_text(keywords), ";" if ";" in keywords else ",")
+    groups = split_list(to_text(get("groups", "")), ",")
+    return Record(
+        title=to_text(get("title", "")),
+        abstract=to_text(get("abstract", "")),
+        authors=[to_text(n) for n in split_multiple_persons_names(get("author", ""))],
+        year=parse_year(get("year") or get("date")),
+        venue=venue,
+        keywords=dedupe(keywords_list + groups),
+        type=entry.entry_type,
+        language=to_text(get("language") or get("langid") or ""),
+        doi=doi,
+        pmid=pmid,
+        ids={k: v for k, v in ids.items() if v},
+        raw=raw,
+        source_line=line,
+    )
+
+
+def _database(library: bibtexparser.Library) -> str:
+    if any(c.comment.lstrip().lower().startswith("jabref-meta") for c in library.comments):
+        return "jabref"
+    for entry in library.entries[:20]:
+        fields = {f.key.lower(): str(f.value) for f in entry.fields}
+        if fields.get("source", "").lower() == "scopus":
+            return "scopus"
+        if fields.get("unique-id", "").upper().startswith("WOS:"):
+            return "wos"
+    return ""

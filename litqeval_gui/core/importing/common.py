@@ -1,0 +1,299 @@
+"""Pieces every importer shares: the result type, decoding, identifier sniffing and
+the :class:`Collector` that validates, filters, ranks and counts records.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from litqeval_gui.core.errors import ImportRefused
+from litqeval_gui.core.jobs import CancelToken, Progress
+from litqeval_gui.core.records import (
+    MAX_FIELD_CHARS,
+    OTHER_ID_KINDS,
+    Record,
+    RejectedRecord,
+    normalise_doi,
+    normalise_pmid,
+)
+
+FORMATS = ("ris", "bibtex", "csv", "tsv", "xlsx", "medline", "trec-run", "qrels")
+PROGRESS_EVERY = 2000  # records between progress reports (and cancel checks)
+
+
+@dataclass
+class ParseResult:
+    """Everything one import read from one file; the pipeline stores it in one transaction."""
+
+    path: str
+    format: str
+    encoding: str
+    database: str = ""
+    records: list[Record] = field(default_factory=list)
+    rejected: list[RejectedRecord] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    columns: dict[str, str] = field(default_factory=dict)
+    topics: list[str] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- decoding
+
+_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
+         (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def sniff_encoding(head: bytes, path: str, *, complete: bool) -> str:
+    """Encoding of a file from its first bytes: BOM, else UTF-8, else cp1252.
+
+    Raises :class:`ImportRefused` for binary content (NUL bytes without a UTF-16 BOM).
+    ``complete`` says ``head`` is the whole file (so a cut multi-byte character is an error).
+    """
+    for bom, name in _BOMS:
+        if head.startswith(bom):
+            return name
+    if b"\x00" in head:
+        raise ImportRefused(f"{path}: this is a binary file (it contains NUL bytes), "
+                            "not a text export")
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=complete)
+        return "utf-8"
+    except UnicodeDecodeError:
+        return "cp1252"
+
+
+def decode(data: bytes, encoding: str, path: str) -> tuple[str, str, list[str]]:
+    """``(text, encoding actually used, notes)``; newlines normalised to ``\\n``.
+
+    A file that is not valid UTF-8 falls back to cp1252 with a note; bytes that are
+    not text in any of these encodings refuse the import.
+    """
+    notes: list[str] = []
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as err:
+        if encoding != "utf-8":
+            raise ImportRefused(f"{path}: cannot decode the file as {encoding} "
+                                f"(byte {err.start}); is it a binary file?") from None
+        encoding = "cp1252"
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            raise ImportRefused(f"{path}: the file is neither UTF-8 nor cp1252 text "
+                                f"(undecodable byte at offset {err.start})") from None
+    if encoding == "cp1252":
+        notes.append("not valid UTF-8: decoded as cp1252 (Windows Western European); "
+                     "check accented characters")
+    if "\x00" in text:
+        raise ImportRefused(f"{path}: this is a binary file (it contains NUL characters)")
+    text = text.lstrip("\ufeff")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text, encoding, notes
+
+
+# --------------------------------------------------------------------------- identifiers
+
+_PUBMED_URL = re.compile(r"(?:pubmed\.ncbi\.nlm\.nih\.gov/|ncbi\.nlm\.nih\.gov/pubmed/)(\d+)")
+_DIMENSIONS_ID = re.compile(r"\b(pub\.\d{6,})")
+_ANY_ID = re.compile(
+    r"\bWOS:(?P<wos_ut>[A-Z0-9]{15})\b"
+    r"|\b(?P<scopus_eid>2-s2\.0-\d{6,})"
+    r"|\b(?P<pmcid>PMC\d{3,})\b"
+    r"|openalex\.org/(?P<openalex>W\d+)"
+    r"|\b(?P<dimensions>pub\.\d{6,})"
+    r"|lens\.org/(?:lens/scholar/article/)?(?P<lens>\d{3}-\d{3}-\d{3}-\d{3}-\d{3})"
+    r"|(?:pubmed\.ncbi\.nlm\.nih\.gov/|ncbi\.nlm\.nih\.gov/pubmed/)(?P<pmid>\d+)"
+    r"|doi\.org/(?P<doi>10\.\d{4,9}/\S+)",
+    re.IGNORECASE,
+)
+
+
+_RECHECK = frozenset({"doi", "pmid", "pmcid", "wos_ut"})  # others match in canonical form
+
+
+def sniff_ids(value: str) -> dict[str, str]:
+    """Identifiers recognisable in a free string (accession number, URL, note)."""
+    found: dict[str, str] = {}
+    for match in _ANY_ID.finditer(value):
+        kind = match.lastgroup or ""
+        if kind not in found:
+            text = match.group(kind)
+            found[kind] = normalise_id(kind, text) if kind in _RECHECK else text
+    return {k: v for k, v in found.items() if v}
+
+
+def normalise_id(kind: str, value: object) -> str:
+    """Canonical form of an identifier of ``kind`` (``doi``, ``pmid`` or an OTHER_ID_KINDS)."""
+    text = _cell_text(value)
+    if not text:
+        return ""
+    if kind == "doi":
+        return normalise_doi(text)
+    if kind == "pmid":
+        match = _PUBMED_URL.search(text)
+        return normalise_pmid(match.group(1) if match else text)
+    if kind == "pmcid":
+        match = re.search(r"(?:PMC)?(\d+)", text, re.IGNORECASE)
+        return f"PMC{match.group(1)}" if match else ""
+    if kind == "wos_ut":
+        text = text.upper()
+        return text if text.startswith("WOS:") else f"WOS:{text}"
+    if kind in ("openalex", "lens"):
+        return text.rstrip("/").rsplit("/", 1)[-1]
+    if kind == "dimensions":
+        match = _DIMENSIONS_ID.search(text)
+        return match.group(1) if match else text
+    return text
+
+
+def _cell_text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def split_list(value: str, seps: str = ";") -> list[str]:
+    """Non-empty stripped items of ``value`` split on any character of ``seps``."""
+    if not value:
+        return []
+    parts = re.split("[" + re.escape(seps) + "]", value) if len(seps) > 1 else value.split(seps)
+    return [p.strip() for p in parts if p.strip()]
+
+
+def dedupe(items: Iterable[str]) -> list[str]:
+    """``items`` without repeats, first occurrence kept."""
+    return list(dict.fromkeys(i for i in items if i))
+
+
+# --------------------------------------------------------------------------- collecting
+
+_TEXT_FIELDS = ("title", "abstract", "venue")
+
+
+def _matches(record: Record, key: str, wanted: str) -> bool:
+    """Whether ``record``'s ``key`` (a Record field or a raw field) equals or lists ``wanted``."""
+    wanted = wanted.strip().casefold()
+    if key in ("doi", "pmid"):
+        values: list = [getattr(record, key)]
+    elif key in OTHER_ID_KINDS:
+        values = [record.ids.get(key, "")]
+    elif key in Record.__dataclass_fields__ and key != "raw":
+        values = [getattr(record, key)]
+    else:
+        raw = {k.casefold(): v for k, v in record.raw.items()}
+        values = [raw.get(key.casefold(), "")]
+    for value in values:
+        items = value if isinstance(value, list) else [value]
+        for item in items:
+            text = "" if item is None else str(item)
+            if text.strip().casefold() == wanted:
+                return True
+            if any(p.strip().casefold() == wanted for p in re.split("[,;]", text)):
+                return True
+    return False
+
+
+class Collector:
+    """Validates candidate records in file order into a :class:`ParseResult`.
+
+    A record without title and abstract (unless ``need_text`` is false) or with an
+    absurdly long field is rejected; ``where`` filters; ``limit`` stops early;
+    ranks are 1-based positions among accepted records unless the format sets them.
+    """
+
+    def __init__(self, result: ParseResult, *, where: dict[str, str] | None = None,
+                 limit: int | None = None, token: CancelToken | None = None,
+                 need_text: bool = True, keep_rank: bool = False) -> None:
+        self.result = result
+        self.where = dict(where or {})
+        self.limit = limit
+        self.token = token
+        self.need_text = need_text
+        self.keep_rank = keep_rank
+        self.seen = 0
+        self.filtered_out = 0
+        self._where_values: dict[str, list[str]] = {}
+
+    @property
+    def full(self) -> bool:
+        return self.limit is not None and len(self.result.records) >= self.limit
+
+    def reject(self, number: int, line: int | None, reason: str, title: str = "") -> None:
+        self.seen += 1
+        self.result.rejected.append(RejectedRecord(number, line, reason, title[:200]))
+
+    def add(self, record: Record, number: int) -> None:
+        """Accept, reject or filter out ``record`` (its 1-based ``number`` in the file)."""
+        self.seen += 1
+        problem = self._problem(record)
+        if problem:
+            self.result.rejected.append(
+                RejectedRecord(number, record.source_line, problem, record.title[:200]))
+            return
+        if self.where and not self._keep(record):
+            self.filtered_out += 1
+            return
+        if not self.keep_rank:
+            record.rank = len(self.result.records) + 1
+        self.result.records.append(record)
+
+    def _problem(self, record: Record) -> str:
+        if self.need_text and not record.has_text():
+            return "no title and no abstract"
+        for name in _TEXT_FIELDS:
+            size = len(getattr(record, name))
+            if size > MAX_FIELD_CHARS:
+                return (f"the {name} is absurdly long ({size:,} characters; "
+                        f"the limit is {MAX_FIELD_CHARS:,})")
+        size = sum(map(len, record.authors)) + sum(map(len, record.keywords))
+        if size > MAX_FIELD_CHARS:
+            return f"the author/keyword lists are absurdly long ({size:,} characters)"
+        return ""
+
+    def _keep(self, record: Record) -> bool:
+        for key, value in self.where.items():
+            if not _matches(record, key, value):
+                self._remember(record, key)
+                return False
+        return True
+
+    def _remember(self, record: Record, key: str) -> None:
+        known = self._where_values.setdefault(key, [])
+        if len(known) < 20:
+            raw = {k.casefold(): v for k, v in record.raw.items()}
+            value = raw.get(key.casefold(), getattr(record, key, ""))
+            items = value if isinstance(value, list) else split_list(str(value or ""), ",;")
+            known.extend(i for i in items if i not in known)
+
+    def progress(self, done: int, total: int, message: str) -> Progress:
+        """A progress report; also the point where cancellation is honoured."""
+        if self.token is not None:
+            self.token.raise_if_cancelled()
+        return Progress(done, total, message)
+
+    def finish(self) -> ParseResult:
+        """The result, or :class:`ImportRefused` when no record is usable."""
+        result = self.result
+        if self.filtered_out:
+            shown = ", ".join(f"{k}={v!r}" for k, v in self.where.items())
+            result.notes.append(f"{self.filtered_out} record(s) left out by the filter {shown}")
+        if result.records:
+            if result.rejected:
+                result.notes.append(f"{len(result.rejected)} record(s) rejected; "
+                                    f"first: {result.rejected[0].describe(result.path)}")
+            return result
+        if result.rejected:
+            first = "; ".join(r.describe(result.path) for r in result.rejected[:3])
+            raise ImportRefused(f"{result.path}: no usable records; first problems: {first}")
+        if self.filtered_out:
+            shown = ", ".join(f"{k}={v!r}" for k, v in self.where.items())
+            values = "; ".join(f"{k}: {', '.join(map(repr, v[:20]))}"
+                               for k, v in self._where_values.items() if v)
+            raise ImportRefused(f"{result.path}: no record matches {shown}"
+                                + (f" (values found: {values})" if values else ""))
+        raise ImportRefused(f"{result.path}: no records found in this {result.format} file")

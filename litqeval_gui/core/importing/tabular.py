@@ -1,0 +1,240 @@
+"""CSV / TSV (csv module) and XLSX (openpyxl, read-only) exports with column mapping.
+
+A :class:`Layout` names a database's export by signature columns and lists, per record
+field, the header names it uses; one helper (:func:`map_columns`) maps any header to
+fields for every layout, with the user's ``mapping`` on top. A first row with a single
+cell (Dimensions' "About the data: ...") is skipped before the header.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import sys
+import zipfile
+from collections.abc import Generator, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from litqeval_gui.core.errors import ImportRefused, UnknownLayoutError
+from litqeval_gui.core.importing.common import (
+    PROGRESS_EVERY,
+    Collector,
+    normalise_id,
+    split_list,
+)
+from litqeval_gui.core.importing.detect import delimiter_of, header_index
+from litqeval_gui.core.jobs import Progress
+from litqeval_gui.core.records import OTHER_ID_KINDS, Record, parse_year
+
+FIELDS = ("title", "abstract", "authors", "year", "venue", "keywords", "doi", "pmid", "type",
+          "language", *OTHER_ID_KINDS)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One database's export: signature headers (all present, lower case) and, per field,
+    candidate headers (first present wins); ``sep`` splits author and keyword lists."""
+
+    database: str
+    signature: tuple[str, ...]
+    columns: dict[str, tuple[str, ...]]
+    sep: str = ";"
+
+
+_COMMON = {"title": ("title",), "abstract": ("abstract",), "doi": ("doi",)}
+LAYOUTS = (
+    Layout("lens", ("lens id",), {
+        **_COMMON, "authors": ("author/s",), "year": ("publication year",),
+        "venue": ("source title",), "keywords": ("keywords",), "pmid": ("pmid",),
+        "pmcid": ("pmcid",), "type": ("publication type",), "lens": ("lens id",)}),
+    Layout("dimensions", ("publication id",), {
+        **_COMMON, "authors": ("authors",), "year": ("pubyear", "publication year"),
+        "venue": ("source title", "anthology title"), "keywords": ("mesh terms",),
+        "pmid": ("pmid",), "pmcid": ("pmcid",), "type": ("publication type", "document type"),
+        "dimensions": ("publication id",)}),
+    Layout("scopus", ("eid", "source title"), {
+        **_COMMON, "authors": ("authors", "author full names"), "year": ("year",),
+        "venue": ("source title",), "keywords": ("author keywords", "index keywords"),
+        "pmid": ("pubmed id",), "type": ("document type",),
+        "language": ("language of original document",), "scopus_eid": ("eid",)}),
+    Layout("wos", ("pt", "ut"), {
+        "title": ("ti",), "abstract": ("ab",), "authors": ("au", "af"), "year": ("py",),
+        "venue": ("so",), "keywords": ("de", "id"), "doi": ("di",), "pmid": ("pm",),
+        "type": ("dt",), "language": ("la",), "wos_ut": ("ut",)}),
+    Layout("pubmed", ("pmid", "citation", "journal/book"), {
+        "title": ("title",), "authors": ("authors",), "year": ("publication year",),
+        "venue": ("journal/book",), "doi": ("doi",), "pmid": ("pmid",), "pmcid": ("pmcid",)},
+        sep=","),
+    Layout("openalex", ("id", "publication_year"), {
+        "title": ("display_name", "title"), "abstract": ("abstract",),
+        "authors": ("authorships.author.display_name",), "year": ("publication_year",),
+        "venue": ("primary_location.source.display_name", "host_venue.display_name"),
+        "keywords": ("keywords.display_name", "concepts.display_name"), "doi": ("doi",),
+        "pmid": ("ids.pmid",), "pmcid": ("ids.pmcid",), "type": ("type",),
+        "language": ("language",), "openalex": ("id",)}, sep="|"),
+)
+GENERIC = Layout("", (), {
+    "title": ("title", "document title", "article title", "ti"), "abstract": ("abstract", "ab"),
+    "authors": ("authors", "author", "au"), "year": ("year", "publication year", "py"),
+    "venue": ("venue", "journal", "source title", "source", "publication", "so"),
+    "keywords": ("keywords",), "doi": ("doi",), "pmid": ("pmid", "pubmed id"),
+    "type": ("type", "document type"), "language": ("language",),
+    **{kind: (kind,) for kind in OTHER_ID_KINDS},
+    "docid": ("docid", "id", "doc_id", "document id")}, sep=";|")
+
+
+def choose_layout(header: Sequence[str]) -> Layout:
+    """The first layout whose signature headers are all present, else the generic one."""
+    present = {h.strip().lower() for h in header}
+    return next((lay for lay in LAYOUTS if present.issuperset(lay.signature)), GENERIC)
+
+
+def map_columns(header: Sequence[str], layout: Layout,
+                overrides: dict[str, str] | None = None) -> dict[str, int]:
+    """field -> column index for ``header`` under ``layout``, with ``overrides``
+    (field -> column name, case-insensitive; an empty name unmaps the field)."""
+    index = {}
+    for i, name in enumerate(header):
+        index.setdefault(name.strip().lower(), i)
+    found = {}
+    for fld, candidates in layout.columns.items():
+        hit = next((index[c] for c in candidates if c in index), None)
+        if hit is not None:
+            found[fld] = hit
+    for fld, column in (overrides or {}).items():
+        if fld not in FIELDS:
+            raise ImportRefused(f"unknown field {fld!r} in the column mapping; "
+                                f"fields are: {', '.join(FIELDS)}")
+        if not column:
+            found.pop(fld, None)
+        elif column.strip().lower() in index:
+            found[fld] = index[column.strip().lower()]
+        else:
+            shown = ", ".join(repr(h) for h in header)
+            raise ImportRefused(f"the column {column!r} mapped to {fld!r} is not in the file "
+                                f"(columns found: {shown})")
+    return found
+
+
+def read_text(text: str, col: Collector,
+              mapping: dict[str, str] | None) -> Generator[Progress, None, None]:
+    """Parse CSV or TSV ``text`` (``col.result.format``) into ``col``."""
+    lines = text.split("\n", 3)
+    head = header_index(lines[:2])
+    sep = delimiter_of(lines[head]) or ("\t" if col.result.format == "tsv" else ",")
+    header_cells = {c.strip().lower() for c in lines[head].split(sep)}
+    quoting = csv.QUOTE_NONE if sep == "\t" and {"pt", "ut"} <= header_cells else csv.QUOTE_MINIMAL
+    csv.field_size_limit(sys.maxsize)
+    reader = csv.reader(io.StringIO(text), delimiter=sep, quoting=quoting)
+    total = text.count("\n") + 1
+
+    def rows() -> Iterator[tuple[int, list[str]]]:
+        start = 1
+        try:
+            for row in reader:
+                yield start, row
+                start = reader.line_num + 1
+        except csv.Error as err:
+            raise ImportRefused(f"{col.result.path}: line {reader.line_num}: malformed "
+                                f"{col.result.format.upper()} ({err})") from None
+
+    yield from _read_rows(rows(), col, mapping, total)
+
+
+def read_xlsx(path: str, col: Collector,
+              mapping: dict[str, str] | None) -> Generator[Progress, None, None]:
+    """Parse the first worksheet of an ``.xlsx`` workbook into ``col``."""
+    from openpyxl import load_workbook
+    from openpyxl.utils.exceptions import InvalidFileException
+
+    try:
+        book = load_workbook(path, read_only=True, data_only=True)
+    except (zipfile.BadZipFile, InvalidFileException, KeyError, OSError, ValueError) as err:
+        raise ImportRefused(f"{path}: cannot open as an Excel workbook ({err})") from None
+    try:
+        sheet = book.worksheets[0]
+        total = sheet.max_row or 0
+        rows = ((i, [_cell(v) for v in row])
+                for i, row in enumerate(sheet.iter_rows(values_only=True), start=1))
+        yield from _read_rows(rows, col, mapping, total)
+    finally:
+        book.close()
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (dt.datetime, dt.date)):
+        return value.isoformat()
+    return str(value)
+
+
+def _read_rows(rows: Iterator[tuple[int, list[str]]], col: Collector,
+               mapping: dict[str, str] | None, total: int) -> Generator[Progress, None, None]:
+    header = _header(rows, col.result.path)
+    layout = choose_layout(header)
+    columns = map_columns(header, layout, mapping)
+    if not mapping and "title" not in columns and "abstract" not in columns:
+        raise UnknownLayoutError(col.result.path, header)
+    col.result.database = layout.database
+    col.result.columns = {fld: header[i] for fld, i in columns.items()}
+    number = 0
+    for line, row in rows:
+        if not any(cell.strip() for cell in row):
+            continue
+        number += 1
+        col.add(_record(row, header, columns, layout.sep, line), number)
+        if col.full:
+            return
+        if number % PROGRESS_EVERY == 0:
+            yield col.progress(line, total, "reading table rows")
+
+
+def _header(rows: Iterator[tuple[int, list[str]]], path: str) -> list[str]:
+    """The header row; one leading single-cell row (a title line) is skipped."""
+    first = next(rows, None)
+    if first is None:
+        raise ImportRefused(f"{path}: the table is empty")
+    header = first[1]
+    if sum(1 for c in header if c.strip()) <= 1:
+        second = next(rows, None)
+        if second is not None and sum(1 for c in second[1] if c.strip()) > 1:
+            header = second[1]
+    header = [c.strip().lstrip("\ufeff") for c in header]
+    while header and not header[-1]:
+        header.pop()
+    return header
+
+
+def _record(row: list[str], header: list[str], columns: dict[str, int], sep: str,
+            line: int) -> Record:
+    def cell(fld: str) -> str:
+        i = columns.get(fld)
+        return row[i].strip() if i is not None and i < len(row) else ""
+
+    authors = cell("authors")
+    if sep == ",":  # PubMed CSV: "Smith J, Doe A."
+        authors = authors.rstrip(".")
+    ids = {kind: normalise_id(kind, cell(kind)) for kind in OTHER_ID_KINDS if kind in columns}
+    return Record(
+        title=cell("title"),
+        abstract=cell("abstract"),
+        authors=split_list(authors, sep),
+        year=parse_year(cell("year")),
+        venue=cell("venue"),
+        keywords=split_list(cell("keywords"), sep),
+        type=cell("type"),
+        language=cell("language"),
+        doi=normalise_id("doi", cell("doi")),
+        pmid=normalise_id("pmid", cell("pmid")),
+        ids={k: v for k, v in ids.items() if v},
+        raw=_raw(header, row),
+        source_line=line,
+    )
+
+
+def _raw(header: Iterable[str], row: list[str]) -> dict[str, str]:
+    return {name: value for name, value in zip(header, row, strict=False) if name and value}
