@@ -2,7 +2,7 @@
 
 Field values are decoded from LaTeX with pylatexenc (the decoder bibtexparser's
 ``LatexDecodingMiddleware`` uses), names split with bibtexparser's co-author splitter;
-``Record.raw`` keeps the undecoded fields plus ``ENTRYTYPE`` and ``ID``. JabRef's
+``Record.raw`` keeps the undecoded fields plus ``ENTRYTYPE`` and ``ID``; a ``@misc`` entry's ``type`` field gives its type. JabRef's
 ``groups`` field is kept, added to the keywords and filterable with ``where``.
 """
 
@@ -118,7 +118,8 @@ def to_record(entry: model.Entry, line: int | None = None) -> Record:
         year=parse_year(get("year") or get("date")),
         venue=venue,
         keywords=dedupe(keywords_list + groups),
-        type=entry.entry_type,
+        type=to_text(get("type", "")) if entry.entry_type == "misc" and get("type")
+        else entry.entry_type,
         language=to_text(get("language") or get("langid") or ""),
         doi=doi,
         pmid=pmid,
