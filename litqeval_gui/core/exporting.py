@@ -3,7 +3,7 @@
 Round trip kept: title, abstract, authors, year, venue, keywords, type, language, DOI,
 PMID and the other identifiers. RIS has no tags for most identifiers, so they are
 written as ``N1  - <kind>: <value>`` notes; RIS values are single lines (line breaks
-inside a value become spaces). BibTeX values are LaTeX-encoded; a type that is not a
+inside a value become spaces). BibTeX text values are LaTeX-encoded (identifiers verbatim); a type that is not a
 BibTeX entry type name (e.g. RIS ``JOUR``) is written as ``@misc`` with ``type``.
 The file is written next to its target and moved into place when complete.
 """
@@ -114,25 +114,37 @@ def _keyword_list(keywords: list[str]) -> str:
     return f"{joined};" if len(keywords) == 1 and "," in joined else joined
 
 
+def _latex_encoder():
+    from pylatexenc.latexencode import (
+        RULE_DICT,
+        UnicodeToLatexConversionRule,
+        UnicodeToLatexEncoder,
+    )
+
+    keep_quotes = UnicodeToLatexConversionRule(RULE_DICT, {ord('"'): '"'})
+    return UnicodeToLatexEncoder(conversion_rules=[keep_quotes, "defaults"],
+                                 replacement_latex_protection="braces-all")
+
+
 def _write_bibtex(records: list[Record], path: Path) -> int:
     import bibtexparser
     from bibtexparser import model
-    from bibtexparser.middlewares import LatexEncodingMiddleware
 
+    latex = _latex_encoder().unicode_to_latex
     library = bibtexparser.Library()
     for number, record in enumerate(records, start=1):
         entry_type = record.type if _BIBTEX_TYPE.match(record.type or "") else "misc"
-        values = {
+        text = {
             "title": record.title, "abstract": record.abstract,
             "author": " and ".join(record.authors), "year": str(record.year or ""),
             "journal": record.venue, "keywords": _keyword_list(record.keywords),
-            "language": record.language, "doi": record.doi, "pmid": record.pmid,
+            "language": record.language,
             "type": record.type if entry_type != record.type else "",
-            **{kind: record.ids.get(kind, "") for kind in OTHER_ID_KINDS},
         }
-        fields = [model.Field(k, _one_line(v)) for k, v in values.items() if v]
+        ids = {"doi": record.doi, "pmid": record.pmid,
+               **{kind: record.ids.get(kind, "") for kind in OTHER_ID_KINDS}}
+        fields = [model.Field(k, latex(_one_line(v))) for k, v in text.items() if v]
+        fields += [model.Field(k, v) for k, v in ids.items() if v]
         library.add(model.Entry(entry_type, f"rec{number}", fields))
-    text = bibtexparser.write_string(
-        library, prepend_middleware=[LatexEncodingMiddleware(enclose_urls=False)])
-    Path(path).write_text(text, encoding="utf-8")
+    Path(path).write_text(bibtexparser.write_string(library), encoding="utf-8")
     return len(records)
