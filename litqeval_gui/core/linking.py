@@ -1,0 +1,347 @@
+"""Record linkage: which records are the same work.
+
+Rules, in order (the first that applies decides a pair):
+
+1. **User verdicts** win: a pair the user rejected is never linked, whatever the
+   evidence; a pair the user confirmed gets a certain link with method ``"user"``.
+   Verdicts are keyed by :func:`fingerprint`, so they survive re-imports.
+2. **Identifiers**: equal normalised values of the same kind (``doi``, ``pmid``,
+   ``pmcid``, ...) → certain link named after the kind, score 1.0. Records that
+   share an identifier are linked to one hub record (the first new one), not
+   pairwise, so a bogus DOI shared by a whole export costs n links, not n².
+3. **Titles** (normalised by :func:`~litqeval_gui.core.records.normalise_title`):
+   rapidfuzz ``fuzz.ratio`` of the two titles (method ``"title"`` when equal,
+   ``"fuzzy"`` otherwise), or, when one title is at least
+   ``subtitle_min_chars`` long and the other one starts with it, the ratio of the
+   shorter title against the same-length prefix of the longer one (``"subtitle"``:
+   "Title: a systematic review" vs "Title"). Years further apart than
+   ``year_tolerance`` (both known) → never linked. A score at/above ``upper`` is
+   certain, one in ``[lower, upper)`` uncertain. A title link is *demoted* to
+   uncertain (never certain, still listed for the user) when
+
+   - both records carry identifiers of the same kind and none is shared
+     (different DOIs: a preprint and its published version, an erratum, a
+     Cochrane update — the reviewer decides whether those merge);
+   - the titles carry different numbers or roman numerals ("Part I"/"Part II",
+     "phase 2"/"phase 3");
+   - the shorter title has fewer than ``min_title_chars`` characters
+     ("Editorial", "Reply");
+   - it is a subtitle match and either year is unknown.
+
+Candidate pairs come from a sorted neighbourhood (never all pairs): the titles are
+sorted by two keys — the title itself (finds typos late in the title and
+subtitle variants) and, once for each of the ``rare_keys`` rarest shared tokens
+of a title, that token followed by the title (finds typos anywhere else: a typo
+makes a token unique, so it is never a key, and two or fewer typos leave at least
+one of the three rarest tokens in common) — and each title is compared with the
+next ``window`` entries in both orders. Cost is O(n log n + n·window·rare_keys).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter, defaultdict
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from rapidfuzz import fuzz
+from rapidfuzz.process import cpdist
+
+from litqeval_gui.core.jobs import CancelToken, Progress
+from litqeval_gui.core.records import Record, normalise_doi, normalise_pmid, normalise_title
+
+
+@dataclass(frozen=True)
+class LinkItem:
+    """What the linker needs of one record: its key, normalised title, year and identifiers."""
+
+    key: int
+    title: str
+    year: int | None
+    ids: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Link:
+    """Evidence that records ``a < b`` are the same work; ``certain=False`` needs a verdict."""
+
+    a: int
+    b: int
+    method: str
+    score: float
+    certain: bool
+
+
+@dataclass(frozen=True)
+class LinkSettings:
+    """Thresholds of :func:`find_links`.
+
+    ``upper`` 0.93 accepts two character edits in a 30-character title (ratio
+    1 - 4/60) and everything markup/case/punctuation folding removes; ``lower``
+    0.85 lists the next band (e.g. three edits, or a typo plus a changed word) for
+    the user without flooding the list with merely related titles.
+    """
+
+    upper: float = 0.93
+    lower: float = 0.85
+    year_tolerance: int = 1
+    min_title_chars: int = 20  # shorter titles give at most uncertain links
+    subtitle_min_chars: int = 25  # the shorter (main) title of a subtitle match
+    window: int = 8  # neighbours compared in each sort order
+    rare_keys: int = 3  # rarest shared tokens of a title used as sort keys
+
+
+def _normalise_id(kind: str, value: str) -> str:
+    if kind == "doi":
+        return normalise_doi(value)
+    if kind == "pmid":
+        return normalise_pmid(value)
+    return value.strip().casefold()
+
+
+def item_from_record(key: int, record: Record) -> LinkItem:
+    """The :class:`LinkItem` of ``record``: title and every identifier normalised."""
+    ids = {(kind, _normalise_id(kind, value)) for kind, value in record.identifiers()}
+    return LinkItem(key, normalise_title(record.title), record.year,
+                    tuple(sorted((kind, value) for kind, value in ids if value)))
+
+
+def fingerprint(item: LinkItem) -> str:
+    """Stable hex digest of the record's DOI, normalised title and year.
+
+    Two imports of the same record content give the same fingerprint, so a
+    verdict stored under a pair of fingerprints applies to later imports too.
+    """
+    doi = next((value for kind, value in item.ids if kind == "doi"), "")
+    text = f"{doi}|{item.title}|{item.year or ''}"
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+class _Verdicts:
+    """The user's verdicts looked up by item index."""
+
+    def __init__(self, items: Sequence[LinkItem], verdicts: Mapping[frozenset[str], bool]):
+        self._verdicts = verdicts
+        self._prints = [fingerprint(item) for item in items] if verdicts else []
+
+    def rejected(self, i: int, j: int) -> bool:
+        return bool(self._verdicts) and self._verdicts.get(
+            frozenset((self._prints[i], self._prints[j]))) is False
+
+    def confirmed(self) -> Iterator[tuple[int, int]]:
+        """Index pairs ``i < j`` of the present items the user confirmed."""
+        by_print: dict[str, list[int]] = defaultdict(list)
+        for index, value in enumerate(self._prints):
+            by_print[value].append(index)
+        for pair, same in self._verdicts.items():
+            if not same:
+                continue
+            first, second = (*pair, *pair)[:2]  # a one-element set pairs a print with itself
+            for i in by_print.get(first, ()):
+                for j in by_print.get(second, ()):
+                    if i < j or (i > j and first != second):
+                        yield min(i, j), max(i, j)
+
+
+def _numbers(title: str) -> frozenset[str]:
+    return frozenset(word for word in title.split() if word.isdigit() or word in _ROMAN)
+
+
+_ROMAN = frozenset("i ii iii iv v vi vii viii ix x xi xii".split())
+
+
+def _conflicting_ids(x: LinkItem, y: LinkItem) -> bool:
+    """Both have identifiers of some kind and share none of that kind."""
+    kinds_x: dict[str, set[str]] = defaultdict(set)
+    for kind, value in x.ids:
+        kinds_x[kind].add(value)
+    kinds_y: dict[str, set[str]] = defaultdict(set)
+    for kind, value in y.ids:
+        kinds_y[kind].add(value)
+    return any(kinds_x[kind].isdisjoint(values) for kind, values in kinds_y.items()
+               if kind in kinds_x)
+
+
+def _doubtful(x: LinkItem, y: LinkItem, method: str, settings: LinkSettings) -> bool:
+    """A title match that must not become certain, however high its score (module doc)."""
+    return (_conflicting_ids(x, y)
+            or _numbers(x.title) != _numbers(y.title)
+            or min(len(x.title), len(y.title)) < settings.min_title_chars
+            or (method == "subtitle" and (x.year is None or y.year is None)))
+
+
+def _identifier_pairs(items: Sequence[LinkItem], n_new: int,
+                      verdicts: _Verdicts) -> Iterator[tuple[int, int, str]]:
+    """(i, j, kind) linking every holder of a shared identifier to a hub holder."""
+    holders: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for index, item in enumerate(items):
+        for ident in item.ids:
+            holders[ident].append(index)
+    for (kind, _value), members in holders.items():
+        if len(members) < 2 or members[0] >= n_new:  # new items come first; none here
+            continue
+        for m in members[1:]:
+            partner = next((p for p in members if p != m and (p < n_new or m < n_new)
+                            and not verdicts.rejected(p, m)), None)
+            if partner is not None:
+                yield min(partner, m), max(partner, m), kind
+
+
+def _sort_orders(titles: list[str], rare_keys: int) -> list[list[int]]:
+    """Two index orders of the non-empty titles (see the module doc).
+
+    The second lists each title once per each of its ``rare_keys`` rarest shared
+    tokens, sorted by (token, title): titles sharing a rare token sit together
+    whichever rank that token has in either title.
+    """
+    present = [i for i, title in enumerate(titles) if title]
+    tokens = {i: set(titles[i].split()) for i in present}
+    df = Counter(token for words in tokens.values() for token in words)
+    shared = sorted((t for t, count in df.items() if count > 1), key=lambda t: (df[t], t))
+    rank = {token: position for position, token in enumerate(shared)}
+    keyed = sorted((token, titles[i], i) for i, words in tokens.items()
+                   for token in sorted((t for t in words if t in rank),
+                                       key=rank.__getitem__)[:rare_keys])
+    return [sorted(present, key=titles.__getitem__), [i for _token, _title, i in keyed]]
+
+
+def _neighbour_codes(order: list[int], window: int, is_new: np.ndarray) -> np.ndarray:
+    """Pairs (encoded ``lo * n + hi``) of titles at most ``window`` apart in ``order``."""
+    idx = np.asarray(order, dtype=np.int64)
+    n = len(is_new)
+    codes = []
+    for d in range(1, min(window, len(idx) - 1) + 1):
+        i, j = idx[:-d], idx[d:]
+        keep = (is_new[i] | is_new[j]) & (i != j)
+        lo, hi = np.minimum(i, j)[keep], np.maximum(i, j)[keep]
+        codes.append(lo * n + hi)
+    return np.concatenate(codes) if codes else np.empty(0, dtype=np.int64)
+
+
+def _title_scores(titles: np.ndarray, a: np.ndarray, b: np.ndarray,
+                  settings: LinkSettings) -> tuple[np.ndarray, np.ndarray]:
+    """Best score of each pair in [0, 1] (0 below ``lower``) and whether it is a subtitle match.
+
+    The subtitle score compares the shorter title with as many leading words of the
+    longer one; it is tried where the full titles score below ``upper``.
+    """
+    cutoff = settings.lower * 100
+    scores = cpdist(titles[a], titles[b], scorer=fuzz.ratio, score_cutoff=cutoff, workers=-1)
+    subtitle = np.zeros(len(a), dtype=bool)
+    lengths = np.fromiter((len(t) for t in titles), dtype=np.int64, count=len(titles))
+    la, lb = lengths[a], lengths[b]
+    maybe = np.flatnonzero((scores < settings.upper * 100) & (np.abs(la - lb) > 1)
+                           & (np.minimum(la, lb) >= settings.subtitle_min_chars))
+    if len(maybe):
+        a_shorter = la[maybe] < lb[maybe]
+        shorter = titles[np.where(a_shorter, a[maybe], b[maybe])]
+        longer = titles[np.where(a_shorter, b[maybe], a[maybe])]
+        heads = [" ".join(long.split()[:short.count(" ") + 1])
+                 for short, long in zip(shorter, longer, strict=True)]
+        prefix = cpdist(shorter, heads, scorer=fuzz.ratio, score_cutoff=cutoff, workers=-1)
+        subtitle[maybe] = prefix > scores[maybe]
+        scores[maybe] = np.maximum(scores[maybe], prefix)
+    return np.asarray(scores, dtype=np.float64) / 100, subtitle
+
+
+_CHUNK = 250_000  # candidate pairs scored between two progress reports
+
+
+def _title_links(items: Sequence[LinkItem], n_new: int, settings: LinkSettings,
+                 verdicts: _Verdicts, token: CancelToken | None,
+                 ) -> Generator[Progress, None, list[tuple[int, int, str, float, bool]]]:
+    """(i, j, method, score, certain) for title matches, best pairs from the sorted orders."""
+    titles = [item.title for item in items]
+    is_new = np.arange(len(items)) < n_new
+    orders = _sort_orders(titles, settings.rare_keys)
+    codes = []
+    for step, order in enumerate(orders):
+        _check(token)
+        yield Progress(step, len(orders), "finding candidate titles")
+        codes.append(_neighbour_codes(order, settings.window, is_new))
+    pairs = np.sort(np.concatenate(codes))
+    pairs = pairs[np.r_[True, pairs[1:] != pairs[:-1]]] if len(pairs) else pairs
+    a, b = pairs // len(items), pairs % len(items)
+    years = np.array([item.year or 0 for item in items], dtype=np.int64)
+    close = (years[a] == 0) | (years[b] == 0) | (
+        np.abs(years[a] - years[b]) <= settings.year_tolerance)
+    a, b = a[close], b[close]
+    title_array = np.array(titles, dtype=object)
+    found = []
+    for start in range(0, len(a), _CHUNK):
+        _check(token)
+        yield Progress(start, len(a), "comparing titles")
+        ca, cb = a[start:start + _CHUNK], b[start:start + _CHUNK]
+        scores, subtitle = _title_scores(title_array, ca, cb, settings)
+        for k in np.flatnonzero(scores >= settings.lower):
+            i, j, score = int(ca[k]), int(cb[k]), float(scores[k])
+            if verdicts.rejected(i, j):
+                continue
+            method = "subtitle" if subtitle[k] else "title" if titles[i] == titles[j] else "fuzzy"
+            certain = score >= settings.upper and not _doubtful(items[i], items[j], method,
+                                                                  settings)
+            found.append((i, j, method, score, certain))
+    return found
+
+
+def _check(token: CancelToken | None) -> None:
+    if token is not None:
+        token.raise_if_cancelled()
+
+
+def find_links(new: Sequence[LinkItem], existing: Sequence[LinkItem] = (), *,
+               settings: LinkSettings = LinkSettings(),
+               verdicts: Mapping[frozenset[str], bool] | None = None,
+               token: CancelToken | None = None) -> Generator[Progress, None, list[Link]]:
+    """Job: links among ``new`` and between ``new`` and ``existing`` (never existing × existing).
+
+    At most one link per pair, sorted by ``(a, b)``; the strongest evidence wins
+    (user verdict, then identifier, then title). ``verdicts`` maps
+    ``frozenset({fingerprint(x), fingerprint(y)})`` to True (confirmed → certain
+    ``"user"`` link) or False (rejected → no link). Keys must be unique.
+    """
+    items = [*new, *existing]
+    n_new = len(new)
+    judged = _Verdicts(items, verdicts or {})
+    _check(token)
+    yield Progress(0, 0, "matching identifiers")
+    best: dict[tuple[int, int], tuple[str, float, bool]] = {}
+    for i, j, kind in _identifier_pairs(items, n_new, judged):
+        best.setdefault((i, j), (kind, 1.0, True))
+    for i, j, method, score, certain in (yield from _title_links(items, n_new, settings,
+                                                                 judged, token)):
+        best.setdefault((i, j), (method, score, certain))
+    for i, j in judged.confirmed():
+        if i < n_new or j < n_new:
+            best[i, j] = ("user", 1.0, True)
+    links = []
+    for (i, j), (method, score, certain) in best.items():
+        a, b = sorted((items[i].key, items[j].key))
+        links.append(Link(a, b, method, score, certain))
+    links.sort(key=lambda link: (link.a, link.b))
+    yield Progress(1, 1, f"{len(links)} links")
+    return links
+
+
+def group(keys: Iterable[int], links: Iterable[Link]) -> dict[int, int]:
+    """Key → group id (the smallest key of its group), joining keys by CERTAIN links only.
+
+    Every key of ``keys`` and every end of a certain link is in the result;
+    uncertain links are ignored until the user confirms them.
+    """
+    parent: dict[int, int] = {key: key for key in keys}
+
+    def root(key: int) -> int:
+        parent.setdefault(key, key)
+        while parent[key] != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    for link in links:
+        if link.certain:
+            ra, rb = root(link.a), root(link.b)
+            if ra != rb:
+                parent[max(ra, rb)] = min(ra, rb)  # the root stays the smallest key
+    return {key: root(key) for key in parent}
