@@ -1,0 +1,253 @@
+"""Record linkage: one hand-made case per matching rule, then quality on synthetic data."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from litqeval_gui.core.errors import ImportCancelled
+from litqeval_gui.core.jobs import CancelToken, Progress, run_job
+from litqeval_gui.core.linking import (
+    Link,
+    LinkItem,
+    LinkSettings,
+    find_links,
+    fingerprint,
+    group,
+    item_from_record,
+)
+from litqeval_gui.core.records import Record
+from litqeval_gui.core.synthetic import generate, pair_quality
+
+TITLE = "Effects of caffeine on sleep quality in older adults"
+
+
+def item(key: int, title: str = TITLE, year: int | None = 2020, **fields) -> LinkItem:
+    return item_from_record(key, Record(title=title, year=year, **fields))
+
+
+def links(new, existing=(), **options) -> dict[tuple[int, int], Link]:
+    return {(link.a, link.b): link for link in run_job(find_links(new, existing, **options))}
+
+
+def only_link(*items: LinkItem, **options) -> Link:
+    found = links(list(items), **options)
+    assert len(found) == 1, found
+    return next(iter(found.values()))
+
+
+# --- identifiers ---------------------------------------------------------------------------
+
+def test_doi_in_different_forms_links_with_method_doi():
+    link = only_link(item(1, "Completely different", doi="https://doi.org/10.1000/ABC.1"),
+                     item(2, "Titles here", doi="doi:10.1000/abc.1"))
+    assert (link.a, link.b, link.method, link.score, link.certain) == (1, 2, "doi", 1.0, True)
+
+
+def test_pmid_links_regardless_of_leading_zeros_and_prefix():
+    link = only_link(item(1, "One thing", pmid="PMID: 00123456"), item(2, "Other", pmid="123456"))
+    assert (link.method, link.certain) == ("pmid", True)
+
+
+def test_other_identifier_links_only_within_the_same_kind():
+    link = only_link(item(1, "One thing", ids={"pmcid": "PMC99"}),
+                     item(2, "Other", ids={"pmcid": "pmc99"}),
+                     item(3, "Third", ids={"wos_ut": "PMC99"}))
+    assert (link.a, link.b, link.method) == (1, 2, "pmcid")
+
+
+def test_shared_identifier_links_to_one_hub_not_all_pairs():
+    titles = ["Knee surgery outcomes", "Malaria vaccines in Ghana", "Soil bacteria", "Tax policy"]
+    found = links([item(k, title, doi="10.1000/shared") for k, title in enumerate(titles)])
+    assert set(found) == {(0, 1), (0, 2), (0, 3)}
+    assert set(group(range(4), found.values()).values()) == {0}
+
+
+# --- titles --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant", [
+    TITLE.upper(),
+    "Effects of caffeine on sleep-quality in older adults.",
+    "Effects of <i>caffeine</i> on sleep quality in older adults",
+    "Effects of caffeine on sleep quality in &quot;older&quot; adults",
+])
+def test_exact_title_after_folding_case_punctuation_and_markup(variant):
+    link = only_link(item(1), item(2, variant))
+    assert (link.method, link.score, link.certain) == ("title", 1.0, True)
+
+
+@pytest.mark.parametrize("variant", [
+    "Wirkung von Koffein auf die Schlafqualit{\\\"a}t {\\\"a}lterer Menschen",
+    "Wirkung von Koffein auf die Schlafqualitat alterer Menschen",
+])
+def test_diacritics_and_latex_fold_to_the_same_title(variant):
+    link = only_link(item(1, "Wirkung von Koffein auf die Schlafqualität älterer Menschen"),
+                     item(2, variant))
+    assert (link.method, link.certain) == ("title", True)
+
+
+@pytest.mark.parametrize("variant", [
+    "Effects of cafeine on sleep quality in older adults",
+    "Efects of caffeine on sleep quality in oldre adults",
+])
+def test_typos_are_a_certain_fuzzy_link(variant):
+    link = only_link(item(1), item(2, variant))
+    assert link.method == "fuzzy" and link.certain
+    assert LinkSettings().upper <= link.score < 1.0
+
+
+def test_moderately_similar_titles_are_uncertain():
+    link = only_link(item(1), item(2, "Effects of coffee on sleep quality in elderly adults"))
+    assert link.method == "fuzzy" and not link.certain
+    assert LinkSettings().lower <= link.score < LinkSettings().upper
+
+
+def test_unrelated_titles_are_not_linked():
+    assert links([item(1), item(2, "Exercise therapy for chronic low back pain")]) == {}
+
+
+def test_subtitle_added_is_a_certain_subtitle_link():
+    link = only_link(item(1), item(2, TITLE + ": a randomised controlled trial"))
+    assert (link.method, link.score, link.certain) == ("subtitle", 1.0, True)
+
+
+def test_subtitle_with_a_missing_year_is_uncertain():
+    link = only_link(item(1, year=None), item(2, TITLE + ": a randomised controlled trial"))
+    assert (link.method, link.certain) == ("subtitle", False)
+
+
+def test_subtitle_needs_a_long_enough_main_title():
+    assert links([item(1, "Sleep in adults"), item(2, "Sleep in adults: a systematic review")]) \
+        == {}
+
+
+@pytest.mark.parametrize("year", [2019, 2021])
+def test_year_one_apart_is_linked(year):
+    assert only_link(item(1), item(2, year=year)).certain
+
+
+@pytest.mark.parametrize("year", [2017, 2018, 2023])
+def test_years_further_apart_are_never_linked(year):
+    assert links([item(1), item(2, year=year)]) == {}
+
+
+def test_missing_year_does_not_block_a_title_link():
+    assert only_link(item(1), item(2, year=None)).certain
+
+
+def test_different_dois_make_an_equal_title_uncertain():
+    link = only_link(item(1, doi="10.1101/2020.01.01.123"), item(2, doi="10.1016/j.x.2020.5"))
+    assert (link.method, link.certain) == ("title", False)
+    assert group([1, 2], [link]) == {1: 1, 2: 2}
+
+
+def test_doi_on_one_side_only_does_not_block_a_title_link():
+    assert only_link(item(1, doi="10.1000/abc"), item(2)).certain
+
+
+def test_part_one_and_part_two_are_uncertain():
+    link = only_link(item(1, TITLE + ": Part I"), item(2, TITLE + ": Part II"))
+    assert not link.certain
+
+
+def test_short_equal_titles_are_uncertain():
+    link = only_link(item(1, "Editorial"), item(2, "Editorial"))
+    assert (link.method, link.certain) == ("title", False)
+
+
+# --- verdicts ------------------------------------------------------------------------------
+
+def test_rejected_pair_is_never_linked_even_with_a_shared_doi():
+    x, y = item(1, doi="10.1000/abc"), item(2, doi="10.1000/abc")
+    assert links([x, y], verdicts={frozenset({fingerprint(x), fingerprint(y)}): False}) == {}
+
+
+def test_confirmed_pair_is_a_certain_user_link():
+    x, y = item(1), item(2, "Something else entirely", year=1990)
+    link = only_link(x, y, verdicts={frozenset({fingerprint(x), fingerprint(y)}): True})
+    assert (link.method, link.score, link.certain) == ("user", 1.0, True)
+
+
+def test_verdict_applies_to_a_reimport_of_the_same_content():
+    x, y = item(1, TITLE + ": Part I"), item(2, TITLE + ": Part II")
+    verdicts = {frozenset({fingerprint(x), fingerprint(y)}): False}
+    assert links([replace(x, key=10), replace(y, key=20)], verdicts=verdicts) == {}
+
+
+def test_fingerprint_ignores_identifier_form_but_not_content():
+    assert fingerprint(item(1, doi="https://doi.org/10.1000/X")) == fingerprint(item(2, doi="10.1000/x"))
+    assert fingerprint(item(1)) != fingerprint(item(1, year=2021))
+
+
+# --- new x existing ------------------------------------------------------------------------
+
+def test_new_links_to_existing_but_existing_pairs_are_not_relinked():
+    existing = [item(1), item(2), item(3, "Unrelated existing title about knees", doi="10.1000/k"),
+                item(4, "Other unrelated existing title", doi="10.1000/k")]
+    found = links([item(9)], existing)
+    assert set(found) == {(1, 9), (2, 9)}
+    found = links([item(9, "Brand new title on a third topic", doi="10.1000/k")], existing)
+    assert set(found) == {(3, 9), (4, 9)}
+
+
+def test_links_among_new_items_are_found_too():
+    assert set(links([item(7), item(8)], [item(1, "Unrelated existing title")])) == {(7, 8)}
+
+
+# --- group ---------------------------------------------------------------------------------
+
+def test_group_is_transitive_and_named_by_the_smallest_key():
+    found = [Link(5, 9, "doi", 1.0, True), Link(3, 9, "fuzzy", 0.95, True),
+             Link(1, 2, "title", 1.0, True)]
+    assert group([1, 2, 3, 4, 5, 9], found) == {1: 1, 2: 1, 3: 3, 4: 4, 5: 3, 9: 3}
+
+
+def test_uncertain_links_do_not_merge_groups():
+    found = [Link(1, 2, "doi", 1.0, True), Link(2, 3, "fuzzy", 0.9, False)]
+    assert group([1, 2, 3], found) == {1: 1, 2: 1, 3: 3}
+
+
+# --- job protocol --------------------------------------------------------------------------
+
+def test_reports_progress_and_stops_when_cancelled():
+    reports: list[Progress] = []
+    run_job(find_links([item(1), item(2)]), reports.append)
+    assert reports and all(isinstance(p, Progress) for p in reports)
+    token = CancelToken()
+    job = find_links([item(1), item(2)], token=token)
+    next(job)
+    token.cancel()
+    with pytest.raises(ImportCancelled):
+        run_job(job)
+
+
+# --- quality on synthetic data -------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def synthetic():
+    records, true_pairs = generate(5000, 0.1, seed=1)
+    return [item_from_record(index, record) for index, record in enumerate(records)], true_pairs
+
+
+def test_precision_and_recall_on_synthetic_records(synthetic):
+    items, true_pairs = synthetic
+    precision, recall = pair_quality(group(range(len(items)), run_job(find_links(items))),
+                                     true_pairs)
+    assert precision >= 0.95 and recall >= 0.95
+
+
+def test_title_rules_alone_find_duplicates_without_identifiers(synthetic):
+    items, true_pairs = synthetic
+    bare = [replace(x, ids=()) for x in items]
+    precision, recall = pair_quality(group(range(len(bare)), run_job(find_links(bare))),
+                                     true_pairs)
+    assert precision >= 0.95 and recall >= 0.9  # id_only duplicates need identifiers
+
+
+def test_incremental_import_finds_the_same_quality(synthetic):
+    items, true_pairs = synthetic
+    old, new = items[:4000], items[4000:]
+    found = run_job(find_links(old)) + run_job(find_links(new, old))
+    precision, recall = pair_quality(group(range(len(items)), found), true_pairs)
+    assert precision >= 0.95 and recall >= 0.95
