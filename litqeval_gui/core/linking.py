@@ -140,7 +140,7 @@ class _Verdicts:
             first, second = (*pair, *pair)[:2]  # a one-element set pairs a print with itself
             for i in by_print.get(first, ()):
                 for j in by_print.get(second, ()):
-                    if i < j or (i > j and first != second):
+                    if i != j and (first != second or i < j):
                         yield min(i, j), max(i, j)
 
 

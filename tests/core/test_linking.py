@@ -103,6 +103,12 @@ def test_moderately_similar_titles_are_uncertain():
     assert LinkSettings().lower <= link.score < LinkSettings().upper
 
 
+def test_empty_input_and_empty_titles():
+    assert links([]) == {}
+    assert links([item(1, ""), item(2, ""), item(3, "", doi="10.1000/x"),
+                  item(4, "", doi="10.1000/x")]).keys() == {(3, 4)}
+
+
 def test_unrelated_titles_are_not_linked():
     assert links([item(1), item(2, "Exercise therapy for chronic low back pain")]) == {}
 
