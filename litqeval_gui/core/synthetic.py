@@ -6,7 +6,7 @@ so true clusters have 2 or more records), shuffles everything and returns the
 records (``rank`` = index + 1) with the set of index pairs that are the same work
 (every pair within a cluster).
 
-Works: titles of 6–16 words (a quarter with a subtitle), words drawn from
+Works: titles of 6–16 words (a quarter of those with 9+ words have a subtitle), from
 function words, ~200 common research words and a long Zipf-distributed tail of
 ~30 000 pseudo-words, so distinct works are rarely similar by chance; about one
 in ten titles has a diacritic name. Authors, year 1990–2024, venue, abstract of a
@@ -15,17 +15,18 @@ few sentences; 85 % have a DOI, 55 % a PMID.
 Each duplicate carries 1–2 of the title/year :data:`VARIATIONS` (``typo``: 1–2
 letter edits; ``case``; ``punctuation``; ``markup``: LaTeX or stripped diacritics,
 HTML tags; ``subtitle`` added or dropped; ``year`` ±1) and one identifier
-treatment (same ids; ``doi_form``: the DOI as a URL or in upper case, as exports
-write it — so ``Record.doi`` is NOT normalised here; ``doi_missing``: the
-duplicate has no DOI and no PMID). About 5 % are ``id_only``: same PMID (or DOI)
-with a mangled, bracketed title (like MEDLINE's translated titles).
+treatment: 35 % keep the ids (half of them lose the PMID); 20 % ``doi_form``, the
+DOI as a URL or in upper case as exports write it — so ``Record.doi`` is NOT
+always normalised here; 45 % ``doi_missing``, no DOI and no PMID. About 5 % of
+duplicates are ``id_only`` instead: same PMID (or DOI) with a mangled, bracketed
+title (like MEDLINE's translated titles).
 
-Hard negatives (1 pair per 100 works of each kind, so ~4 % of works; NOT duplicates,
-marked in
-``raw["synthetic"]["hard_negative"]``): ``series`` — "Title: part I" and
-"Title: part II", same authors, own DOIs; ``update`` — exactly the same title 4–8
-years later with its own DOI (like a Cochrane review update; 4+ years so that
-±1-year variations of both sides still differ by 2+).
+Hard negatives (NOT duplicates; 1 pair per 100 works of each kind, so ~4 % of
+works; marked in ``raw["synthetic"]["hard_negative"]``): ``series`` — "Title:
+part I" and "Title: part II", same authors, own DOIs, years 0–1 apart; ``update``
+— exactly the same title 4–8 years later with its own DOI (like a Cochrane review
+update; 4+ years so that ±1-year variations of both sides still differ by 2+).
+Duplicates of hard negatives never get the ``subtitle`` variation.
 
 Every record has ``raw["synthetic"] = {"work": id, "variations": [...]}`` (empty
 list for the original of a work) for tests and debugging.
