@@ -1,0 +1,626 @@
+"""Semantic precision of a result list R against a core set C (LitQEval).
+
+Source: seed ``000_984c3d5506dbd963.txt`` ("Evaluation metrics" and "Comparative
+Analysis") and SPEC §1.1–1.5. Every SP function takes
+
+* the rows of R (embeddings or 2D/k-D map coordinates, one row per retrieved record),
+* ``is_core``: a bool mask over R marking the rows matched to a core record (C ∩ R),
+* ``n_core`` = |C| (all core records, also those not retrieved),
+
+and returns a :class:`SemanticResult`. Data that make a method undefined (too few
+core points, degenerate shapes, empty inputs) give ``defined=False``, SP = 0, F = 0 and
+a readable ``reason``; they never raise. Wrong argument shapes raise ValueError.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.cluster import KMeans
+from sklearn.cross_decomposition import PLSRegression
+from sklearn.decomposition import PCA
+
+from litqeval_gui.metrics.geometry import (
+    DEFAULT_TOL,
+    DegenerateGeometry,
+    Ellipsoid,
+    Hull,
+    convex_hull,
+    mvee,
+)
+from litqeval_gui.metrics.sets import (
+    DEFAULT_ALPHA,
+    DEFAULT_BETA,
+    DEFAULT_P,
+    DEFAULT_Q,
+    decay,
+    semantic_f_beta,
+)
+
+DEFAULT_CLUSTER_THETA = 0.7
+DEFAULT_K_MAX = 99
+DEFAULT_SEED = 0
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """Decay parameters (p, q, α) and the F-score weight β (SPEC §1.4 defaults)."""
+
+    p: float = DEFAULT_P
+    q: float = DEFAULT_Q
+    alpha: float = DEFAULT_ALPHA
+    beta: float = DEFAULT_BETA
+
+
+@dataclass(frozen=True, eq=False)
+class SemanticResult:
+    """One semantic-precision evaluation of one result list.
+
+    ``relevant`` is a read-only bool mask over R; precision = n_relevant / n_retrieved;
+    ``recall`` is the recall the method's F-score uses; ``decay`` = λ(n_relevant);
+    ``f_beta`` = F_β(precision·λ, recall). ``params`` holds θ, k, tol, p, q, α, β, ...
+    ``shape`` is the fitted MVEE or hull (for drawing), else None.
+    """
+
+    method: str
+    relevant: NDArray[np.bool_]
+    n_relevant: int
+    n_retrieved: int
+    precision: float
+    recall: float
+    decay: float
+    f_beta: float
+    params: Mapping[str, Any]
+    defined: bool = True
+    reason: str | None = None
+    shape: Ellipsoid | Hull | None = field(default=None, repr=False)
+
+
+def _result(
+    method: str,
+    relevant: NDArray[np.bool_],
+    recall: float,
+    scoring: Scoring,
+    params: Mapping[str, Any],
+    reason: str | None = None,
+    shape: Ellipsoid | Hull | None = None,
+) -> SemanticResult:
+    """Assemble a result; ``reason`` not None marks it undefined (nothing relevant)."""
+    mask = np.zeros(relevant.shape, dtype=bool) if reason else relevant.astype(bool, copy=True)
+    mask.setflags(write=False)
+    n_retrieved = int(mask.size)
+    n_relevant = int(mask.sum())
+    precision = n_relevant / n_retrieved if n_retrieved else 0.0
+    lam = float(decay(n_relevant, scoring.p, scoring.q, scoring.alpha))
+    all_params = {**params, "p": scoring.p, "q": scoring.q, "alpha": scoring.alpha,
+                  "beta": scoring.beta}
+    return SemanticResult(
+        method=method,
+        relevant=mask,
+        n_relevant=n_relevant,
+        n_retrieved=n_retrieved,
+        precision=precision,
+        recall=recall,
+        decay=lam,
+        f_beta=semantic_f_beta(precision, lam, recall, scoring.beta),
+        params=MappingProxyType(all_params),
+        defined=reason is None,
+        reason=reason,
+        shape=shape,
+    )
+
+
+def _core_mask(is_core: ArrayLike, n_rows: int, n_core: int) -> NDArray[np.bool_]:
+    """Validate the core mask over R against |C|; raise ValueError on misuse."""
+    mask = np.asarray(is_core, dtype=bool)
+    if mask.shape != (n_rows,):
+        raise ValueError(f"is_core must have one flag per retrieved row ({n_rows}), "
+                         f"got shape {mask.shape}")
+    if n_core < int(mask.sum()):
+        raise ValueError(f"n_core={n_core} is smaller than the {int(mask.sum())} "
+                         "core records flagged in R")
+    return mask
+
+
+def _rows(values: ArrayLike, what: str) -> NDArray[np.floating]:
+    arr = np.asarray(values)
+    if arr.ndim != 2:
+        raise ValueError(f"{what} must be a 2-D array (one row per record), got {arr.shape}")
+    if not np.issubdtype(arr.dtype, np.floating):
+        arr = arr.astype(np.float64)
+    return arr
+
+
+def _plain_recall(mask: NDArray[np.bool_], n_core: int) -> float:
+    return int(mask.sum()) / n_core if n_core else 0.0
+
+
+# --------------------------------------------------------------------------- SP_cos
+
+
+@dataclass(frozen=True, eq=False)
+class CentroidSimilarity:
+    """cos(c, r) for every row of R and for every core embedding; c = mean of unit E_C rows.
+
+    ``default_theta`` = min over E_C of cos(c, e) (seed eq. for θ). Rows with zero norm
+    get NaN (never relevant). ``reason`` is set when no centroid exists.
+    """
+
+    retrieved: NDArray[np.floating]
+    core: NDArray[np.floating]
+    default_theta: float
+    reason: str | None = None
+
+
+def centroid_similarity(
+    core_embeddings: ArrayLike, retrieved_embeddings: ArrayLike
+) -> CentroidSimilarity:
+    """Cosine of each core and retrieved embedding to the centroid of the unit core rows.
+
+    cos(c, r) = r·ĉ / ‖r‖ with ĉ = c/‖c‖, computed in R's dtype (float32 stays float32).
+    """
+    e_c = _rows(core_embeddings, "core_embeddings")
+    e_r = _rows(retrieved_embeddings, "retrieved_embeddings")
+    if e_c.shape[0] and e_r.shape[0] and e_c.shape[1] != e_r.shape[1]:
+        raise ValueError(f"embedding widths differ: core {e_c.shape[1]}, retrieved {e_r.shape[1]}")
+    nan_r = np.full(e_r.shape[0], np.nan)
+    if e_c.shape[0] == 0:
+        return CentroidSimilarity(nan_r, np.empty(0), np.nan, "no core record has an embedding")
+    unit_c = _unit_rows(e_c.astype(np.float64))
+    if not np.all(np.isfinite(unit_c)):
+        return CentroidSimilarity(nan_r, np.empty(0), np.nan,
+                                  "a core embedding is zero or not finite")
+    centroid = unit_c.mean(axis=0)
+    norm = float(np.linalg.norm(centroid))
+    if norm == 0.0:
+        return CentroidSimilarity(nan_r, np.empty(0), np.nan,
+                                  "the core embeddings cancel out: their centroid is zero")
+    direction = centroid / norm
+    core_cos = unit_c @ direction
+    return CentroidSimilarity(
+        retrieved=_cosines(e_r, direction),
+        core=core_cos,
+        default_theta=float(core_cos.min()),
+    )
+
+
+def _unit_rows(matrix: NDArray[np.floating]) -> NDArray[np.floating]:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+
+
+def _cosines(matrix: NDArray[np.floating], direction: NDArray[np.float64]) -> NDArray:
+    """r·d / ‖r‖ per row, vectorised (one mat-vec and one einsum pass over R)."""
+    unit = direction.astype(matrix.dtype)
+    dots = matrix @ unit
+    norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(norms > 0, dots / norms, np.nan)
+
+
+def sp_cos(
+    core_embeddings: ArrayLike,
+    retrieved_embeddings: ArrayLike,
+    is_core: ArrayLike,
+    n_core: int,
+    theta: float | None = None,
+    scoring: Scoring = Scoring(),  # noqa: B008 - frozen, immutable default
+) -> SemanticResult:
+    """SP_cos (SPEC §1.1): relevant = {r ∈ R : cos(c, r) ≥ θ}, SP = |relevant| / |R|.
+
+    c = mean of the L2-normalised core embeddings E_C (all core records with text);
+    θ defaults to min_i cos(c, E_C[i]); a user θ overrides it. Recall in the F-score =
+    |C ∩ relevant| / |C| (retrieved core rows that pass θ), as the authors evaluate.
+    A retrieved core row may miss the default θ when its R embedding differs from its
+    E_C row (other text, float round-off); no slack is added.
+    """
+    e_r = _rows(retrieved_embeddings, "retrieved_embeddings")
+    core = _core_mask(is_core, e_r.shape[0], n_core)
+    sims = centroid_similarity(core_embeddings, e_r)
+    threshold = sims.default_theta if theta is None else float(theta)
+    params = {"theta": threshold, "theta_is_default": theta is None}
+    relevant = sims.retrieved >= threshold
+    reason = sims.reason or _empty_reason(e_r.shape[0], n_core)
+    recall = int((relevant & core).sum()) / n_core if n_core else 0.0
+    return _result("cos", relevant, recall, scoring, params, reason)
+
+
+def _empty_reason(n_retrieved: int, n_core: int) -> str | None:
+    if n_retrieved == 0:
+        return "the result list is empty"
+    if n_core == 0:
+        return "the core set is empty"
+    return None
+
+
+@dataclass(frozen=True, eq=False)
+class ThresholdAnalysis:
+    """SP_cos over a θ grid: per θ the relevant count, core kept and F_β; the best θ.
+
+    ``best_theta`` is the first (smallest) θ of the grid with the largest F_β.
+    """
+
+    thetas: NDArray[np.float64]
+    n_relevant: NDArray[np.int64]
+    core_kept: NDArray[np.int64]
+    f_beta: NDArray[np.float64]
+    best_theta: float
+    best_f_beta: float
+    default_theta: float
+
+
+def threshold_analysis(
+    core_embeddings: ArrayLike,
+    retrieved_embeddings: ArrayLike,
+    is_core: ArrayLike,
+    n_core: int,
+    thetas: ArrayLike | None = None,
+    scoring: Scoring = Scoring(),  # noqa: B008 - frozen, immutable default
+) -> ThresholdAnalysis:
+    """Sweep θ (default 0, 0.01, …, 1) for SP_cos; same rule as :func:`sp_cos` per θ.
+
+    n_relevant(θ) = #{r : cos(c, r) ≥ θ}, core_kept(θ) = #{retrieved core r : cos ≥ θ},
+    F_β(θ) = F_β(n_relevant/|R| · λ(n_relevant), core_kept/|C|); one sort, then
+    binary searches. Empty R or C gives F_β = 0 everywhere.
+    """
+    grid = np.linspace(0.0, 1.0, 101) if thetas is None else np.asarray(thetas, np.float64)
+    e_r = _rows(retrieved_embeddings, "retrieved_embeddings")
+    core = _core_mask(is_core, e_r.shape[0], n_core)
+    sims = centroid_similarity(core_embeddings, e_r)
+    n_relevant = _count_at_least(sims.retrieved, grid)
+    core_kept = _count_at_least(sims.retrieved[core], grid)
+    n_r = e_r.shape[0]
+    f = np.array([
+        semantic_f_beta(
+            n / n_r if n_r else 0.0,
+            float(decay(n, scoring.p, scoring.q, scoring.alpha)),
+            kept / n_core if n_core else 0.0,
+            scoring.beta,
+        )
+        for n, kept in zip(n_relevant, core_kept, strict=True)
+    ])
+    best = int(np.argmax(f)) if f.size else 0
+    return ThresholdAnalysis(
+        thetas=grid,
+        n_relevant=n_relevant,
+        core_kept=core_kept,
+        f_beta=f,
+        best_theta=float(grid[best]) if grid.size else np.nan,
+        best_f_beta=float(f[best]) if f.size else 0.0,
+        default_theta=sims.default_theta,
+    )
+
+
+def _count_at_least(values: NDArray, thresholds: NDArray[np.float64]) -> NDArray[np.int64]:
+    """#{v ≥ t} for every t (NaN values never count)."""
+    ordered = np.sort(values[~np.isnan(values)])
+    return (ordered.size - np.searchsorted(ordered, thresholds, side="left")).astype(np.int64)
+
+
+# ----------------------------------------------------------------- SP_mvee, SP_hull
+
+
+def sp_mvee(
+    coords: ArrayLike,
+    is_core: ArrayLike,
+    n_core: int,
+    tol: float = DEFAULT_TOL,
+    scoring: Scoring = Scoring(),  # noqa: B008 - frozen, immutable default
+) -> SemanticResult:
+    """SP_mvee (SPEC §1.2): relevant = {r : (r−δ)ᵀA(r−δ) ≤ 1}, SP = |relevant| / |R|.
+
+    The MVEE (Khachiyan, tolerance ``tol``) is fitted on the map points of the
+    retrieved core rows; fewer than d+1 (3 in 2D) or degenerate points → undefined.
+    Recall = plain recall |C ∩ R| / |C|. Works in any dimension (2D map or k-D PCA).
+    """
+    return _sp_shape("mvee", lambda pts: mvee(pts, tol=tol), coords, is_core, n_core,
+                     scoring, {"tol": tol})
+
+
+def sp_hull(
+    coords: ArrayLike,
+    is_core: ArrayLike,
+    n_core: int,
+    scoring: Scoring = Scoring(),  # noqa: B008 - frozen, immutable default
+) -> SemanticResult:
+    """SP_hull (SPEC §1.2): relevant = points of R in the convex hull of the retrieved
+    core map points (Delaunay ``find_simplex ≥ 0``); otherwise as :func:`sp_mvee`."""
+    return _sp_shape("hull", convex_hull, coords, is_core, n_core, scoring, {})
+
+
+def _sp_shape(
+    method: str,
+    fit: Callable[[NDArray[np.float64]], Ellipsoid | Hull],
+    coords: ArrayLike,
+    is_core: ArrayLike,
+    n_core: int,
+    scoring: Scoring,
+    params: dict[str, Any],
+) -> SemanticResult:
+    points = np.asarray(_rows(coords, "coords"), dtype=np.float64)
+    core = _core_mask(is_core, points.shape[0], n_core)
+    recall = _plain_recall(core, n_core)
+    params = {**params, "dim": points.shape[1]}
+    nothing = np.zeros(points.shape[0], dtype=bool)
+    reason = _empty_reason(points.shape[0], n_core)
+    if reason:
+        return _result(method, nothing, recall, scoring, params, reason)
+    try:
+        shape = fit(points[core])
+    except DegenerateGeometry as err:
+        return _result(method, nothing, recall, scoring, params,
+                       f"{method.upper()} undefined for the retrieved core points: {err}")
+    return _result(method, shape.contains(points), recall, scoring, params, shape=shape)
+
+
+def sp_in_pca_space(
+    sp: Callable[..., SemanticResult],
+    embeddings: ArrayLike,
+    is_core: ArrayLike,
+    n_core: int,
+    n_components: int = 3,
+    random_state: int = DEFAULT_SEED,
+    **kwargs: Any,
+) -> SemanticResult:
+    """Run ``sp`` (sp_mvee or sp_hull) on a k-D PCA projection of R's embeddings.
+
+    Beyond the paper (SPEC §1.2, optional): PCA(n_components, random_state) is fitted on
+    the rows of R. With fewer rows than components the shape is undefined anyway.
+    """
+    rows = _rows(embeddings, "embeddings")
+    if rows.shape[0] > n_components:
+        coords = PCA(n_components=n_components, random_state=random_state).fit_transform(rows)
+    else:
+        coords = np.zeros((rows.shape[0], n_components))
+    result = sp(coords, is_core, n_core, **kwargs)
+    params = MappingProxyType({**result.params, "pca_components": n_components})
+    return SemanticResult(**{**result.__dict__, "params": params})
+
+
+# ------------------------------------------------------------------------ SP_cluster
+
+
+@dataclass(frozen=True)
+class KSearch:
+    """Outcome of the k search: best k and M(k) for every k tried (k = 2, 3, …)."""
+
+    best_k: int
+    core_max: Mapping[int, int]
+    reached: bool  # False when no k ≤ k_max met M(k) ≤ θ·m
+
+
+def naive_k_search(
+    embeddings: ArrayLike,
+    is_core: ArrayLike,
+    theta: float = DEFAULT_CLUSTER_THETA,
+    k_max: int = DEFAULT_K_MAX,
+    random_state: int = DEFAULT_SEED,
+) -> KSearch:
+    """The k search exactly as SPEC §1.3 words it: a fresh fixed-seed k-means per k.
+
+    Reference for :func:`cluster_k_search` (tests and benchmark); much slower.
+    """
+    rows = _rows(embeddings, "embeddings")
+    return _k_search(np.asarray(is_core, bool), theta, min(k_max, rows.shape[0]),
+                     lambda k: _fresh_kmeans(rows, k, random_state).labels_)
+
+
+def cluster_k_search(
+    embeddings: ArrayLike,
+    is_core: ArrayLike,
+    theta: float = DEFAULT_CLUSTER_THETA,
+    k_max: int = DEFAULT_K_MAX,
+    random_state: int = DEFAULT_SEED,
+) -> KSearch:
+    """Find best k (SPEC §1.3) with warm-started k-means; m = #core rows of R.
+
+    For k = 2, 3, …: M(k) = max number of core rows in one k-means cluster; stop at the
+    first k with M(k) ≤ θ·m; best k = k − 1 (when never reached: k_max, or the number
+    of rows if smaller).
+
+    Speed-up (decision): k = 2 is the same fresh fixed-seed k-means
+    (KMeans(2, random_state, n_init=1)) as the naive loop. Each later k starts Lloyd
+    from the k−1 solution with one cluster cut in two — the cluster whose cut lowers the
+    within-cluster sum of squares most (see ``_bisect``) — instead of a k-means++
+    restart, and runs Lloyd incrementally (only distances to moved centres) until no
+    assignment changes. Each k then costs a few passes over the data instead of an
+    initialisation plus a full run; the loop stops at the first k meeting the
+    condition. The path is deterministic. On data with clear clusters it returns the
+    same k as :func:`naive_k_search` (benchmarks/bench_semantic.py shows k and the
+    speed ratio on 20 000 × 384); where the per-k k-means optimum is ambiguous, the
+    naive loop's own k depends on its seed and the two can differ. sp_cluster always
+    takes the relevant set from a fresh fixed-seed refit of best k.
+    """
+    rows = _rows(embeddings, "embeddings")
+    limit = min(k_max, rows.shape[0])
+    if limit < 2:
+        return _k_search(np.asarray(is_core, bool), theta, limit, lambda k: np.empty(0))
+    warm = _WarmKMeans(rows, _fresh_kmeans(rows, 2, random_state))
+    return _k_search(np.asarray(is_core, bool), theta, limit,
+                     lambda k: warm.labels if k == 2 else warm.split())
+
+
+def _k_search(
+    core: NDArray[np.bool_],
+    theta: float,
+    limit: int,
+    labels_for: Callable[[int], NDArray[np.intp]],
+) -> KSearch:
+    """Shared loop: labels_for(k) is called for k = 2, 3, … in order."""
+    m = int(core.sum())
+    core_max: dict[int, int] = {}
+    for k in range(2, limit + 1):
+        core_max[k] = int(np.bincount(labels_for(k)[core], minlength=k).max())
+        if core_max[k] <= theta * m:
+            return KSearch(best_k=k - 1, core_max=MappingProxyType(core_max), reached=True)
+    return KSearch(best_k=max(limit, 1), core_max=MappingProxyType(core_max), reached=False)
+
+
+def _fresh_kmeans(rows: NDArray[np.floating], k: int, random_state: int) -> KMeans:
+    return KMeans(n_clusters=k, random_state=random_state, n_init=1).fit(rows)
+
+
+class _WarmKMeans:
+    """Warm-started k-means: each call adds one centre by splitting the best cluster.
+
+    State: labels, centres and each row's squared distance to its own centre. Lloyd
+    runs incrementally: only distances to centres that moved are recomputed (rows whose
+    own centre moved get all distances), until no assignment changes — the same fixed
+    point as a full Lloyd run from the same start. Split candidates are cached per
+    cluster membership, since most clusters are unchanged from one k to the next.
+    """
+
+    def __init__(self, rows: NDArray[np.floating], first: KMeans) -> None:
+        self.rows = rows
+        self.row_sq = np.einsum("ij,ij->i", rows, rows)
+        self.index = np.arange(rows.shape[0], dtype=np.float64)
+        self.cache: dict[tuple[int, float, float], tuple[float, NDArray | None]] = {}
+        self.labels = first.labels_.astype(np.intp)
+        self.centres = first.cluster_centers_.astype(rows.dtype)
+        self.own = self._distances(None, self.centres)[np.arange(rows.shape[0]), self.labels]
+
+    def _distances(self, which: NDArray[np.intp] | None, centres: NDArray) -> NDArray:
+        """Squared distances of rows ``which`` (None: all, no copy) to ``centres``."""
+        rows, row_sq = (self.rows, self.row_sq) if which is None else (
+            self.rows[which], self.row_sq[which])
+        return row_sq[:, None] - 2.0 * (rows @ centres.T) + np.einsum("ij,ij->i", centres, centres)
+
+    def split(self) -> NDArray[np.intp]:
+        """Labels for k+1 clusters (k+1 = previous k + 1 unless nothing can be split)."""
+        k = self.centres.shape[0]
+        keys = zip(np.bincount(self.labels, minlength=k).tolist(),
+                   np.bincount(self.labels, self.index, minlength=k).tolist(),
+                   np.bincount(self.labels, self.index**2, minlength=k).tolist(), strict=True)
+        candidates = []
+        for cluster, key in enumerate(keys):
+            if key not in self.cache:
+                self.cache[key] = _bisect(self.rows[self.labels == cluster])
+            candidates.append(self.cache[key])
+        best = max(range(k), key=lambda c: candidates[c][0])
+        halves = candidates[best][1]
+        if halves is None:  # every cluster is one repeated point: nothing to split
+            return self.labels
+        self.centres = np.vstack([self.centres, halves[1:]]).astype(self.rows.dtype)
+        self.centres[best] = halves[0]
+        self._lloyd(np.array([best, k]))
+        return self.labels
+
+    def _lloyd(self, moved: NDArray[np.intp], max_iter: int = 300) -> None:
+        all_rows = np.arange(self.rows.shape[0])
+        for _ in range(max_iter):
+            labels, own = self.labels.copy(), self.own.copy()
+            stale = np.isin(labels, moved)
+            redo = all_rows[stale]
+            full = self._distances(redo, self.centres)
+            labels[redo] = np.argmin(full, axis=1)
+            own[redo] = full[np.arange(redo.size), labels[redo]]
+            near = self._distances(None, self.centres[moved])
+            pick = np.argmin(near, axis=1)
+            nearest = near[all_rows, pick]
+            closer = ~stale & (nearest < own)
+            labels[closer] = moved[pick[closer]]
+            own[closer] = nearest[closer]
+            changed = labels != self.labels
+            moved = np.unique(np.concatenate([labels[changed], self.labels[changed]]))
+            self.labels, self.own = labels, own
+            if moved.size == 0:
+                return
+            for cluster in moved:
+                members = self.rows[labels == cluster]
+                if members.shape[0]:  # an emptied cluster keeps its centre
+                    self.centres[cluster] = members.mean(axis=0)
+
+
+def _bisect(members: NDArray[np.floating]) -> tuple[float, NDArray[np.floating] | None]:
+    """(gain, two half-means) of cutting a cluster in two; gain −1 if it cannot be cut.
+
+    The cut is the hyperplane through the cluster mean orthogonal to the direction of
+    the member farthest from it; gain = |S₁||S₂|/|S| · ‖mean(S₁) − mean(S₂)‖², the drop
+    in within-cluster sum of squares.
+    """
+    centred = members - members.mean(axis=0)
+    if members.shape[0] < 2:
+        return -1.0, None
+    far = centred[int(np.argmax(np.einsum("ij,ij->i", centred, centred)))]
+    side = centred @ far > 0
+    n1 = int(side.sum())
+    if n1 in (0, members.shape[0]):
+        return -1.0, None
+    halves = np.vstack([members[side].mean(axis=0), members[~side].mean(axis=0)])
+    gain = n1 * (members.shape[0] - n1) / members.shape[0] * float(
+        np.sum((halves[0] - halves[1]) ** 2))
+    return gain, halves
+
+
+def sp_cluster(
+    embeddings: ArrayLike,
+    is_core: ArrayLike,
+    n_core: int,
+    theta: float = DEFAULT_CLUSTER_THETA,
+    k_max: int = DEFAULT_K_MAX,
+    random_state: int = DEFAULT_SEED,
+    scoring: Scoring = Scoring(),  # noqa: B008 - frozen, immutable default
+) -> SemanticResult:
+    """SP_cluster (SPEC §1.3) on the high-dimensional rows E_R.
+
+    m = |C ∩ R| (< 2 → undefined). best k from :func:`cluster_k_search`; refit
+    KMeans(best k, random_state, n_init=1); best cluster = most core rows (ties: lowest
+    label); relevant = its members; SP = |relevant| / |R|; recall = core rows in it / |C|.
+    best k = 1 (M(2) already ≤ θ·m) makes all of R relevant. Rows should be
+    L2-normalised (SPEC §1) so Euclidean k-means follows cosine geometry.
+    """
+    rows = _rows(embeddings, "embeddings")
+    core = _core_mask(is_core, rows.shape[0], n_core)
+    m = int(core.sum())
+    params: dict[str, Any] = {"theta": theta, "k_max": k_max, "random_state": random_state}
+    reason = _empty_reason(rows.shape[0], n_core)
+    if reason is None and m < 2:
+        reason = f"only {m} retrieved core record(s); clustering needs at least 2"
+    if reason:
+        return _result("cluster", np.zeros(rows.shape[0], bool), _plain_recall(core, n_core),
+                       scoring, params, reason)
+    search = cluster_k_search(rows, core, theta, k_max, random_state)
+    params.update(k=search.best_k, k_reached=search.reached, core_max=search.core_max)
+    if search.best_k == 1:
+        relevant = np.ones(rows.shape[0], dtype=bool)
+    else:
+        labels = _fresh_kmeans(rows, search.best_k, random_state).labels_
+        best_cluster = int(np.argmax(np.bincount(labels[core], minlength=search.best_k)))
+        relevant = labels == best_cluster
+    recall = int((relevant & core).sum()) / n_core
+    return _result("cluster", relevant, recall, scoring, params)
+
+
+# ---------------------------------------------------------------- projection fidelity
+
+
+def projection_fidelity(coords: ArrayLike, embeddings: ArrayLike) -> float:
+    """Explained variance of a 2D (or k-D) map w.r.t. the full embedding, by PLS.
+
+    The seed reports 7.15 % for its UMAP map, estimated "by a Partial Least Squares
+    Regression approach as outlined by Oskolkov" without a formula. We fit
+    PLSRegression(n_components = map width, scale=False) from the map X (N×k) to the
+    embedding Y (N×D) and return the share of Y's total variance it reproduces:
+
+        EV = 1 − Σ_ij (Y_ij − Ŷ_ij)² / Σ_ij (Y_ij − Ȳ_j)²,   Ŷ = PLS prediction,
+
+    i.e. the variance-weighted R². With as many components as map columns PLS spans
+    the whole map, so EV equals the R² of the least-squares regression of Y on the
+    map; for a map of the top-k PCA scores EV equals PCA's summed explained-variance
+    ratio. Returns a fraction in [0, 1]; NaN when Y has no variance or N ≤ k.
+    """
+    x = np.asarray(_rows(coords, "coords"), dtype=np.float64)
+    y = np.asarray(_rows(embeddings, "embeddings"), dtype=np.float64)
+    if x.shape[0] != y.shape[0]:
+        raise ValueError(f"coords has {x.shape[0]} rows, embeddings {y.shape[0]}")
+    total = float(np.sum((y - y.mean(axis=0)) ** 2))
+    if x.shape[0] <= x.shape[1] or total == 0.0:
+        return float("nan")
+    model = PLSRegression(n_components=x.shape[1], scale=False).fit(x, y)
+    residual = float(np.sum((y - model.predict(x)) ** 2))
+    return min(max(1.0 - residual / total, 0.0), 1.0)
