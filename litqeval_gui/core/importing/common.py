@@ -98,31 +98,36 @@ def decode(data: bytes, encoding: str, path: str) -> tuple[str, str, list[str]]:
 
 _PUBMED_URL = re.compile(r"(?:pubmed\.ncbi\.nlm\.nih\.gov/|ncbi\.nlm\.nih\.gov/pubmed/)(\d+)")
 _DIMENSIONS_ID = re.compile(r"\b(pub\.\d{6,})")
-_ANY_ID = re.compile(
-    r"\bWOS:(?P<wos_ut>[A-Z0-9]{15})\b"
-    r"|\b(?P<scopus_eid>2-s2\.0-\d{6,})"
-    r"|\b(?P<pmcid>PMC\d{3,})\b"
-    r"|openalex\.org/(?P<openalex>W\d+)"
-    r"|\b(?P<dimensions>pub\.\d{6,})"
-    r"|lens\.org/(?:lens/scholar/article/)?(?P<lens>\d{3}-\d{3}-\d{3}-\d{3}-\d{3})"
-    r"|(?:pubmed\.ncbi\.nlm\.nih\.gov/|ncbi\.nlm\.nih\.gov/pubmed/)(?P<pmid>\d+)"
-    r"|doi\.org/(?P<doi>10\.\d{4,9}/\S+)",
-    re.IGNORECASE,
+# (lower-case marker that must occur, kind, pattern): the marker test keeps sniffing cheap
+_SNIFFERS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    ("wos:", "wos_ut", re.compile(r"\bWOS:([A-Z0-9]{15})\b", re.IGNORECASE)),
+    ("2-s2.0-", "scopus_eid", re.compile(r"\b(2-s2\.0-\d{6,})")),
+    ("pmc", "pmcid", re.compile(r"\b(PMC\d{3,})\b", re.IGNORECASE)),
+    ("openalex.org/", "openalex", re.compile(r"openalex\.org/(W\d+)", re.IGNORECASE)),
+    ("pub.", "dimensions", _DIMENSIONS_ID),
+    ("lens.org/", "lens",
+     re.compile(r"lens\.org/(?:lens/scholar/article/)?(\d{3}-\d{3}-\d{3}-\d{3}-\d{3})")),
+    ("pubmed", "pmid", _PUBMED_URL),
+    ("doi.org/", "doi", re.compile(r"doi\.org/(10\.\d{4,9}/\S+)", re.IGNORECASE)),
 )
 
 
-_RECHECK = frozenset({"doi", "pmid", "pmcid", "wos_ut"})  # others match in canonical form
+_RECHECK = frozenset({"doi", "pmid", "pmcid", "wos_ut"})  # the others match canonical
 
 
 def sniff_ids(value: str) -> dict[str, str]:
     """Identifiers recognisable in a free string (accession number, URL, note)."""
     found: dict[str, str] = {}
-    for match in _ANY_ID.finditer(value):
-        kind = match.lastgroup or ""
-        if kind not in found:
-            text = match.group(kind)
-            found[kind] = normalise_id(kind, text) if kind in _RECHECK else text
-    return {k: v for k, v in found.items() if v}
+    low = value.lower()
+    for marker, kind, pattern in _SNIFFERS:
+        at = low.find(marker)
+        if at >= 0:
+            match = pattern.search(value, max(0, at - 30))
+            if match:
+                value_id = normalise_id(kind, match.group(1)) if kind in _RECHECK else match[1]
+                if value_id:
+                    found[kind] = value_id
+    return found
 
 
 def normalise_id(kind: str, value: object) -> str:
@@ -215,7 +220,6 @@ class Collector:
         self.token = token
         self.need_text = need_text
         self.keep_rank = keep_rank
-        self.seen = 0
         self.filtered_out = 0
         self._where_values: dict[str, list[str]] = {}
 
@@ -224,12 +228,10 @@ class Collector:
         return self.limit is not None and len(self.result.records) >= self.limit
 
     def reject(self, number: int, line: int | None, reason: str, title: str = "") -> None:
-        self.seen += 1
         self.result.rejected.append(RejectedRecord(number, line, reason, title[:200]))
 
     def add(self, record: Record, number: int) -> None:
         """Accept, reject or filter out ``record`` (its 1-based ``number`` in the file)."""
-        self.seen += 1
         problem = self._problem(record)
         if problem:
             self.result.rejected.append(
@@ -245,11 +247,11 @@ class Collector:
     def _problem(self, record: Record) -> str:
         if self.need_text and not record.has_text():
             return "no title and no abstract"
-        for name in _TEXT_FIELDS:
+        if max(len(record.title), len(record.abstract), len(record.venue)) > MAX_FIELD_CHARS:
+            name = next(n for n in _TEXT_FIELDS if len(getattr(record, n)) > MAX_FIELD_CHARS)
             size = len(getattr(record, name))
-            if size > MAX_FIELD_CHARS:
-                return (f"the {name} is absurdly long ({size:,} characters; "
-                        f"the limit is {MAX_FIELD_CHARS:,})")
+            return (f"the {name} is absurdly long ({size:,} characters; "
+                    f"the limit is {MAX_FIELD_CHARS:,})")
         size = sum(map(len, record.authors)) + sum(map(len, record.keywords))
         if size > MAX_FIELD_CHARS:
             return f"the author/keyword lists are absurdly long ({size:,} characters)"

@@ -94,11 +94,13 @@ def to_record(d: dict, line: int | None = None) -> Record:
     doi = normalise_doi(get("DO"))
     ids: dict[str, str] = {}
     pmid = ""
-    for value in (get("AN"), get("C2"), get("M2")):
-        if value:
-            ids.update(sniff_ids(value))
-            if value.isdigit() and _from_pubmed(d):
-                pmid = normalise_id("pmid", value)
+    accession = get("AN")
+    if accession:
+        ids.update(sniff_ids(accession))
+        if accession.isdigit() and _from_pubmed(d):
+            pmid = accession.lstrip("0")
+    if "C2" in d:
+        ids.update(sniff_ids(d["C2"]))
     for url in get("UR") or ():
         ids.update(sniff_ids(url))
     for note in get("N1") or ():
@@ -111,7 +113,7 @@ def to_record(d: dict, line: int | None = None) -> Record:
         title=get("TI") or get("T1") or "",
         abstract=get("AB") or get("N2") or "",
         authors=authors,
-        year=parse_year(get("PY") or get("Y1") or get("DA")),
+        year=_year(get("PY") or get("Y1") or get("DA")),
         venue=venue,
         keywords=get("KW") or [],
         type=get("TY", ""),
@@ -124,11 +126,17 @@ def to_record(d: dict, line: int | None = None) -> Record:
     )
 
 
+def _year(value: str | None) -> int | None:
+    if value and len(value) == 4 and value.isdigit():
+        return int(value)
+    return parse_year(value)
+
+
 def _note_ids(note: str, ids: dict[str, str]) -> None:
     match = _NOTE_PMID.search(note)
     if match:
-        ids["pmid"] = normalise_id("pmid", match.group(1))
-    match = _NOTE_ID.match(note.strip())
+        ids["pmid"] = match.group(1).lstrip("0")
+    match = _NOTE_ID.match(note)
     if match:
         ids[match.group(1)] = normalise_id(match.group(1), match.group(2))
 
