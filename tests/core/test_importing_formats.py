@@ -248,3 +248,12 @@ def test_qrels_grades_and_unknown_topic():
                                                                 ("doc-1", 2)]
     with pytest.raises(Exception, match=r"topic '999' is not in this file.*401, 402"):
         load("qrels.txt", topic="999")
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in FIX.iterdir()))
+def test_raw_is_json_of_strings_and_lists(name):
+    import json
+
+    for record in load(name).records:
+        json.dumps(record.raw)
+        assert all(isinstance(v, (str, list)) for v in record.raw.values())
