@@ -68,7 +68,7 @@ def test_mvee_of_triangle_is_steiner_circumellipse():
     np.testing.assert_allclose(ell.shape, [[3, 1.5], [1.5, 3]], atol=1e-12)
     np.testing.assert_allclose(ell.mahalanobis(tri), [1, 1, 1], atol=1e-12)
     # Steiner circumellipse area = 4π/(3√3) · triangle area (0.5) = π/√6.75
-    assert ell.volume() == pytest.approx(math.pi / math.sqrt(6.75), rel=1e-12)
+    assert ell.volume() == pytest.approx(math.pi / math.sqrt(6.75), rel=1e-11)
 
 
 def test_contains_is_vectorised_and_inclusive_at_the_boundary():
@@ -130,10 +130,17 @@ def test_degenerate_input_raises_with_a_reason(points, fragment):
 @pytest.mark.parametrize(("n", "d", "seed"), [(8, 2, 0), (25, 2, 1), (40, 3, 2), (12, 4, 3)])
 def test_mvee_matches_the_naive_published_form(n, d, seed):
     pts = np.random.default_rng(seed).normal(size=(n, d)) * np.arange(1, d + 1)
-    ell = mvee(pts)
+    ell = mvee(pts, enclose=False)
     c, a = naive_khachiyan(pts)
     np.testing.assert_allclose(ell.centre, c, atol=1e-9)
     np.testing.assert_allclose(ell.shape, a, rtol=1e-7, atol=1e-9)
+    assert ell.mahalanobis(pts).max() > 1.0  # the published form leaves support points out
+    # the default rescales A by at most the containment slack so that all points are in
+    enclosing = mvee(pts)
+    np.testing.assert_allclose(enclosing.centre, c, atol=1e-9)
+    np.testing.assert_allclose(enclosing.shape, a, rtol=containment_slack(d))
+    assert enclosing.mahalanobis(pts).max() == pytest.approx(1.0, abs=1e-11)
+    assert enclosing.contains(pts).all()
 
 
 def test_hull_hand_case_unit_square():
@@ -175,7 +182,7 @@ def test_hull_containment_matches_convex_hull_equations(fit, seed):
 # --------------------------------------------------------------------- properties
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(grid_points)
 def test_mvee_encloses_its_points_and_is_no_bigger_than_simple_ellipsoids(pts):
     try:
@@ -184,19 +191,25 @@ def test_mvee_encloses_its_points_and_is_no_bigger_than_simple_ellipsoids(pts):
         assume(False)
     d = pts.shape[1]
     assert ell.converged
-    assert ell.mahalanobis(pts).max() <= 1 + containment_slack(d)
-    assert ell.contains(pts, slack=containment_slack(d)).all()
+    assert ell.contains(pts).all()
+    published = mvee(pts, enclose=False)
+    assert published.mahalanobis(pts).max() <= 1 + containment_slack(d)
+    # Khachiyan's ellipsoid is never larger than the true MVEE (weak duality); enclosing
+    # rescales it by at most 1 + slack, i.e. the volume by at most (1 + slack)^(d/2).
+    allowance = (1 + containment_slack(d)) ** (d / 2) * (1 + 1e-9)
+    assert ell.volume() <= published.volume() * allowance
     # ball around the centroid through the farthest point
     radius = np.linalg.norm(pts - pts.mean(axis=0), axis=1).max()
-    assert ell.volume() <= unit_ball_volume(d) * radius**d * (1 + 1e-9)
+    assert published.volume() <= unit_ball_volume(d) * radius**d * (1 + 1e-9)
+    assert ell.volume() <= unit_ball_volume(d) * radius**d * allowance
     # axis-aligned bounding box: the ellipsoid with semi-axes √d·half-widths contains it
     half = (pts.max(axis=0) - pts.min(axis=0)) / 2
-    assert ell.volume() <= unit_ball_volume(d) * np.prod(math.sqrt(d) * half) * (1 + 1e-9)
+    assert ell.volume() <= unit_ball_volume(d) * np.prod(math.sqrt(d) * half) * allowance
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(st.integers(4, 30), st.integers(0, 2**31 - 1))
 def test_mvee_in_3d_encloses_its_points(n, seed):
     pts = np.random.default_rng(seed).normal(size=(n, 3))
-    ell = mvee(pts)
-    assert ell.mahalanobis(pts).max() <= 1 + containment_slack(3)
+    assert mvee(pts, enclose=False).mahalanobis(pts).max() <= 1 + containment_slack(3)
+    assert mvee(pts).contains(pts).all()
