@@ -12,6 +12,7 @@ from sklearn.decomposition import PCA
 
 from litqeval_gui.metrics.semantic import (
     Scoring,
+    centroid_similarity,
     cluster_k_search,
     naive_k_search,
     projection_fidelity,
@@ -75,12 +76,21 @@ def test_sp_cos_float32_gives_the_same_relevant_set():
     core = np.zeros(300, bool)
     core[:5] = True
     r64 = sp_cos(e_c, e_r, core, 10)
-    r32 = sp_cos(e_c.astype(np.float32), e_r.astype(np.float32), core, 10, theta=r64.params["theta"])
-    margin = 1e-5  # rows whose cosine is within float32 round-off of θ may differ
-    sims = e_r @ (e_c / np.linalg.norm(e_c, axis=1, keepdims=True)).mean(axis=0)
+    r32 = sp_cos(e_c.astype(np.float32), e_r.astype(np.float32), core, 10)
     assert 0 < r64.n_relevant < 300
-    assert (r32.relevant == r64.relevant).mean() >= 1 - margin * 300 or np.array_equal(
-        r32.relevant, r64.relevant) or sims.size == 0
+    assert r32.params["theta"] == pytest.approx(r64.params["theta"], abs=1e-6)
+    cosines = centroid_similarity(e_c, e_r).retrieved
+    clear = np.abs(cosines - r64.params["theta"]) > 1e-5  # beyond float32 round-off
+    np.testing.assert_array_equal(r32.relevant[clear], r64.relevant[clear])
+
+
+def test_centroid_similarity_hand_computed():
+    sims = centroid_similarity(E_C, E_R)
+    s = 1 / math.sqrt(2)
+    np.testing.assert_allclose(sims.retrieved[:5], [s, 1, -s, s, s])
+    assert math.isnan(sims.retrieved[5])  # zero row
+    np.testing.assert_allclose(sims.core, [s, s])
+    assert sims.default_theta == pytest.approx(s) and sims.reason is None
 
 
 @pytest.mark.parametrize(
