@@ -14,6 +14,7 @@ a readable ``reason``; they never raise. Wrong argument shapes raise ValueError.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -379,7 +380,7 @@ def sp_in_pca_space(
         coords = np.zeros((rows.shape[0], n_components))
     result = sp(coords, is_core, n_core, **kwargs)
     params = MappingProxyType({**result.params, "pca_components": n_components})
-    return SemanticResult(**{**result.__dict__, "params": params})
+    return dataclasses.replace(result, params=params)
 
 
 # ------------------------------------------------------------------------ SP_cluster
@@ -581,6 +582,8 @@ def sp_cluster(
     reason = _empty_reason(rows.shape[0], n_core)
     if reason is None and m < 2:
         reason = f"only {m} retrieved core record(s); clustering needs at least 2"
+    if reason is None and not np.all(np.isfinite(rows)):
+        reason = "some embeddings are NaN or infinite"
     if reason:
         return _result("cluster", np.zeros(rows.shape[0], bool), _plain_recall(core, n_core),
                        scoring, params, reason)

@@ -287,14 +287,29 @@ def test_k_search_never_reached_returns_k_max():
     search = cluster_k_search(rows, core, theta=0.1, k_max=5)  # M(k) ≥ 1 > 0.5 always
     assert (search.best_k, search.reached) == (5, False)
     assert list(search.core_max) == [2, 3, 4, 5]
+    tiny = cluster_k_search(rows[:3], core[:3], k_max=99)  # k cannot exceed the row count
+    assert tiny.best_k <= 3
+
+
+def test_k_search_on_repeated_rows_does_not_fail():
+    rows = np.repeat(np.eye(3), 4, axis=0)  # 3 distinct points, 12 rows
+    core = np.zeros(12, bool)
+    core[[0, 1, 4]] = True  # m = 3; two in the first point, one in the second
+    fast = cluster_k_search(rows, core, theta=0.5, k_max=6)
+    # k = 2 joins two of the points, k = 3 separates them: M = 2 > 1.5 stays, never reached
+    assert (fast.best_k, fast.reached) == (6, False)
+    assert all(m_k == 2 for k, m_k in fast.core_max.items() if k >= 3)
 
 
 @pytest.mark.parametrize(
     ("core_rows", "n_core", "n_rows", "fragment"),
-    [([0], 3, 60, "only 1 retrieved core"), ([], 3, 60, "only 0"), ([], 3, 0, "empty")],
+    [([0], 3, 60, "only 1 retrieved core"), ([], 3, 60, "only 0"), ([], 3, 0, "empty"),
+     ([0, 1, 2], 3, 60, "NaN")],
 )
 def test_sp_cluster_undefined_cases(core_rows, n_core, n_rows, fragment):
     rows, _ = three_blobs()
+    if fragment == "NaN":
+        rows[5, 0] = np.nan
     core = np.zeros(n_rows, bool)
     core[core_rows] = True
     res = sp_cluster(rows[:n_rows], core, n_core)
