@@ -544,9 +544,9 @@ def _bisect(members: NDArray[np.floating]) -> tuple[float, NDArray[np.floating] 
     the member farthest from it; gain = |S₁||S₂|/|S| · ‖mean(S₁) − mean(S₂)‖², the drop
     in within-cluster sum of squares.
     """
-    centred = members - members.mean(axis=0)
     if members.shape[0] < 2:
         return -1.0, None
+    centred = members - members.mean(axis=0)
     far = centred[int(np.argmax(np.einsum("ij,ij->i", centred, centred)))]
     side = centred @ far > 0
     n1 = int(side.sum())
