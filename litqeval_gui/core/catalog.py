@@ -58,7 +58,7 @@ SELECT i.id, t.name, i.name, i.role, i.file_name, i.format, i.database, i.query,
        (SELECT COUNT(*) FROM records r WHERE r.import_id = i.id),
        i.n_read, i.n_new, i.n_duplicate, i.n_matched, i.n_rejected
 FROM imports i JOIN topics t ON t.id = i.topic_id
-{where}
+WHERE i.state = 'done' {where}
 ORDER BY t.name, CASE i.role WHEN 'core' THEN 0 WHEN 'results' THEN 1 ELSE 2 END, i.id
 """
 
@@ -69,7 +69,7 @@ def lists(project: Project, topic: str | None = None) -> list[ListInfo]:
         rows = project.db.execute(_LIST_SQL.format(where=""))
     else:
         topic_id = project.topic_id(topic)
-        rows = project.db.execute(_LIST_SQL.format(where="WHERE i.topic_id = ?"), [topic_id])
+        rows = project.db.execute(_LIST_SQL.format(where="AND i.topic_id = ?"), [topic_id])
     return [ListInfo(*(v if v is not None else _blank(i) for i, v in enumerate(row)))
             for row in rows]
 
@@ -93,10 +93,13 @@ def topics(project: Project) -> list[TopicInfo]:
     rows = project.db.execute("""
         SELECT t.id, t.name,
           (SELECT COUNT(DISTINCT r.work_id) FROM records r JOIN imports i ON r.import_id = i.id
-             WHERE i.topic_id = t.id AND i.role = 'core'),
-          (SELECT COUNT(*) FROM imports i WHERE i.topic_id = t.id AND i.role = 'results'),
-          (SELECT COUNT(*) FROM records r WHERE r.topic_id = t.id),
-          (SELECT COUNT(DISTINCT r.work_id) FROM records r WHERE r.topic_id = t.id)
+             WHERE i.topic_id = t.id AND i.role = 'core' AND i.state = 'done'),
+          (SELECT COUNT(*) FROM imports i
+             WHERE i.topic_id = t.id AND i.role = 'results' AND i.state = 'done'),
+          (SELECT COUNT(*) FROM records r JOIN imports i ON r.import_id = i.id
+             WHERE i.topic_id = t.id AND i.state = 'done'),
+          (SELECT COUNT(DISTINCT r.work_id) FROM records r JOIN imports i ON r.import_id = i.id
+             WHERE i.topic_id = t.id AND i.state = 'done')
         FROM topics t ORDER BY t.name""")
     return [TopicInfo(*row) for row in rows]
 
@@ -110,8 +113,9 @@ def project_info(project: Project) -> dict:
         "app_version": project.meta("app_version"),
         "created": project.meta("created"),
         "size_bytes": project.path.stat().st_size,
-        "records": db["records"].count,
-        "imports": db["imports"].count,
+        "records": db.execute("SELECT COUNT(*) FROM records r JOIN imports i "
+                              "ON r.import_id = i.id WHERE i.state = 'done'").fetchone()[0],
+        "imports": db.execute("SELECT COUNT(*) FROM imports WHERE state = 'done'").fetchone()[0],
         "topics": [t.as_dict() for t in topics(project)],
     }
 

@@ -1,8 +1,13 @@
-"""Import one file into a project: parse → store → link → group, in ONE transaction.
+"""Import one file into a project: parse → store, then link → group.
 
-:func:`import_file` is a generator job (see :mod:`litqeval_gui.core.jobs`). If it
-raises — a refused file, a cancel, any error — or is closed before it finishes, the
-transaction rolls back and the project is exactly as it was.
+:func:`import_file` is a generator job (see :mod:`litqeval_gui.core.jobs`) and an
+import is all or nothing. Bad input is found while parsing, before anything is
+written. Storing is one transaction that leaves the import ``pending`` (invisible
+to catalog queries); linking and grouping are a second that marks it ``done``.
+If linking fails, is cancelled or the job is closed, the pending import is deleted;
+if the process dies in between, :meth:`Project.open` deletes it on the next open.
+Either way the project ends exactly as it was. (Two transactions keep a 100 000
+record import cheap to store and let linking report its own progress.)
 
 Counts of an import: ``read`` = entries read (accepted + rejected); ``rejected`` =
 entries refused with a reason; ``new`` = works of this import that the topic did not
@@ -23,9 +28,9 @@ from litqeval_gui.core import works
 from litqeval_gui.core.errors import ImportRefused
 from litqeval_gui.core.importing import ParseResult, detect, read_records
 from litqeval_gui.core.jobs import CancelToken, Progress
-from litqeval_gui.core.linking import Link, LinkItem, find_links, fingerprint, item_from_record
-from litqeval_gui.core.project import Project, now
-from litqeval_gui.core.records import Record
+from litqeval_gui.core.linking import Link, LinkItem, find_links, fingerprint
+from litqeval_gui.core.project import Project, delete_import, now
+from litqeval_gui.core.records import Record, normalise_title
 
 ROLES = ("core", "results", "other")
 TREC_FORMATS = ("trec-run", "qrels")
@@ -106,27 +111,16 @@ def import_file(
             "topic_id": topic_id, "name": name, "role": role, "file_name": path.name,
             "sha256": sha256, "size": size, "format": parsed.format,
             "encoding": parsed.encoding, "database": database or parsed.database,
-            "query": query, "created": now(),
+            "query": query, "created": now(), "state": "pending",
         }).last_pk)
-        existing = works.link_items(db, topic_id)
-        before = {item.key for item in existing}
-        new_items = _store_records(db, topic_id, import_id, parsed.records)
+        _store_records(db, topic_id, import_id, parsed.records)
+    try:
         yield Progress(55, 100, "linking")
-        verdicts = _verdicts(db, topic_id)
-        links = yield from _scaled(
-            find_links(new_items, existing, verdicts=verdicts, token=token), 0.55, 0.9, "linking",
-        )
-        _store_links(db, topic_id, links, existing + new_items)
-        yield Progress(92, 100, "grouping duplicates")
-        works.regroup(db, topic_id)
-        summary = _summarise(db, topic, topic_id, import_id, name, role, parsed, before, links)
-        db["imports"].update(import_id, {
-            "n_read": summary.read, "n_new": summary.new, "n_duplicate": summary.duplicate,
-            "n_matched": summary.matched, "n_rejected": summary.rejected,
-            "report": json.dumps({"notes": summary.notes, "rejected": summary.problems}),
-        })
-        if token is not None:
-            token.raise_if_cancelled()
+        summary = yield from _link(project, topic, topic_id, import_id, name, role, parsed,
+                                   token)
+    except BaseException:
+        delete_import(project.db, import_id)
+        raise
     yield Progress(100, 100, "done")
     return summary
 
@@ -156,18 +150,41 @@ def _refuse_clashes(project: Project, topic_id: int, topic: str, name: str, role
                             f"as {role} list {same[0]!r}")
 
 
-def _store_records(db, topic_id: int, import_id: int, records: list[Record]) -> list[LinkItem]:
-    """Insert the records with ids allocated here; return their linker items."""
+def _link(project: Project, topic: str, topic_id: int, import_id: int, name: str, role: str,
+          parsed: ParseResult, token: CancelToken | None,
+          ) -> Generator[Progress, None, ImportSummary]:
+    """Second transaction: link the import into its topic, group works, mark it done."""
+    with project.transaction() as db:
+        existing = works.link_items(db, topic_id, exclude_import=import_id)
+        new_items = works.link_items(db, topic_id, only_import=import_id)
+        links = yield from _scaled(
+            find_links(new_items, existing, verdicts=_verdicts(db, topic_id), token=token),
+            0.55, 0.9, "linking",
+        )
+        _store_links(db, topic_id, links, existing + new_items)
+        yield Progress(92, 100, "grouping duplicates")
+        works.regroup(db, topic_id)
+        summary = _summarise(db, topic, topic_id, import_id, name, role, parsed, links)
+        db["imports"].update(import_id, {
+            "n_read": summary.read, "n_new": summary.new, "n_duplicate": summary.duplicate,
+            "n_matched": summary.matched, "n_rejected": summary.rejected,
+            "report": json.dumps({"notes": summary.notes, "rejected": summary.problems}),
+            "state": "done",
+        })
+        if token is not None:
+            token.raise_if_cancelled()
+    return summary
+
+
+def _store_records(db, topic_id: int, import_id: int, records: list[Record]) -> None:
+    """Insert the records with ids allocated here (each its own work until linked)."""
     first = int(db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM records").fetchone()[0])
     rows = []
-    items = []
     for offset, rec in enumerate(records):
         key = first + offset
-        item = item_from_record(key, rec)
-        items.append(item)
         rows.append((
             key, topic_id, import_id, rec.rank or offset + 1, rec.score, key,
-            rec.title, item.title, rec.abstract, json.dumps(rec.authors, ensure_ascii=False),
+            rec.title, normalise_title(rec.title), rec.abstract, json.dumps(rec.authors, ensure_ascii=False),
             rec.year, rec.venue, json.dumps(rec.keywords, ensure_ascii=False), rec.type,
             rec.language, rec.doi or None, rec.pmid or None,
             json.dumps(rec.ids, ensure_ascii=False) if rec.ids else None,
@@ -179,7 +196,6 @@ def _store_records(db, topic_id: int, import_id: int, records: list[Record]) -> 
         "source_line) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         rows,
     )
-    return items
 
 
 def _verdicts(db, topic_id: int) -> dict[frozenset[str], bool]:
@@ -213,7 +229,7 @@ def _status(link: Link) -> str:
 
 
 def _summarise(db, topic: str, topic_id: int, import_id: int, name: str, role: str,
-               parsed: ParseResult, before: set[int], links: list[Link]) -> ImportSummary:
+               parsed: ParseResult, links: list[Link]) -> ImportSummary:
     rows = db.execute("SELECT id, work_id FROM records WHERE import_id = ?", [import_id])
     mine = dict(rows)
     old_works = {w for (w,) in db.execute(

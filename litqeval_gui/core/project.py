@@ -38,6 +38,7 @@ class Project:
         self.db = db
         self._lock = lock
         self._readonly = readonly
+        self.discarded: list[str] = []  # unfinished imports removed when it was opened
 
     # -- opening -----------------------------------------------------------------
     @classmethod
@@ -85,11 +86,14 @@ class Project:
                         "open it for writing once to upgrade it"
                     )
                 _migrate(db, path, version)
+            discarded = [] if readonly else _discard_unfinished_imports(db)
         except BaseException:
             if lock:
                 lock.release()
             raise
-        return cls(path, db, lock, readonly=readonly)
+        project = cls(path, db, lock, readonly=readonly)
+        project.discarded = discarded
+        return project
 
     def sibling(self) -> Project:
         """A second connection to this open project for a background job.
@@ -182,6 +186,32 @@ def _check(db: sqlite_utils.Database, path: Path) -> int:
             f"this is LitQEval GUI {__version__} — please update"
         )
     return version
+
+
+def _discard_unfinished_imports(db: sqlite_utils.Database) -> list[str]:
+    """Delete imports a crash left ``pending`` (stored, never linked); return their names.
+
+    An import is all or nothing: its records are stored in one transaction and linked
+    in a second; if the process died in between, that import is removed here.
+    """
+    pending = db.execute("SELECT id, name FROM imports WHERE state = 'pending'").fetchall()
+    for import_id, _ in pending:
+        delete_import(db, import_id)
+    return [name for _, name in pending]
+
+
+def delete_import(db: sqlite_utils.Database, import_id: int) -> None:
+    """Remove one import with its records and their links, in one transaction.
+
+    A topic left without imports goes too (topics come into being by importing).
+    """
+    with db.atomic():
+        db.execute("DELETE FROM links WHERE a IN (SELECT id FROM records WHERE import_id = ?) "
+                   "OR b IN (SELECT id FROM records WHERE import_id = ?)",
+                   [import_id, import_id])
+        db.execute("DELETE FROM records WHERE import_id = ?", [import_id])
+        db.execute("DELETE FROM imports WHERE id = ?", [import_id])
+        db.execute("DELETE FROM topics WHERE id NOT IN (SELECT topic_id FROM imports)")
 
 
 def _migrate(db: sqlite_utils.Database, path: Path, version: int) -> None:

@@ -95,8 +95,13 @@ _TAGS = re.compile(r"<[^>]{0,200}>")
 _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 
 
+_MARKUP = re.compile(r"[<&\\{}]")
+
+
 def fold_text(value: str) -> str:
     """Strip HTML tags and entities, LaTeX commands and braces, and diacritics."""
+    if value.isascii() and not _MARKUP.search(value):
+        return value  # fast path: nothing to fold
     text = html.unescape(_TAGS.sub(" ", value))
     text = _LATEX_CMD.sub("", text).replace("{", "").replace("}", "")
     text = unicodedata.normalize("NFKD", text)

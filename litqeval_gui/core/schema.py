@@ -9,7 +9,9 @@ Version history:
 1. topics, imports (one per imported file = one list), records (one row per
    imported entry, ``work_id`` = its de-duplicated work), links, meta.
 2. link fingerprints (``fp_a``, ``fp_b``) so the user's match verdicts survive
-   re-imports, and ``decided_at``; an index on records(topic_id, work_id).
+   re-imports, and ``decided_at``; an index on records(topic_id, work_id);
+   ``imports.state``: ``pending`` while an import is stored but not yet linked,
+   ``done`` after (imports of version 1 files are done).
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ def _v2(db: sqlite_utils.Database) -> None:
     db["links"].add_column("fp_a", str)
     db["links"].add_column("fp_b", str)
     db["links"].add_column("decided_at", str)
+    db["imports"].add_column("state", str, not_null_default="done")
     db["records"].create_index(["topic_id", "work_id"])
 
 

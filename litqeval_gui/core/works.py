@@ -14,13 +14,16 @@ import sqlite_utils
 from litqeval_gui.core.linking import Link, LinkItem, group
 
 
-def link_items(db: sqlite_utils.Database, topic_id: int,
-               exclude_import: int | None = None) -> list[LinkItem]:
-    """The linker's view of every record of a topic (optionally without one import)."""
-    rows = db.execute(
-        "SELECT id, title_norm, year, doi, pmid, ids FROM records "
-        "WHERE topic_id = ? AND import_id IS NOT ?", [topic_id, exclude_import],
-    )
+def link_items(db: sqlite_utils.Database, topic_id: int, *, exclude_import: int | None = None,
+               only_import: int | None = None) -> list[LinkItem]:
+    """The linker's view of the records of a topic: all, all but one import, or one import."""
+    if only_import is not None:
+        rows = db.execute("SELECT id, title_norm, year, doi, pmid, ids FROM records "
+                          "WHERE import_id = ? ORDER BY id", [only_import])
+    else:
+        rows = db.execute("SELECT id, title_norm, year, doi, pmid, ids FROM records "
+                          "WHERE topic_id = ? AND import_id IS NOT ? ORDER BY id",
+                          [topic_id, exclude_import])
     return [_item(*row) for row in rows]
 
 
@@ -54,7 +57,7 @@ def regroup(db: sqlite_utils.Database, topic_id: int) -> int:
 
 def core_works(db: sqlite_utils.Database, topic_id: int) -> set[int]:
     """Work ids of the topic's core set (all core imports)."""
-    return _works(db, "i.topic_id = ? AND i.role = 'core'", [topic_id])
+    return _works(db, "i.topic_id = ? AND i.role = 'core' AND i.state = 'done'", [topic_id])
 
 
 def list_works(db: sqlite_utils.Database, import_id: int) -> set[int]:

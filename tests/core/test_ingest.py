@@ -71,7 +71,7 @@ def test_refusals_leave_project_unchanged(project, small_files, tmp_path):
     binary = tmp_path / "x.bin"
     binary.write_bytes(bytes(range(256)) * 20)
     _assert_refused_unchanged(project, small_files, ingest.import_file(
-        project, binary, topic="T", role="results"), "")
+        project, binary, topic="T", role="results"), "binary")
     _assert_refused_unchanged(project, small_files, ingest.import_file(
         project, results, topic="T", role="results", name="core"), "already has a list")
     _assert_refused_unchanged(project, small_files, ingest.import_file(
@@ -105,28 +105,32 @@ def test_closing_an_unfinished_job_rolls_back(project, small_files):
     assert _snapshot(project) == before
 
 
+def _one_record_ris(path, doi, author="Roe, R"):
+    path.write_text(f"TY  - JOUR\nAU  - {author}\nTI  - Deep learning for screening of medical abstracts\n"
+                    f"PY  - 2020\nDO  - {doi}\nER  - \n\n", encoding="utf-8")
+    return path
+
+
 def test_verdicts_persist_and_are_respected_by_later_imports(project, tmp_path):
-    core = tmp_path / "c.ris"
-    core.write_text("TY  - JOUR\nTI  - Deep learning for screening of medical abstracts\n"
-                    "PY  - 2020\nER  - \n\n", encoding="utf-8")
-    res = tmp_path / "r.ris"
-    # same main title with a subtitle: at most an uncertain match, never automatic
-    res.write_text("TY  - JOUR\nTI  - Deep learning for screening of medical abstracts: "
-                   "a comparison of eleven models\nPY  - 2020\nER  - \n\n", encoding="utf-8")
+    # same title, different DOIs (preprint vs published): listed as uncertain, never merged
+    core = _one_record_ris(tmp_path / "c.ris", "10.1000/published")
+    res = _one_record_ris(tmp_path / "r.ris", "10.1101/preprint")
     _import(project, core, topic="T", role="core", name="core")
-    _import(project, res, topic="T", role="results", name="r1")
-    found = matches.matches(project, "T", uncertain=True)
-    if not found:  # the linker judged it certain: then it merged the works
-        assert evaluation.recall_report(project, "T").lists[0].retrieved_core == 1
-        return
-    [m] = found
+    summary = _import(project, res, topic="T", role="results", name="r1")
+    assert summary.uncertain == 1 and summary.matched == 0
+    [m] = matches.matches(project, "T", uncertain=True)
+    assert {m.a.list_name, m.b.list_name} == {"core", "r1"}
+
     matches.decide(project, m.id, accept=False)
-    assert evaluation.recall_report(project, "T").lists[0].retrieved_core == 0
-    # the same records imported again as another list: the rejection still holds
-    _import(project, res, topic="T", role="other", name="r2")
     assert matches.matches(project, "T", uncertain=True) == []
-    m2 = [x for x in matches.matches(project, "T") if x.status != "rejected"]
-    assert all({x.a.list_name, x.b.list_name} != {"core", "r2"} for x in m2)
-    # accepting the original match merges the works: recall of r1 becomes 1
+    assert evaluation.recall_report(project, "T").lists[0].retrieved_core == 0
+    # the same record imported again as another list: the rejection holds for it too
+    again = _import(project, _one_record_ris(tmp_path / "r2.ris", "10.1101/preprint",
+                                                    author="Roe, Richard"),
+                    topic="T", role="results", name="r2")
+    assert again.uncertain == 0
+    assert evaluation.recall_report(project, "T", "r2").lists[0].retrieved_core == 0
+
+    # accepting the original match merges the works: r1 now retrieves the core record
     matches.decide(project, m.id, accept=True)
     assert evaluation.recall_report(project, "T", "r1").lists[0].retrieved_core == 1
