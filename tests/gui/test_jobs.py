@@ -1,0 +1,79 @@
+"""The job runner: results, failures and cancels reach the GUI thread; no thread leaks."""
+
+import threading
+
+from PySide6.QtCore import QThread
+
+from litqeval_gui.core.errors import ImportRefused
+from litqeval_gui.core.jobs import Progress
+from litqeval_gui.gui.jobs import JobRunner
+
+
+def counting_job(n, gate=None):
+    def make(token):
+        for i in range(n):
+            if gate is not None:
+                gate.wait(5)
+            token.raise_if_cancelled()
+            yield Progress(i + 1, n, f"step {i + 1}")
+        return sum(range(n))
+    return make
+
+
+def test_success_value_and_progress_arrive_on_gui_thread(qtbot):
+    runner = JobRunner()
+    got, progress, threads = [], [], []
+    runner.progress.connect(lambda title, d, t, m: progress.append((title, d, t)))
+
+    def done(value):
+        threads.append(QThread.currentThread())
+        got.append(value)
+
+    with qtbot.waitSignal(runner.ended, timeout=5000):
+        handle = runner.run("count", counting_job(5), on_success=done)
+    assert got == [10]
+    assert threads == [QThread.currentThread()]  # the callback ran on the GUI thread
+    assert progress[-1] == ("count", 5, 5)  # the final report is never throttled away
+    assert not handle.running and runner.active() == []
+
+
+def test_failure_goes_to_the_notification_path(qtbot, shown_errors):
+    runner = JobRunner()
+
+    def bad(token):
+        yield Progress(0, 1, "start")
+        raise ImportRefused("x.ris: no usable records")
+
+    with qtbot.waitSignal(runner.ended, timeout=5000):
+        runner.run("Import x.ris", bad)
+    assert shown_errors == [("Import x.ris failed", "x.ris: no usable records",
+                             shown_errors[0][2])]
+    assert "ImportRefused" in shown_errors[0][2]  # traceback in the details
+
+
+def test_internal_errors_are_described_as_such(qtbot, shown_errors):
+    runner = JobRunner()
+
+    def broken(token):
+        yield Progress(0, 1, "start")
+        raise ZeroDivisionError("boom")
+
+    with qtbot.waitSignal(runner.ended, timeout=5000):
+        runner.run("Work", broken)
+    [(title, message, details)] = shown_errors
+    assert message.startswith("An internal error occurred: ZeroDivisionError: boom")
+    assert "Traceback" in details
+
+
+def test_cancel_calls_on_cancelled_and_shutdown_leaves_no_thread(qtbot):
+    runner = JobRunner()
+    gate = threading.Event()
+    outcome = []
+    handle = runner.run("slow", counting_job(1000, gate),
+                        on_success=lambda v: outcome.append("done"),
+                        on_cancelled=lambda: outcome.append("cancelled"))
+    handle.cancel()
+    gate.set()
+    assert runner.shutdown(5000)
+    qtbot.waitUntil(lambda: outcome == ["cancelled"], timeout=5000)
+    assert not handle.running
