@@ -1,0 +1,260 @@
+"""Review a topic's uncertain matches one pair at a time: accept, reject, skip or go back.
+
+Each verdict goes through :func:`litqeval_gui.core.matches.decide` at once (a tiny write
+on the session's own connection) and is announced with ``notify_changed("matches")``.
+The keys A / R / S / → / ← belong to this dialog: they are registered when it is shown
+and removed when it is hidden or closed.
+"""
+
+from __future__ import annotations
+
+import html
+from difflib import SequenceMatcher
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QHideEvent, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from litqeval_gui.core import matches as core_matches
+from litqeval_gui.core.matches import Match, MatchSide
+from litqeval_gui.gui.notify import show_error
+from litqeval_gui.gui.session import MATCHES, ProjectSession
+
+EMPTY_TEXT = "No uncertain matches — nothing to review"
+_MARK = '<span style="background-color:#ffd54f; color:#000000; font-weight:600">{}</span>'
+
+
+def highlight_differences(a: str, b: str) -> tuple[str, str]:
+    """HTML of ``a`` and ``b`` with the words that differ marked (case-insensitive match)."""
+    words_a, words_b = a.split(), b.split()
+    matcher = SequenceMatcher(a=[w.casefold() for w in words_a],
+                              b=[w.casefold() for w in words_b], autojunk=False)
+    out_a: list[str] = []
+    out_b: list[str] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for words, lo, hi, out in ((words_a, i1, i2, out_a), (words_b, j1, j2, out_b)):
+            if hi > lo:
+                chunk = html.escape(" ".join(words[lo:hi]))
+                out.append(chunk if tag == "equal" else _MARK.format(chunk))
+    return " ".join(out_a), " ".join(out_b)
+
+
+def _marked_pair(a: str, b: str, empty: str = "—") -> tuple[str, str]:
+    """Whole values, both marked when they differ."""
+    shown = [html.escape(v) if v else empty for v in (a, b)]
+    if a != b:
+        return _MARK.format(shown[0]), _MARK.format(shown[1])
+    return shown[0], shown[1]
+
+
+class _SidePanel(QGroupBox):
+    """One record of the pair: title, year, DOI and the list it comes from."""
+
+    def __init__(self, heading: str, parent: QWidget | None = None) -> None:
+        super().__init__(heading, parent)
+        self.title = self._label()
+        self.title.setStyleSheet("font-size: 11pt;")
+        self.year = self._label()
+        self.doi = self._label()
+        self.source = self._label()
+        form = QFormLayout(self)
+        form.addRow("Title:", self.title)
+        form.addRow("Year:", self.year)
+        form.addRow("DOI:", self.doi)
+        form.addRow("List:", self.source)
+
+    @staticmethod
+    def _label() -> QLabel:
+        label = QLabel()
+        label.setWordWrap(True)
+        label.setTextFormat(Qt.TextFormat.RichText)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        return label
+
+    def show_side(self, side: MatchSide, title: str, year: str, doi: str) -> None:
+        self.title.setText(title or "<i>(no title)</i>")
+        self.year.setText(year)
+        self.doi.setText(doi)
+        self.source.setText(f"{html.escape(side.list_name)} ({html.escape(side.role)})")
+
+
+class MatchesDialog(QDialog):
+    """The uncertain matches of ``topic``, reviewed with the keyboard or the buttons."""
+
+    def __init__(self, session: ProjectSession, topic: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Uncertain matches — {topic}")
+        self._session = session
+        self._topic = topic
+        self._matches: list[Match] = core_matches.matches(session.project, topic, uncertain=True)
+        self._verdicts: dict[int, bool] = {}  # link id -> accepted
+        self._index = 0
+        self._shortcuts: list[QShortcut] = []
+        self._build()
+        self._show_current()
+
+    # -- layout -----------------------------------------------------------------
+    def _build(self) -> None:
+        intro = QLabel(f"Uncertain matches of topic <b>{html.escape(self._topic)}</b>")
+        self.progress_label = QLabel()
+        self.progress_label.setAlignment(Qt.AlignmentFlag.AlignRight)
+        top = QHBoxLayout()
+        top.addWidget(intro, 1)
+        top.addWidget(self.progress_label)
+
+        self.side_a = _SidePanel("Record A")
+        self.side_b = _SidePanel("Record B")
+        sides = QHBoxLayout()
+        sides.addWidget(self.side_a, 1)
+        sides.addWidget(self.side_b, 1)
+        self.method_label = QLabel()
+        self.method_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.verdict_label = QLabel()
+        self.verdict_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+
+        self.back_button = QPushButton("← &Back")
+        self.accept_button = QPushButton("&Accept: same work  (A)")
+        self.reject_button = QPushButton("&Reject: different works  (R)")
+        self.skip_button = QPushButton("&Skip  (S, →)")
+        self.back_button.clicked.connect(self.go_back)
+        self.accept_button.clicked.connect(lambda: self.decide(True))
+        self.reject_button.clicked.connect(lambda: self.decide(False))
+        self.skip_button.clicked.connect(self.skip)
+        for button in (self.back_button, self.accept_button, self.reject_button,
+                       self.skip_button):
+            button.setAutoDefault(False)
+        actions = QHBoxLayout()
+        actions.addWidget(self.back_button)
+        actions.addStretch(1)
+        actions.addWidget(self.accept_button)
+        actions.addWidget(self.reject_button)
+        actions.addWidget(self.skip_button)
+
+        review = QWidget()
+        box = QVBoxLayout(review)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addLayout(sides)
+        box.addWidget(self.method_label)
+        box.addWidget(self.verdict_label)
+        box.addStretch(1)
+        box.addLayout(actions)
+
+        self.message_label = QLabel()
+        self.message_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.message_label.setWordWrap(True)
+        self.message_label.setStyleSheet("font-size: 12pt;")
+        self.stack = QStackedWidget()
+        self.stack.addWidget(review)
+        self.stack.addWidget(self.message_label)
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.stack, 1)
+        layout.addWidget(buttons)
+        self.resize(860, 340)
+
+    # -- shortcuts belong to this screen ----------------------------------------------
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt override
+        if not self._shortcuts:
+            keys = ((Qt.Key.Key_A, lambda: self.decide(True)),
+                    (Qt.Key.Key_R, lambda: self.decide(False)),
+                    (Qt.Key.Key_S, self.skip), (Qt.Key.Key_Right, self.skip),
+                    (Qt.Key.Key_Left, self.go_back))
+            for key, slot in keys:
+                shortcut = QShortcut(QKeySequence(key), self)
+                shortcut.activated.connect(slot)
+                self._shortcuts.append(shortcut)
+        super().showEvent(event)
+
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 — Qt override
+        for shortcut in self._shortcuts:
+            shortcut.setEnabled(False)
+            shortcut.setParent(None)
+            shortcut.deleteLater()
+        self._shortcuts.clear()
+        super().hideEvent(event)
+
+    def shortcut_keys(self) -> list[str]:
+        """The keys registered right now (empty once the dialog is closed)."""
+        return [s.key().toString() for s in self._shortcuts]
+
+    # -- reviewing ------------------------------------------------------------------
+    @property
+    def current(self) -> Match | None:
+        return self._matches[self._index] if self._index < len(self._matches) else None
+
+    def decide(self, accept: bool) -> None:
+        """Store the verdict on the current pair and move to the next one."""
+        match = self.current
+        if match is None:
+            return
+        try:
+            core_matches.decide(self._session.project, match.id, accept)
+        except Exception as exc:  # noqa: BLE001 — the one notification path shows it
+            show_error(self, "Could not record the verdict", exc)
+            return
+        self._verdicts[match.id] = accept
+        self._session.notify_changed(MATCHES)
+        self._index += 1
+        self._show_current()
+
+    def skip(self) -> None:
+        if self.current is not None:
+            self._index += 1
+            self._show_current()
+
+    def go_back(self) -> None:
+        if self._index > 0:
+            self._index -= 1
+            self._show_current()
+
+    def _show_current(self) -> None:
+        total = len(self._matches)
+        match = self.current
+        self.back_button.setEnabled(self._index > 0)
+        if not total:
+            self.progress_label.setText("")
+            self._show_message(EMPTY_TEXT)
+            return
+        if match is None:
+            self.progress_label.setText(f"{total} of {total}")
+            accepted = sum(self._verdicts.values())
+            rejected = len(self._verdicts) - accepted
+            self._show_message(
+                f"All {total} matches seen: {accepted} accepted, {rejected} rejected, "
+                f"{total - len(self._verdicts)} left undecided.\n"
+                "Press ← to go back, or Close.")
+            return
+        self.stack.setCurrentIndex(0)
+        self.progress_label.setText(f"{self._index + 1} of {total}")
+        title_a, title_b = highlight_differences(match.a.title, match.b.title)
+        year_a, year_b = _marked_pair(str(match.a.year or ""), str(match.b.year or ""))
+        doi_a, doi_b = _marked_pair(match.a.doi, match.b.doi)
+        self.side_a.show_side(match.a, title_a, year_a, doi_a)
+        self.side_b.show_side(match.b, title_b, year_b, doi_b)
+        self.method_label.setText(f"<b>Are these the same publication?</b> Found by "
+                                  f"{match.method}, similarity {match.score:.2f}; "
+                                  "differences are highlighted")
+        verdict = self._verdicts.get(match.id)
+        self.verdict_label.setText(
+            "" if verdict is None
+            else f"Your verdict: {'same work (accepted)' if verdict else 'different (rejected)'}"
+                 " — you can change it")
+        self.accept_button.setFocus()
+
+    def _show_message(self, text: str) -> None:
+        self.message_label.setText(text)
+        self.stack.setCurrentIndex(1)
