@@ -1,0 +1,249 @@
+"""The import wizard driven like a user would: preview, mapping, cancel, import, summary."""
+
+import threading
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog, QWizard
+
+from litqeval_gui.core import catalog, ingest
+from litqeval_gui.core.errors import ImportRefused
+from litqeval_gui.core.importing import detect
+from litqeval_gui.core.jobs import run_job
+from litqeval_gui.core.project import Project
+from litqeval_gui.gui.session import ProjectSession
+from litqeval_gui.gui.views.import_wizard import NOT_MAPPED, ImportWizard
+
+SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
+
+
+@pytest.fixture
+def session(tmp_path, small_files, qtbot):
+    """A project whose topic T has the small core set; no job may outlive a test."""
+    project = Project.create(tmp_path / "w.litq")
+    run_job(ingest.import_file(project, small_files[0], topic="T", role="core", name="core"))
+    session = ProjectSession(project)
+    yield session
+    qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=10_000)
+    assert session.close()
+
+
+def _state(project):
+    return catalog.lists(project), catalog.topics(project)
+
+
+def _open(qtbot, session, paths=None):
+    wizard = ImportWizard(session, paths)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    qtbot.waitExposed(wizard)
+    return wizard
+
+
+def _wait_previews(qtbot, wizard):
+    qtbot.waitUntil(lambda: wizard.files and not any(s.busy for s in wizard.files),
+                    timeout=10_000)
+
+
+def _grab(wizard, name):
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    assert wizard.grab().save(str(SCREENS / f"wizard_{name}.png"))
+
+
+def _next_enabled(wizard):
+    return wizard.button(QWizard.WizardButton.NextButton).isEnabled()
+
+
+@pytest.fixture
+def gate(monkeypatch):
+    """Hold every import at its linking phase (records stored, pending) until released."""
+    at_gate, release = threading.Event(), threading.Event()
+    real = ingest.import_file
+
+    def gated(*args, **kwargs):
+        job = real(*args, **kwargs)
+        while True:
+            try:
+                progress = next(job)
+            except StopIteration as stop:
+                return stop.value
+            yield progress
+            if progress.message.startswith("linking"):
+                at_gate.set()
+                release.wait(10)
+
+    monkeypatch.setattr(ingest, "import_file", gated)
+    return at_gate, release
+
+
+def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files, tmp_path,
+                                                    gate, monkeypatch):
+    _, results = small_files
+    before = _state(session.project)
+    wizard = _open(qtbot, session)
+    assert wizard.currentId() == ImportWizard.FILES and not _next_enabled(wizard)
+    wizard.files_page.add_paths([results])
+    _grab(wizard, "1_files")
+    wizard.next()
+
+    _wait_previews(qtbot, wizard)
+    page = wizard.preview_page
+    assert page.info_label.text().count("<b>") == 3 and "csv" in page.info_label.text()
+    assert page.table.titles()[0] == "Semantic precision for literature search evaluation"
+    assert page.mapping_editor.isVisible()  # a table: its detected mapping can be edited
+    assert page.mapping_editor.column("title") == "Title"
+    assert _next_enabled(wizard)
+    _grab(wizard, "2_preview")
+    wizard.next()
+
+    settings = wizard.settings_page
+    assert settings.topic_combo.currentText() == "T"
+    assert settings.role_combo.currentData() == "results"  # T already has its core set
+    assert settings.name_edits[results].text() == "scopus"
+    settings.name_edits[results].setText("core")  # taken: refused inline, nothing runs
+    wizard.next()
+    assert wizard.currentId() == ImportWizard.SETTINGS
+    assert "already has a list named 'core'" in settings.error_label.text()
+    settings.name_edits[results].setText("q1")
+    settings.query_edit.setPlainText("semantic AND precision")
+    _grab(wizard, "3_settings")
+
+    at_gate, release = gate
+    wizard.next()
+    run = wizard.run_page
+    assert wizard.currentId() == ImportWizard.RUN and run.running
+    assert not wizard.button(QWizard.WizardButton.BackButton).isEnabled()
+    qtbot.waitUntil(at_gate.is_set, timeout=10_000)  # the records are stored, still pending
+    _grab(wizard, "4_running")
+    qtbot.mouseClick(run.cancel_button, Qt.MouseButton.LeftButton)
+    release.set()
+    qtbot.waitUntil(lambda: not run.running, timeout=10_000)
+    assert run.cancelled and "Import cancelled — the project is unchanged" in run.status_label.text()
+    assert _state(session.project) == before
+    assert session.jobs.active() == []
+    assert wizard.button(QWizard.WizardButton.BackButton).isEnabled()
+    assert run.retry_button.isVisible() and not _next_enabled(wizard)
+    _grab(wizard, "4_cancelled")
+
+    with qtbot.waitSignal(session.changed) as changed:
+        qtbot.mouseClick(run.retry_button, Qt.MouseButton.LeftButton)
+    assert changed.args == ["imports"]
+    qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=10_000)
+    summary = run.summaries[results]  # the core's own summary of this import
+    assert (summary.read, summary.new, summary.duplicate, summary.matched, summary.rejected,
+            summary.uncertain) == (5, 2, 3, 2, 0, 0)
+    shown = wizard.summary_page
+    for key in ("read", "new", "duplicate", "matched", "rejected", "uncertain"):
+        assert shown.count("q1", key) == getattr(summary, key)
+    assert not shown.matches_button.isEnabled()
+    assert not wizard.button(QWizard.WizardButton.BackButton).isEnabled()
+    info = catalog.find_list(session.project, "T", "q1")
+    assert (info.role, info.records, info.size, info.query) == (
+        "results", 5, 4, "semantic AND precision")
+    _grab(wizard, "5_summary")
+
+    report = tmp_path / "report.txt"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(report), ""))
+    qtbot.mouseClick(shown.save_button, Qt.MouseButton.LeftButton)
+    assert report.read_text(encoding="utf-8") == summary.report()
+    assert "read 5, new 2, duplicates merged 3, matched to core 2" in report.read_text()
+    wizard.button(QWizard.WizardButton.FinishButton).click()
+    assert not wizard.isVisible()
+
+
+def test_escape_while_importing_cancels_then_closes(qtbot, session, small_files, gate):
+    _, results = small_files
+    before = _state(session.project)
+    wizard = _open(qtbot, session, [results])
+    _wait_previews(qtbot, wizard)
+    wizard.next()
+    at_gate, release = gate
+    wizard.next()
+    qtbot.waitUntil(at_gate.is_set, timeout=10_000)
+    qtbot.keyClick(wizard, Qt.Key.Key_Escape)
+    assert wizard.isVisible()  # it waits for the import to stop
+    release.set()
+    qtbot.waitUntil(lambda: not wizard.isVisible(), timeout=10_000)
+    assert wizard.run_page.cancelled
+    assert _state(session.project) == before
+
+
+@pytest.mark.parametrize("content", [bytes(range(256)) * 20, b""], ids=["binary", "empty"])
+def test_a_bad_file_shows_the_core_message(qtbot, session, tmp_path, content):
+    bad = tmp_path / "export.ris"
+    bad.write_bytes(content)
+    with pytest.raises(ImportRefused) as refused:
+        detect(bad)
+    wizard = _open(qtbot, session, [bad])
+    _wait_previews(qtbot, wizard)
+    label = wizard.preview_page.error_label
+    assert label.isVisible() and str(refused.value) in label.text()
+    assert not _next_enabled(wizard)
+    assert not wizard.preview_page.mapping_editor.isVisible()
+    if not content:
+        _grab(wizard, "2_bad_file")
+
+
+def test_unknown_columns_are_mapped_by_the_user(qtbot, session, tmp_path):
+    table = tmp_path / "export.csv"
+    table.write_text("Name of paper,Yr,Identifier,Summary text\n"
+                     "Ants in the kitchen,2020,10.5555/ants,Ants like sugar.\n"
+                     "Bees in the garden,2021,10.5555/bees,Bees like flowers.\n"
+                     "Wasps on the terrace,2022,10.5555/wasps,\n", encoding="utf-8")
+    wizard = _open(qtbot, session, [table])
+    _wait_previews(qtbot, wizard)
+    page = wizard.preview_page
+    assert "cannot recognise the column layout" in page.error_label.text()
+    assert page.mapping_editor.isVisible() and not _next_enabled(wizard)
+    combo = page.mapping_editor.combos["title"]
+    assert [combo.itemText(i) for i in range(combo.count())] == [
+        NOT_MAPPED, "Name of paper", "Yr", "Identifier", "Summary text"]
+    _grab(wizard, "2_unknown_layout")
+
+    page.mapping_editor.choose("title", "Name of paper")
+    _wait_previews(qtbot, wizard)
+    assert page.table.titles() == ["Ants in the kitchen", "Bees in the garden",
+                                   "Wasps on the terrace"]
+    for name, column in (("year", "Yr"), ("doi", "Identifier"), ("abstract", "Summary text")):
+        page.mapping_editor.choose(name, column)
+        _wait_previews(qtbot, wizard)
+    assert page.mapping_editor.column("title") == "Name of paper"  # earlier choices stay
+    assert not page.error_label.isVisible() and _next_enabled(wizard)
+    _grab(wizard, "2_mapped")
+
+    wizard.next()
+    wizard.settings_page.name_edits[table].setText("mapped")
+    wizard.next()
+    qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=10_000)
+    info = catalog.find_list(session.project, "T", "mapped")
+    assert (info.records, info.size) == (3, 3)
+    stored = list(catalog.list_records(session.project, info.id))
+    assert [(r.title, r.year, r.doi) for r in stored][0] == (
+        "Ants in the kitchen", 2020, "10.5555/ants")
+    assert stored[1].abstract == "Bees like flowers."
+
+
+def test_several_files_are_imported_one_after_another(qtbot, session, small_files, tmp_path):
+    _, results = small_files
+    other = tmp_path / "pubmed.ris"
+    other.write_text("TY  - JOUR\nTI  - Core publications as a gold standard for query recall\n"
+                     "PY  - 2020\nDO  - 10.1000/core.2\nER  - \n\n", encoding="utf-8")
+    wizard = _open(qtbot, session, [results, other])
+    _wait_previews(qtbot, wizard)
+    page = wizard.preview_page
+    assert page.file_combo.isVisible() and page.file_combo.count() == 2
+    page.file_combo.setCurrentIndex(1)
+    assert page.table.titles() == ["Core publications as a gold standard for query recall"]
+    assert not page.mapping_editor.isVisible()  # RIS has no columns to map
+    wizard.next()
+    names = {path: edit.text() for path, edit in wizard.settings_page.name_edits.items()}
+    assert names == {results: "scopus", other: "pubmed"}
+    _grab(wizard, "3_settings_two_files")
+    wizard.next()
+    qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=10_000)
+    sizes = {i.name: (i.role, i.size) for i in catalog.lists(session.project, "T")}
+    assert sizes == {"core": ("core", 3), "scopus": ("results", 4), "pubmed": ("results", 1)}
+    shown = wizard.summary_page
+    assert (shown.count("scopus", "matched"), shown.count("pubmed", "matched")) == (2, 1)
+    _grab(wizard, "5_summary_two_files")
