@@ -1,0 +1,454 @@
+"""The main window: menus, toolbar, topic sidebar, tabs of views and job progress.
+
+With no project open it shows the start screen. An open project is one
+:class:`ProjectSession`; the sidebar and open views refresh on its ``changed``
+signal. Files dropped on the window go to the import wizard (a ``.litq`` file is
+opened instead). Geometry, splitter sizes and recent projects persist in
+:class:`~litqeval_gui.gui.settings.Settings`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QGuiApplication,
+    QKeySequence,
+)
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QSplitter,
+    QStackedWidget,
+    QTabWidget,
+    QWidget,
+)
+
+from litqeval_gui import __version__
+from litqeval_gui.core.catalog import ListInfo
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.project import SUFFIX, Project
+from litqeval_gui.gui import settings as settings_module
+from litqeval_gui.gui.icons import icon
+from litqeval_gui.gui.job_status import JobStatus
+from litqeval_gui.gui.jobs import JobRunner
+from litqeval_gui.gui.notify import show_error
+from litqeval_gui.gui.session import ProjectSession
+from litqeval_gui.gui.settings import Settings
+from litqeval_gui.gui.sidebar import TopicTree
+from litqeval_gui.gui.start_view import StartView
+from litqeval_gui.gui.views.records_view import RecordsView
+
+APP_TITLE = "LitQEval GUI"
+PROJECT_FILTER = f"LitQEval projects (*{SUFFIX});;All files (*)"
+NO_LISTS_HINT = ("No result lists yet — import a search export\n"
+                 "(Ctrl+I or drop a file here)")
+CHOOSE_LIST_HINT = "Choose a list in the sidebar to see its records."
+DEMO_TITLE = "Building the demo project"
+
+
+def demo_path() -> Path:
+    """Where the demo project lives (built on first use)."""
+    return settings_module.data_dir() / "demo.litq"
+
+
+def discarded_message(names: list[str]) -> str:
+    quoted = ", ".join(f"'{n}'" for n in names)
+    if len(names) == 1:
+        return (f"The unfinished import {quoted} was removed (the app stopped before it "
+                "finished). Import the file again to add it.")
+    return (f"The unfinished imports {quoted} were removed (the app stopped before they "
+            "finished). Import the files again to add them.")
+
+
+class MainWindow(QMainWindow):
+    """The application window; one project at a time."""
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        super().__init__()
+        self.settings = settings or Settings()
+        self.session: ProjectSession | None = None
+        self.runner = JobRunner(self)  # jobs without a project (building the demo)
+        self.setWindowIcon(icon("app"))
+        self.setAcceptDrops(True)
+
+        self.job_status = JobStatus()
+        self.job_status.watch(self.runner)
+        self.statusBar().addPermanentWidget(self.job_status)
+
+        self.start_view = StartView()
+        self.sidebar = TopicTree()
+        self.sidebar.list_activated.connect(self.open_list)
+        self.tabs = QTabWidget(documentMode=True, tabsClosable=True, movable=True)
+        self.tabs.tabCloseRequested.connect(self.close_tab)
+        self.hint = QLabel(alignment=Qt.AlignmentFlag.AlignCenter, wordWrap=True)
+        self.hint.setEnabled(False)  # the palette's disabled text: a quiet grey in either scheme
+        font = self.hint.font()
+        font.setPointSizeF(font.pointSizeF() * 1.2)
+        self.hint.setFont(font)
+        self.content = QStackedWidget()
+        self.content.addWidget(self.hint)
+        self.content.addWidget(self.tabs)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.sidebar)
+        self.splitter.addWidget(self.content)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes(self.settings.splitter_sizes("main") or [260, 940])
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.start_view)
+        self.pages.addWidget(self.splitter)
+        self.setCentralWidget(self.pages)
+
+        self._build_actions()
+        self._build_menus()
+        self._build_toolbar()
+        self._connect_start_view()
+        if self.settings.geometry is None or not self.restoreGeometry(self.settings.geometry):
+            self.resize(1200, 760)
+        self._show_start()
+
+    # -- building ------------------------------------------------------------------
+    def _action(self, text: str, slot: object, shortcut: str = "", icon_name: str = "",
+                tip: str = "") -> QAction:
+        action = QAction(text, self, triggered=slot)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+        if icon_name:
+            action.setIcon(icon(icon_name))
+        if tip:
+            action.setStatusTip(tip)
+            action.setToolTip(tip)
+        return action
+
+    def _build_actions(self) -> None:
+        a = self._action
+        self.new_action = a("&New Project…", self.new_project, "Ctrl+N", "new",
+                            "Create a new, empty project file")
+        self.open_action = a("&Open Project…", self.open_dialog, "Ctrl+O", "open",
+                             "Open a project file")
+        self.demo_action = a("Open &Demo Project", self.open_demo, "", "app",
+                             "Open the bundled demo project (built on first use)")
+        self.import_action = a("&Import…", lambda: self.open_import_wizard([]), "Ctrl+I", "import",
+                               "Import search exports or a core set into this project")
+        self.close_action = a("&Close Project", self.close_project, "", "",
+                              "Close the project and return to the start screen")
+        self.quit_action = a("&Quit", self.close, "Ctrl+Q")
+        self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
+        self.close_tab_action = a("Close &Tab", lambda: self.close_tab(self.tabs.currentIndex()),
+                                  "Ctrl+W")
+        self.sidebar_action = a("Topic &Sidebar", self._toggle_sidebar, "Ctrl+B")
+        self.sidebar_action.setCheckable(True)
+        self.sidebar_action.setChecked(True)
+        self.matches_action = a("Review Uncertain &Matches…", self.review_matches, "", "",
+                                "Decide on record matches the linker was unsure about")
+        self.help_action = a("LitQEval GUI &Help", self.show_help, "F1")
+        self.about_action = a("&About LitQEval GUI", self.show_about)
+        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        file_menu.addActions([self.new_action, self.open_action])
+        self.recent_menu = file_menu.addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        file_menu.addAction(self.demo_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.import_action)
+        file_menu.addSeparator()
+        file_menu.addActions([self.close_action, self.quit_action])
+        self.view_menu = bar.addMenu("&View")
+        self.view_menu.addAction(self.sidebar_action)
+        self.view_menu.addAction(self.close_tab_action)
+        topic_menu = bar.addMenu("&Topic")
+        topic_menu.addAction(self.matches_action)
+        help_menu = bar.addMenu("&Help")
+        help_menu.addActions([self.help_action, self.about_action])
+
+    def _build_toolbar(self) -> None:
+        toolbar = self.addToolBar("Main")
+        toolbar.setObjectName("main-toolbar")
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        toolbar.addActions([self.new_action, self.open_action, self.import_action])
+        self.view_menu.insertAction(self.close_tab_action, toolbar.toggleViewAction())
+        self.toolbar = toolbar
+
+    def _connect_start_view(self) -> None:
+        view = self.start_view
+        view.new_requested.connect(self.new_project)
+        view.open_requested.connect(self.open_dialog)
+        view.demo_requested.connect(self.open_demo)
+        view.recent_chosen.connect(self.open_project)
+
+    def _fill_recent_menu(self) -> None:
+        menu: QMenu = self.recent_menu
+        menu.clear()
+        recent = self.settings.recent_files
+        for number, path in enumerate(recent, start=1):
+            action = menu.addAction(f"&{number % 10} {path.name}",
+                                    lambda p=path: self.open_project(p))
+            action.setToolTip(str(path))
+            action.setStatusTip(str(path))
+        if not recent:
+            menu.addAction("No recent projects").setEnabled(False)
+        menu.addSeparator()
+        menu.addAction("Clear Menu", self._clear_recent).setEnabled(bool(recent))
+
+    def _clear_recent(self) -> None:
+        self.settings.clear_recent()
+        self.settings.save()
+        self.start_view.set_recent([])
+
+    # -- pages and state -------------------------------------------------------------
+    def _show_start(self) -> None:
+        self.start_view.set_recent(self.settings.recent_files)
+        self.pages.setCurrentWidget(self.start_view)
+        self.setWindowTitle(APP_TITLE)
+        self._update_actions()
+
+    def _update_actions(self) -> None:
+        has_project = self.session is not None
+        self.import_action.setEnabled(has_project)
+        self.close_action.setEnabled(has_project)
+        self.close_tab_action.setEnabled(self.tabs.count() > 0)
+        self.matches_action.setEnabled(has_project and bool(self.sidebar.topic_names()))
+
+    def _update_content(self) -> None:
+        """The tabs, or a centred hint when no view is open."""
+        if self.tabs.count():
+            self.content.setCurrentWidget(self.tabs)
+        else:
+            self.hint.setText(CHOOSE_LIST_HINT if self.sidebar.topic_names() else NO_LISTS_HINT)
+            self.content.setCurrentWidget(self.hint)
+        self._update_actions()
+
+    def _toggle_sidebar(self, visible: bool) -> None:
+        self.sidebar.setVisible(visible)
+
+    # -- projects -------------------------------------------------------------------
+    def open_project(self, path: str | Path) -> bool:
+        """Open ``path`` (closing the current project first); False if it could not be opened."""
+        path = Path(path)
+        if self.session is not None and self.session.project.path.resolve() == path.resolve():
+            return True
+        if not self.close_project():
+            return False
+        QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            project = Project.open(path)
+        except (LitqError, OSError) as exc:
+            show_error(self, "Cannot open project", exc)
+            return False
+        finally:
+            QGuiApplication.restoreOverrideCursor()
+        self._set_session(ProjectSession(project, self))
+        self.settings.add_recent(path)
+        self.settings.last_dir = path.parent
+        self.settings.save()
+        if project.discarded:
+            show_error(self, "Unfinished import removed", discarded_message(project.discarded))
+        return True
+
+    def _set_session(self, session: ProjectSession) -> None:
+        self.session = session
+        session.changed.connect(self._project_changed)
+        self.job_status.watch(session.jobs)
+        self.sidebar.populate(session.project)
+        self.pages.setCurrentWidget(self.splitter)
+        self.setWindowTitle(session.project.path.stem)
+        self._update_content()
+        self.statusBar().showMessage(f"Opened {session.project.path}", 5000)
+
+    def close_project(self) -> bool:
+        """Close the open project (stopping its jobs); False if a job would not stop."""
+        session = self.session
+        if session is None:
+            return True
+        self.save_view_state()
+        self.job_status.unwatch(session.jobs)
+        if not session.close():
+            self.job_status.watch(session.jobs)
+            show_error(self, "Cannot close the project",
+                       "A background task did not stop in time; the project stays open.")
+            return False
+        while self.tabs.count():
+            self.close_tab(0)
+        self.session = None
+        self.sidebar.populate(None)
+        session.deleteLater()
+        self._show_start()
+        return True
+
+    def _project_changed(self, _what: str) -> None:
+        if self.session is None:
+            return
+        self.sidebar.populate(self.session.project)
+        for index in range(self.tabs.count()):
+            view = self.tabs.widget(index)
+            if isinstance(view, RecordsView):
+                view.mark_stale()
+        self._update_content()
+
+    def new_project(self) -> None:
+        start = str(self.settings.last_dir / f"untitled{SUFFIX}")
+        name, _ = QFileDialog.getSaveFileName(self, "New Project", start, PROJECT_FILTER)
+        if not name:
+            return
+        path = Path(name) if name.endswith(SUFFIX) else Path(name + SUFFIX)
+        try:
+            Project.create(path).close()
+        except (LitqError, OSError) as exc:
+            show_error(self, "Cannot create project", exc)
+            return
+        self.open_project(path)
+
+    def open_dialog(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(self, "Open Project", str(self.settings.last_dir),
+                                              PROJECT_FILTER)
+        if name:
+            self.open_project(name)
+
+    # -- demo project ------------------------------------------------------------------
+    def open_demo(self) -> None:
+        """Open the demo project, building it in the background the first time."""
+        path = demo_path()
+        if path.is_file():
+            self.open_project(path)
+            return
+        if any(h.title == DEMO_TITLE for h in self.runner.active()):
+            return
+        from litqeval_gui.core.demo import build_demo
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.runner.run(DEMO_TITLE, lambda token: build_demo(path, token),
+                        on_success=self.open_project,
+                        on_failure=lambda exc: show_error(self, "Cannot build the demo project",
+                                                          exc))
+
+    # -- lists and tabs ----------------------------------------------------------------
+    def open_list(self, info: ListInfo) -> RecordsView | None:
+        """Show a list's records in a tab (switching to it when already open)."""
+        if self.session is None:
+            return None
+        for index in range(self.tabs.count()):
+            view = self.tabs.widget(index)
+            if isinstance(view, RecordsView) and view.info.id == info.id:
+                self.tabs.setCurrentIndex(index)
+                return view
+        view = RecordsView(self.session, info)
+        sizes = self.settings.splitter_sizes("records")
+        if sizes:
+            view.splitter.setSizes(sizes)
+        view.splitter.splitterMoved.connect(
+            lambda *_: self.settings.set_splitter_sizes("records", view.splitter.sizes()))
+        index = self.tabs.addTab(view, info.name)
+        self.tabs.setTabToolTip(index, f"{info.topic} · {info.name} ({info.role})")
+        self.tabs.setCurrentIndex(index)
+        self._update_content()
+        view.table.setFocus()
+        return view
+
+    def close_tab(self, index: int) -> None:
+        view = self.tabs.widget(index)
+        if view is None:
+            return
+        self.tabs.removeTab(index)
+        view.deleteLater()
+        self._update_content()
+
+    # -- import and matches ---------------------------------------------------------------
+    def open_import_wizard(self, paths: list[Path]) -> QWidget | None:
+        """Open the import wizard on ``paths`` for the open project."""
+        if self.session is None:
+            show_error(self, "No project open",
+                       "Open or create a project first, then import the files into it.")
+            return None
+        from litqeval_gui.gui.views.import_wizard import ImportWizard
+
+        wizard = ImportWizard(self.session, list(paths), self)
+        wizard.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        wizard.open()
+        return wizard
+
+    def review_matches(self) -> QWidget | None:
+        """Open the uncertain-matches dialog for the selected topic."""
+        topic = self.sidebar.current_topic()
+        if self.session is None or topic is None:
+            self.statusBar().showMessage("Select a topic in the sidebar first", 5000)
+            return None
+        from litqeval_gui.gui.views.matches_dialog import MatchesDialog
+
+        dialog = MatchesDialog(self.session, topic, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    # -- drag and drop --------------------------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if _local_paths(event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = _local_paths(event.mimeData().urls())
+        if not paths:
+            return
+        event.acceptProposedAction()
+        if len(paths) == 1 and paths[0].suffix == SUFFIX:
+            self.open_project(paths[0])
+        else:
+            self.open_import_wizard(paths)
+
+    # -- help ----------------------------------------------------------------------------
+    def show_help(self) -> None:
+        QMessageBox.information(self, "LitQEval GUI Help", HELP_HTML)
+
+    def show_about(self) -> None:
+        QMessageBox.about(self, "About LitQEval GUI",
+                          f"<h3>LitQEval GUI {__version__}</h3>"
+                          "<p>Evaluate literature search queries against a core set of known "
+                          "relevant publications, screen records and build pools.</p>"
+                          "<p>Licensed under the MIT licence.</p>")
+
+    # -- closing ----------------------------------------------------------------------------
+    def save_view_state(self) -> None:
+        """Remember geometry and splitter sizes (written to disk at once)."""
+        self.settings.geometry = self.saveGeometry().data()
+        if self.sidebar.isVisibleTo(self):
+            self.settings.set_splitter_sizes("main", self.splitter.sizes())
+        self.settings.save()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.close_project():
+            event.ignore()
+            return
+        self.save_view_state()
+        self.runner.shutdown()
+        event.accept()
+
+
+HELP_HTML = """
+<h3>Getting started</h3>
+<ol>
+<li><b>File ▸ New Project…</b> (Ctrl+N) creates a project file (<i>.litq</i>);
+<b>Open Demo Project</b> shows a ready-made one.</li>
+<li><b>File ▸ Import…</b> (Ctrl+I), or drop files on the window, imports a core set
+(known relevant publications) and search exports (RIS, CSV, BibTeX, MEDLINE…) into a topic.</li>
+<li>Double-click a list in the sidebar to browse its records; the detail pane shows where each
+record came from and which records were matched to it.</li>
+<li><b>Topic ▸ Review Uncertain Matches…</b> lets you confirm or reject matches the
+de-duplication was unsure about.</li>
+</ol>
+<h3>Keys in the records view</h3>
+<p>Arrows move · Enter shows the details · Ctrl+F filters · Ctrl+Shift+C copies the DOI</p>
+"""
+
+
+def _local_paths(urls: list) -> list[Path]:
+    return [Path(u.toLocalFile()) for u in urls if u.isLocalFile()]

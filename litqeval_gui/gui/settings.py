@@ -1,0 +1,143 @@
+"""The app's own settings: one JSON file, written atomically, never trusted blindly.
+
+Settings live in ``QStandardPaths.AppConfigLocation`` unless ``LITQEVAL_CONFIG_DIR``
+names another folder (the tests set it). The file holds the window geometry
+(base64 of ``saveGeometry``), splitter sizes by name, recent projects (most recent
+first, at most :data:`MAX_RECENT`, missing files dropped when read) and the last
+folder a file dialog used. A damaged file gives the defaults and a log line.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import logging
+import os
+import tempfile
+from pathlib import Path
+
+from PySide6.QtCore import QStandardPaths
+
+ENV_DIR = "LITQEVAL_CONFIG_DIR"
+FILE_NAME = "settings.json"
+LOG_NAME = "litqeval-gui.log"
+MAX_RECENT = 10
+
+log = logging.getLogger(__name__)
+
+
+def config_dir() -> Path:
+    """Where settings and the log go: ``$LITQEVAL_CONFIG_DIR`` or the platform's config folder."""
+    override = os.environ.get(ENV_DIR)
+    if override:
+        return Path(override)
+    location = QStandardPaths.StandardLocation.AppConfigLocation
+    return Path(QStandardPaths.writableLocation(location))
+
+
+def data_dir() -> Path:
+    """Where app-made data (the demo project) goes: ``$LITQEVAL_CONFIG_DIR`` or AppDataLocation."""
+    override = os.environ.get(ENV_DIR)
+    if override:
+        return Path(override)
+    return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
+
+
+def log_path() -> Path:
+    return config_dir() / LOG_NAME
+
+
+class Settings:
+    """The settings file loaded into memory; :meth:`save` writes it back atomically."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.path = (folder or config_dir()) / FILE_NAME
+        self._data = self._load()
+
+    def _load(self) -> dict:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError) as exc:
+            log.warning("settings file %s unreadable (%s); using defaults", self.path, exc)
+            return {}
+        if not isinstance(data, dict):
+            log.warning("settings file %s is not a JSON object; using defaults", self.path)
+            return {}
+        return data
+
+    def save(self) -> None:
+        """Write to a temporary file in the same folder, then replace the old file."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=self.path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(self._data, handle, indent=2, ensure_ascii=False)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    # -- window geometry ---------------------------------------------------------
+    @property
+    def geometry(self) -> bytes | None:
+        text = self._data.get("geometry")
+        if not isinstance(text, str):
+            return None
+        try:
+            return base64.b64decode(text, validate=True)
+        except (binascii.Error, ValueError):
+            return None
+
+    @geometry.setter
+    def geometry(self, value: bytes) -> None:
+        self._data["geometry"] = base64.b64encode(bytes(value)).decode("ascii")
+
+    # -- splitters ---------------------------------------------------------------
+    def splitter_sizes(self, name: str) -> list[int] | None:
+        splitters = self._data.get("splitters")
+        sizes = splitters.get(name) if isinstance(splitters, dict) else None
+        if isinstance(sizes, list) and sizes and all(isinstance(s, int) for s in sizes):
+            return sizes
+        return None
+
+    def set_splitter_sizes(self, name: str, sizes: list[int]) -> None:
+        splitters = self._data.get("splitters")
+        if not isinstance(splitters, dict):
+            splitters = self._data["splitters"] = {}
+        splitters[name] = [int(s) for s in sizes]
+
+    # -- recent projects -----------------------------------------------------------
+    @property
+    def recent_files(self) -> list[Path]:
+        """Recent projects that still exist, most recent first."""
+        stored = self._data.get("recent_files")
+        if not isinstance(stored, list):
+            return []
+        return [Path(p) for p in stored if isinstance(p, str) and Path(p).is_file()][:MAX_RECENT]
+
+    def add_recent(self, path: Path) -> None:
+        """Put ``path`` first in the recent list (dropping an older entry of it)."""
+        path = Path(path).resolve()
+        rest = [p for p in self.recent_files if p.resolve() != path]
+        self._data["recent_files"] = [str(p) for p in [path, *rest][:MAX_RECENT]]
+
+    def clear_recent(self) -> None:
+        self._data["recent_files"] = []
+
+    # -- last folder ----------------------------------------------------------------
+    @property
+    def last_dir(self) -> Path:
+        """The folder the last file dialog used (the home folder at first)."""
+        text = self._data.get("last_dir")
+        if isinstance(text, str) and Path(text).is_dir():
+            return Path(text)
+        return Path.home()
+
+    @last_dir.setter
+    def last_dir(self, folder: Path) -> None:
+        self._data["last_dir"] = str(folder)

@@ -1,0 +1,140 @@
+"""The topic sidebar: topic → "Core set (n)", "Result lists" → each list, "Other lists".
+
+Counts come from :mod:`litqeval_gui.core.catalog`. Activating a list (double-click
+or Enter) emits :attr:`TopicTree.list_activated` with its
+:class:`~litqeval_gui.core.catalog.ListInfo`.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtGui import QFont, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QAbstractItemView, QTreeView, QWidget
+
+from litqeval_gui.core import catalog
+from litqeval_gui.core.catalog import ListInfo
+from litqeval_gui.core.project import Project
+
+LIST_ROLE = Qt.ItemDataRole.UserRole + 1
+TOPIC_ROLE = Qt.ItemDataRole.UserRole + 2
+
+
+def list_label(info: ListInfo) -> str:
+    return f"{info.name} ({info.records:,} record{'s' if info.records != 1 else ''})"
+
+
+def _list_tooltip(info: ListInfo) -> str:
+    lines = [f"{info.records:,} records, {info.size:,} distinct works",
+             f"file: {info.file_name} ({info.format})"]
+    if info.database:
+        lines.append(f"database: {info.database}")
+    if info.query:
+        lines.append(f"query: {info.query}")
+    return "\n".join(lines)
+
+
+class TopicTree(QTreeView):
+    """Topics of the open project and their lists."""
+
+    list_activated = Signal(object)  # ListInfo
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setModel(QStandardItemModel(self))
+        self.setHeaderHidden(True)
+        self.setUniformRowHeights(True)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.activated.connect(self._activated)
+        self._collapsed: set[str] = set()
+
+    def populate(self, project: Project | None) -> None:
+        """Rebuild from the project's catalogue, keeping which topics were collapsed."""
+        model: QStandardItemModel = self.model()  # type: ignore[assignment]
+        self._remember_collapsed()
+        model.clear()
+        if project is None:
+            return
+        by_topic: dict[str, list[ListInfo]] = {}
+        for info in catalog.lists(project):
+            by_topic.setdefault(info.topic, []).append(info)
+        for topic in catalog.topics(project):
+            item = self._item(topic.name, topic.name)
+            bold = QFont(item.font())
+            bold.setBold(True)
+            item.setFont(bold)
+            item.setToolTip(f"{topic.lists} result lists, {topic.works:,} distinct works")
+            self._fill_topic(item, topic.name, topic.core, by_topic.get(topic.name, []))
+            model.appendRow(item)
+            self.setExpanded(item.index(), topic.name not in self._collapsed)
+            for row in range(item.rowCount()):
+                self.setExpanded(item.child(row).index(), True)
+
+    def _fill_topic(self, item: QStandardItem, topic: str, core: int,
+                    lists: list[ListInfo]) -> None:
+        cores = [i for i in lists if i.role == "core"]
+        core_item = self._item(f"Core set ({core:,})", topic)
+        if len(cores) == 1:
+            self._attach(core_item, cores[0])
+        else:
+            core_item.appendRows([self._list_item(i) for i in cores])
+        item.appendRow(core_item)
+        for title, role in (("Result lists", "results"), ("Other lists", "other")):
+            members = [i for i in lists if i.role == role]
+            if members or role == "results":
+                group = self._item(title, topic)
+                group.appendRows([self._list_item(i) for i in members])
+                item.appendRow(group)
+
+    def _item(self, text: str, topic: str) -> QStandardItem:
+        item = QStandardItem(text)
+        item.setData(topic, TOPIC_ROLE)
+        return item
+
+    def _list_item(self, info: ListInfo) -> QStandardItem:
+        item = self._item(list_label(info), info.topic)
+        self._attach(item, info)
+        return item
+
+    def _attach(self, item: QStandardItem, info: ListInfo) -> None:
+        item.setData(info, LIST_ROLE)
+        item.setToolTip(_list_tooltip(info))
+
+    def _remember_collapsed(self) -> None:
+        model = self.model()
+        for row in range(model.rowCount()):
+            index = model.index(row, 0)
+            name = index.data(TOPIC_ROLE)
+            if self.isExpanded(index):
+                self._collapsed.discard(name)
+            else:
+                self._collapsed.add(name)
+
+    def _activated(self, index: QModelIndex) -> None:
+        info = index.data(LIST_ROLE)
+        if info is not None:
+            self.list_activated.emit(info)
+
+    def current_topic(self) -> str | None:
+        """The topic of the selected item, or the only topic there is."""
+        topic = self.currentIndex().data(TOPIC_ROLE)
+        if topic is None and self.model().rowCount() == 1:
+            topic = self.model().index(0, 0).data(TOPIC_ROLE)
+        return topic
+
+    def topic_names(self) -> list[str]:
+        model = self.model()
+        return [model.index(row, 0).data(TOPIC_ROLE) for row in range(model.rowCount())]
+
+    def labels(self) -> list[str]:
+        """Every item's text, depth-first with two spaces of indent per level (for tests)."""
+        out: list[str] = []
+
+        def walk(parent: QModelIndex, depth: int) -> None:
+            model = self.model()
+            for row in range(model.rowCount(parent)):
+                index = model.index(row, 0, parent)
+                out.append("  " * depth + index.data())
+                walk(index, depth + 1)
+
+        walk(QModelIndex(), 0)
+        return out

@@ -1,0 +1,118 @@
+"""The start screen: new, open, the demo project and the recent projects."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QIcon, QKeyEvent
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from litqeval_gui.gui.icons import icon
+
+PATH_ROLE = Qt.ItemDataRole.UserRole
+
+
+class RecentList(QListWidget):
+    """Recent projects; double-click or Enter opens one."""
+
+    chosen = Signal(Path)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setUniformItemSizes(True)
+        self.itemActivated.connect(lambda item: self.chosen.emit(item.data(PATH_ROLE)))
+
+    def set_paths(self, paths: list[Path]) -> None:
+        self.clear()
+        for path in paths:
+            item = QListWidgetItem(QIcon(icon("app")), f"{path.stem}\n{path.parent}")
+            item.setData(PATH_ROLE, path)
+            item.setToolTip(str(path))
+            self.addItem(item)
+        if paths:
+            self.setCurrentRow(0)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.currentItem():
+            self.chosen.emit(self.currentItem().data(PATH_ROLE))
+            return
+        super().keyPressEvent(event)
+
+
+class StartView(QWidget):
+    """What the window shows with no project open."""
+
+    new_requested = Signal()
+    open_requested = Signal()
+    demo_requested = Signal()
+    recent_chosen = Signal(Path)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        logo = QLabel()
+        logo.setPixmap(icon("app").pixmap(QSize(72, 72)))
+        title = QLabel("<h1>LitQEval GUI</h1>"
+                       "<p>Evaluate literature search queries against a core set of "
+                       "known relevant publications, screen records and build pools.</p>")
+        title.setWordWrap(True)
+        header = QHBoxLayout()
+        header.addWidget(logo, 0, Qt.AlignmentFlag.AlignTop)
+        header.addWidget(title, 1)
+
+        self.new_button = self._button("New Project…", "new", self.new_requested)
+        self.open_button = self._button("Open Project…", "open", self.open_requested)
+        self.demo_button = self._button("Open Demo Project", "app", self.demo_requested)
+        self.demo_button.setToolTip("A small ready-made project with three topics to explore")
+        buttons = QVBoxLayout()
+        for button in (self.new_button, self.open_button, self.demo_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+
+        self.recent = RecentList()
+        self.recent.chosen.connect(self.recent_chosen)
+        self.recent_label = QLabel("<b>Recent projects</b>")
+        self.empty_label = QLabel("No recent projects yet. Create a new project, open one, "
+                                  "or explore the demo project.")
+        self.empty_label.setWordWrap(True)
+        recent = QVBoxLayout()
+        recent.addWidget(self.recent_label)
+        recent.addWidget(self.recent, 1)
+        recent.addWidget(self.empty_label)
+
+        body = QHBoxLayout()
+        body.addLayout(buttons)
+        body.addSpacing(24)
+        body.addLayout(recent, 1)
+
+        panel = QWidget()
+        panel.setMaximumWidth(820)
+        column = QVBoxLayout(panel)
+        column.addLayout(header)
+        column.addSpacing(12)
+        column.addLayout(body, 1)
+        outer = QHBoxLayout(self)
+        outer.setContentsMargins(24, 24, 24, 24)
+        outer.addWidget(panel, 0, Qt.AlignmentFlag.AlignHCenter)
+
+    def _button(self, text: str, icon_name: str, signal: Signal) -> QPushButton:
+        button = QPushButton(icon(icon_name), text)
+        button.setIconSize(QSize(24, 24))
+        button.setMinimumHeight(40)
+        button.setMinimumWidth(200)
+        button.setStyleSheet("text-align: left; padding-left: 10px;")
+        button.clicked.connect(signal)
+        return button
+
+    def set_recent(self, paths: list[Path]) -> None:
+        self.recent.set_paths(paths)
+        self.recent.setVisible(bool(paths))
+        self.empty_label.setVisible(not paths)

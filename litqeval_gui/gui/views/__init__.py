@@ -1,0 +1,1 @@
+"""Views shown in the main window's tabs and its dialogs."""

@@ -1,0 +1,370 @@
+"""The records of one list: a paged table, a filter bar and a detail pane.
+
+:class:`RecordsModel` is a table model over :class:`~litqeval_gui.core.browse.ListBrowser`:
+``rowCount`` is the number of rows passing the filter, and ``data`` fetches the page
+of :data:`PAGE_SIZE` rows holding the asked row, keeping the :data:`CACHE_PAGES` most
+recently used pages. A 100 000-row list opens at once and only the visible pages
+ever become Python objects.
+"""
+
+from __future__ import annotations
+
+import html
+from collections import OrderedDict
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, QUrl
+from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QTextBrowser,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from litqeval_gui.core import views_data
+from litqeval_gui.core.browse import (
+    ListBrowser,
+    RecordDetail,
+    RecordFilter,
+    RowSummary,
+    record_detail,
+)
+from litqeval_gui.core.catalog import ListInfo
+from litqeval_gui.gui.session import ProjectSession
+
+PAGE_SIZE = 200
+CACHE_PAGES = 8
+FILTER_DELAY_MS = 250
+HEADERS = ("Rank", "Title", "Year", "Venue", "DOI", "Core", "Group")
+RECORD_ID_ROLE = Qt.ItemDataRole.UserRole
+_RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+_CENTRE = Qt.AlignmentFlag.AlignCenter
+
+
+def _cell(row: RowSummary, column: int) -> str:
+    if column == 0:
+        return str(row.rank)
+    if column == 1:
+        return row.title
+    if column == 2:
+        return "" if row.year is None else str(row.year)
+    if column == 3:
+        return row.venue
+    if column == 4:
+        return row.doi
+    if column == 5:
+        return "✓" if row.core else ""
+    return f"{row.group} (×{row.group_size})" if row.group_size > 1 else str(row.group)
+
+
+class RecordsModel(QAbstractTableModel):
+    """Rows of a :class:`ListBrowser`, fetched a page at a time with a small LRU cache."""
+
+    def __init__(self, browser: ListBrowser, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._browser = browser
+        self._pages: OrderedDict[int, list[RowSummary]] = OrderedDict()
+
+    @property
+    def browser(self) -> ListBrowser:
+        return self._browser
+
+    def set_browser(self, browser: ListBrowser) -> None:
+        """Show another browser's rows (a new filter)."""
+        self.beginResetModel()
+        self._browser = browser
+        self._pages.clear()
+        self.endResetModel()
+
+    @property
+    def cached_pages(self) -> int:
+        return len(self._pages)
+
+    def row(self, row: int) -> RowSummary:
+        """The summary of row ``row`` (fetching its page when not cached)."""
+        number = row // PAGE_SIZE
+        page = self._pages.get(number)
+        if page is None:
+            page = self._browser.rows(number * PAGE_SIZE, PAGE_SIZE)
+            self._pages[number] = page
+            if len(self._pages) > CACHE_PAGES:
+                self._pages.popitem(last=False)
+        else:
+            self._pages.move_to_end(number)
+        return page[row % PAGE_SIZE]
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._browser)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return HEADERS[section]
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex,
+             role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if not index.isValid():
+            return None
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return _cell(self.row(index.row()), column)
+        if role == Qt.ItemDataRole.ToolTipRole and column in (1, 3):
+            return _cell(self.row(index.row()), column) or None
+        if role == RECORD_ID_ROLE:
+            return self.row(index.row()).id
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _RIGHT if column in (0, 2) else _CENTRE if column == 5 else None
+        return None
+
+
+class RecordsView(QWidget):
+    """One list's records: filter bar, table and a detail pane in a splitter."""
+
+    def __init__(self, session: ProjectSession, info: ListInfo,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.info = info
+        self._stale = False
+        self.model = RecordsModel(ListBrowser(session.project, info.id), self)
+
+        self.filter_edit = QLineEdit(placeholderText="Filter title and abstract (Ctrl+F)")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.year_from = QSpinBox(toolTip="Earliest publication year")
+        self.year_to = QSpinBox(toolTip="Latest publication year")
+        self.count_label = QLabel()
+        self._timer = QTimer(self, singleShot=True, interval=FILTER_DELAY_MS)
+        self._timer.timeout.connect(self.apply_filter)
+        self.filter_edit.textChanged.connect(lambda _text: self._timer.start())
+        self.year_from.valueChanged.connect(lambda year: self._year_changed(self.year_to, year))
+        self.year_to.valueChanged.connect(lambda year: self._year_changed(self.year_from, year))
+
+        self.table = self._make_table()
+        self.detail = QTextBrowser(openExternalLinks=True)
+        self.detail.setPlaceholderText("Select a record to see its details and provenance.")
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.table)
+        self.splitter.addWidget(self.detail)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([700, 300])
+
+        self.copy_doi_action = self._action("Copy DOI", "Ctrl+Shift+C", self.copy_doi)
+        self.open_doi_action = self._action("Open DOI in Browser", "", self.open_doi)
+        self.focus_filter_action = self._action("Find", QKeySequence.StandardKey.Find,
+                                                self.focus_filter)
+        details = QAction("Show Details", self.table, triggered=self.detail.setFocus)
+        details.setShortcuts([QKeySequence(Qt.Key.Key_Return), QKeySequence(Qt.Key.Key_Enter)])
+        details.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.table.addAction(details)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(self._filter_bar())
+        layout.addWidget(self.splitter, 1)
+        self._reset_years()
+        self._update_count()
+        self._update_actions()
+
+    # -- building ------------------------------------------------------------------
+    def _make_table(self) -> QTableView:
+        table = QTableView()
+        table.setModel(self.model)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        table.setAlternatingRowColors(True)
+        table.setWordWrap(False)
+        table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        table.customContextMenuRequested.connect(self._context_menu)
+        rows = table.verticalHeader()
+        rows.hide()
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # uniform row heights
+        rows.setDefaultSectionSize(table.fontMetrics().height() + 8)
+        header = table.horizontalHeader()
+        header.setHighlightSections(False)
+        width = table.fontMetrics().horizontalAdvance
+        for column, sample in enumerate(("Rank 00000", "", "Year 0", "Venue venue venue",
+                                         "10.0000/aaaa.0000.00", "Core", "000000 (×00)")):
+            if sample:
+                header.resizeSection(column, width(sample) + 16)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        table.selectionModel().currentRowChanged.connect(self._show_detail)
+        return table
+
+    def _filter_bar(self) -> QHBoxLayout:
+        bar = QHBoxLayout()
+        bar.addWidget(self.filter_edit, 3)
+        bar.addWidget(QLabel("Years"))
+        bar.addWidget(self.year_from)
+        bar.addWidget(QLabel("–"))
+        bar.addWidget(self.year_to)
+        bar.addWidget(self.count_label, 1)
+        for action in (self.copy_doi_action, self.open_doi_action):
+            button = QToolButton()
+            button.setDefaultAction(action)
+            bar.addWidget(button)
+        return bar
+
+    def _action(self, text: str, shortcut: str | QKeySequence.StandardKey,
+                slot: object) -> QAction:
+        """An action of this screen: its shortcut works only while the view has focus."""
+        action = QAction(text, self, triggered=slot)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+            action.setToolTip(f"{text} ({action.shortcut().toString(QKeySequence.NativeText)})")
+        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.addAction(action)
+        return action
+
+    # -- filtering -----------------------------------------------------------------
+    def _reset_years(self) -> None:
+        """Year spin boxes span the list's years; the full span means no year filter."""
+        span = views_data.year_span(self.session.project, self.info.id)
+        for box in (self.year_from, self.year_to):
+            box.blockSignals(True)
+            box.setEnabled(span is not None)
+            box.setRange(*(span or (0, 0)))
+            box.blockSignals(False)
+        self.year_from.setValue(self.year_from.minimum())
+        self.year_to.setValue(self.year_to.maximum())
+
+    def _year_changed(self, other: QSpinBox, year: int) -> None:
+        """Keep from ≤ to by moving the other box along, then filter after the delay."""
+        if (other is self.year_to and other.value() < year) or \
+                (other is self.year_from and other.value() > year):
+            other.setValue(year)
+        self._timer.start()
+
+    def current_filter(self) -> RecordFilter:
+        """The filter the controls describe (a full year span is no year filter)."""
+        low, high = self.year_from.value(), self.year_to.value()
+        full = (low == self.year_from.minimum(), high == self.year_to.maximum())
+        return RecordFilter(text=self.filter_edit.text(),
+                            year_min=None if full[0] else low,
+                            year_max=None if full[1] else high)
+
+    def apply_filter(self) -> None:
+        """Re-query the rows passing the current filter."""
+        self._timer.stop()
+        self.model.set_browser(ListBrowser(self.session.project, self.info.id,
+                                           self.current_filter()))
+        self._update_count()
+        self.detail.clear()
+        self._update_actions()
+
+    def _update_count(self) -> None:
+        shown, total = self.model.rowCount(), self.info.records
+        self.count_label.setText(f"{total:,} records" if shown == total
+                                 else f"{shown:,} of {total:,} records")
+
+    # -- staleness -----------------------------------------------------------------
+    def mark_stale(self) -> None:
+        """The project changed: refresh now if visible, else when next shown."""
+        if self.isVisible():
+            self.refresh()
+        else:
+            self._stale = True
+
+    def refresh(self) -> None:
+        self._stale = False
+        self._reset_years()
+        self.apply_filter()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._stale:
+            self.refresh()
+
+    # -- current record --------------------------------------------------------------
+    def current_row(self) -> RowSummary | None:
+        index = self.table.currentIndex()
+        return self.model.row(index.row()) if index.isValid() else None
+
+    def _show_detail(self, current: QModelIndex) -> None:
+        if current.isValid():
+            record_id = self.model.row(current.row()).id
+            self.detail.setHtml(detail_html(record_detail(self.session.project, record_id)))
+        else:
+            self.detail.clear()
+        self._update_actions()
+
+    def _update_actions(self) -> None:
+        row = self.current_row()
+        for action in (self.copy_doi_action, self.open_doi_action):
+            action.setEnabled(bool(row and row.doi))
+
+    def focus_filter(self) -> None:
+        self.filter_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.filter_edit.selectAll()
+
+    def copy_doi(self) -> None:
+        row = self.current_row()
+        if row and row.doi:
+            QGuiApplication.clipboard().setText(row.doi)
+
+    def open_doi(self) -> None:
+        row = self.current_row()
+        if row and row.doi:
+            QDesktopServices.openUrl(doi_url(row.doi))
+
+    def _context_menu(self, pos: object) -> None:
+        menu = QMenu(self)
+        menu.addActions([self.copy_doi_action, self.open_doi_action])
+        menu.popup(self.table.viewport().mapToGlobal(pos))
+
+
+def doi_url(doi: str) -> QUrl:
+    return QUrl("https://doi.org/" + QUrl.toPercentEncoding(doi, b"/").data().decode())
+
+
+def detail_html(detail: RecordDetail) -> str:
+    """The record, its provenance and its links as HTML for the detail pane."""
+    e = html.escape
+    facts = [("Authors", "; ".join(detail.authors)),
+             ("Year", "" if detail.year is None else str(detail.year)),
+             ("Venue", detail.venue), ("Type", detail.type), ("Language", detail.language),
+             ("PMID", detail.pmid), ("Keywords", "; ".join(detail.keywords))]
+    facts += sorted(detail.ids.items())
+    rows = "".join(f"<tr><th align=left>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in facts if v)
+    if detail.doi:
+        link = doi_url(detail.doi).toString()
+        rows += f"<tr><th align=left>DOI</th><td><a href='{e(link)}'>{e(detail.doi)}</a></td></tr>"
+    parts = [f"<h3>{e(detail.title) or '<i>(no title)</i>'}</h3>",
+             f"<table cellspacing=2>{rows}</table>"]
+    if detail.abstract:
+        parts.append(f"<p>{e(detail.abstract)}</p>")
+    parts.append(f"<h4>Provenance — work {detail.work_id}</h4>")
+    parts.append(_table(("List", "Role", "Rank", "File", "Database", "Line"), [
+        (o.list_name, o.role, o.rank, o.file_name, o.database,
+         "" if o.source_line is None else o.source_line)
+        for o in detail.occurrences]))
+    parts.append("<h4>Links</h4>")
+    if detail.links:
+        parts.append(_table(("Record", "Method", "Score", "Status"), [
+            (f"#{other}", method, f"{score:.2f}", status)
+            for other, method, score, status in detail.links]))
+    else:
+        parts.append("<p>No links: no other record was matched to this one.</p>")
+    return "".join(parts)
+
+
+def _table(headers: tuple[str, ...], rows: list[tuple[object, ...]]) -> str:
+    e = html.escape
+    head = "".join(f"<th align=left>{e(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{e(str(v))}</td>" for v in row) + "</tr>"
+                   for row in rows)
+    return f"<table cellspacing=0 cellpadding=3 border=1><tr>{head}</tr>{body}</table>"
