@@ -91,6 +91,8 @@ def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files,
     page = wizard.preview_page
     assert page.info_label.text().count("<b>") == 3 and "csv" in page.info_label.text()
     assert page.table.titles()[0] == "Semantic precision for literature search evaluation"
+    assert page.mapping_toggle.isVisible() and not page.mapping_editor.isVisible()
+    qtbot.mouseClick(page.mapping_toggle, Qt.MouseButton.LeftButton)
     assert page.mapping_editor.isVisible()  # a table: its detected mapping can be edited
     assert page.mapping_editor.column("title") == "Title"
     assert _next_enabled(wizard)
@@ -119,7 +121,8 @@ def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files,
     qtbot.mouseClick(run.cancel_button, Qt.MouseButton.LeftButton)
     release.set()
     qtbot.waitUntil(lambda: not run.running, timeout=10_000)
-    assert run.cancelled and "Import cancelled — the project is unchanged" in run.status_label.text()
+    assert run.cancelled
+    assert "Import cancelled — the project is unchanged" in run.status_label.text()
     assert _state(session.project) == before
     assert session.jobs.active() == []
     assert wizard.button(QWizard.WizardButton.BackButton).isEnabled()
@@ -190,7 +193,8 @@ def test_unknown_columns_are_mapped_by_the_user(qtbot, session, tmp_path):
     table.write_text("Name of paper,Yr,Identifier,Summary text\n"
                      "Ants in the kitchen,2020,10.5555/ants,Ants like sugar.\n"
                      "Bees in the garden,2021,10.5555/bees,Bees like flowers.\n"
-                     "Wasps on the terrace,2022,10.5555/wasps,\n", encoding="utf-8")
+                     "Wasps on the terrace,2022,10.5555/wasps,\n"
+                     ",2023,10.5555/nothing,\n", encoding="utf-8")
     wizard = _open(qtbot, session, [table])
     _wait_previews(qtbot, wizard)
     page = wizard.preview_page
@@ -210,12 +214,17 @@ def test_unknown_columns_are_mapped_by_the_user(qtbot, session, tmp_path):
         _wait_previews(qtbot, wizard)
     assert page.mapping_editor.column("title") == "Name of paper"  # earlier choices stay
     assert not page.error_label.isVisible() and _next_enabled(wizard)
+    assert page.mapping_editor.isVisible()  # stays open while the user is mapping
     _grab(wizard, "2_mapped")
 
     wizard.next()
     wizard.settings_page.name_edits[table].setText("mapped")
     wizard.next()
     qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=10_000)
+    shown = wizard.summary_page
+    assert (shown.count("mapped", "read"), shown.count("mapped", "rejected")) == (4, 1)
+    assert "line 5: no title and no abstract" in shown.problems.toPlainText()
+    _grab(wizard, "5_summary_rejected")
     info = catalog.find_list(session.project, "T", "mapped")
     assert (info.records, info.size) == (3, 3)
     stored = list(catalog.list_records(session.project, info.id))
@@ -247,3 +256,28 @@ def test_several_files_are_imported_one_after_another(qtbot, session, small_file
     shown = wizard.summary_page
     assert (shown.count("scopus", "matched"), shown.count("pubmed", "matched")) == (2, 1)
     _grab(wizard, "5_summary_two_files")
+
+
+def test_uncertain_matches_open_the_review_dialog(qtbot, session, tmp_path):
+    def ris(name, title, doi):
+        path = tmp_path / name
+        path.write_text(f"TY  - JOUR\nAU  - Roe, R\nTI  - {title}\nPY  - 2020\nDO  - {doi}\n"
+                        "ER  - \n\n", encoding="utf-8")
+        return path
+
+    title = "Deep learning for screening of medical abstracts"
+    run_job(ingest.import_file(session.project, ris("c.ris", title, "10.1000/published"),
+                               topic="T", role="core", name="core2"))
+    preprint = ris("preprint.ris", title, "10.1101/preprint")
+    wizard = _open(qtbot, session, [preprint])
+    _wait_previews(qtbot, wizard)
+    wizard.next()
+    wizard.next()
+    qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=10_000)
+    shown = wizard.summary_page
+    assert shown.count("preprint", "uncertain") == 1 and shown.matches_button.isEnabled()
+    qtbot.mouseClick(shown.matches_button, Qt.MouseButton.LeftButton)
+    dialog = shown.matches_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert dialog.progress_label.text() == "1 of 1"
+    dialog.reject()

@@ -1,4 +1,4 @@
-"""The import wizard: file(s) → preview and column mapping → list settings → import → summary.
+"""The import wizard: files → preview and column mapping → list settings → import → summary.
 
 Every file access runs off the GUI thread through the session's :class:`JobRunner`: the
 preview is ``read_records(limit=20)``; the import is ``ingest.import_file`` on a sibling
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -53,6 +54,9 @@ from litqeval_gui.gui.views.matches_dialog import MatchesDialog
 PREVIEW_ROWS = 20
 TABLE_FORMATS = ("csv", "tsv", "xlsx")
 NOT_MAPPED = "(not mapped)"
+FIELD_LABELS = {"doi": "DOI", "pmid": "PMID", "pmcid": "PMCID", "scopus_eid": "Scopus EID",
+                "wos_ut": "WoS UT", "openalex": "OpenAlex ID", "dimensions": "Dimensions ID",
+                "lens": "Lens ID", "docid": "Document ID"}
 ROLE_LABELS = {
     "core": "Core set: publications known to be relevant",
     "results": "Search results: the result list of one query",
@@ -188,9 +192,10 @@ class ColumnMappingEditor(QGroupBox):
         self.combos: dict[str, QComboBox] = {}
         for i, name in enumerate(FIELDS):
             combo = QComboBox()
-            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(14)
-            label = QLabel(name.replace("_", " ").capitalize() + ":")
+            label = QLabel(FIELD_LABELS.get(name, name.capitalize()) + ":")
             label.setBuddy(combo)
             row, col = divmod(i, 3)
             grid.addWidget(label, row, 2 * col, Qt.AlignmentFlag.AlignRight)
@@ -272,6 +277,9 @@ class PreviewPage(QWizardPage):
         self.info_label = _message_label()
         self.error_label = _message_label(error=True)
         self.notes_label = _message_label()
+        self.mapping_toggle = QPushButton("Edit column &mapping")
+        self.mapping_toggle.setCheckable(True)
+        self.mapping_toggle.toggled.connect(self.refresh)
         self.mapping_editor = ColumnMappingEditor()
         self.mapping_editor.changed.connect(self._mapping_changed)
         self.table = PreviewTable()
@@ -280,7 +288,12 @@ class PreviewPage(QWizardPage):
         self._file_row_label = QLabel("&File:")
         self._file_row_label.setBuddy(self.file_combo)
         form.addRow(self._file_row_label, self.file_combo)
-        form.addRow("Read &as:", self.format_combo)
+        format_row = QHBoxLayout()
+        format_row.addWidget(self.format_combo, 1)
+        format_row.addWidget(self.mapping_toggle)
+        format_label = QLabel("Read &as:")
+        format_label.setBuddy(self.format_combo)
+        form.addRow(format_label, format_row)
         form.addRow("Detected:", self.info_label)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -388,7 +401,12 @@ class PreviewPage(QWizardPage):
         if error and state.tabular and state.columns:
             error += "\n\nChoose below which column holds the title (or the abstract)."
         _show_error(self.error_label, error)
-        self.mapping_editor.setVisible(state.tabular)
+        if state.tabular and result is None:  # the user must map: keep the editor open
+            self.mapping_toggle.blockSignals(True)
+            self.mapping_toggle.setChecked(True)
+            self.mapping_toggle.blockSignals(False)
+        self.mapping_toggle.setVisible(state.tabular and result is not None)
+        self.mapping_editor.setVisible(state.tabular and self.mapping_toggle.isChecked())
         if state.tabular:
             detected = result.columns if result is not None else {}
             self.mapping_editor.set_state(state.columns, {**detected, **state.mapping})
@@ -407,6 +425,8 @@ class SettingsPage(QWizardPage):
     def __init__(self, wizard: ImportWizard) -> None:
         super().__init__(wizard)
         self._owner = wizard
+        self._topics: dict[str, catalog.TopicInfo] = {}
+        self._role_touched = False
         self.setTitle("Describe the lists")
         self.setSubTitle("Every file becomes one list of the topic.")
         self.setButtonText(QWizard.WizardButton.NextButton, "&Import")
@@ -428,7 +448,6 @@ class SettingsPage(QWizardPage):
         self.query_edit.setPlaceholderText("the search string that produced these results")
         self.query_edit.setFixedHeight(90)
         self.error_label = _message_label(error=True)
-        self._role_touched = False
 
         form = QFormLayout()
         form.addRow("&Topic:", self.topic_combo)
@@ -472,7 +491,7 @@ class SettingsPage(QWizardPage):
         """Until the user picks a role: core for a topic without core set, else results."""
         if self._role_touched:
             return
-        info = getattr(self, "_topics", {}).get(self.topic_combo.currentText().strip())
+        info = self._topics.get(self.topic_combo.currentText().strip())
         role = "results" if info is not None and info.core else "core"
         self.role_combo.setCurrentIndex(self.role_combo.findData(role))
 
@@ -535,6 +554,7 @@ class RunPage(QWizardPage):
         super().__init__(wizard)
         self._owner = wizard
         self.setTitle("Importing")
+        self.setSubTitle("Each file is imported completely or not at all.")
         self.setButtonText(QWizard.WizardButton.CommitButton, "Show &summary")
         self.summaries: dict[Path, ImportSummary] = {}
         self.failures: dict[Path, str] = {}
@@ -558,9 +578,9 @@ class RunPage(QWizardPage):
         layout.addWidget(self.heading)
         layout.addWidget(self.progress)
         layout.addWidget(self.phase_label)
-        layout.addLayout(buttons)
         layout.addWidget(self.status_label)
         layout.addWidget(self.error_label)
+        layout.addLayout(buttons)
         layout.addStretch(1)
 
     @property
@@ -583,6 +603,7 @@ class RunPage(QWizardPage):
         self.retry_button.hide()
         self.cancel_button.setEnabled(True)
         self.cancel_button.show()
+        self.progress.show()
         self._owner.settings_page.setCommitPage(True)  # no Back while importing
         self._show_outcomes()
         self._next()
@@ -643,7 +664,9 @@ class RunPage(QWizardPage):
         self.progress.setRange(0, 100)
         imported_all = len(self.summaries) == len(self._owner.files)
         self.progress.setValue(100 if imported_all else 0)
+        self.progress.setVisible(imported_all)
         self.phase_label.setText("")
+        self.heading.setText("All files imported." if imported_all else "")
         self.retry_button.setVisible(not imported_all)
         self._owner.settings_page.setCommitPage(bool(self.summaries))
         self.setCommitPage(bool(self.summaries))
@@ -683,12 +706,16 @@ class SummaryPage(QWizardPage):
         super().__init__(wizard)
         self._owner = wizard
         self.setTitle("Summary")
+        self.setSubTitle("What the import did. Save the report to keep it with your review.")
         self.headline = _message_label()
         self.counts = QTableWidget(len(self.ROWS), 0)
         self.counts.setVerticalHeaderLabels([label for _, label in self.ROWS])
         self.counts.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.counts.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.counts.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.counts.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.counts.setSizeAdjustPolicy(QAbstractItemView.SizeAdjustPolicy.AdjustToContents)
+        self.counts.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.problems = QPlainTextEdit()
         self.problems.setReadOnly(True)
         self.problems_box = QGroupBox("Rejected records and notes")
@@ -708,6 +735,7 @@ class SummaryPage(QWizardPage):
         layout.addWidget(self.counts)
         layout.addWidget(self.failures_label)
         layout.addWidget(self.problems_box, 1)
+        layout.addStretch(0)
         layout.addLayout(buttons)
 
     def summaries(self) -> list[ImportSummary]:
@@ -723,7 +751,7 @@ class SummaryPage(QWizardPage):
         for col, summary in enumerate(summaries):
             for row, (key, _) in enumerate(self.ROWS):
                 item = QTableWidgetItem(f"{getattr(summary, key):,}")
-                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 self.counts.setItem(row, col, item)
         failures = self._owner.run_page.failures
         _show_error(self.failures_label, "\n".join(
@@ -734,7 +762,8 @@ class SummaryPage(QWizardPage):
         self.problems_box.setVisible(bool(lines))
         uncertain = sum(s.uncertain for s in summaries)
         self.matches_button.setEnabled(uncertain > 0)
-        self.matches_button.setText(f"Review {uncertain} &uncertain match(es)…")
+        self.matches_button.setText(f"Review {uncertain} &uncertain match(es)…" if uncertain
+                                    else "No uncertain matches")
 
     def count(self, name: str, key: str) -> int:
         """The number shown for list ``name`` in row ``key`` (e.g. "matched")."""
