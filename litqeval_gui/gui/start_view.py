@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QIcon, QKeyEvent
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -29,12 +29,16 @@ class RecentList(QListWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setUniformItemSizes(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setIconSize(QSize(32, 32))
+        self.setSpacing(2)
         self.itemActivated.connect(lambda item: self.chosen.emit(item.data(PATH_ROLE)))
 
     def set_paths(self, paths: list[Path]) -> None:
         self.clear()
         for path in paths:
-            item = QListWidgetItem(QIcon(icon("app")), f"{path.stem}\n{path.parent}")
+            item = QListWidgetItem(icon("app"), f"{path.stem}\n{path.parent}")
             item.setData(PATH_ROLE, path)
             item.setToolTip(str(path))
             self.addItem(item)
@@ -87,6 +91,7 @@ class StartView(QWidget):
         recent.addWidget(self.recent_label)
         recent.addWidget(self.recent, 1)
         recent.addWidget(self.empty_label)
+        recent.addStretch(0)
 
         body = QHBoxLayout()
         body.addLayout(buttons)
@@ -94,21 +99,24 @@ class StartView(QWidget):
         body.addLayout(recent, 1)
 
         panel = QWidget()
+        panel.setMinimumWidth(640)
         panel.setMaximumWidth(820)
         column = QVBoxLayout(panel)
         column.addLayout(header)
         column.addSpacing(12)
         column.addLayout(body, 1)
-        outer = QHBoxLayout(self)
+        panel.setMaximumHeight(520)
+        outer = QVBoxLayout(self)
         outer.setContentsMargins(24, 24, 24, 24)
+        outer.addStretch(1)
         outer.addWidget(panel, 0, Qt.AlignmentFlag.AlignHCenter)
+        outer.addStretch(2)
 
     def _button(self, text: str, icon_name: str, signal: Signal) -> QPushButton:
         button = QPushButton(icon(icon_name), text)
         button.setIconSize(QSize(24, 24))
         button.setMinimumHeight(40)
         button.setMinimumWidth(200)
-        button.setStyleSheet("text-align: left; padding-left: 10px;")
         button.clicked.connect(signal)
         return button
 

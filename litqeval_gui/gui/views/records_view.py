@@ -155,12 +155,12 @@ class RecordsView(QWidget):
         self.table = self._make_table()
         self.detail = QTextBrowser(openExternalLinks=True)
         self.detail.setPlaceholderText("Select a record to see its details and provenance.")
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)  # both get the full width
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(self.detail)
         self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([700, 300])
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setSizes([600, 400])
 
         self.copy_doi_action = self._action("Copy DOI", "Ctrl+Shift+C", self.copy_doi)
         self.open_doi_action = self._action("Open DOI in Browser", "", self.open_doi)
@@ -197,10 +197,9 @@ class RecordsView(QWidget):
         header = table.horizontalHeader()
         header.setHighlightSections(False)
         width = table.fontMetrics().horizontalAdvance
-        for column, sample in enumerate(("Rank 00000", "", "Year 0", "Venue venue venue",
-                                         "10.0000/aaaa.0000.00", "Core", "000000 (×00)")):
-            if sample:
-                header.resizeSection(column, width(sample) + 16)
+        for column, sample in ((0, "Rank0"), (2, "Year0"), (3, "Venue venue v"),
+                               (4, "10.0000/abc.0000"), (5, "Core"), (6, "00000 (×0)")):
+            header.resizeSection(column, width(sample) + 14)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         table.selectionModel().currentRowChanged.connect(self._show_detail)
         return table
@@ -234,13 +233,12 @@ class RecordsView(QWidget):
     def _reset_years(self) -> None:
         """Year spin boxes span the list's years; the full span means no year filter."""
         span = views_data.year_span(self.session.project, self.info.id)
-        for box in (self.year_from, self.year_to):
+        for box, start in ((self.year_from, 0), (self.year_to, 1)):
             box.blockSignals(True)
             box.setEnabled(span is not None)
             box.setRange(*(span or (0, 0)))
+            box.setValue((span or (0, 0))[start])
             box.blockSignals(False)
-        self.year_from.setValue(self.year_from.minimum())
-        self.year_to.setValue(self.year_to.maximum())
 
     def _year_changed(self, other: QSpinBox, year: int) -> None:
         """Keep from ≤ to by moving the other box along, then filter after the delay."""
@@ -347,24 +345,20 @@ def detail_html(detail: RecordDetail) -> str:
              f"<table cellspacing=2>{rows}</table>"]
     if detail.abstract:
         parts.append(f"<p>{e(detail.abstract)}</p>")
-    parts.append(f"<h4>Provenance — work {detail.work_id}</h4>")
-    parts.append(_table(("List", "Role", "Rank", "File", "Database", "Line"), [
-        (o.list_name, o.role, o.rank, o.file_name, o.database,
-         "" if o.source_line is None else o.source_line)
-        for o in detail.occurrences]))
-    parts.append("<h4>Links</h4>")
+    parts.append(f"<h4>Provenance — work {detail.work_id}</h4><ul>")
+    parts += [f"<li><b>{e(o.list_name)}</b> ({e(o.role)}), rank {o.rank}<br>"
+              f"{e(_source(o.file_name, o.source_line))}"
+              f"{', ' + e(o.database) if o.database else ''}</li>"
+              for o in detail.occurrences]
+    parts.append("</ul><h4>Links</h4>")
     if detail.links:
-        parts.append(_table(("Record", "Method", "Score", "Status"), [
-            (f"#{other}", method, f"{score:.2f}", status)
-            for other, method, score, status in detail.links]))
+        parts.append("<ul>" + "".join(
+            f"<li>record #{other}: {e(method)}, score {score:.2f}, {e(status)}</li>"
+            for other, method, score, status in detail.links) + "</ul>")
     else:
-        parts.append("<p>No links: no other record was matched to this one.</p>")
+        parts.append("<p>No other record was matched to this one.</p>")
     return "".join(parts)
 
 
-def _table(headers: tuple[str, ...], rows: list[tuple[object, ...]]) -> str:
-    e = html.escape
-    head = "".join(f"<th align=left>{e(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{e(str(v))}</td>" for v in row) + "</tr>"
-                   for row in rows)
-    return f"<table cellspacing=0 cellpadding=3 border=1><tr>{head}</tr>{body}</table>"
+def _source(file_name: str, line: int | None) -> str:
+    return file_name if line is None else f"{file_name}, line {line}"
