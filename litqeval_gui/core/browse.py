@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from litqeval_gui.core import works
 from litqeval_gui.core.project import Project
+from litqeval_gui.core.storage import unpack_raw
 
 COLUMNS = ("rank", "title", "year", "venue", "doi", "core", "group")
 
@@ -146,5 +147,5 @@ def record_detail(project: Project, record_id: int) -> RecordDetail:
         id=row[0], title=row[1] or "", abstract=row[2] or "", authors=json.loads(row[3] or "[]"),
         year=row[4], venue=row[5] or "", keywords=json.loads(row[6] or "[]"), type=row[7] or "",
         language=row[8] or "", doi=row[9], pmid=row[10], ids=json.loads(row[11] or "{}"),
-        raw=json.loads(row[12] or "{}"), work_id=row[13], occurrences=occurrences, links=links,
+        raw=unpack_raw(row[12], row[1] or "", row[2] or ""), work_id=row[13], occurrences=occurrences, links=links,
     )

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from litqeval_gui.core.errors import ProjectError
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.records import Record
+from litqeval_gui.core.storage import unpack_raw
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,7 @@ def list_records(project: Project, list_id: int) -> Iterator[Record]:
             title=title or "", abstract=abstract or "", authors=json.loads(authors or "[]"),
             year=year, venue=venue or "", keywords=json.loads(keywords or "[]"),
             type=rtype or "", language=language or "", doi=doi or "", pmid=pmid or "",
-            ids=json.loads(ids or "{}"), raw=json.loads(raw or "{}"), rank=rank, score=score,
+            ids=json.loads(ids or "{}"), raw=unpack_raw(raw, title or "", abstract or ""),
+            rank=rank, score=score,
             source_line=line,
         )

@@ -26,11 +26,12 @@ from pathlib import Path
 
 from litqeval_gui.core import works
 from litqeval_gui.core.errors import ImportRefused
-from litqeval_gui.core.importing import ParseResult, detect, read_records
+from litqeval_gui.core.importing import ParseResult, detect
+from litqeval_gui.core.importing.parallel import read_rows
 from litqeval_gui.core.jobs import CancelToken, Progress
 from litqeval_gui.core.linking import Link, LinkItem, find_links, fingerprint
 from litqeval_gui.core.project import Project, delete_import, now
-from litqeval_gui.core.records import Record, normalise_title
+from litqeval_gui.core.storage import RowWriter
 
 ROLES = ("core", "results", "other")
 TREC_FORMATS = ("trec-run", "qrels")
@@ -99,25 +100,26 @@ def import_file(
     name = name or path.stem
     sha256, size = file_digest(path)
     detected = detect(path)[0] if fmt == "auto" else fmt
-    parsed: ParseResult = yield from _scaled(
-        read_records(path, fmt=fmt, mapping=mapping, where=where,
-                     topic=topic if detected in TREC_FORMATS else None, token=token),
-        0.0, 0.5, "reading",
-    )
     with project.transaction() as db:
         topic_id = project.topic_id(topic, create=True)
         _refuse_clashes(project, topic_id, topic, name, role, sha256)
         import_id = int(db["imports"].insert({
             "topic_id": topic_id, "name": name, "role": role, "file_name": path.name,
-            "sha256": sha256, "size": size, "format": parsed.format,
-            "encoding": parsed.encoding, "database": database or parsed.database,
-            "query": query, "created": now(), "state": "pending",
+            "sha256": sha256, "size": size, "query": query, "created": now(),
+            "state": "pending",
         }).last_pk)
-        _store_records(db, topic_id, import_id, parsed.records)
+        writer = RowWriter(db, topic_id, import_id)
+        parsed = yield from _scaled(
+            read_rows(path, writer.write, fmt=fmt, mapping=mapping, where=where,
+                      topic=topic if detected in TREC_FORMATS else None, token=token),
+            0.0, 0.5, "reading",
+        )
+        db["imports"].update(import_id, {"format": parsed.format, "encoding": parsed.encoding,
+                                         "database": database or parsed.database})
     try:
         yield Progress(55, 100, "linking")
         summary = yield from _link(project, topic, topic_id, import_id, name, role, parsed,
-                                   token)
+                                   writer.count, token)
     except BaseException:
         delete_import(project.db, import_id)
         raise
@@ -151,7 +153,7 @@ def _refuse_clashes(project: Project, topic_id: int, topic: str, name: str, role
 
 
 def _link(project: Project, topic: str, topic_id: int, import_id: int, name: str, role: str,
-          parsed: ParseResult, token: CancelToken | None,
+          parsed: ParseResult, accepted: int, token: CancelToken | None,
           ) -> Generator[Progress, None, ImportSummary]:
     """Second transaction: link the import into its topic, group works, mark it done."""
     with project.transaction() as db:
@@ -164,7 +166,8 @@ def _link(project: Project, topic: str, topic_id: int, import_id: int, name: str
         _store_links(db, topic_id, links, existing + new_items)
         yield Progress(92, 100, "grouping duplicates")
         works.regroup(db, topic_id)
-        summary = _summarise(db, topic, topic_id, import_id, name, role, parsed, links)
+        summary = _summarise(db, topic, topic_id, import_id, name, role, parsed, accepted,
+                             links)
         db["imports"].update(import_id, {
             "n_read": summary.read, "n_new": summary.new, "n_duplicate": summary.duplicate,
             "n_matched": summary.matched, "n_rejected": summary.rejected,
@@ -174,28 +177,6 @@ def _link(project: Project, topic: str, topic_id: int, import_id: int, name: str
         if token is not None:
             token.raise_if_cancelled()
     return summary
-
-
-def _store_records(db, topic_id: int, import_id: int, records: list[Record]) -> None:
-    """Insert the records with ids allocated here (each its own work until linked)."""
-    first = int(db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM records").fetchone()[0])
-    rows = []
-    for offset, rec in enumerate(records):
-        key = first + offset
-        rows.append((
-            key, topic_id, import_id, rec.rank or offset + 1, rec.score, key,
-            rec.title, normalise_title(rec.title), rec.abstract, json.dumps(rec.authors, ensure_ascii=False),
-            rec.year, rec.venue, json.dumps(rec.keywords, ensure_ascii=False), rec.type,
-            rec.language, rec.doi or None, rec.pmid or None,
-            json.dumps(rec.ids, ensure_ascii=False) if rec.ids else None,
-            json.dumps(rec.raw, ensure_ascii=False, default=str), rec.source_line,
-        ))
-    db.conn.executemany(
-        "INSERT INTO records (id, topic_id, import_id, rank, score, work_id, title, title_norm, "
-        "abstract, authors, year, venue, keywords, type, language, doi, pmid, ids, raw, "
-        "source_line) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        rows,
-    )
 
 
 def _verdicts(db, topic_id: int) -> dict[frozenset[str], bool]:
@@ -229,7 +210,7 @@ def _status(link: Link) -> str:
 
 
 def _summarise(db, topic: str, topic_id: int, import_id: int, name: str, role: str,
-               parsed: ParseResult, links: list[Link]) -> ImportSummary:
+               parsed: ParseResult, accepted: int, links: list[Link]) -> ImportSummary:
     rows = db.execute("SELECT id, work_id FROM records WHERE import_id = ?", [import_id])
     mine = dict(rows)
     old_works = {w for (w,) in db.execute(
@@ -249,7 +230,7 @@ def _summarise(db, topic: str, topic_id: int, import_id: int, name: str, role: s
     return ImportSummary(
         import_id=import_id, topic=topic, name=name, role=role, format=parsed.format,
         encoding=parsed.encoding, database=db["imports"].get(import_id)["database"] or "",
-        read=len(parsed.records) + len(parsed.rejected), new=len(new_works),
+        read=accepted + len(parsed.rejected), new=len(new_works),
         duplicate=len(mine) - len(new_works), matched=matched, rejected=len(parsed.rejected),
         uncertain=sum(1 for link in links if not link.certain and link.method != "user"),
         notes=list(parsed.notes), problems=[r.describe(parsed.path) for r in parsed.rejected],

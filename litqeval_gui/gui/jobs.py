@@ -35,7 +35,7 @@ class _JobThread(QThread):
         self.token = token
 
     def run(self) -> None:  # worker thread: no UI calls here
-        last = 0.0
+        last, last_message = 0.0, None
         try:
             job = self._make_job(self.token)
             while True:
@@ -45,8 +45,9 @@ class _JobThread(QThread):
                     self.succeeded.emit(stop.value)
                     return
                 now = time.monotonic()
-                if now - last >= _MIN_INTERVAL or (p.total and p.done >= p.total):
-                    last = now
+                if (now - last >= _MIN_INTERVAL or p.message != last_message
+                        or (p.total and p.done >= p.total)):
+                    last, last_message = now, p.message  # a new phase is never dropped
                     self.progressed.emit(p.done, p.total, p.message)
         except ImportCancelled:
             self.cancelled.emit()

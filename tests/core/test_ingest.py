@@ -80,6 +80,17 @@ def test_refusals_leave_project_unchanged(project, small_files, tmp_path):
         project, results, topic="T", role="bogus"), "role must be")
 
 
+def test_refusal_while_parsing_in_a_new_topic_leaves_nothing(project, small_files, tmp_path):
+    core, _ = small_files
+    _import(project, core, topic="T", role="core", name="core")
+    before = _snapshot(project)
+    bad = tmp_path / "bad.ris"
+    bad.write_text("TY  - JOUR\nPY  - 2001\nER  - \n\n" * 3, encoding="utf-8")
+    _assert_refused_unchanged(project, small_files, ingest.import_file(
+        project, bad, topic="New topic", role="results"), "no usable records")
+    assert _snapshot(project) == before
+
+
 def test_cancel_inside_the_transaction_rolls_back(project, small_files):
     core, results = small_files
     _import(project, core, topic="T", role="core", name="core")

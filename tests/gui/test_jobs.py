@@ -37,6 +37,23 @@ def test_success_value_and_progress_arrive_on_gui_thread(qtbot):
     assert not handle.running and runner.active() == []
 
 
+def test_a_new_phase_message_is_never_throttled_away(qtbot):
+    runner = JobRunner()
+    seen = []
+    runner.progress.connect(lambda title, d, t, m: seen.append(m))
+
+    def phases(token):
+        for i in range(200):  # far faster than the throttle interval
+            yield Progress(i, 1000, "reading")
+        yield Progress(500, 1000, "linking")  # then a long step without reports
+        return None
+
+    with qtbot.waitSignal(runner.ended, timeout=5000):
+        runner.run("phases", phases)
+    assert seen[0] == "reading" and seen[-1] == "linking"
+    assert seen.count("reading") < 200  # the flood itself is throttled
+
+
 def test_failure_goes_to_the_notification_path(qtbot, shown_errors):
     runner = JobRunner()
 

@@ -221,11 +221,12 @@ class Collector:
         self.need_text = need_text
         self.keep_rank = keep_rank
         self.filtered_out = 0
+        self.accepted = 0  # records accepted so far (also those of a part parsed elsewhere)
         self._where_values: dict[str, list[str]] = {}
 
     @property
     def full(self) -> bool:
-        return self.limit is not None and len(self.result.records) >= self.limit
+        return self.limit is not None and self.accepted >= self.limit
 
     def reject(self, number: int, line: int | None, reason: str, title: str = "") -> None:
         self.result.rejected.append(RejectedRecord(number, line, reason, title[:200]))
@@ -240,8 +241,9 @@ class Collector:
         if self.where and not self._keep(record):
             self.filtered_out += 1
             return
+        self.accepted += 1
         if not self.keep_rank:
-            record.rank = len(self.result.records) + 1
+            record.rank = self.accepted
         self.result.records.append(record)
 
     def _problem(self, record: Record) -> str:
@@ -284,7 +286,7 @@ class Collector:
         if self.filtered_out:
             shown = ", ".join(f"{k}={v!r}" for k, v in self.where.items())
             result.notes.append(f"{self.filtered_out} record(s) left out by the filter {shown}")
-        if result.records:
+        if self.accepted:
             if result.rejected:
                 result.notes.append(f"{len(result.rejected)} record(s) rejected; "
                                     f"first: {result.rejected[0].describe(result.path)}")

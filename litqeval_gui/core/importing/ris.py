@@ -38,13 +38,30 @@ _LIST_TAGS = ["A1", "A2", "A3", "A4", "AU", "KW", "N1", "UR"]
 _PARSER_OPTIONS = {"mapping": _TagKeys(), "list_tags": _LIST_TAGS}
 
 
-def read(text: str, col: Collector) -> Generator[Progress, None, None]:
-    """Parse RIS ``text`` into ``col``; an unfinished last record (no ER) is rejected."""
-    ends = [m.end() for m in _END.finditer(text)]
+def record_ends(text: str) -> list[int]:
+    """Offsets just after each ``ER`` line of ``text``."""
+    return [m.end() for m in _END.finditer(text)]
+
+
+def split_point(text: str, fraction: float = 0.5) -> int:
+    """Offset just after the first ``ER`` line at or past ``fraction`` of ``text``
+    (0 if none): both sides then hold whole records."""
+    match = _END.search(text, int(len(text) * fraction))
+    return match.end() if match else 0
+
+
+def read(text: str, col: Collector, *, first_line: int = 1,
+         first_number: int = 0) -> Generator[Progress, None, None]:
+    """Parse RIS ``text`` into ``col``; an unfinished last record (no ER) is rejected.
+
+    ``first_line`` / ``first_number`` are the file's line and record number where
+    ``text`` starts (for a part of a file parsed on its own).
+    """
+    ends = record_ends(text)
     total = len(ends)
     step = max(200, min(2000, total // 100))
-    line, counted = 1, 0  # line number at text offset ``counted``
-    number = 0
+    line, counted = first_line, 0  # line number at text offset ``counted``
+    number = first_number
     for first in range(0, total, step):
         chunk_ends = ends[first:first + step]
         start = ends[first - 1] if first else 0
