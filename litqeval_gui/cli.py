@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -206,6 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    multiprocessing.freeze_support()  # the frozen bundle spawns the parallel parser
     args = build_parser().parse_args(argv)
     try:
         args.func(args)
