@@ -360,6 +360,7 @@ class MainWindow(QMainWindow):
         if view is None:
             return
         self.tabs.removeTab(index)
+        view.close()
         view.deleteLater()
         self._update_content()
 

@@ -13,7 +13,15 @@ import html
 from collections import OrderedDict
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, QUrl
-from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence, QShowEvent
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDesktopServices,
+    QGuiApplication,
+    QHideEvent,
+    QKeySequence,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -45,6 +53,8 @@ PAGE_SIZE = 200
 CACHE_PAGES = 8
 FILTER_DELAY_MS = 250
 HEADERS = ("Rank", "Title", "Year", "Venue", "DOI", "Core", "Group")
+HEADER_TIPS = {5: "✓ when the record's work is in the topic's core set",
+               6: "Duplicate group: the work id, with (×n) when n records are the same work"}
 RECORD_ID_ROLE = Qt.ItemDataRole.UserRole
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _CENTRE = Qt.AlignmentFlag.AlignCenter
@@ -110,8 +120,12 @@ class RecordsModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
             return HEADERS[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return HEADER_TIPS.get(section)
         return None
 
     def data(self, index: QModelIndex | QPersistentModelIndex,
@@ -166,10 +180,7 @@ class RecordsView(QWidget):
         self.open_doi_action = self._action("Open DOI in Browser", "", self.open_doi)
         self.focus_filter_action = self._action("Find", QKeySequence.StandardKey.Find,
                                                 self.focus_filter)
-        details = QAction("Show Details", self.table, triggered=self.detail.setFocus)
-        details.setShortcuts([QKeySequence(Qt.Key.Key_Return), QKeySequence(Qt.Key.Key_Enter)])
-        details.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        self.table.addAction(details)
+        self.table.activated.connect(lambda _index: self.detail.setFocus())  # Enter, double-click
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -287,6 +298,17 @@ class RecordsView(QWidget):
         if self._stale:
             self.refresh()
 
+    def hideEvent(self, event: QHideEvent) -> None:
+        """A filter still waiting for its delay is applied when shown again."""
+        if self._timer.isActive():
+            self._timer.stop()
+            self._stale = True
+        super().hideEvent(event)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._timer.stop()  # closed (even if never shown): nothing left to apply
+        super().closeEvent(event)
+
     # -- current record --------------------------------------------------------------
     def current_row(self) -> RowSummary | None:
         index = self.table.currentIndex()
@@ -337,12 +359,13 @@ def detail_html(detail: RecordDetail) -> str:
              ("Venue", detail.venue), ("Type", detail.type), ("Language", detail.language),
              ("PMID", detail.pmid), ("Keywords", "; ".join(detail.keywords))]
     facts += sorted(detail.ids.items())
-    rows = "".join(f"<tr><th align=left>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in facts if v)
+    rows = "".join(f"<tr><th align=left>{e(k)}&nbsp;&nbsp;</th><td>{e(v)}</td></tr>"
+                   for k, v in facts if v)
     if detail.doi:
         link = doi_url(detail.doi).toString()
-        rows += f"<tr><th align=left>DOI</th><td><a href='{e(link)}'>{e(detail.doi)}</a></td></tr>"
+        rows += f"<tr><th align=left>DOI&nbsp;&nbsp;</th><td><a href='{e(link)}'>{e(detail.doi)}</a></td></tr>"
     parts = [f"<h3>{e(detail.title) or '<i>(no title)</i>'}</h3>",
-             f"<table cellspacing=2>{rows}</table>"]
+             f"<table cellspacing=0 cellpadding=2>{rows}</table>"]
     if detail.abstract:
         parts.append(f"<p>{e(detail.abstract)}</p>")
     parts.append(f"<h4>Provenance — work {detail.work_id}</h4><ul>")
