@@ -1,0 +1,108 @@
+"""The entry point: no-display exit, opening a project from the command line, the excepthook."""
+
+import logging
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from litqeval_gui.core import ingest
+from litqeval_gui.core.jobs import run_job
+from litqeval_gui.core.project import Project
+from litqeval_gui.gui import app as gui_app
+
+
+def test_without_a_display_it_exits_2_with_one_line(tmp_path):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    env["LITQEVAL_CONFIG_DIR"] = str(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys; from litqeval_gui.gui.app import main; "
+         "sys.exit(main([]))"],
+        env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == ("litqeval-gui: no display available; use the `litqeval` command "
+                           "for headless work\n")
+    assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+@pytest.mark.parametrize(("env", "platform", "ok"), [
+    ({}, "linux", False),
+    ({"DISPLAY": ":0"}, "linux", True),
+    ({"WAYLAND_DISPLAY": "wayland-0"}, "linux", True),
+    ({"QT_QPA_PLATFORM": "offscreen"}, "linux", True),
+    ({"QT_QPA_PLATFORM": "vnc:size=800x600"}, "linux", True),
+    ({"QT_QPA_PLATFORM": "xcb"}, "linux", False),
+    ({}, "win32", True),
+    ({}, "darwin", True),
+])
+def test_display_problem(env, platform, ok):
+    assert (gui_app.display_problem(env, platform) is None) == ok
+
+
+def test_command_line_options():
+    args, qt_args = gui_app.parse_args(["p.litq", "-platform", "offscreen"])
+    assert str(args.project) == "p.litq" and not args.demo and qt_args == ["-platform", "offscreen"]
+    assert gui_app.parse_args(["--demo"])[0].demo
+
+
+def test_opening_a_project_from_the_command_line_shows_its_topics(qtbot, tmp_path, small_files):
+    core, results = small_files
+    path = tmp_path / "cli.litq"
+    with Project.create(path) as project:
+        run_job(ingest.import_file(project, core, topic="from cli", role="core"))
+        run_job(ingest.import_file(project, results, topic="from cli", role="results"))
+    args, _ = gui_app.parse_args([str(path)])
+    window = gui_app.start(args)
+    qtbot.addWidget(window)
+    assert window.isVisible()
+    assert window.sidebar.topic_names() == ["from cli"]
+    window.close()
+
+
+@pytest.fixture
+def reporter(qtbot, monkeypatch):
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # restored after the test
+    monkeypatch.setattr(threading, "excepthook", threading.excepthook)
+    log_file = gui_app.setup_logging()
+    yield gui_app.install_error_reporting(), log_file
+    logging.getLogger().removeHandler(gui_app._log_handler)
+    gui_app._log_handler.close()
+    gui_app._log_handler = None
+
+
+def test_uncaught_exceptions_are_logged_and_shown_once(reporter, qtbot, shown_errors,
+                                                       isolated_config):
+    _, log_file = reporter
+    assert log_file == isolated_config / "litqeval-gui.log"
+    try:
+        raise ValueError("a bug in a slot")
+    except ValueError as exc:
+        error = exc
+    sys.excepthook(type(error), error, error.__traceback__)
+    sys.excepthook(type(error), error, error.__traceback__)  # the same error again
+    qtbot.waitUntil(lambda: len(shown_errors) == 1, timeout=2000)
+    qtbot.wait(50)
+    assert len(shown_errors) == 1
+    title, message, details = shown_errors[0]
+    assert title == "Unexpected error"
+    assert message.startswith("An internal error occurred: ValueError: a bug in a slot")
+    assert "Traceback" in details
+    text = log_file.read_text(encoding="utf-8")
+    assert "uncaught exception" in text and "ValueError: a bug in a slot" in text
+
+
+def test_exceptions_in_other_threads_reach_the_gui_thread(reporter, qtbot, shown_errors):
+    _, log_file = reporter
+
+    def broken():
+        raise RuntimeError("worker thread failed")
+
+    thread = threading.Thread(target=broken, name="helper")
+    thread.start()
+    thread.join()
+    qtbot.waitUntil(lambda: len(shown_errors) == 1, timeout=2000)
+    assert "RuntimeError: worker thread failed" in shown_errors[0][1]
+    assert "in thread helper" in log_file.read_text(encoding="utf-8")
