@@ -1,0 +1,161 @@
+"""The bundled demo project: content, determinism, safety and embedding structure.
+
+The demo is built once for the module (about 10 s); one more build checks determinism.
+"""
+
+import numpy as np
+import pytest
+from sklearn.decomposition import TruncatedSVD
+from sklearn.feature_extraction.text import TfidfVectorizer
+
+from litqeval_gui.core.catalog import lists
+from litqeval_gui.core.demo import build_demo
+from litqeval_gui.core.errors import ImportCancelled, ProjectError
+from litqeval_gui.core.evaluation import recall_report
+from litqeval_gui.core.jobs import CancelToken, run_job
+from litqeval_gui.core.matches import matches
+from litqeval_gui.core.project import Project
+
+TOPICS = [
+    "Deep learning for polyp detection in colonoscopy",
+    "Soil carbon sequestration under cover crops",
+    "Misinformation spread on social media",
+]
+BROAD, NARROW = (1500, 2500), (200, 500)  # distinct works in a result list
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    path = tmp_path_factory.mktemp("demo") / "demo.litq"
+    progress = []
+    assert run_job(build_demo(path), progress.append) == path
+    project = Project.open(path)
+    yield project, progress
+    project.close()
+
+
+def _titles(project):
+    return [t for (t,) in project.db.execute("SELECT title FROM records ORDER BY id")]
+
+
+def test_topics_lists_and_sizes(demo):
+    project, _ = demo
+    names = [n for (n,) in project.db.execute("SELECT name FROM topics ORDER BY id")]
+    assert names == TOPICS
+    for topic in TOPICS:
+        infos = lists(project, topic)
+        core = [i for i in infos if i.role == "core"]
+        results = {i.name.split()[0]: i for i in infos if i.role == "results"}
+        assert len(core) == 1 and 25 <= core[0].size <= 50
+        assert set(results) == {"broad", "narrow"}
+        assert BROAD[0] <= results["broad"].size <= BROAD[1]
+        assert NARROW[0] <= results["narrow"].size <= NARROW[1]
+        assert all(i.query for i in results.values())
+
+
+def test_real_importers_are_exercised(demo):
+    project, _ = demo
+    formats = {(i.format, i.database) for t in TOPICS for i in lists(project, t)}
+    assert {f for f, _ in formats} == {"ris", "csv", "medline", "bibtex", "xlsx"}
+    assert ("csv", "scopus") in formats and ("medline", "pubmed") in formats
+    rejected = project.db.execute("SELECT SUM(n_rejected) FROM imports").fetchone()[0]
+    assert rejected == 0
+
+
+def test_recall_is_below_one_and_narrow_finds_less(demo):
+    project, _ = demo
+    for topic in TOPICS:
+        report = {r.name.split()[0]: r for r in recall_report(project, topic).lists}
+        for entry in report.values():
+            assert 0 < entry.recall < 1
+            assert entry.missed  # the missed core records are listed
+        assert report["narrow"].recall < report["broad"].recall
+
+
+def test_uncertain_matches_include_a_preprint(demo):
+    project, _ = demo
+    for topic in TOPICS:
+        uncertain = matches(project, topic, uncertain=True)
+        assert 1 <= len(uncertain) <= 15
+        preprints = [m for m in uncertain if m.a.role == "core" or m.b.role == "core"
+                     if m.a.doi and m.b.doi and m.a.doi != m.b.doi
+                     and abs(m.a.year - m.b.year) == 1]
+        assert preprints, topic
+
+
+def test_progress_is_reported_and_ends_complete(demo):
+    _, progress = demo
+    assert len(progress) > 20
+    assert progress[-1].fraction == 1.0
+    fractions = [p.fraction for p in progress[:-1]]
+    assert fractions == sorted(fractions) and fractions[-1] <= 1.0
+    assert any("broad" in p.message for p in progress)
+
+
+def test_same_seed_gives_the_same_demo(demo, tmp_path):
+    project, _ = demo
+    again = tmp_path / "again.litq"
+    run_job(build_demo(again))
+    assert [p.name for p in tmp_path.iterdir()] == ["again.litq"]  # no partial, WAL or lock
+    with Project.open(again, readonly=True) as other:
+        assert _titles(other) == _titles(project)
+
+
+def test_refuses_an_existing_path(tmp_path):
+    path = tmp_path / "mine.litq"
+    path.write_text("not mine to overwrite")
+    with pytest.raises(ProjectError, match="already exists"):
+        run_job(build_demo(path))
+    assert path.read_text() == "not mine to overwrite"
+
+
+def test_cancel_leaves_no_file(tmp_path):
+    path = tmp_path / "demo.litq"
+    token = CancelToken()
+
+    def cancel_in_second_import(progress):
+        if "broad" in progress.message:
+            token.cancel()
+
+    with pytest.raises(ImportCancelled):
+        run_job(build_demo(path, token), cancel_in_second_import)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_closing_the_job_leaves_no_file(tmp_path):
+    path = tmp_path / "demo.litq"
+    job = build_demo(path)
+    for _ in range(3):
+        next(job)
+    job.close()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_topics_separate_and_core_records_cluster(demo):
+    """TF-IDF + LSA(100) on title + abstract of every record (SPEC §1 embeds the same text)."""
+    project, _ = demo
+    rows = project.db.execute(
+        "SELECT t.name, i.role, r.work_id, r.title || ' ' || COALESCE(r.abstract, '') "
+        "FROM records r JOIN imports i ON i.id = r.import_id JOIN topics t ON t.id = r.topic_id "
+        "ORDER BY r.id").fetchall()
+    topic = np.array([r[0] for r in rows])
+    role = np.array([r[1] for r in rows])
+    work = np.array([r[2] for r in rows])
+    tfidf = TfidfVectorizer(sublinear_tf=True, stop_words="english").fit_transform(
+        [r[3] for r in rows])
+    emb = TruncatedSVD(100, random_state=0).fit_transform(tfidf)
+    emb /= np.linalg.norm(emb, axis=1, keepdims=True)
+
+    def centroid(mask):
+        c = emb[mask].mean(axis=0)
+        return c / np.linalg.norm(c)
+
+    centroids = np.array([centroid(topic == t) for t in TOPICS])
+    predicted = np.array(TOPICS)[(emb @ centroids.T).argmax(axis=1)]
+    assert (predicted == topic).mean() >= 0.95  # measured 0.999
+    for t in TOPICS:
+        core = (topic == t) & (role == "core")
+        c = centroid(core)
+        non_core = (topic == t) & (role == "results") & ~np.isin(work, work[core])
+        margin = (emb[core] @ c).mean() - (emb[non_core] @ c).mean()
+        assert margin >= 0.3, (t, margin)  # measured 0.38-0.45
