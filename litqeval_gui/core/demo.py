@@ -61,8 +61,8 @@ _VARIANTS = (("exact", 9), ("case", 3), ("typo", 2), ("no_doi", 3), ("subtitle",
 _ABSTRACT = (("background", 1, 1), ("aim", 1, 1), ("methods", 1, 2), ("results", 1, 2),
              ("conclusion", 1, 1))  # (part, min sentences, max sentences)
 _SLOT = re.compile(r"\{(\w+)\}")
-# Linkage settings for keeping distinct works apart: looser and wider than the importer's,
-# so that no two generated titles come near what an import would offer as a match.
+# Linkage settings for keeping distinct works apart: the importer's thresholds with a wider
+# neighbourhood, so that an import rarely offers two generated works as a match.
 _APART = LinkSettings(window=16)
 
 
