@@ -101,7 +101,7 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(self.sidebar)
         self.splitter.addWidget(self.content)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes(self.settings.splitter_sizes("main") or [260, 940])
+        self.splitter.setSizes(self.settings.splitter_sizes("main") or [300, 900])
         self.pages = QStackedWidget()
         self.pages.addWidget(self.start_view)
         self.pages.addWidget(self.splitter)

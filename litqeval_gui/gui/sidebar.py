@@ -62,7 +62,8 @@ class TopicTree(QTreeView):
             bold = QFont(item.font())
             bold.setBold(True)
             item.setFont(bold)
-            item.setToolTip(f"{topic.lists} result lists, {topic.works:,} distinct works")
+            item.setToolTip(f"{topic.name}\n{topic.lists} result lists, "
+                            f"{topic.works:,} distinct works")
             self._fill_topic(item, topic.name, topic.core, by_topic.get(topic.name, []))
             model.appendRow(item)
             self.setExpanded(item.index(), topic.name not in self._collapsed)

@@ -106,3 +106,21 @@ def test_exceptions_in_other_threads_reach_the_gui_thread(reporter, qtbot, shown
     qtbot.waitUntil(lambda: len(shown_errors) == 1, timeout=2000)
     assert "RuntimeError: worker thread failed" in shown_errors[0][1]
     assert "in thread helper" in log_file.read_text(encoding="utf-8")
+
+
+def test_many_signal_emits_do_not_abort_the_interpreter(tmp_path):
+    """PySide6 6.12.0 on CPython 3.11 loses a reference to True per emit(); the guard holds."""
+    code = (
+        "from PySide6.QtCore import QObject, Signal\n"
+        "from litqeval_gui.gui.app import guard_emit_refcount_bug\n"
+        "guard_emit_refcount_bug()\n"
+        "class A(QObject):\n"
+        "    ping = Signal(object)\n"
+        "a = A()\n"
+        "a.ping.connect(lambda v: True)\n"
+        "for i in range(5000):\n"
+        "    a.ping.emit(i)\n"
+        "print('ok')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert (done.returncode, done.stdout.strip()) == (0, "ok"), done.stderr
