@@ -269,3 +269,16 @@ def _list_infos(window):
     from litqeval_gui.core import catalog
 
     return catalog.lists(window.session.project)
+
+
+def test_the_real_demo_project_builds_opens_and_is_captured(window, qtbot, isolated_config):
+    window.show()
+    window.open_demo()
+    assert window.job_status.isVisible()  # progress with a Cancel button while it builds
+    qtbot.waitUntil(lambda: window.session is not None, timeout=60_000)
+    assert (isolated_config / "demo.litq").is_file()
+    assert len(window.sidebar.topic_names()) == 3
+    [info] = [i for i in _list_infos(window) if i.role == "results"][:1]
+    window.open_list(info).table.selectRow(2)
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    assert window.grab().save(str(SCREENS / "main_window_demo.png"))
