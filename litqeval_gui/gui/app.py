@@ -10,7 +10,6 @@ Uncaught exceptions, on the GUI thread or any other, are logged to
 from __future__ import annotations
 
 import argparse
-import ctypes
 import logging
 import logging.handlers
 import multiprocessing
@@ -47,30 +46,6 @@ def display_problem(env: Mapping[str, str], platform: str = sys.platform) -> str
     if wanted in HEADLESS_PLATFORMS or env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
         return None
     return NO_DISPLAY
-
-
-def guard_emit_refcount_bug() -> bool:
-    """Work around PySide6 6.12.0 on CPython < 3.12, where every Python ``emit()`` drops a
-    reference to ``True``; after a few hundred signals the interpreter aborts
-    ("bool_dealloc: deallocating True or False"). When a probe shows the leak, make
-    ``True``/``False`` effectively immortal, as CPython 3.12 does. True if applied.
-    """
-    if sys.version_info >= (3, 12):
-        return False
-
-    class _Probe(QObject):
-        ping = Signal()
-
-    probe = _Probe()
-    before = sys.getrefcount(True)
-    for _ in range(8):
-        probe.ping.emit()
-    if before - sys.getrefcount(True) < 8:
-        return False
-    for value in (True, False):
-        ctypes.c_ssize_t.from_address(id(value)).value += 1 << 32  # ob_refcnt comes first
-    log.info("applied the PySide6 emit() reference-count workaround")
-    return True
 
 
 def identify(app: QCoreApplication) -> None:
@@ -170,7 +145,6 @@ def start(args: argparse.Namespace):  # -> MainWindow (imported lazily: keeps st
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``litqeval-gui`` entry point."""
     multiprocessing.freeze_support()
-    guard_emit_refcount_bug()
     args, qt_args = parse_args(sys.argv[1:] if argv is None else argv)
     problem = display_problem(os.environ)
     if problem:

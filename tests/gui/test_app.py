@@ -109,18 +109,19 @@ def test_exceptions_in_other_threads_reach_the_gui_thread(reporter, qtbot, shown
 
 
 def test_many_signal_emits_do_not_abort_the_interpreter(tmp_path):
-    """PySide6 6.12.0 on CPython 3.11 loses a reference to True per emit(); the guard holds."""
+    """PySide6 6.12.0 on CPython 3.11 loses a reference to True per emit() and aborts the
+    interpreter after a few hundred signals; pyproject excludes it. This catches a return."""
     code = (
+        "import sys\n"
         "from PySide6.QtCore import QObject, Signal\n"
-        "from litqeval_gui.gui.app import guard_emit_refcount_bug\n"
-        "guard_emit_refcount_bug()\n"
         "class A(QObject):\n"
         "    ping = Signal(object)\n"
         "a = A()\n"
         "a.ping.connect(lambda v: True)\n"
+        "before = sys.getrefcount(True)\n"
         "for i in range(5000):\n"
         "    a.ping.emit(i)\n"
-        "print('ok')\n")
+        "print('lost', before - sys.getrefcount(True))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
-    assert (done.returncode, done.stdout.strip()) == (0, "ok"), done.stderr
+    assert (done.returncode, done.stdout.strip()) == (0, "lost 0"), done.stderr

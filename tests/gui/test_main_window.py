@@ -4,7 +4,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, QStandardPaths, Qt, QUrl
+from PySide6.QtCore import QMimeData, QPoint, QPointF, QStandardPaths, Qt, QUrl
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
@@ -130,7 +130,7 @@ def test_shortcuts_and_menus_exist(window):
 def _drop(window, paths):
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
-    enter = QDragEnterEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime,
+    enter = QDragEnterEvent(QPoint(10, 10), Qt.DropAction.CopyAction, mime,
                             Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     window.dragEnterEvent(enter)
     drop = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime,
