@@ -9,36 +9,19 @@ equals the whole-run ratio. Single BLAS thread for both (a shared machine).
 
 from __future__ import annotations
 
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
 from litqeval_gui.metrics.geometry import Ellipsoid, convex_hull, mvee
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.metrics.test_geometry import naive_khachiyan  # noqa: E402 — the test's reference
+
 NAIVE_ITERATION_BUDGET = {50: None, 500: 400, 5_000: 15}  # None: run to convergence
-
-
-def naive_khachiyan(points: np.ndarray, tol: float = 1e-4, max_iter: int = 50_000):
-    """The published form (Moshtagh) with diag(u) of size N×N; returns (c, A, iterations)."""
-    p = points.T
-    d, n = p.shape
-    q = np.vstack([p, np.ones(n)])
-    u = np.ones(n) / n
-    err, count = 1.0, 0
-    while err > tol and count < max_iter:
-        x = q @ np.diag(u) @ q.T
-        m = np.diag(q.T @ np.linalg.inv(x) @ q)
-        j = np.argmax(m)
-        step = (m[j] - d - 1) / ((d + 1) * (m[j] - 1))
-        new_u = (1 - step) * u
-        new_u[j] += step
-        err = np.linalg.norm(new_u - u)
-        u = new_u
-        count += 1
-    c = p @ u
-    a = np.linalg.inv(p @ np.diag(u) @ p.T - np.outer(c, c)) / d
-    return c, a, count
 
 
 def bench_fit() -> bool:

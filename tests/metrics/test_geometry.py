@@ -20,7 +20,10 @@ from litqeval_gui.metrics.geometry import (
 
 
 def naive_khachiyan(points, tol=1e-4, max_iter=50_000):
-    """The published form (Moshtagh's MATLAB code) with diag(u) of size N×N."""
+    """The published form (Moshtagh's MATLAB code) with diag(u) of size N×N.
+
+    Returns (centre, A, iterations); benchmarks/bench_mvee.py times it as the baseline.
+    """
     p = np.asarray(points, dtype=float).T  # d × N
     d, n = p.shape
     q = np.vstack([p, np.ones(n)])
@@ -38,7 +41,7 @@ def naive_khachiyan(points, tol=1e-4, max_iter=50_000):
         count += 1
     c = p @ u
     a = np.linalg.inv(p @ np.diag(u) @ p.T - np.outer(c, c)) / d
-    return c, a
+    return c, a, count
 
 
 def containment_slack(d, tol=1e-4):
@@ -131,7 +134,7 @@ def test_degenerate_input_raises_with_a_reason(points, fragment):
 def test_mvee_matches_the_naive_published_form(n, d, seed):
     pts = np.random.default_rng(seed).normal(size=(n, d)) * np.arange(1, d + 1)
     ell = mvee(pts, enclose=False)
-    c, a = naive_khachiyan(pts)
+    c, a, _ = naive_khachiyan(pts)
     np.testing.assert_allclose(ell.centre, c, atol=1e-9)
     np.testing.assert_allclose(ell.shape, a, rtol=1e-7, atol=1e-9)
     assert ell.mahalanobis(pts).max() > 1.0  # the published form leaves support points out
