@@ -287,9 +287,8 @@ class Collector:
             shown = ", ".join(f"{k}={v!r}" for k, v in self.where.items())
             result.notes.append(f"{self.filtered_out} record(s) left out by the filter {shown}")
         if self.accepted:
-            if result.rejected:
-                result.notes.append(f"{len(result.rejected)} record(s) rejected; "
-                                    f"first: {result.rejected[0].describe(result.path)}")
+            if result.rejected:  # each one is listed with its reason in ``rejected``
+                result.notes.append(f"{len(result.rejected)} record(s) rejected")
             return result
         if result.rejected:
             first = "; ".join(r.describe(result.path) for r in result.rejected[:3])
