@@ -10,13 +10,14 @@ Uncaught exceptions, on the GUI thread or any other, are logged to
 from __future__ import annotations
 
 import argparse
+import ctypes
 import logging
 import logging.handlers
 import multiprocessing
 import os
 import sys
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -38,14 +39,45 @@ HEADLESS_PLATFORMS = frozenset(
     {"offscreen", "minimal", "minimalegl", "vnc", "eglfs", "linuxfb", "vkkhrdisplay"})
 
 
-def display_problem(env: Mapping[str, str], platform: str = sys.platform) -> str | None:
-    """Why no window can be shown, or None when one can."""
+# shared libraries Qt's xcb platform plugin links, with their Debian/Ubuntu packages;
+# Qt aborts with a cryptic message when one is missing (libxcb-cursor0 often is)
+XCB_LIBRARIES = {
+    "libxcb-cursor.so.0": "libxcb-cursor0", "libxcb-icccm.so.4": "libxcb-icccm4",
+    "libxcb-image.so.0": "libxcb-image0", "libxcb-keysyms.so.1": "libxcb-keysyms1",
+    "libxcb-randr.so.0": "libxcb-randr0", "libxcb-render-util.so.0": "libxcb-render-util0",
+    "libxcb-shape.so.0": "libxcb-shape0", "libxcb-xkb.so.1": "libxcb-xkb1",
+    "libxkbcommon-x11.so.0": "libxkbcommon-x11-0", "libX11-xcb.so.1": "libx11-xcb1",
+}
+
+
+def _loads(name: str) -> bool:
+    try:
+        ctypes.CDLL(name)
+    except OSError:
+        return False
+    return True
+
+
+def display_problem(env: Mapping[str, str], platform: str = sys.platform,
+                    loads: Callable[[str], bool] = _loads) -> str | None:
+    """Why no window can be shown, or None when one can.
+
+    On Linux with only an X display, also checks that Qt's xcb plugin can load its
+    system libraries, naming the packages to install when it cannot.
+    """
     if platform in ("win32", "darwin", "cygwin"):
         return None
     wanted = env.get("QT_QPA_PLATFORM", "").split(";")[0].split(":")[0].strip()
-    if wanted in HEADLESS_PLATFORMS or env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
+    if wanted in HEADLESS_PLATFORMS or env.get("WAYLAND_DISPLAY"):
         return None
-    return NO_DISPLAY
+    if not env.get("DISPLAY"):
+        return NO_DISPLAY
+    missing = [lib for lib in XCB_LIBRARIES if not loads(lib)]
+    if wanted not in ("", "xcb") or not missing:
+        return None
+    packages = " ".join(XCB_LIBRARIES[lib] for lib in missing)
+    return (f"the window system (Qt xcb) needs libraries this machine lacks: "
+            f"{', '.join(missing)} (Debian/Ubuntu: sudo apt install {packages})")
 
 
 def identify(app: QCoreApplication) -> None:

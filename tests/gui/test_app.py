@@ -39,7 +39,20 @@ def test_without_a_display_it_exits_2_with_one_line(tmp_path):
     ({}, "darwin", True),
 ])
 def test_display_problem(env, platform, ok):
-    assert (gui_app.display_problem(env, platform) is None) == ok
+    assert (gui_app.display_problem(env, platform, loads=lambda lib: True) is None) == ok
+
+
+def test_missing_xcb_libraries_are_named_with_their_packages():
+    absent = {"libxcb-cursor.so.0", "libxcb-icccm.so.4"}
+    problem = gui_app.display_problem({"DISPLAY": ":0"}, "linux",
+                                      loads=lambda lib: lib not in absent)
+    assert problem == ("the window system (Qt xcb) needs libraries this machine lacks: "
+                       "libxcb-cursor.so.0, libxcb-icccm.so.4 "
+                       "(Debian/Ubuntu: sudo apt install libxcb-cursor0 libxcb-icccm4)")
+    # another platform asked for, or a Wayland session: xcb is not used
+    for env in ({"DISPLAY": ":0", "QT_QPA_PLATFORM": "offscreen"},
+                {"DISPLAY": ":0", "WAYLAND_DISPLAY": "wayland-0"}):
+        assert gui_app.display_problem(env, "linux", loads=lambda lib: False) is None
 
 
 def test_command_line_options():
