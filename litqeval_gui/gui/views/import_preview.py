@@ -1,0 +1,317 @@
+"""Page 2 of the import wizard: how each file is read, its column mapping, its first records.
+
+The preview is ``read_records(limit=PREVIEW_ROWS)``, run off the GUI thread through the
+session's :class:`JobRunner`; a newer preview of a file makes older results stale.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+    QWizardPage,
+)
+
+from litqeval_gui.core.errors import UnknownLayoutError
+from litqeval_gui.core.importing import FORMATS, ParseResult, read_records
+from litqeval_gui.core.importing.tabular import FIELDS
+from litqeval_gui.core.jobs import CancelToken
+from litqeval_gui.core.records import Record
+from litqeval_gui.gui.jobs import JobHandle
+from litqeval_gui.gui.views.import_messages import failure_text, message_label, show_error_text
+
+if TYPE_CHECKING:
+    from litqeval_gui.gui.views.import_wizard import ImportWizard
+
+PREVIEW_ROWS = 20
+TABLE_FORMATS = ("csv", "tsv", "xlsx")
+NOT_MAPPED = "(not mapped)"
+FIELD_LABELS = {"doi": "DOI", "pmid": "PMID", "pmcid": "PMCID", "scopus_eid": "Scopus EID",
+                "wos_ut": "WoS UT", "openalex": "OpenAlex ID", "dimensions": "Dimensions ID",
+                "lens": "Lens ID", "docid": "Document ID"}
+
+
+@dataclass
+class FileState:
+    """One file of the wizard: the user's choices and its latest preview."""
+
+    path: Path
+    fmt: str = "auto"
+    mapping: dict[str, str] = field(default_factory=dict)  # field -> column ("" = unmapped)
+    result: ParseResult | None = None
+    error: str = ""
+    columns: list[str] = field(default_factory=list)  # table columns seen so far
+    tabular: bool = False
+    busy: bool = False
+    generation: int = 0  # bumped per preview; stale results are ignored
+    handle: JobHandle | None = None
+
+    @property
+    def ready(self) -> bool:
+        return self.result is not None and not self.busy and not self.error
+
+
+def table_columns(result: ParseResult, known: Iterable[str] = ()) -> list[str]:
+    """Columns of a table seen in a preview: ``known`` first, then mapped, then raw ones."""
+    seen = dict.fromkeys(known)
+    seen.update(dict.fromkeys(result.columns.values()))
+    for record in result.records:
+        seen.update(dict.fromkeys(record.raw))
+    return list(seen)
+
+
+class ColumnMappingEditor(QGroupBox):
+    """Field → column combo boxes for a table; ``changed(field, column)`` fires on edits
+    (column "" = not mapped)."""
+
+    changed = Signal(str, str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Column mapping: which column holds each field", parent)
+        grid = QGridLayout(self)
+        self.combos: dict[str, QComboBox] = {}
+        for i, name in enumerate(FIELDS):
+            combo = QComboBox()
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(14)
+            label = QLabel(FIELD_LABELS.get(name, name.capitalize()) + ":")
+            label.setBuddy(combo)
+            row, col = divmod(i, 3)
+            grid.addWidget(label, row, 2 * col, Qt.AlignmentFlag.AlignRight)
+            grid.addWidget(combo, row, 2 * col + 1)
+            combo.currentIndexChanged.connect(
+                lambda _index, name=name: self.changed.emit(name, self.column(name)))
+            self.combos[name] = combo
+        for col in (1, 3, 5):
+            grid.setColumnStretch(col, 1)
+
+    def set_state(self, columns: list[str], chosen: dict[str, str]) -> None:
+        """Offer ``columns`` and select ``chosen`` (field -> column) without signalling."""
+        for name, combo in self.combos.items():
+            combo.blockSignals(True)
+            combo.clear()
+            combo.addItem(NOT_MAPPED, "")
+            for column in columns:
+                combo.addItem(column, column)
+            combo.setCurrentIndex(max(0, combo.findData(chosen.get(name, ""))))
+            combo.blockSignals(False)
+
+    def column(self, name: str) -> str:
+        """The column chosen for field ``name`` ("" = not mapped)."""
+        return self.combos[name].currentData() or ""
+
+    def choose(self, name: str, column: str) -> None:
+        """Map field ``name`` to ``column`` as the user would."""
+        combo = self.combos[name]
+        combo.setCurrentIndex(combo.findData(column))
+
+
+class PreviewTable(QTableWidget):
+    """The first records of a file, read-only."""
+
+    HEADERS = ("Title", "Year", "Authors", "DOI", "Source")
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(0, len(self.HEADERS), parent)
+        self.setHorizontalHeaderLabels(self.HEADERS)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setWordWrap(False)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col, width in ((1, 50), (2, 160), (3, 170), (4, 130)):
+            self.setColumnWidth(col, width)
+
+    def show_records(self, records: list[Record]) -> None:
+        """Show ``records``, one a row."""
+        self.setRowCount(len(records))
+        for row, rec in enumerate(records):
+            authors = "; ".join(rec.authors[:3]) + (" et al." if len(rec.authors) > 3 else "")
+            for col, text in enumerate((rec.title, str(rec.year or ""), authors, rec.doi,
+                                        rec.venue)):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                self.setItem(row, col, item)
+
+    def titles(self) -> list[str]:
+        """The titles shown, top to bottom."""
+        return [self.item(row, 0).text() for row in range(self.rowCount())]
+
+
+class PreviewPage(QWizardPage):
+    """Detected format and encoding, the column mapping of tables, the first records."""
+
+    def __init__(self, wizard: ImportWizard) -> None:
+        super().__init__(wizard)
+        self._owner = wizard
+        self.setTitle("Check how the files are read")
+        self.setSubTitle(f"The first {PREVIEW_ROWS} records of each file. Fix the format or "
+                         "the column mapping here if something looks wrong.")
+        self.file_combo = QComboBox()
+        self.file_combo.currentIndexChanged.connect(self.refresh)
+        self.format_combo = QComboBox()
+        self.format_combo.addItem("Automatic (detected)", "auto")
+        for fmt in FORMATS:
+            self.format_combo.addItem(fmt.upper() if len(fmt) <= 4 else fmt, fmt)
+        self.format_combo.activated.connect(self._format_chosen)
+        self.info_label = message_label()
+        self.error_label = message_label(error=True)
+        self.notes_label = message_label()
+        self.mapping_toggle = QPushButton("Edit column &mapping")
+        self.mapping_toggle.setCheckable(True)
+        self.mapping_toggle.toggled.connect(self.refresh)
+        self.mapping_editor = ColumnMappingEditor()
+        self.mapping_editor.changed.connect(self._mapping_changed)
+        self.table = PreviewTable()
+
+        form = QFormLayout()
+        self._file_row_label = QLabel("&File:")
+        self._file_row_label.setBuddy(self.file_combo)
+        form.addRow(self._file_row_label, self.file_combo)
+        format_row = QHBoxLayout()
+        format_row.addWidget(self.format_combo, 1)
+        format_row.addWidget(self.mapping_toggle)
+        format_label = QLabel("Read &as:")
+        format_label.setBuddy(self.format_combo)
+        form.addRow(format_label, format_row)
+        form.addRow("Detected:", self.info_label)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.error_label)
+        layout.addWidget(self.mapping_editor)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.notes_label)
+
+    # -- state ---------------------------------------------------------------------
+    def initializePage(self) -> None:  # noqa: N802 — Qt override
+        states = self._owner.sync_files()
+        self.file_combo.blockSignals(True)
+        self.file_combo.clear()
+        for state in states:
+            self.file_combo.addItem(state.path.name, str(state.path))
+        self.file_combo.blockSignals(False)
+        several = len(states) > 1
+        self.file_combo.setVisible(several)
+        self._file_row_label.setVisible(several)
+        for state in states:
+            if state.result is None and not state.busy and not state.error:
+                self.preview(state)
+        self.refresh()
+
+    def isComplete(self) -> bool:  # noqa: N802 — Qt override
+        return bool(self._owner.files) and all(s.ready for s in self._owner.files)
+
+    def current(self) -> FileState | None:
+        """The state of the file chosen in the file box."""
+        index = self.file_combo.currentIndex()
+        files = self._owner.files
+        return files[index] if 0 <= index < len(files) else None
+
+    # -- background preview ------------------------------------------------------------
+    def preview(self, state: FileState) -> None:
+        """(Re)read the first records of ``state.path`` with its current choices."""
+        if state.handle is not None:
+            state.handle.cancel()
+        state.generation += 1
+        generation, path = state.generation, state.path
+        fmt, mapping = state.fmt, dict(state.mapping) or None
+        state.busy, state.error = True, ""
+
+        def make(token: CancelToken):
+            return read_records(path, fmt=fmt, mapping=mapping, token=token, limit=PREVIEW_ROWS)
+
+        state.handle = self._owner.session.jobs.run(
+            f"Preview {path.name}", make,
+            on_success=lambda result: self._previewed(state, generation, result, None),
+            on_failure=lambda exc: self._previewed(state, generation, None, exc),
+            on_cancelled=lambda: self._previewed(state, generation, None, None))
+        self.refresh()
+        self.completeChanged.emit()
+
+    def _previewed(self, state: FileState, generation: int, result: ParseResult | None,
+                   exc: BaseException | None) -> None:
+        if generation != state.generation:
+            return  # a newer preview of this file is on its way
+        state.busy, state.handle, state.result = False, None, result
+        if result is not None:
+            state.error = ""
+            state.tabular = result.format in TABLE_FORMATS
+            state.columns = table_columns(result, state.columns) if state.tabular else []
+        elif exc is None:
+            state.error = "The preview was cancelled."
+        else:
+            state.error = failure_text(self, f"Reading {state.path.name} failed", exc)
+            if isinstance(exc, UnknownLayoutError):
+                state.tabular = True
+                state.columns = list(dict.fromkeys([*state.columns, *exc.columns]))
+            else:
+                state.tabular = state.tabular and bool(state.mapping)
+        self.refresh()
+        self.completeChanged.emit()
+
+    def _format_chosen(self) -> None:
+        state = self.current()
+        if state is not None:
+            state.fmt = self.format_combo.currentData()
+            state.mapping, state.columns, state.tabular = {}, [], False
+            self.preview(state)
+
+    def _mapping_changed(self, name: str, column: str) -> None:
+        state = self.current()
+        if state is not None:
+            state.mapping[name] = column  # the user's choices add up; detection does the rest
+            self.preview(state)
+
+    # -- showing -------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Show the chosen file's state."""
+        state = self.current()
+        if state is None:
+            return
+        result = state.result
+        self.format_combo.setCurrentIndex(max(0, self.format_combo.findData(state.fmt)))
+        if state.busy:
+            self.info_label.setText(f"reading the first records of {state.path.name}…")
+        elif result is not None:
+            self.info_label.setText(
+                f"format <b>{result.format}</b>, encoding <b>{result.encoding}</b>, database "
+                f"<b>{html.escape(result.database) or 'not recognised'}</b>")
+        else:
+            self.info_label.setText("the file could not be read (see below)")
+        error = state.error
+        if error and state.tabular and state.columns:
+            error += "\n\nChoose below which column holds the title (or the abstract)."
+        show_error_text(self.error_label, error)
+        if state.tabular and result is None:  # the user must map: keep the editor open
+            self.mapping_toggle.blockSignals(True)
+            self.mapping_toggle.setChecked(True)
+            self.mapping_toggle.blockSignals(False)
+        self.mapping_toggle.setVisible(state.tabular and result is not None)
+        self.mapping_editor.setVisible(state.tabular and self.mapping_toggle.isChecked())
+        if state.tabular:
+            detected = result.columns if result is not None else {}
+            self.mapping_editor.set_state(state.columns, {**detected, **state.mapping})
+        records = result.records if result is not None else []
+        self.table.show_records(records)
+        notes = list(result.notes) if result is not None else []
+        self.notes_label.setText("\n".join(f"Note: {n}" for n in notes))

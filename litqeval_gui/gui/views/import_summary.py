@@ -1,0 +1,136 @@
+"""Page 5 of the import wizard: the counts of each import, its problems and the report."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWizardPage,
+)
+
+from litqeval_gui.core.ingest import ImportSummary
+from litqeval_gui.gui.notify import show_error
+from litqeval_gui.gui.views.import_messages import message_label, show_error_text
+from litqeval_gui.gui.views.matches_dialog import MatchesDialog
+
+if TYPE_CHECKING:
+    from litqeval_gui.gui.views.import_wizard import ImportWizard
+
+
+class SummaryPage(QWizardPage):
+    """What each import did, the rejected records, the uncertain matches, the report."""
+
+    ROWS = (("read", "Read"), ("new", "New works"), ("duplicate", "Duplicates merged"),
+            ("matched", "Matched to core"), ("rejected", "Rejected"),
+            ("uncertain", "Uncertain matches"))
+
+    def __init__(self, wizard: ImportWizard) -> None:
+        super().__init__(wizard)
+        self._owner = wizard
+        self.setTitle("Summary")
+        self.setSubTitle("What the import did. Save the report to keep it with your review.")
+        self.headline = message_label()
+        self.counts = QTableWidget(len(self.ROWS), 0)
+        self.counts.setVerticalHeaderLabels([label for _, label in self.ROWS])
+        self.counts.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.counts.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.counts.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.counts.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.counts.setSizeAdjustPolicy(QAbstractItemView.SizeAdjustPolicy.AdjustToContents)
+        self.counts.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.problems = QPlainTextEdit()
+        self.problems.setReadOnly(True)
+        self.problems_box = QGroupBox("Rejected records and notes")
+        QVBoxLayout(self.problems_box).addWidget(self.problems)
+        self.failures_label = message_label(error=True)
+        self.matches_button = QPushButton("Review &uncertain matches…")
+        self.matches_button.clicked.connect(self.review_matches)
+        self.save_button = QPushButton("Save &report…")
+        self.save_button.clicked.connect(self._save_clicked)
+        self.matches_dialog: MatchesDialog | None = None
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.matches_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.save_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.headline)
+        layout.addWidget(self.counts)
+        layout.addWidget(self.failures_label)
+        layout.addWidget(self.problems_box, 1)
+        layout.addStretch(0)
+        layout.addLayout(buttons)
+
+    def summaries(self) -> list[ImportSummary]:
+        """The summaries of the files imported, in the order they were imported."""
+        return list(self._owner.run_page.summaries.values())
+
+    def initializePage(self) -> None:  # noqa: N802 — Qt override
+        summaries = self.summaries()
+        topic = self._owner.settings().topic
+        self.headline.setText(f"{len(summaries)} list(s) imported into topic "
+                              f"<b>{html.escape(topic)}</b>.")
+        self.counts.setColumnCount(len(summaries))
+        self.counts.setHorizontalHeaderLabels([s.name for s in summaries])
+        for col, summary in enumerate(summaries):
+            for row, (key, _) in enumerate(self.ROWS):
+                item = QTableWidgetItem(f"{getattr(summary, key):,}")
+                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                self.counts.setItem(row, col, item)
+        failures = self._owner.run_page.failures
+        show_error_text(self.failures_label, "\n".join(
+            f"Not imported: {path.name}: {reason}" for path, reason in failures.items()))
+        lines = [f"{s.name}: {p}" for s in summaries for p in s.problems]
+        lines += [f"{s.name}: note: {n}" for s in summaries for n in s.notes]
+        self.problems.setPlainText("\n".join(lines))
+        self.problems_box.setVisible(bool(lines))
+        uncertain = sum(s.uncertain for s in summaries)
+        self.matches_button.setEnabled(uncertain > 0)
+        self.matches_button.setText(f"Review {uncertain} &uncertain match(es)…" if uncertain
+                                    else "No uncertain matches")
+
+    def count(self, name: str, key: str) -> int:
+        """The number shown for list ``name`` in row ``key`` (e.g. "matched")."""
+        col = [s.name for s in self.summaries()].index(name)
+        row = [k for k, _ in self.ROWS].index(key)
+        return int(self.counts.item(row, col).text().replace(",", ""))
+
+    def report_text(self) -> str:
+        """The text report of every import, then the files not imported."""
+        text = "\n".join(s.report() for s in self.summaries())
+        failures = self._owner.run_page.failures
+        return text + "".join(f"not imported: {p}: {why}\n" for p, why in failures.items())
+
+    def save_report(self, path: Path) -> None:
+        """Write the report to ``path``; a failure is shown, not raised."""
+        try:
+            Path(path).write_text(self.report_text(), encoding="utf-8")
+        except OSError as exc:
+            show_error(self, "Could not save the report", f"{path}: {exc.strerror}")
+
+    def _save_clicked(self) -> None:
+        first = next(iter(self.summaries()), None)
+        default = f"import-report-{first.name if first else 'lists'}.txt"
+        chosen, _ = QFileDialog.getSaveFileName(self, "Save import report", default,
+                                                "Text files (*.txt);;All files (*)")
+        if chosen:
+            self.save_report(Path(chosen))
+
+    def review_matches(self) -> None:
+        """Open the uncertain-matches dialog for the topic."""
+        self.matches_dialog = MatchesDialog(self._owner.session, self._owner.settings().topic,
+                                            self)
+        self.matches_dialog.open()
