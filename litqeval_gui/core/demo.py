@@ -40,6 +40,7 @@ from litqeval_gui.core.exporting import export_records
 from litqeval_gui.core.ingest import import_file
 from litqeval_gui.core.jobs import CancelToken, Progress, run_job
 from litqeval_gui.core.linking import LinkItem, LinkSettings, find_links
+from litqeval_gui.core.locking import ProjectLock
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.records import Record, normalise_title
 
@@ -398,6 +399,7 @@ def build_demo(path: Path, token: CancelToken | None = None, *,
     if path.exists():
         raise ProjectError(f"{path} already exists; choose another name")
     partial = path.with_name(path.name + ".tmp")
+    _remove_dead_partial(partial)
     common, topics = load_vocabulary()
     project = Project.create(partial)
     try:
@@ -410,11 +412,28 @@ def build_demo(path: Path, token: CancelToken | None = None, *,
         os.replace(partial, path)
     except BaseException:
         project.close()
-        for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
-            leftover.unlink(missing_ok=True)
+        _unlink_project_files(partial)
         raise
     yield Progress(1, 1, "demo project ready")
     return path
+
+
+def _unlink_project_files(path: Path) -> None:
+    for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        leftover.unlink(missing_ok=True)
+
+
+def _remove_dead_partial(partial: Path) -> None:
+    """Remove a partial demo whose build died (e.g. killed); a live build keeps its lock,
+    and then :class:`~litqeval_gui.core.errors.ProjectLockedError` is raised."""
+    if not partial.exists():
+        return
+    lock = ProjectLock(partial)
+    lock.acquire()
+    try:
+        _unlink_project_files(partial)
+    finally:
+        lock.release()
 
 
 def _fill(project: Project, folder: Path, common: dict[str, Any], topics: list[dict[str, Any]],

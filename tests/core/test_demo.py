@@ -3,6 +3,12 @@
 The demo is built once for the module (about 10 s); one more build checks determinism.
 """
 
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from sklearn.decomposition import TruncatedSVD
@@ -10,9 +16,10 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 
 from litqeval_gui.core.catalog import lists
 from litqeval_gui.core.demo import build_demo
-from litqeval_gui.core.errors import ImportCancelled, ProjectError
+from litqeval_gui.core.errors import ImportCancelled, ProjectError, ProjectLockedError
 from litqeval_gui.core.evaluation import recall_report
 from litqeval_gui.core.jobs import CancelToken, run_job
+from litqeval_gui.core.locking import ProjectLock
 from litqeval_gui.core.matches import matches
 from litqeval_gui.core.project import Project
 
@@ -120,6 +127,39 @@ def test_cancel_leaves_no_file(tmp_path):
     with pytest.raises(ImportCancelled):
         run_job(build_demo(path, token), cancel_in_second_import)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_partial_demo_left_by_a_killed_build_is_replaced(tmp_path):
+    path = tmp_path / "demo.litq"
+    partial = tmp_path / "demo.litq.tmp"
+    partial.write_text("half a database")
+    Path(f"{partial}-wal").write_text("x")
+    Path(f"{partial}.lock").write_text(json.dumps({"pid": _dead_pid(),
+                                                   "host": socket.gethostname()}))
+    token = CancelToken()
+    token.cancel()  # stop at the first step: past creating the project file
+    with pytest.raises(ImportCancelled):
+        run_job(build_demo(path, token))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_partial_demo_of_a_live_build_is_left_alone(tmp_path):
+    partial = tmp_path / "demo.litq.tmp"
+    partial.write_text("being built")
+    lock = ProjectLock(partial)
+    lock.acquire()  # this process is the live builder
+    try:
+        with pytest.raises(ProjectLockedError, match="another window"):
+            run_job(build_demo(tmp_path / "demo.litq"))
+        assert partial.read_text() == "being built"
+    finally:
+        lock.release()
+
+
+def _dead_pid() -> int:
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    return int(done.stdout)
 
 
 def test_closing_the_job_leaves_no_file(tmp_path):
