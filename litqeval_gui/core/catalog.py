@@ -5,14 +5,13 @@ The CLI's ``info``/``lists`` and the GUI's topic sidebar both call these.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 
 from litqeval_gui.core.errors import ProjectError
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.records import Record
-from litqeval_gui.core.storage import unpack_raw
+from litqeval_gui.core.storage import SELECT_CONTENT, record_from_row
 
 
 @dataclass(frozen=True)
@@ -54,10 +53,12 @@ class TopicInfo:
 
 
 _LIST_SQL = """
-SELECT i.id, t.name, i.name, i.role, i.file_name, i.format, i.database, i.query, i.created,
+SELECT i.id, t.name, i.name, i.role, COALESCE(i.file_name, ''), COALESCE(i.format, ''),
+       COALESCE(i.database, ''), COALESCE(i.query, ''), COALESCE(i.created, ''),
        (SELECT COUNT(DISTINCT r.work_id) FROM records r WHERE r.import_id = i.id),
        (SELECT COUNT(*) FROM records r WHERE r.import_id = i.id),
-       i.n_read, i.n_new, i.n_duplicate, i.n_matched, i.n_rejected
+       COALESCE(i.n_read, 0), COALESCE(i.n_new, 0), COALESCE(i.n_duplicate, 0),
+       COALESCE(i.n_matched, 0), COALESCE(i.n_rejected, 0)
 FROM imports i JOIN topics t ON t.id = i.topic_id
 WHERE i.state = 'done' {where}
 ORDER BY t.name, CASE i.role WHEN 'core' THEN 0 WHEN 'results' THEN 1 ELSE 2 END, i.id
@@ -71,12 +72,7 @@ def lists(project: Project, topic: str | None = None) -> list[ListInfo]:
     else:
         topic_id = project.topic_id(topic)
         rows = project.db.execute(_LIST_SQL.format(where="AND i.topic_id = ?"), [topic_id])
-    return [ListInfo(*(v if v is not None else _blank(i) for i, v in enumerate(row)))
-            for row in rows]
-
-
-def _blank(column: int) -> object:
-    return 0 if column >= 9 else ""
+    return [ListInfo(*row) for row in rows]
 
 
 def find_list(project: Project, topic: str, name: str) -> ListInfo:
@@ -124,17 +120,5 @@ def project_info(project: Project) -> dict:
 def list_records(project: Project, list_id: int) -> Iterator[Record]:
     """The stored entries of one list as :class:`Record` objects, in rank order."""
     rows = project.db.execute(
-        "SELECT title, abstract, authors, year, venue, keywords, type, language, doi, pmid, "
-        "ids, raw, rank, score, source_line FROM records WHERE import_id = ? ORDER BY rank, id",
-        [list_id],
-    )
-    for (title, abstract, authors, year, venue, keywords, rtype, language, doi, pmid, ids, raw,
-         rank, score, line) in rows:
-        yield Record(
-            title=title or "", abstract=abstract or "", authors=json.loads(authors or "[]"),
-            year=year, venue=venue or "", keywords=json.loads(keywords or "[]"),
-            type=rtype or "", language=language or "", doi=doi or "", pmid=pmid or "",
-            ids=json.loads(ids or "{}"), raw=unpack_raw(raw, title or "", abstract or ""),
-            rank=rank, score=score,
-            source_line=line,
-        )
+        f"SELECT {SELECT_CONTENT} FROM records WHERE import_id = ? ORDER BY rank, id", [list_id])
+    return (record_from_row(row) for row in rows)

@@ -68,11 +68,12 @@ def _describe(project: Project, topic_id: int, work_ids: list[int]) -> list[Miss
     if not work_ids:
         return []
     marks = ",".join("?" * len(work_ids))
+    # with MIN(), SQLite takes the other columns from the row holding the minimum
     rows = project.db.execute(
-        f"SELECT r.title, r.year, COALESCE(r.doi, '') FROM records r "
+        f"SELECT MIN(r.id), r.title, r.year, COALESCE(r.doi, '') FROM records r "
         f"JOIN imports i ON r.import_id = i.id "
-        f"WHERE i.topic_id = ? AND i.role = 'core' AND r.work_id IN ({marks}) "
-        f"GROUP BY r.work_id HAVING r.id = MIN(r.id) ORDER BY r.title",
+        f"WHERE i.topic_id = ? AND i.role = 'core' AND i.state = 'done' "
+        f"AND r.work_id IN ({marks}) GROUP BY r.work_id ORDER BY r.title",
         [topic_id, *work_ids],
     )
-    return [MissedRecord(title=t or "", year=y, doi=d) for t, y, d in rows]
+    return [MissedRecord(title=t or "", year=y, doi=d) for _, t, y, d in rows]

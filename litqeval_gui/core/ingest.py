@@ -26,7 +26,6 @@ from pathlib import Path
 
 from litqeval_gui.core import works
 from litqeval_gui.core.errors import ImportRefused
-from litqeval_gui.core.importing import ParseResult, detect
 from litqeval_gui.core.importing.parallel import read_rows
 from litqeval_gui.core.jobs import CancelToken, Progress
 from litqeval_gui.core.linking import Link, LinkItem, find_links, fingerprint
@@ -34,7 +33,6 @@ from litqeval_gui.core.project import Project, delete_import, now
 from litqeval_gui.core.storage import RowWriter
 
 ROLES = ("core", "results", "other")
-TREC_FORMATS = ("trec-run", "qrels")
 
 
 @dataclass
@@ -99,7 +97,6 @@ def import_file(
         raise ImportRefused(f"{path}: no such file")
     name = name or path.stem
     sha256, size = file_digest(path)
-    detected = detect(path)[0] if fmt == "auto" else fmt
     with project.transaction() as db:
         topic_id = project.topic_id(topic, create=True)
         _refuse_clashes(project, topic_id, topic, name, role, sha256)
@@ -110,16 +107,21 @@ def import_file(
         }).last_pk)
         writer = RowWriter(db, topic_id, import_id)
         parsed = yield from _scaled(
-            read_rows(path, writer.write, fmt=fmt, mapping=mapping, where=where,
-                      topic=topic if detected in TREC_FORMATS else None, token=token),
+            read_rows(path, writer.write, fmt=fmt, mapping=mapping, where=where, topic=topic,
+                      token=token),
             0.0, 0.5, "reading",
         )
+        database = database or parsed.database
         db["imports"].update(import_id, {"format": parsed.format, "encoding": parsed.encoding,
-                                         "database": database or parsed.database})
+                                         "database": database})
     try:
         yield Progress(55, 100, "linking")
-        summary = yield from _link(project, topic, topic_id, import_id, name, role, parsed,
-                                   writer.count, token)
+        summary = yield from _link(project, ImportSummary(
+            import_id=import_id, topic=topic, name=name, role=role, format=parsed.format,
+            encoding=parsed.encoding, database=database, read=writer.count + len(parsed.rejected),
+            new=0, duplicate=0, matched=0, rejected=len(parsed.rejected), uncertain=0,
+            notes=list(parsed.notes), problems=[r.describe(parsed.path) for r in parsed.rejected],
+        ), topic_id, token)
     except BaseException:
         delete_import(project.db, import_id)
         raise
@@ -152,10 +154,11 @@ def _refuse_clashes(project: Project, topic_id: int, topic: str, name: str, role
                             f"as {role} list {same[0]!r}")
 
 
-def _link(project: Project, topic: str, topic_id: int, import_id: int, name: str, role: str,
-          parsed: ParseResult, accepted: int, token: CancelToken | None,
+def _link(project: Project, summary: ImportSummary, topic_id: int, token: CancelToken | None,
           ) -> Generator[Progress, None, ImportSummary]:
-    """Second transaction: link the import into its topic, group works, mark it done."""
+    """Second transaction: link the import into its topic, group works, mark it done;
+    returns ``summary`` with the counts that linking decides filled in."""
+    import_id = summary.import_id
     with project.transaction() as db:
         existing = works.link_items(db, topic_id, exclude_import=import_id)
         new_items = works.link_items(db, topic_id, only_import=import_id)
@@ -166,8 +169,7 @@ def _link(project: Project, topic: str, topic_id: int, import_id: int, name: str
         _store_links(db, topic_id, links, existing + new_items)
         yield Progress(92, 100, "grouping duplicates")
         works.regroup(db, topic_id)
-        summary = _summarise(db, topic, topic_id, import_id, name, role, parsed, accepted,
-                             links)
+        _count_works(db, summary, topic_id, links)
         db["imports"].update(import_id, {
             "n_read": summary.read, "n_new": summary.new, "n_duplicate": summary.duplicate,
             "n_matched": summary.matched, "n_rejected": summary.rejected,
@@ -209,29 +211,18 @@ def _status(link: Link) -> str:
     return "auto" if link.certain else "uncertain"
 
 
-def _summarise(db, topic: str, topic_id: int, import_id: int, name: str, role: str,
-               parsed: ParseResult, accepted: int, links: list[Link]) -> ImportSummary:
-    rows = db.execute("SELECT id, work_id FROM records WHERE import_id = ?", [import_id])
-    mine = dict(rows)
+def _count_works(db, summary: ImportSummary, topic_id: int, links: list[Link]) -> None:
+    """Fill in new / duplicate / matched / uncertain once the import's works are known."""
+    mine = [w for (w,) in db.execute("SELECT work_id FROM records WHERE import_id = ?",
+                                     [summary.import_id])]
+    listed = set(mine)
     old_works = {w for (w,) in db.execute(
         "SELECT DISTINCT work_id FROM records WHERE topic_id = ? AND import_id != ?",
-        [topic_id, import_id])}
-    new_works = set(mine.values()) - old_works
-    listed = set(mine.values())
-    if role == "results":
-        matched = len(listed & works.core_works(db, topic_id))
-    elif role == "core":
-        in_results = {w for (w,) in db.execute(
-            "SELECT DISTINCT r.work_id FROM records r JOIN imports i ON r.import_id = i.id "
-            "WHERE i.topic_id = ? AND i.role = 'results'", [topic_id])}
-        matched = len(listed & in_results)
-    else:
-        matched = 0
-    return ImportSummary(
-        import_id=import_id, topic=topic, name=name, role=role, format=parsed.format,
-        encoding=parsed.encoding, database=db["imports"].get(import_id)["database"] or "",
-        read=accepted + len(parsed.rejected), new=len(new_works),
-        duplicate=len(mine) - len(new_works), matched=matched, rejected=len(parsed.rejected),
-        uncertain=sum(1 for link in links if not link.certain and link.method != "user"),
-        notes=list(parsed.notes), problems=[r.describe(parsed.path) for r in parsed.rejected],
-    )
+        [topic_id, summary.import_id])}
+    summary.new = len(listed - old_works)
+    summary.duplicate = len(mine) - summary.new
+    if summary.role == "results":
+        summary.matched = len(listed & works.core_works(db, topic_id))
+    elif summary.role == "core":
+        summary.matched = len(listed & works.results_works(db, topic_id))
+    summary.uncertain = sum(1 for link in links if not link.certain and link.method != "user")

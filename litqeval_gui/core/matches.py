@@ -44,18 +44,19 @@ SELECT l.id, l.method, l.score, l.status,
 FROM links l
 JOIN records ra ON ra.id = l.a JOIN imports ia ON ia.id = ra.import_id
 JOIN records rb ON rb.id = l.b JOIN imports ib ON ib.id = rb.import_id
-WHERE l.topic_id = ? {extra}
+WHERE {where}
 ORDER BY l.score DESC, l.id
 """
 
 
-def matches(project: Project, topic: str, *, uncertain: bool = False,
-            cross_list_only: bool = False) -> list[Match]:
+def matches(project: Project, topic: str, *, uncertain: bool = False) -> list[Match]:
     """Links of ``topic``: all, or only those awaiting the user's verdict."""
-    extra = "AND l.status = 'uncertain'" if uncertain else ""
-    if cross_list_only:
-        extra += " AND ra.import_id != rb.import_id"
-    rows = project.db.execute(_SQL.format(extra=extra), [project.topic_id(topic)])
+    where = "l.topic_id = ?" + (" AND l.status = 'uncertain'" if uncertain else "")
+    return _query(project, where, project.topic_id(topic))
+
+
+def _query(project: Project, where: str, value: int) -> list[Match]:
+    rows = project.db.execute(_SQL.format(where=where), [value])
     return [
         Match(id=r[0], method=r[1], score=r[2], status=r[3],
               a=MatchSide(*r[4:9], r[9]), b=MatchSide(*r[10:15], r[15]))
@@ -65,14 +66,12 @@ def matches(project: Project, topic: str, *, uncertain: bool = False,
 
 def decide(project: Project, link_id: int, accept: bool) -> Match:
     """Record the user's verdict on a match; accepting merges the two works."""
-    row = project.db.execute("SELECT topic_id, status FROM links WHERE id = ?",
-                             [link_id]).fetchone()
+    row = project.db.execute("SELECT topic_id FROM links WHERE id = ?", [link_id]).fetchone()
     if row is None:
         raise ProjectError(f"no match with id {link_id}")
-    topic_id = row[0]
     with project.transaction() as db:
         db.execute("UPDATE links SET status = ?, decided_at = ? WHERE id = ?",
                    ["confirmed" if accept else "rejected", now(), link_id])
-        works.regroup(db, topic_id)
-    topic = project.db.execute("SELECT name FROM topics WHERE id = ?", [topic_id]).fetchone()[0]
-    return next(m for m in matches(project, topic) if m.id == link_id)
+        works.regroup(db, row[0])
+    [match] = _query(project, "l.id = ?", link_id)
+    return match

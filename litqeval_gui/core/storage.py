@@ -22,6 +22,7 @@ from litqeval_gui.core.records import Record, normalise_title
 CONTENT_COLUMNS = ("rank", "score", "title", "title_norm", "abstract", "authors", "year",
                    "venue", "keywords", "type", "language", "doi", "pmid", "ids", "raw",
                    "source_line")
+SELECT_CONTENT = ", ".join(CONTENT_COLUMNS)
 _COPIED = "_copied"
 _encode = json.JSONEncoder(ensure_ascii=False, default=str).encode
 
@@ -50,6 +51,21 @@ def unpack_raw(text: str | None, title: str, abstract: str) -> dict[str, Any]:
     return raw
 
 
+def record_from_row(row: Sequence[Any]) -> Record:
+    """The :class:`Record` of a row selected as :data:`CONTENT_COLUMNS` (inverse of
+    :func:`record_row`; ``title_norm`` is derived and not kept)."""
+    v = dict(zip(CONTENT_COLUMNS, row, strict=True))
+    title, abstract = v["title"] or "", v["abstract"] or ""
+    return Record(
+        title=title, abstract=abstract, authors=json.loads(v["authors"] or "[]"),
+        year=v["year"], venue=v["venue"] or "", keywords=json.loads(v["keywords"] or "[]"),
+        type=v["type"] or "", language=v["language"] or "", doi=v["doi"] or "",
+        pmid=v["pmid"] or "", ids=json.loads(v["ids"] or "{}"),
+        raw=unpack_raw(v["raw"], title, abstract), rank=v["rank"], score=v["score"],
+        source_line=v["source_line"],
+    )
+
+
 def record_row(rec: Record) -> tuple:
     """The values of :data:`CONTENT_COLUMNS` for ``rec``."""
     return (
@@ -62,7 +78,7 @@ def record_row(rec: Record) -> tuple:
 
 _INSERT = (
     "INSERT INTO records (id, topic_id, import_id, work_id, "
-    + ", ".join(CONTENT_COLUMNS) + ") VALUES (" + ",".join("?" * (4 + len(CONTENT_COLUMNS)))
+    + SELECT_CONTENT + ") VALUES (" + ",".join("?" * (4 + len(CONTENT_COLUMNS)))
     + ")"
 )
 

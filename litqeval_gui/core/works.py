@@ -39,8 +39,8 @@ def _item(key: int, title: str | None, year: int | None, doi: str | None, pmid: 
     return LinkItem(key=key, title=title or "", year=year, ids=tuple(pairs))
 
 
-def regroup(db: sqlite_utils.Database, topic_id: int) -> int:
-    """Recompute ``work_id`` for a topic from its certain links; returns rows changed."""
+def regroup(db: sqlite_utils.Database, topic_id: int) -> None:
+    """Recompute ``work_id`` for a topic from its certain links."""
     current = dict(db.execute("SELECT id, work_id FROM records WHERE topic_id = ?", [topic_id]))
     links = [
         Link(a=a, b=b, method=method, score=score, certain=True)
@@ -52,12 +52,16 @@ def regroup(db: sqlite_utils.Database, topic_id: int) -> int:
     groups = group(current.keys(), links)
     changed = [(work, key) for key, work in groups.items() if current[key] != work]
     db.conn.executemany("UPDATE records SET work_id = ? WHERE id = ?", changed)
-    return len(changed)
 
 
 def core_works(db: sqlite_utils.Database, topic_id: int) -> set[int]:
     """Work ids of the topic's core set (all core imports)."""
     return _works(db, "i.topic_id = ? AND i.role = 'core' AND i.state = 'done'", [topic_id])
+
+
+def results_works(db: sqlite_utils.Database, topic_id: int) -> set[int]:
+    """Work ids found in any result list of the topic."""
+    return _works(db, "i.topic_id = ? AND i.role = 'results' AND i.state = 'done'", [topic_id])
 
 
 def list_works(db: sqlite_utils.Database, import_id: int) -> set[int]:

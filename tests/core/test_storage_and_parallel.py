@@ -10,7 +10,13 @@ from litqeval_gui.core.importing import ris
 from litqeval_gui.core.importing.parallel import read_rows
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.records import Record
-from litqeval_gui.core.storage import CONTENT_COLUMNS, pack_raw, record_row, unpack_raw
+from litqeval_gui.core.storage import (
+    CONTENT_COLUMNS,
+    pack_raw,
+    record_from_row,
+    record_row,
+    unpack_raw,
+)
 
 
 def test_pack_raw_stores_title_and_abstract_once_and_unpacks_exactly():
@@ -91,3 +97,13 @@ def test_parallel_parse_refuses_a_file_without_usable_records(tmp_path):
     path.write_text("TY  - JOUR\nPY  - 2001\nER  - \n\n" * 50, encoding="utf-8")
     with pytest.raises(ImportRefused, match="no usable records"):
         _rows(path, parallel=True)
+
+
+def test_record_from_row_inverts_record_row():
+    rec = Record(title="Ein Titel", abstract="Text.", authors=["Ä, B", "C, D"], year=2021,
+                 venue="J", keywords=["k1", "k2"], type="JOUR", language="de", doi="10.1/x",
+                 pmid="42", ids={"scopus_eid": "2-s2.0-1"}, raw={"TI": "Ein Titel", "N1": "n"},
+                 rank=7, score=0.5, source_line=12)
+    assert record_from_row(record_row(rec)) == rec
+    bare = Record(title="Only a title", rank=1)
+    assert record_from_row(record_row(bare)) == bare
