@@ -3,8 +3,8 @@
 :func:`read_rows` is what the import pipeline calls: it hands the rows
 (:func:`~litqeval_gui.core.storage.record_row`) to a ``sink`` in file order as they
 are ready, so the caller can write them while parsing goes on. For most files it
-runs :func:`~litqeval_gui.core.importing.read_records`. A RIS text of at least
-:data:`PARALLEL_MIN_CHARS` is cut at a record boundary near its middle: a child
+runs :func:`~litqeval_gui.core.importing.read_records`. A RIS file of at least
+:data:`PARALLEL_MIN_BYTES` is cut at a record boundary near its middle: a child
 process (``spawn``, so safe beside Qt threads) parses the second part while this
 process parses the first and sinks its rows. Records, ranks, rejections (with file
 line and record numbers) and notes are exactly those of a serial parse.
@@ -23,7 +23,7 @@ from litqeval_gui.core.jobs import CancelToken, Progress, run_job
 from litqeval_gui.core.records import RejectedRecord
 from litqeval_gui.core.storage import record_row
 
-PARALLEL_MIN_CHARS = 4_000_000  # about 5 000 records with abstracts
+PARALLEL_MIN_BYTES = 4_000_000  # about 5 000 records with abstracts
 CHILD_SHARE = 0.55  # the child parses a bit more: this process also writes the rows
 
 PartResult = tuple[list[tuple], list[RejectedRecord], list[str], int]
@@ -39,15 +39,15 @@ def read_rows(path: str | Path, sink: Sink, *, fmt: str = "auto",
     """Parse ``path``, passing its rows to ``sink``; return the result (``records`` empty).
 
     ``parallel`` forces (True) or forbids (False) the two-process path; by default it
-    is used for RIS texts of at least :data:`PARALLEL_MIN_CHARS` characters. Nothing
-    may be kept from the sink's rows if this raises (the caller's transaction).
+    is used for RIS files of at least :data:`PARALLEL_MIN_BYTES` bytes. Nothing may be
+    kept from the sink's rows if this raises (the caller's transaction).
     """
     path_s = str(path)
     chosen, encoding = _choose_format(path_s, fmt)
-    if chosen == "ris" and parallel is not False:
+    if chosen == "ris" and (parallel or (parallel is None
+                                         and Path(path_s).stat().st_size >= PARALLEL_MIN_BYTES)):
         text, encoding, notes = decode(Path(path_s).read_bytes(), encoding, path_s)
-        if parallel or len(text) >= PARALLEL_MIN_CHARS:
-            return (yield from _ris_in_two(path_s, text, encoding, notes, where, token, sink))
+        return (yield from _ris_in_two(path_s, text, encoding, notes, where, token, sink))
     result = yield from read_records(path_s, fmt=chosen, mapping=mapping, where=where,
                                      topic=topic, token=token)
     sink([record_row(rec) for rec in result.records])
@@ -66,7 +66,8 @@ def _parse_part(text: str, path: str, encoding: str, where: dict[str, str] | Non
     """Child process: parse one part of a RIS text into rows (ranks from 1)."""
     col = _collector(path, "ris", encoding, where, None, None)
     run_job(ris.read(text, col, first_line=first_line, first_number=first_number))
-    rows = [record_row(rec) for rec in col.result.records]
+    rows: list[tuple] = []
+    _drain(col, rows.extend)
     return rows, col.result.rejected, col.result.notes, col.filtered_out
 
 
