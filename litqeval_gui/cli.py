@@ -18,19 +18,21 @@ from litqeval_gui import __version__
 from litqeval_gui.core import catalog, evaluation, exporting, ingest, matches
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.importing import FORMATS
-from litqeval_gui.core.jobs import CancelToken, Progress, run_job
+from litqeval_gui.core.jobs import Progress, run_job
 from litqeval_gui.core.project import Project
 
 
-def _pairs(text: str, what: str) -> dict[str, str]:
-    """Parse ``a=X,b=Y`` (``--map``) or a single ``a=X`` (``--where``) into a dict."""
-    out = {}
-    for part in filter(None, (p.strip() for p in text.split(","))) if what == "--map" else [text]:
-        key, sep, value = part.partition("=")
-        if not sep or not key.strip():
-            raise LitqError(f"{what} expects FIELD=VALUE, got {part!r}")
-        out[key.strip()] = value.strip().strip('"')
-    return out
+def _pair(part: str, option: str) -> tuple[str, str]:
+    """``FIELD=VALUE`` → (field, value); quotes around the value are dropped."""
+    key, sep, value = part.partition("=")
+    if not sep or not key.strip():
+        raise LitqError(f"{option} expects FIELD=VALUE, got {part!r}")
+    return key.strip(), value.strip().strip('"')
+
+
+def _mapping(text: str) -> dict[str, str]:
+    """``--map title=ColA,abstract=ColB`` → {"title": "ColA", "abstract": "ColB"}."""
+    return dict(_pair(part, "--map") for part in text.split(",") if part.strip())
 
 
 class TextProgress:
@@ -64,17 +66,14 @@ def cmd_new(args: argparse.Namespace) -> None:
 
 
 def cmd_import(args: argparse.Namespace) -> None:
-    mapping = _pairs(args.map, "--map") if args.map else None
-    where = {}
-    for clause in args.where or []:
-        where.update(_pairs(clause, "--where"))
+    mapping = _mapping(args.map) if args.map else None
+    where = dict(_pair(clause, "--where") for clause in args.where or [])
     progress = TextProgress()
-    token = CancelToken()
     with Project.open(args.project) as project:
         job = ingest.import_file(
             project, args.file, topic=args.topic, role=args.role, name=args.name,
             query=args.query or "", database=args.database, fmt=args.format,
-            mapping=mapping, where=where or None, token=token,
+            mapping=mapping, where=where or None,
         )
         try:
             summary = run_job(job, progress)

@@ -1,12 +1,14 @@
 """The `litqeval` CLI end to end on small files: text and --json output, errors."""
 
+import io
 import json
 import subprocess
 import sys
 
 import pytest
 
-from litqeval_gui.cli import main
+from litqeval_gui.cli import TextProgress, main
+from litqeval_gui.core.jobs import Progress
 
 
 def run(capsys, *args):
@@ -94,3 +96,36 @@ def test_console_script_runs_as_a_process(tmp_path):
                            capture_output=True, text=True)
     assert again.returncode == 2
     assert again.stderr.strip().count("\n") == 0 and "already exists" in again.stderr
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_text_progress_bar_draws_on_a_terminal_only():
+    term = _Terminal()
+    bar = TextProgress(term)
+    bar(Progress(50, 100, "reading"))
+    bar(Progress(0, 0, "unknown total"))  # nothing to draw
+    bar.finish()
+    assert term.getvalue() == "\r[" + "#" * 15 + "." * 15 + "]  50.0% " + "reading".ljust(30) + "\n"
+    quiet = io.StringIO()  # a pipe or file: no bar
+    TextProgress(quiet)(Progress(50, 100, "reading"))
+    assert quiet.getvalue() == ""
+
+
+def test_map_and_where_options_reach_the_importer(capsys, tmp_path):
+    table = tmp_path / "odd.csv"
+    table.write_text("Heading,Summary,Tag\nA mapped title,Its abstract,keep\n"
+                     "Another title,Other text,drop\n", encoding="utf-8")
+    path = tmp_path / "m.litq"
+    run(capsys, "new", path)
+    code, out, err = run(capsys, "import", path, table, "--topic", "T", "--role", "results",
+                         "--map", "title=Heading,abstract=Summary,keywords=Tag",
+                         "--where", 'keywords="keep"', "--json")
+    assert code == 0, err
+    assert json.loads(out)["read"] == 1
+    code, _, err = run(capsys, "import", path, table, "--topic", "T", "--role", "results",
+                       "--map", "title")
+    assert code == 2 and "--map expects FIELD=VALUE, got 'title'" in err
