@@ -51,6 +51,7 @@ class Project:
             raise ProjectError(f"folder {path.parent} does not exist")
         lock = ProjectLock(path)
         lock.acquire()
+        db = None
         try:
             db = _connect(path, readonly=False)
             with db.atomic():
@@ -63,6 +64,8 @@ class Project:
                 )
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except BaseException:
+            if db is not None:
+                db.close()
             lock.release()
             raise
         return cls(path, db, lock)
@@ -76,6 +79,7 @@ class Project:
         lock = None if readonly else ProjectLock(path)
         if lock:
             lock.acquire()
+        db = None
         try:
             db = _connect(path, readonly=readonly)
             version = _check(db, path)
@@ -88,6 +92,8 @@ class Project:
                 _migrate(db, path, version)
             discarded = [] if readonly else _discard_unfinished_imports(db)
         except BaseException:
+            if db is not None:
+                db.close()
             if lock:
                 lock.release()
             raise
@@ -169,17 +175,13 @@ def _check(db: sqlite_utils.Database, path: Path) -> int:
         version = int(db.execute("PRAGMA user_version").fetchone()[0])
         tables = set(db.table_names())
     except sqlite3.DatabaseError as exc:
-        db.close()
         raise CorruptProjectError(f"{path} is not a LitQEval project ({exc})") from None
     if result != "ok":
-        db.close()
         raise CorruptProjectError(f"{path} is damaged (integrity check: {result})")
     if version == 0 or "meta" not in tables:
-        db.close()
         raise CorruptProjectError(f"{path} is an SQLite file but not a LitQEval project")
     if version > SCHEMA_VERSION:
         row = db.execute("SELECT value FROM meta WHERE key = 'app_version'").fetchone()
-        db.close()
         written_by = row[0] if row else f"schema {version}"
         raise ProjectTooNewError(
             f"this project was written by a newer version ({written_by}); "
