@@ -32,13 +32,14 @@ import textwrap
 import zlib
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from litqeval_gui.core.errors import ProjectError
 from litqeval_gui.core.exporting import export_records
 from litqeval_gui.core.ingest import import_file
-from litqeval_gui.core.jobs import CancelToken, Progress, run_job
+from litqeval_gui.core.jobs import CancelToken, Progress, run_job, scaled
 from litqeval_gui.core.linking import LinkItem, LinkSettings, find_links
 from litqeval_gui.core.locking import ProjectLock
 from litqeval_gui.core.project import Project
@@ -355,15 +356,11 @@ def _write_nbib(records: list[Record], path: Path) -> None:
     path.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
 
 
-def _export_with(fmt: str) -> Callable[[list[Record], Path], object]:
-    return lambda records, path: export_records(records, path, fmt)
-
-
 # Export format -> (file suffix, record type as that export names it, writer).
 _FORMATS: dict[str, tuple[str, str, Callable[[list[Record], Path], object]]] = {
-    "ris": (".ris", "JOUR", _export_with("ris")),
-    "bibtex": (".bib", "article", _export_with("bibtex")),
-    "xlsx": (".xlsx", "Journal Article", _export_with("xlsx")),
+    "ris": (".ris", "JOUR", partial(export_records, fmt="ris")),
+    "bibtex": (".bib", "article", partial(export_records, fmt="bibtex")),
+    "xlsx": (".xlsx", "Journal Article", partial(export_records, fmt="xlsx")),
     "scopus-csv": (".csv", "Article", _write_scopus),
     "nbib": (".nbib", "Journal Article", _write_nbib),
 }
@@ -378,19 +375,6 @@ def _write_list(demo_list: DemoList, folder: Path, stem: str) -> Path:
 
 
 # -- building ---------------------------------------------------------------------------
-
-def _scaled(job: Generator[Progress, None, Any], start: int, units: int, total: int,
-            label: str) -> Generator[Progress, None, Any]:
-    """Re-yield ``job``'s progress as ``start … start + units`` of ``total``, never backwards."""
-    done = start
-    while True:
-        try:
-            p = next(job)
-        except StopIteration as stop:
-            return stop.value
-        done = max(done, start + int(units * min(p.fraction, 1.0)))
-        yield Progress(done, total, f"{label}: {p.message}")
-
 
 def build_demo(path: Path, token: CancelToken | None = None, *,
                seed: int = 2024) -> Generator[Progress, None, Path]:
@@ -455,10 +439,10 @@ def _fill(project: Project, folder: Path, common: dict[str, Any], topics: list[d
         for index, demo_list in enumerate(demo_lists):
             file = _write_list(demo_list, folder, f"topic{number + 1}_{index}")
             units = len(demo_list.records)
-            yield from _scaled(
+            yield from scaled(
                 import_file(project, file, topic=demo_list.topic, role=demo_list.role,
                             name=demo_list.name, query=demo_list.query,
                             database=demo_list.database or None, token=token),
-                done, units, total, f"{topic['name']} / {demo_list.name}",
+                done, done + units, total, f"{topic['name']} / {demo_list.name}",
             )
             done += units

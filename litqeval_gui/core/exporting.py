@@ -129,6 +129,7 @@ def _latex_encoder():
 def _write_bibtex(records: list[Record], path: Path) -> int:
     import bibtexparser
     from bibtexparser import model
+    from bibtexparser.middlewares import default_unparse_stack
 
     latex = _latex_encoder().unicode_to_latex
     library = bibtexparser.Library()
@@ -146,5 +147,8 @@ def _write_bibtex(records: list[Record], path: Path) -> int:
         fields = [model.Field(k, latex(_one_line(v))) for k, v in text.items() if v]
         fields += [model.Field(k, v) for k, v in ids.items() if v]
         library.add(model.Entry(entry_type, f"rec{number}", fields))
-    Path(path).write_text(bibtexparser.write_string(library), encoding="utf-8")
+    # the library is thrown away after writing: no need for the default stack's deep copy
+    stack = default_unparse_stack(allow_inplace_modification=True)
+    Path(path).write_text(bibtexparser.write_string(library, unparse_stack=stack),
+                          encoding="utf-8")
     return len(records)

@@ -56,6 +56,25 @@ class CancelToken:
 Job = Generator[Progress, None, T]
 
 
+def scaled(job: Generator[Progress, None, T], start: float, end: float, total: int = 100,
+           label: str = "") -> Generator[Progress, None, T]:
+    """Run ``job`` as one phase of a bigger job: re-yield its progress mapped onto
+    ``start … end`` of ``total`` (never backwards) and return its value.
+
+    A message is the sub-job's, prefixed with ``"label: "`` when ``label`` is given
+    (``label`` alone when the sub-job's message is empty).
+    """
+    done = int(start)
+    while True:
+        try:
+            p = next(job)
+        except StopIteration as stop:
+            return stop.value
+        done = max(done, int(start + (end - start) * min(p.fraction, 1.0)))
+        message = f"{label}: {p.message}" if label and p.message else p.message or label
+        yield Progress(done, total, message)
+
+
 def run_job(job: Generator[Progress, None, T],
             on_progress: Callable[[Progress], Any] | None = None) -> T:
     """Run ``job`` to completion, passing every progress report to ``on_progress``."""

@@ -49,7 +49,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.process import cpdist
 
 from litqeval_gui.core.jobs import CancelToken, Progress
-from litqeval_gui.core.records import Record, normalise_doi, normalise_pmid, normalise_title
+from litqeval_gui.core.records import Record, normalise_id, normalise_title
 
 
 @dataclass(frozen=True)
@@ -92,17 +92,10 @@ class LinkSettings:
     rare_keys: int = 3  # rarest shared tokens of a title used as sort keys
 
 
-def _normalise_id(kind: str, value: str) -> str:
-    if kind == "doi":
-        return normalise_doi(value)
-    if kind == "pmid":
-        return normalise_pmid(value)
-    return value.strip().casefold()
-
-
 def item_from_record(key: int, record: Record) -> LinkItem:
-    """The :class:`LinkItem` of ``record``: title and every identifier normalised."""
-    ids = {(kind, _normalise_id(kind, value)) for kind, value in record.identifiers()}
+    """The :class:`LinkItem` of ``record``: title and every identifier normalised (as the
+    importers store them, so this equals the item the project gives for the record)."""
+    ids = {(kind, normalise_id(kind, value)) for kind, value in record.identifiers()}
     return LinkItem(key, normalise_title(record.title), record.year,
                     tuple(sorted((kind, value) for kind, value in ids if value)))
 

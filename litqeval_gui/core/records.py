@@ -2,7 +2,7 @@
 
 A :class:`Record` is one entry of one imported file, with the fields LitQEval
 uses and the original fields kept verbatim in ``raw``. Identifiers are stored
-normalised (see :func:`normalise_doi`, :func:`normalise_pmid`); titles are
+normalised (see :func:`normalise_id`); titles are
 compared through :func:`normalise_title`.
 """
 
@@ -88,6 +88,43 @@ def normalise_pmid(value: str | None) -> str:
     digits = re.sub(r"^(?:pmid:?\s*)", "", str(value).strip(), flags=re.IGNORECASE)
     digits = digits.split(".")[0] if re.fullmatch(r"\d+\.0", digits) else digits
     return digits.lstrip("0") if digits.isdigit() and digits.strip("0") else ""
+
+
+PUBMED_URL = re.compile(r"(?:pubmed\.ncbi\.nlm\.nih\.gov/|ncbi\.nlm\.nih\.gov/pubmed/)(\d+)")
+DIMENSIONS_ID = re.compile(r"\b(pub\.\d{6,})")
+
+
+def normalise_id(kind: str, value: object) -> str:
+    """Canonical form of an identifier of ``kind`` (``doi``, ``pmid`` or an OTHER_ID_KINDS),
+    as importers store it and the linker compares it; ``""`` when there is none."""
+    text = _cell_text(value)
+    if not text:
+        return ""
+    if kind == "doi":
+        return normalise_doi(text)
+    if kind == "pmid":
+        match = PUBMED_URL.search(text)
+        return normalise_pmid(match.group(1) if match else text)
+    if kind == "pmcid":
+        match = re.search(r"(?:PMC)?(\d+)", text, re.IGNORECASE)
+        return f"PMC{match.group(1)}" if match else ""
+    if kind == "wos_ut":
+        text = text.upper()
+        return text if text.startswith("WOS:") else f"WOS:{text}"
+    if kind in ("openalex", "lens"):
+        return text.rstrip("/").rsplit("/", 1)[-1]
+    if kind == "dimensions":
+        match = DIMENSIONS_ID.search(text)
+        return match.group(1) if match else text
+    return text
+
+
+def _cell_text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
 
 
 _LATEX_CMD = re.compile(r"\\[a-zA-Z]+\*?\s*|\\.")

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from litqeval_gui.core.errors import ImportRefused, UnknownLayoutError
-from litqeval_gui.core.importing import FORMATS, detect, read_records
+from litqeval_gui.core.importing import detect, read_records
 from litqeval_gui.core.jobs import run_job
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "import"
@@ -31,7 +31,6 @@ def test_detect_by_content_not_name(tmp_path, name, renamed, fmt):
     path = tmp_path / renamed
     shutil.copy(FIX / name, path)
     assert detect(path)[0] == fmt
-    assert fmt in FORMATS
     assert load(path).records
 
 
@@ -193,3 +192,28 @@ def test_malformed_trec_lines_rejected(tmp_path):
     assert [(r.line, r.reason.split(" (")[0]) for r in res.rejected] == [
         (3, "a rank, score or relevance value is not a number"),
         (4, "docid 'a' repeated in topic '1'")]
+
+
+def test_unclosed_quote_rejects_its_row_instead_of_swallowing_the_file(tmp_path):
+    path = tmp_path / "cut.csv"
+    path.write_text('title,abstract\nA,one\n"B cut off,two\nC,three\n')
+    res = load(path)
+    assert [r.title for r in res.records] == ["A"]
+    assert [(r.number, r.line) for r in res.rejected] == [(2, 3)]
+    assert "never closed" in res.rejected[0].reason
+    assert any("truncated" in note for note in res.notes)
+
+
+def test_quotes_that_close_or_sit_inside_a_value_are_kept(tmp_path):
+    path = tmp_path / "fine.csv"
+    path.write_text('title,abstract\nA 5" disk,x\nB,"two\nlines"\n')
+    res = load(path)
+    assert [(r.title, r.abstract) for r in res.records] == [('A 5" disk', "x"), ("B", "two\nlines")]
+    assert res.rejected == []
+
+
+def test_one_column_table_keeps_its_first_row(tmp_path):
+    path = tmp_path / "titles.csv"
+    path.write_text("title\nFirst\nSecond\n")
+    assert [(r.title, r.source_line) for r in load(path, fmt="csv").records] == [
+        ("First", 2), ("Second", 3)]

@@ -6,7 +6,7 @@ import pytest
 
 from litqeval_gui.core.errors import ImportCancelled, ImportRefused
 from litqeval_gui.core.importing import read_records
-from litqeval_gui.core.jobs import CancelToken, Progress, run_job
+from litqeval_gui.core.jobs import CancelToken, Progress, run_job, scaled
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "import"
 
@@ -56,3 +56,16 @@ def test_trec_all_topics_rank_per_topic():
     assert [(r.raw["topic"], r.rank) for r in res.records] == [
         ("401", 1), ("401", 2), ("401", 3), ("401", 4), ("402", 1), ("402", 2)]
     assert any("2 topics" in note for note in res.notes)
+
+
+def test_scaled_maps_a_phase_onto_its_share_and_never_goes_back():
+    def phase():
+        yield Progress(1, 2, "half")
+        yield Progress(0, 4, "")  # a new step starting at 0 must not move the bar back
+        yield Progress(4, 4, "all")
+        return "value"
+
+    reports: list[Progress] = []
+    assert run_job(scaled(phase(), 20, 60, 100, "load"), reports.append) == "value"
+    assert [(p.done, p.total, p.message) for p in reports] == [
+        (40, 100, "load: half"), (40, 100, "load"), (60, 100, "load: all")]

@@ -57,6 +57,12 @@ def test_other_identifier_links_only_within_the_same_kind():
     assert (link.a, link.b, link.method) == (1, 2, "pmcid")
 
 
+def test_identifiers_are_normalised_as_the_importers_store_them():
+    link = only_link(item(1, "One thing", ids={"wos_ut": "000390300200009"}),
+                     item(2, "Other", ids={"wos_ut": "WOS:000390300200009"}))
+    assert (link.method, link.certain) == ("wos_ut", True)
+
+
 def test_shared_identifier_links_to_one_hub_not_all_pairs():
     titles = ["Knee surgery outcomes", "Malaria vaccines in Ghana", "Soil bacteria", "Tax policy"]
     found = links([item(k, title, doi="10.1000/shared") for k, title in enumerate(titles)])

@@ -21,12 +21,17 @@ from litqeval_gui.core.importing.common import (
     PROGRESS_EVERY,
     Collector,
     dedupe,
-    normalise_id,
     sniff_ids,
     split_list,
 )
 from litqeval_gui.core.jobs import Progress
-from litqeval_gui.core.records import OTHER_ID_KINDS, Record, normalise_doi, parse_year
+from litqeval_gui.core.records import (
+    OTHER_ID_KINDS,
+    Record,
+    normalise_doi,
+    normalise_id,
+    parse_year,
+)
 
 _BARE_PERCENT = re.compile(r"(?<!\\)%")
 _VENUE_FIELDS = ("journal", "journaltitle", "booktitle", "series")

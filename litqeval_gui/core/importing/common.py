@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 from litqeval_gui.core.errors import ImportRefused
 from litqeval_gui.core.jobs import CancelToken, Progress
 from litqeval_gui.core.records import (
+    DIMENSIONS_ID,
     MAX_FIELD_CHARS,
     OTHER_ID_KINDS,
+    PUBMED_URL,
     Record,
     RejectedRecord,
-    normalise_doi,
-    normalise_pmid,
+    normalise_id,
 )
 
 FORMATS = ("ris", "bibtex", "csv", "tsv", "xlsx", "medline", "trec-run", "qrels")
@@ -96,18 +97,16 @@ def decode(data: bytes, encoding: str, path: str) -> tuple[str, str, list[str]]:
 
 # --------------------------------------------------------------------------- identifiers
 
-_PUBMED_URL = re.compile(r"(?:pubmed\.ncbi\.nlm\.nih\.gov/|ncbi\.nlm\.nih\.gov/pubmed/)(\d+)")
-_DIMENSIONS_ID = re.compile(r"\b(pub\.\d{6,})")
 # (lower-case marker that must occur, kind, pattern): the marker test keeps sniffing cheap
 _SNIFFERS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("wos:", "wos_ut", re.compile(r"\bWOS:([A-Z0-9]{15})\b", re.IGNORECASE)),
     ("2-s2.0-", "scopus_eid", re.compile(r"\b(2-s2\.0-\d{6,})")),
     ("pmc", "pmcid", re.compile(r"\b(PMC\d{3,})\b", re.IGNORECASE)),
     ("openalex.org/", "openalex", re.compile(r"openalex\.org/(W\d+)", re.IGNORECASE)),
-    ("pub.", "dimensions", _DIMENSIONS_ID),
+    ("pub.", "dimensions", DIMENSIONS_ID),
     ("lens.org/", "lens",
      re.compile(r"lens\.org/(?:lens/scholar/article/)?(\d{3}-\d{3}-\d{3}-\d{3}-\d{3})")),
-    ("pubmed", "pmid", _PUBMED_URL),
+    ("pubmed", "pmid", PUBMED_URL),
     ("doi.org/", "doi", re.compile(r"doi\.org/(10\.\d{4,9}/\S+)", re.IGNORECASE)),
 )
 
@@ -130,38 +129,6 @@ def sniff_ids(value: str) -> dict[str, str]:
     return found
 
 
-def normalise_id(kind: str, value: object) -> str:
-    """Canonical form of an identifier of ``kind`` (``doi``, ``pmid`` or an OTHER_ID_KINDS)."""
-    text = _cell_text(value)
-    if not text:
-        return ""
-    if kind == "doi":
-        return normalise_doi(text)
-    if kind == "pmid":
-        match = _PUBMED_URL.search(text)
-        return normalise_pmid(match.group(1) if match else text)
-    if kind == "pmcid":
-        match = re.search(r"(?:PMC)?(\d+)", text, re.IGNORECASE)
-        return f"PMC{match.group(1)}" if match else ""
-    if kind == "wos_ut":
-        text = text.upper()
-        return text if text.startswith("WOS:") else f"WOS:{text}"
-    if kind in ("openalex", "lens"):
-        return text.rstrip("/").rsplit("/", 1)[-1]
-    if kind == "dimensions":
-        match = _DIMENSIONS_ID.search(text)
-        return match.group(1) if match else text
-    return text
-
-
-def _cell_text(value: object) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value).strip()
-
-
 def split_list(value: str, seps: str = ";") -> list[str]:
     """Non-empty stripped items of ``value`` split on any character of ``seps``."""
     if not value:
@@ -180,27 +147,26 @@ def dedupe(items: Iterable[str]) -> list[str]:
 _TEXT_FIELDS = ("title", "abstract", "venue")
 
 
-def _matches(record: Record, key: str, wanted: str) -> bool:
-    """Whether ``record``'s ``key`` (a Record field or a raw field) equals or lists ``wanted``."""
-    wanted = wanted.strip().casefold()
-    if key in ("doi", "pmid"):
-        values: list = [getattr(record, key)]
-    elif key in OTHER_ID_KINDS:
-        values = [record.ids.get(key, "")]
+def _values(record: Record, key: str) -> list[str]:
+    """The values ``where`` compares for ``key``: an identifier kind, a Record field or
+    else a raw field (name case-insensitive); a list field gives its items."""
+    if key in OTHER_ID_KINDS:
+        value: object = record.ids.get(key, "")
     elif key in Record.__dataclass_fields__ and key != "raw":
-        values = [getattr(record, key)]
+        value = getattr(record, key)
     else:
-        raw = {k.casefold(): v for k, v in record.raw.items()}
-        values = [raw.get(key.casefold(), "")]
-    for value in values:
-        items = value if isinstance(value, list) else [value]
-        for item in items:
-            text = "" if item is None else str(item)
-            if text.strip().casefold() == wanted:
-                return True
-            if any(p.strip().casefold() == wanted for p in re.split("[,;]", text)):
-                return True
-    return False
+        folded = key.casefold()
+        value = next((v for k, v in record.raw.items() if k.casefold() == folded), "")
+    items = value if isinstance(value, list) else [value]
+    return ["" if item is None else str(item).strip() for item in items]
+
+
+def _matches(record: Record, key: str, wanted: str) -> bool:
+    """Whether ``record``'s ``key`` equals or lists (``,``/``;``) ``wanted``, ignoring case."""
+    wanted = wanted.strip().casefold()
+    return any(text.casefold() == wanted
+               or any(p.strip().casefold() == wanted for p in re.split("[,;]", text))
+               for text in _values(record, key))
 
 
 class Collector:
@@ -235,8 +201,7 @@ class Collector:
         """Accept, reject or filter out ``record`` (its 1-based ``number`` in the file)."""
         problem = self._problem(record)
         if problem:
-            self.result.rejected.append(
-                RejectedRecord(number, record.source_line, problem, record.title[:200]))
+            self.reject(number, record.source_line, problem, record.title)
             return
         if self.where and not self._keep(record):
             self.filtered_out += 1
@@ -269,10 +234,8 @@ class Collector:
     def _remember(self, record: Record, key: str) -> None:
         known = self._where_values.setdefault(key, [])
         if len(known) < 20:
-            raw = {k.casefold(): v for k, v in record.raw.items()}
-            value = raw.get(key.casefold(), getattr(record, key, ""))
-            items = value if isinstance(value, list) else split_list(str(value or ""), ",;")
-            known.extend(i for i in items if i not in known)
+            for text in _values(record, key):
+                known.extend(i for i in split_list(text, ",;") if i not in known)
 
     def progress(self, done: int, total: int, message: str) -> Progress:
         """A progress report; also the point where cancellation is honoured."""

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Generator
 
-from litqeval_gui.core.importing.common import PROGRESS_EVERY, Collector, normalise_id
+from litqeval_gui.core.importing.common import PROGRESS_EVERY, Collector
 from litqeval_gui.core.jobs import Progress
-from litqeval_gui.core.records import Record, normalise_doi, parse_year
+from litqeval_gui.core.records import Record, normalise_doi, normalise_id, parse_year
 
 _TAG_LINE = re.compile(r"^([A-Z][A-Z0-9]{0,3}) *- ?(.*)$")
 _LIST_TAGS = frozenset({"AU", "FAU", "MH", "OT", "PT", "LID", "AID", "IS", "LA", "AD", "AUID"})

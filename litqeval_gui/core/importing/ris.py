@@ -12,9 +12,15 @@ from collections.abc import Generator
 
 import rispy
 
-from litqeval_gui.core.importing.common import Collector, dedupe, normalise_id, sniff_ids
+from litqeval_gui.core.importing.common import Collector, dedupe, sniff_ids
 from litqeval_gui.core.jobs import Progress
-from litqeval_gui.core.records import OTHER_ID_KINDS, Record, normalise_doi, parse_year
+from litqeval_gui.core.records import (
+    OTHER_ID_KINDS,
+    Record,
+    normalise_doi,
+    normalise_id,
+    parse_year,
+)
 
 _END = re.compile(r"\nER  -[^\n]*\n?")  # (not MULTILINE ``^``: that is 9x slower)
 _START = re.compile(r"^TY  -", re.MULTILINE)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import itertools
 import sys
 import zipfile
 from collections.abc import Generator, Iterable, Iterator, Sequence
@@ -20,15 +21,15 @@ from litqeval_gui.core.errors import ImportRefused, UnknownLayoutError
 from litqeval_gui.core.importing.common import (
     PROGRESS_EVERY,
     Collector,
-    normalise_id,
     split_list,
 )
 from litqeval_gui.core.importing.detect import delimiter_of, header_index
 from litqeval_gui.core.jobs import Progress
-from litqeval_gui.core.records import OTHER_ID_KINDS, Record, parse_year
+from litqeval_gui.core.records import OTHER_ID_KINDS, Record, normalise_id, parse_year
 
 FIELDS = ("title", "abstract", "authors", "year", "venue", "keywords", "doi", "pmid", "type",
           "language", *OTHER_ID_KINDS)
+Rows = Iterator[tuple[int, list[str] | None]]  # (line, cells); None: an unclosed quote
 
 
 @dataclass(frozen=True)
@@ -129,17 +130,38 @@ def read_text(text: str, col: Collector,
     reader = csv.reader(io.StringIO(text), delimiter=sep, quoting=quoting)
     total = text.count("\n") + 1
 
-    def rows() -> Iterator[tuple[int, list[str]]]:
-        start = 1
+    def rows() -> Rows:
+        start, last = 1, None  # the last row is held back: it may be an unclosed quote
         try:
             for row in reader:
-                yield start, row
+                if last is not None:
+                    yield last
+                last = (start, row)
                 start = reader.line_num + 1
         except csv.Error as err:
             raise ImportRefused(f"{col.result.path}: line {reader.line_num}: malformed "
                                 f"{col.result.format.upper()} ({err})") from None
+        if last is not None and quoting != csv.QUOTE_NONE and _unclosed(text, last[0], sep):
+            col.result.notes.append(f"the file seems truncated or has a stray quote: from line "
+                                    f"{last[0]} on it cannot be read")
+            last = (last[0], None)
+        if last is not None:
+            yield last
 
     yield from _read_rows(rows(), col, mapping, total)
+
+
+def _unclosed(text: str, line: int, sep: str) -> bool:
+    """Whether the row starting at ``line`` ends inside a quoted value (at the end of
+    ``text``), which the lenient reader would take up to the end of the file."""
+    at = 0
+    for _ in range(line - 1):
+        at = text.index("\n", at) + 1
+    try:
+        next(csv.reader(io.StringIO(text[at:]), delimiter=sep, strict=True), None)
+    except csv.Error as err:
+        return "unexpected end of data" in str(err)
+    return False
 
 
 def read_xlsx(path: str, col: Collector,
@@ -172,9 +194,13 @@ def _cell(value: object) -> str:
     return str(value)
 
 
-def _read_rows(rows: Iterator[tuple[int, list[str]]], col: Collector,
+_UNCLOSED = ("a quoted value starting in this row is never closed, so the rest of the "
+             "file cannot be read (truncated file or stray quote)")
+
+
+def _read_rows(rows: Rows, col: Collector,
                mapping: dict[str, str] | None, total: int) -> Generator[Progress, None, None]:
-    header = _header(rows, col.result.path)
+    header, rows = _header(rows, col.result.path)
     layout = choose_layout(header)
     columns = map_columns(header, layout, mapping)
     if not mapping and "title" not in columns and "abstract" not in columns:
@@ -183,30 +209,40 @@ def _read_rows(rows: Iterator[tuple[int, list[str]]], col: Collector,
     col.result.columns = {fld: header[i] for fld, i in columns.items()}
     number = 0
     for line, row in rows:
-        if not any(cell.strip() for cell in row):
+        if row is not None and not any(cell.strip() for cell in row):
             continue
         number += 1
-        col.add(_record(row, header, columns, layout.sep, line), number)
+        if row is None:
+            col.reject(number, line, _UNCLOSED)
+        else:
+            col.add(_record(row, header, columns, layout.sep, line), number)
         if col.full:
             return
         if number % PROGRESS_EVERY == 0:
             yield col.progress(line, total, "reading table rows")
 
 
-def _header(rows: Iterator[tuple[int, list[str]]], path: str) -> list[str]:
-    """The header row; one leading single-cell row (a title line) is skipped."""
+def _header(rows: Rows, path: str) -> tuple[list[str], Rows]:
+    """The header row and the rows after it; one leading single-cell row (a title line)
+    is skipped when the next row has more cells."""
     first = next(rows, None)
     if first is None:
         raise ImportRefused(f"{path}: the table is empty")
-    header = first[1]
+    line, header = first
+    if header is None:
+        raise ImportRefused(f"{path}: line {line}: the header row has a quoted value that "
+                            "is never closed")
     if sum(1 for c in header if c.strip()) <= 1:
         second = next(rows, None)
-        if second is not None and sum(1 for c in second[1] if c.strip()) > 1:
+        if second is not None and second[1] is not None and sum(
+                1 for c in second[1] if c.strip()) > 1:
             header = second[1]
+        elif second is not None:  # a one-column table: the second row is data
+            rows = itertools.chain([second], rows)
     header = [c.strip().lstrip("\ufeff") for c in header]
     while header and not header[-1]:
         header.pop()
-    return header
+    return header, rows
 
 
 def _record(row: list[str], header: list[str], columns: dict[str, int], sep: str,
