@@ -27,7 +27,7 @@ from pathlib import Path
 from litqeval_gui.core import works
 from litqeval_gui.core.errors import ImportRefused
 from litqeval_gui.core.importing.parallel import read_rows
-from litqeval_gui.core.jobs import CancelToken, Progress
+from litqeval_gui.core.jobs import CancelToken, Progress, scaled
 from litqeval_gui.core.linking import Link, LinkItem, find_links, fingerprint
 from litqeval_gui.core.project import Project, delete_import, now
 from litqeval_gui.core.storage import RowWriter
@@ -106,10 +106,10 @@ def import_file(
             "state": "pending",
         }).last_pk)
         writer = RowWriter(db, topic_id, import_id)
-        parsed = yield from _scaled(
+        parsed = yield from scaled(
             read_rows(path, writer.write, fmt=fmt, mapping=mapping, where=where, topic=topic,
                       token=token),
-            0.0, 0.5, "reading",
+            0, 50,
         )
         database = database or parsed.database
         db["imports"].update(import_id, {"format": parsed.format, "encoding": parsed.encoding,
@@ -127,17 +127,6 @@ def import_file(
         raise
     yield Progress(100, 100, "done")
     return summary
-
-
-def _scaled(job: Generator[Progress, None, object], lo: float, hi: float,
-            phase: str) -> Generator[Progress, None, object]:
-    """Re-yield a sub-job's progress mapped into [lo, hi] of 100; return its value."""
-    while True:
-        try:
-            p = next(job)
-        except StopIteration as stop:
-            return stop.value
-        yield Progress(int(100 * (lo + (hi - lo) * p.fraction)), 100, p.message or phase)
 
 
 def _refuse_clashes(project: Project, topic_id: int, topic: str, name: str, role: str,
@@ -162,9 +151,9 @@ def _link(project: Project, summary: ImportSummary, topic_id: int, token: Cancel
     with project.transaction() as db:
         existing = works.link_items(db, topic_id, exclude_import=import_id)
         new_items = works.link_items(db, topic_id, only_import=import_id)
-        links = yield from _scaled(
+        links = yield from scaled(
             find_links(new_items, existing, verdicts=_verdicts(db, topic_id), token=token),
-            0.55, 0.9, "linking",
+            55, 90,
         )
         _store_links(db, topic_id, links, existing + new_items)
         yield Progress(92, 100, "grouping duplicates")
