@@ -74,17 +74,20 @@ def concordance_counts(x: ArrayLike, y: ArrayLike) -> PairCounts:
     return PairCounts(*(t.reshape(shape) for t in totals))
 
 
+def tau_b_from_counts(c: PairCounts) -> np.ndarray:
+    """τ-b = (C − D) / √((C + D + T_y)(C + D + T_x)) per batch entry; NaN where undefined."""
+    both = c.concordant + c.discordant
+    denom = np.sqrt((both + c.tied_y_only).astype(float) * (both + c.tied_x_only))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denom > 0, (c.concordant - c.discordant) / denom, np.nan)
+
+
 def kendall_tau_b(x: ArrayLike, y: ArrayLike) -> float:
     """τ-b = (C − D) / √((C + D + T_y)(C + D + T_x)); T_x = pairs tied in x only, T_y likewise.
 
     Equals τ-a without ties. NaN when either vector is constant (or has < 2 entries).
     """
-    c = concordance_counts(x, y)
-    denom = np.sqrt(
-        float(c.concordant + c.discordant + c.tied_y_only)
-        * float(c.concordant + c.discordant + c.tied_x_only)
-    )
-    return float(c.concordant - c.discordant) / denom if denom > 0 else float("nan")
+    return float(tau_b_from_counts(concordance_counts(x, y)))
 
 
 def tau_ap(reference: ArrayLike, estimate: ArrayLike) -> float:

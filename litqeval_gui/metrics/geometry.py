@@ -9,6 +9,7 @@ undefined result instead of letting it escape.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 
@@ -140,12 +141,11 @@ def mvee(
     centre = u @ pts
     second_moment = pts.T @ (u[:, None] * pts)
     shape = np.linalg.inv(second_moment - np.outer(centre, centre)) / d
-    if enclose:
-        diff = pts - centre
-        worst = float(np.einsum("ij,ij->i", diff @ shape, diff).max())
-        if worst > 1.0:  # the extra 1e-12 keeps the worst point inside despite round-off
-            shape = shape / (worst * (1.0 + 1e-12))
-    return Ellipsoid(centre=centre, shape=shape, iterations=iterations, converged=converged)
+    fitted = Ellipsoid(centre=centre, shape=shape, iterations=iterations, converged=converged)
+    worst = float(fitted.mahalanobis(pts).max()) if enclose else 1.0
+    if worst > 1.0:  # the extra 1e-12 keeps the worst point inside despite round-off
+        return dataclasses.replace(fitted, shape=shape / (worst * (1.0 + 1e-12)))
+    return fitted
 
 
 @dataclass(frozen=True, eq=False)

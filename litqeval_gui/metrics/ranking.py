@@ -26,13 +26,25 @@ Qrels = Mapping[str, float]
 RELEVANCE_LEVEL = 1
 
 
+def _ids_and_order(run: Run) -> tuple[list[str], np.ndarray | None]:
+    """The run's ids as given and, for a score mapping, the permutation that ranks them.
+
+    The permutation is ``argsort(-score)`` with a stable sort (score ties keep the mapping's
+    own order); None for a sequence, which is already ranked and must not repeat an id.
+    """
+    docs = list(run)
+    if isinstance(run, Mapping):
+        scores = np.fromiter(run.values(), dtype=float, count=len(docs))
+        return docs, np.argsort(-scores, kind="stable")
+    if len(set(docs)) != len(docs):
+        raise ValueError("document ids in a run must be unique")
+    return docs, None
+
+
 def rank_documents(run: Run) -> list[str]:
     """Return the run's document ids best first; score ties keep the mapping's own order."""
-    if isinstance(run, Mapping):
-        docs = list(run)
-        scores = np.fromiter(run.values(), dtype=float, count=len(docs))
-        return [docs[i] for i in np.argsort(-scores, kind="stable")]
-    return list(run)
+    docs, order = _ids_and_order(run)
+    return docs if order is None else [docs[i] for i in order]
 
 
 def grades_in_rank_order(run: Run, qrels: Qrels) -> np.ndarray:
@@ -41,14 +53,9 @@ def grades_in_rank_order(run: Run, qrels: Qrels) -> np.ndarray:
     For a score mapping the ranking is ``argsort(-score)`` with a stable sort, i.e. ties are
     broken by the mapping's own order.
     """
-    docs = list(run)
+    docs, order = _ids_and_order(run)
     grades = np.fromiter(map(qrels.get, docs, repeat(np.nan)), dtype=float, count=len(docs))
-    if isinstance(run, Mapping):
-        scores = np.fromiter(run.values(), dtype=float, count=len(docs))
-        return grades[np.argsort(-scores, kind="stable")]
-    if len(set(docs)) != len(docs):
-        raise ValueError("document ids in a run must be unique")
-    return grades
+    return grades if order is None else grades[order]
 
 
 def _n_relevant(qrels: Qrels) -> int:

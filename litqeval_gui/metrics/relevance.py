@@ -20,12 +20,16 @@ from typing import Literal, NamedTuple
 import numpy as np
 from scipy import sparse
 
-from litqeval_gui.metrics.agreement import concordance_counts, row_blocks
+from litqeval_gui.metrics.agreement import (
+    ArrayLike,
+    concordance_counts,
+    row_blocks,
+    tau_b_from_counts,
+)
 
 GRADES = (0, 1, 2, 3)
 N_BITS = len(GRADES) - 1
 
-ArrayLike = Sequence[float] | np.ndarray
 TauVariant = Literal["a", "b"]
 
 
@@ -109,13 +113,12 @@ def group_kendall_tau(
     tau = np.full(codes.max() + 1 if codes.size else 0, np.nan)
     for ids, idx in _groups_by_size(codes):
         c = concordance_counts(t[idx], p[idx])
+        if variant == "b":
+            tau[ids] = tau_b_from_counts(c)
+            continue
         both = c.concordant + c.discordant
-        if variant == "a":
-            den = both.astype(float)
-        else:
-            den = np.sqrt((both + c.tied_y_only) * (both + c.tied_x_only).astype(float))
         with np.errstate(invalid="ignore", divide="ignore"):
-            tau[ids] = np.where(den > 0, (c.concordant - c.discordant) / den, np.nan)
+            tau[ids] = np.where(both > 0, (c.concordant - c.discordant) / both, np.nan)
     return tau
 
 

@@ -15,6 +15,7 @@ a readable ``reason``; they never raise. Wrong argument shapes raise ValueError.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -137,7 +138,8 @@ def _rows(values: ArrayLike, what: str) -> NDArray[np.floating]:
     return arr
 
 
-def _plain_recall(mask: NDArray[np.bool_], n_core: int) -> float:
+def _core_recall(mask: NDArray[np.bool_], n_core: int) -> float:
+    """Flagged core rows / |C| (0 for an empty core set)."""
     return int(mask.sum()) / n_core if n_core else 0.0
 
 
@@ -220,15 +222,22 @@ def sp_cos(
     A retrieved core row may miss the default θ when its R embedding differs from its
     E_C row (other text, float round-off); no slack is added.
     """
-    e_r = _rows(retrieved_embeddings, "retrieved_embeddings")
-    core = _core_mask(is_core, e_r.shape[0], n_core)
-    sims = centroid_similarity(core_embeddings, e_r)
+    e_r, core, sims = _cos_inputs(core_embeddings, retrieved_embeddings, is_core, n_core)
     threshold = sims.default_theta if theta is None else float(theta)
     params = {"theta": threshold, "theta_is_default": theta is None}
     relevant = sims.retrieved >= threshold
     reason = sims.reason or _empty_reason(e_r.shape[0], n_core)
-    recall = int((relevant & core).sum()) / n_core if n_core else 0.0
+    recall = _core_recall(relevant & core, n_core)
     return _result("cos", relevant, recall, scoring, params, reason)
+
+
+def _cos_inputs(
+    core_embeddings: ArrayLike, retrieved_embeddings: ArrayLike, is_core: ArrayLike, n_core: int
+) -> tuple[NDArray[np.floating], NDArray[np.bool_], CentroidSimilarity]:
+    """Validated E_R rows, the core mask over them and their cosines to the core centroid."""
+    e_r = _rows(retrieved_embeddings, "retrieved_embeddings")
+    core = _core_mask(is_core, e_r.shape[0], n_core)
+    return e_r, core, centroid_similarity(core_embeddings, e_r)
 
 
 def _empty_reason(n_retrieved: int, n_core: int) -> str | None:
@@ -270,9 +279,7 @@ def threshold_analysis(
     binary searches. Empty R or C gives F_β = 0 everywhere.
     """
     grid = np.linspace(0.0, 1.0, 101) if thetas is None else np.asarray(thetas, np.float64)
-    e_r = _rows(retrieved_embeddings, "retrieved_embeddings")
-    core = _core_mask(is_core, e_r.shape[0], n_core)
-    sims = centroid_similarity(core_embeddings, e_r)
+    e_r, core, sims = _cos_inputs(core_embeddings, retrieved_embeddings, is_core, n_core)
     n_relevant = _count_at_least(sims.retrieved, grid)
     core_kept = _count_at_least(sims.retrieved[core], grid)
     n_r = e_r.shape[0]
@@ -345,7 +352,7 @@ def _sp_shape(
 ) -> SemanticResult:
     points = np.asarray(_rows(coords, "coords"), dtype=np.float64)
     core = _core_mask(is_core, points.shape[0], n_core)
-    recall = _plain_recall(core, n_core)
+    recall = _core_recall(core, n_core)
     params = {**params, "dim": points.shape[1]}
     nothing = np.zeros(points.shape[0], dtype=bool)
     reason = _empty_reason(points.shape[0], n_core)
@@ -479,8 +486,7 @@ class _WarmKMeans:
     def __init__(self, rows: NDArray[np.floating], first: KMeans) -> None:
         self.rows = rows
         self.row_sq = np.einsum("ij,ij->i", rows, rows)
-        self.index = np.arange(rows.shape[0], dtype=np.float64)
-        self.cache: dict[tuple[int, float, float], tuple[float, NDArray | None]] = {}
+        self.cache: dict[bytes, tuple[float, NDArray | None]] = {}
         self.labels = first.labels_.astype(np.intp)
         self.centres = first.cluster_centers_.astype(rows.dtype)
         self.own = self._distances(None, self.centres)[np.arange(rows.shape[0]), self.labels]
@@ -494,13 +500,13 @@ class _WarmKMeans:
     def split(self) -> NDArray[np.intp]:
         """Labels for k+1 clusters (k+1 = previous k + 1 unless nothing can be split)."""
         k = self.centres.shape[0]
-        keys = zip(np.bincount(self.labels, minlength=k).tolist(),
-                   np.bincount(self.labels, self.index, minlength=k).tolist(),
-                   np.bincount(self.labels, self.index**2, minlength=k).tolist(), strict=True)
+        by_cluster = np.split(np.argsort(self.labels, kind="stable"),
+                              np.cumsum(np.bincount(self.labels, minlength=k))[:-1])
         candidates = []
-        for cluster, key in enumerate(keys):
+        for members in by_cluster:  # row indices, ascending; the cache key is the exact set
+            key = hashlib.blake2b(members.tobytes(), digest_size=16).digest()
             if key not in self.cache:
-                self.cache[key] = _bisect(self.rows[self.labels == cluster])
+                self.cache[key] = _bisect(self.rows[members])
             candidates.append(self.cache[key])
         best = max(range(k), key=lambda c: candidates[c][0])
         halves = candidates[best][1]
@@ -585,7 +591,7 @@ def sp_cluster(
     if reason is None and not np.all(np.isfinite(rows)):
         reason = "some embeddings are NaN or infinite"
     if reason:
-        return _result("cluster", np.zeros(rows.shape[0], bool), _plain_recall(core, n_core),
+        return _result("cluster", np.zeros(rows.shape[0], bool), _core_recall(core, n_core),
                        scoring, params, reason)
     search = cluster_k_search(rows, core, theta, k_max, random_state)
     params.update(k=search.best_k, k_reached=search.reached, core_max=search.core_max)
@@ -595,7 +601,7 @@ def sp_cluster(
         labels = _fresh_kmeans(rows, search.best_k, random_state).labels_
         best_cluster = int(np.argmax(np.bincount(labels[core], minlength=search.best_k)))
         relevant = labels == best_cluster
-    recall = int((relevant & core).sum()) / n_core
+    recall = _core_recall(relevant & core, n_core)
     return _result("cluster", relevant, recall, scoring, params)
 
 

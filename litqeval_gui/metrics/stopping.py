@@ -52,10 +52,10 @@ class StoppingRule(ABC):
 
     def decide(self, labels: Sequence[int] | np.ndarray, n_total: int) -> StopDecision:
         history = _history(labels, n_total)
-        if history.size == n_total:
-            return StopDecision(True, {"reason": "all records screened", "screened": n_total})
-        decision = self._decide(history, n_total)
         evidence = {"rule": self.name, "screened": int(history.size), "N": n_total}
+        if history.size == n_total:
+            return StopDecision(True, evidence | {"reason": "all records screened"})
+        decision = self._decide(history, n_total)
         return StopDecision(decision.stop, evidence | decision.evidence)
 
     @abstractmethod
@@ -102,6 +102,10 @@ class BatchCriticalDepth(StoppingRule):
     run_length: int = 6
     low_yield_depth: int = 20
     low_yield_ratio: float = 0.1
+
+    def __post_init__(self) -> None:
+        if self.batch_size < 1:
+            raise ValueError("batch_size must be >= 1")
 
     def _decide(self, labels: np.ndarray, n_total: int) -> StopDecision:
         b = self.batch_size

@@ -22,7 +22,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from litqeval_gui.metrics.ranking import Run, rank_documents
+from litqeval_gui.metrics.ranking import Run, grades_in_rank_order
 
 NAN = float("nan")
 
@@ -111,12 +111,9 @@ def tar_at_recall(labels: np.ndarray | list[bool], recall: float = 0.95) -> TarR
 
 def relevance_labels(run: Run, relevant: Collection[str]) -> np.ndarray:
     """Boolean labels of the run in rank order; every relevant id must be in the run."""
-    docs = rank_documents(run)
-    if len(set(docs)) != len(docs):
-        raise ValueError("document ids in a run must be unique")
-    relevant = set(relevant)
-    labels = np.fromiter((d in relevant for d in docs), dtype=bool, count=len(docs))
-    missing = len(relevant) - int(labels.sum())
+    qrels = dict.fromkeys(relevant, 1)
+    labels = grades_in_rank_order(run, qrels) >= 1  # NaN (not relevant) compares False
+    missing = len(qrels) - int(labels.sum())
     if missing:
         raise ValueError(f"{missing} relevant record(s) are not in the ranking (candidate set)")
     return labels

@@ -330,6 +330,25 @@ def test_pools_nest_and_nrels_never_decreases(runs, relevant, k):
     assert np.all(np.diff(nrels_curve(layers, relevant)) >= 0)
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    steps=st.lists(st.integers(0, 3), min_size=0, max_size=45),
+    params=st.sampled_from([AGGRESSIVE, RELAXED, STEP, StopParams(3, 2, 0.4, 2)]),
+)
+def test_k_cr_is_only_given_once_its_windows_are_judged(steps, params):
+    """Judging more depths never changes a k_cr already given, and none comes early."""
+    nrels = np.cumsum(steps, dtype=np.int64)
+    final = critical_depth(nrels, params)
+    for d in range(nrels.size + 1):
+        prefix = critical_depth(nrels[:d], params)
+        if prefix.k_cr is None:
+            assert prefix.depth_needed > d  # it cannot be decided with what is judged
+            assert final.k_cr is None or final.depth_needed > d
+        else:
+            assert prefix.k_cr == final.k_cr and prefix.depth_needed <= d
+            assert prefix.depth_needed == final.depth_needed == prefix.k_cr + params.span
+
+
 @settings(max_examples=25, deadline=None)
 @given(
     topics=st.lists(st.tuples(run_lists, st.sets(doc_ids)), min_size=1, max_size=3),

@@ -116,6 +116,8 @@ def test_bpref_skips_unjudged_documents():
 def test_duplicate_ids_are_rejected():
     with pytest.raises(ValueError):
         average_precision(["a", "a"], QRELS)
+    with pytest.raises(ValueError):
+        rank_documents(["a", "b", "a"])
 
 
 def test_average_precision_batch_matrix_and_ragged():

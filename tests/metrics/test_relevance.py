@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import f1_score
 
+from litqeval_gui.metrics.agreement import kendall_tau_b
 from litqeval_gui.metrics.relevance import (
     evaluate_grades,
     fit_cosine_thresholds,
@@ -188,5 +189,8 @@ def test_tau_and_f1_bounded(pairs):
         tau = group_kendall_tau(true, pred, variant=variant)[0]
         assert math.isnan(tau) or -1 - 1e-12 <= tau <= 1 + 1e-12
         assert tau == pytest.approx(group_kendall_tau(pred, true, variant=variant)[0], nan_ok=True)
+    assert group_kendall_tau(true, pred, variant="b")[0] == pytest.approx(
+        kendall_tau_b(true, pred), nan_ok=True
+    )
     f1 = per_grade_f1(true, pred)
     assert np.all(np.isnan(f1) | ((f1 >= 0) & (f1 <= 1)))

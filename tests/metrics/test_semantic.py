@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy.spatial import ConvexHull
 from sklearn.decomposition import PCA
 
 from litqeval_gui.metrics.semantic import (
@@ -215,6 +216,21 @@ def test_shapes_undefined_with_a_reason_never_an_exception(sp, core, fragment):
     assert res.shape is None
 
 
+def test_sp_hull_agrees_with_convex_hull_equations():
+    rng = np.random.default_rng(4)
+    coords = rng.normal(size=(400, 2))
+    core = np.zeros(400, bool)
+    core[:15] = True
+    res = sp_hull(coords, core, 20)
+    eq = ConvexHull(coords[core]).equations  # rows [normal, offset]; inside: n·p + b ≤ 0
+    signed = coords @ eq[:, :-1].T + eq[:, -1]
+    clear = np.all(np.abs(signed) > 1e-7, axis=1)  # Qhull's own tolerance decides on the edge
+    inside = np.all(signed <= 0, axis=1)
+    assert 0 < inside[clear].sum() < clear.sum()
+    np.testing.assert_array_equal(res.relevant[clear], inside[clear])
+    assert res.n_relevant == int(inside[clear].sum()) + int(res.relevant[~clear].sum())
+
+
 def test_shapes_with_non_finite_core_coordinates_are_undefined():
     coords = COORDS.copy()
     coords[0, 0] = np.nan
@@ -349,15 +365,19 @@ def test_projection_fidelity_hand_cases():
 # --------------------------------------------------------------------- properties
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**31 - 1), st.integers(0, 40), st.floats(-1.0, 1.0))
-def test_sp_cos_and_hull_metrics_stay_in_range(seed, n_rows, theta):
+def test_semantic_metrics_stay_in_range(seed, n_rows, theta):
     rng = np.random.default_rng(seed)
     e_r = rng.normal(size=(n_rows, 4))
     core = rng.random(n_rows) < 0.3
     n_core = int(core.sum()) + int(rng.integers(0, 3))
     results = [sp_cos(rng.normal(size=(3, 4)), e_r, core, n_core, theta=theta),
-               sp_hull(e_r[:, :2], core, n_core)]
+               sp_mvee(e_r[:, :2], core, n_core),
+               sp_hull(e_r[:, :2], core, n_core),
+               sp_cluster(e_r, core, n_core, k_max=3)]
+    sweep = threshold_analysis(rng.normal(size=(3, 4)), e_r, core, n_core, thetas=[theta, 0.5])
+    assert np.all((sweep.f_beta >= 0.0) & (sweep.f_beta <= 1.0))
     for res in results:
         assert 0.0 <= res.precision <= 1.0 and 0.0 <= res.recall <= 1.0
         assert 0.0 <= res.decay <= 1.0 and 0.0 <= res.f_beta <= 1.0

@@ -32,7 +32,9 @@ def _batches(counts: list[int], size: int = 2) -> list[int]:
 def test_all_records_screened_always_stops():
     for rule in (ConsecutiveIrrelevant(), BatchCriticalDepth(), KneeMethod(), HypergeometricTest()):
         decision = rule.decide([1, 0, 1], 3)
-        assert decision == StopDecision(True, {"reason": "all records screened", "screened": 3})
+        assert decision == StopDecision(
+            True, {"rule": rule.name, "screened": 3, "N": 3, "reason": "all records screened"}
+        )
 
 
 @pytest.mark.parametrize("labels, n_total", [([0, 2], 10), ([[1, 0]], 10), ([1, 0, 1], 2)])
@@ -126,6 +128,8 @@ def test_batch_rule_with_low_yield_check():
     low = rule.decide(_batches([1, 1, 1, 1] + [0] * 16), 100)
     assert not low.stop
     assert (low.evidence["low_yield"], low.evidence["reason"]) == ("yes", "low yield")
+    with pytest.raises(ValueError):
+        BatchCriticalDepth(batch_size=0)
 
 
 # ------------------------------------------------------------------------- knee
