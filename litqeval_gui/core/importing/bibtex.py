@@ -9,7 +9,7 @@ Field values are decoded from LaTeX with pylatexenc (the decoder bibtexparser's
 from __future__ import annotations
 
 import re
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 
 import bibtexparser
 from bibtexparser import model
@@ -18,7 +18,6 @@ from bibtexparser.middlewares.names import split_multiple_persons_names
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
 from litqeval_gui.core.importing.common import (
-    PROGRESS_EVERY,
     Collector,
     dedupe,
     sniff_ids,
@@ -57,22 +56,53 @@ def to_text(value: str) -> str:
     return " ".join(value.split())
 
 
+_ENTRY_START = re.compile(r"^[ \t]*@[A-Za-z]+[ \t]*[{(]", re.MULTILINE)
+CHUNK_ENTRIES = 1000  # entries parsed at a time: progress and cancel between chunks
+
+
+def _chunks(text: str) -> Iterator[tuple[int, str]]:
+    """``(0-based line of its start, text)`` pieces of about CHUNK_ENTRIES entries,
+    cut only where a line starts an entry."""
+    starts = [m.start() for m in _ENTRY_START.finditer(text)]
+    cuts = [0, *starts[CHUNK_ENTRIES::CHUNK_ENTRIES], len(text)]
+    line = 0
+    for start, end in zip(cuts, cuts[1:], strict=False):
+        yield line, text[start:end]
+        line += text.count("\n", start, end)
+
+
 def read(text: str, col: Collector) -> Generator[Progress, None, None]:
-    """Parse BibTeX ``text`` into ``col``; unparseable entries are rejected with their line."""
-    library = bibtexparser.parse_string(text)
-    col.result.database = _database(library)
-    blocks = sorted([*library.entries, *library.failed_blocks], key=lambda b: b.start_line or 0)
-    for number, block in enumerate(blocks, start=1):
-        line = (block.start_line or 0) + 1
-        entry = _entry_of(block)
-        if entry is None:
-            col.reject(number, line, f"cannot parse this entry: {_reason(block)}")
-        else:
-            col.add(to_record(entry, line), number)
-        if col.full:
-            return
-        if number % PROGRESS_EVERY == 0:
-            yield col.progress(number, len(blocks), "reading BibTeX entries")
+    """Parse BibTeX ``text`` into ``col``; unparseable entries are rejected with their line.
+
+    The text is parsed in chunks; ``@string`` definitions met so far are put before
+    each later chunk, so references to them still resolve.
+    """
+    strings = ""  # raw @string blocks seen so far
+    number = 0
+    done = 0
+    for first_line, chunk in _chunks(text):
+        prefix_lines = strings.count("\n")
+        library = bibtexparser.parse_string(strings + chunk)
+        if not number:
+            col.result.database = _database(library)
+        elif _is_jabref(library):
+            col.result.database = "jabref"
+        strings += "".join(f"{block.raw}\n" for block in library.strings
+                           if (block.start_line or 0) >= prefix_lines)
+        blocks = sorted([*library.entries, *library.failed_blocks],
+                        key=lambda b: b.start_line or 0)
+        for block in blocks:
+            number += 1
+            line = first_line + (block.start_line or 0) - prefix_lines + 1
+            entry = _entry_of(block)
+            if entry is None:
+                col.reject(number, line, f"cannot parse this entry: {_reason(block)}")
+            else:
+                col.add(to_record(entry, line), number)
+            if col.full:
+                return
+        done += len(chunk)
+        yield col.progress(done, len(text), "reading BibTeX entries")
 
 
 def _entry_of(block: model.Block) -> model.Entry | None:
@@ -134,8 +164,12 @@ def to_record(entry: model.Entry, line: int | None = None) -> Record:
     )
 
 
+def _is_jabref(library: bibtexparser.Library) -> bool:
+    return any(c.comment.lstrip().lower().startswith("jabref-meta") for c in library.comments)
+
+
 def _database(library: bibtexparser.Library) -> str:
-    if any(c.comment.lstrip().lower().startswith("jabref-meta") for c in library.comments):
+    if _is_jabref(library):
         return "jabref"
     for entry in library.entries[:20]:
         fields = {f.key.lower(): str(f.value) for f in entry.fields}
