@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, QThread, Signal
 
 from litqeval_gui.core.errors import ImportCancelled
 from litqeval_gui.core.jobs import CancelToken, Progress
+from litqeval_gui.gui.notify import show_error
 
 JobFactory = Callable[[CancelToken], Generator[Progress, None, Any]]
 _MIN_INTERVAL = 0.05  # seconds between progress signals
@@ -106,8 +107,6 @@ class JobRunner(QObject):
             if on_failure is not None:
                 on_failure(exc)
             else:
-                from litqeval_gui.gui.notify import show_error
-
                 show_error(None, f"{title} failed", exc)
 
         thread.progressed.connect(lambda d, t, m: self.progress.emit(title, d, t, m))

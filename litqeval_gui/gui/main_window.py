@@ -72,9 +72,9 @@ def discarded_message(names: list[str]) -> str:
 class MainWindow(QMainWindow):
     """The application window; one project at a time."""
 
-    def __init__(self, settings: Settings | None = None) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.settings = settings or Settings()
+        self.settings = Settings()
         self.session: ProjectSession | None = None
         self.runner = JobRunner(self)  # jobs without a project (building the demo)
         self.setWindowIcon(icon("app"))
@@ -384,12 +384,9 @@ class MainWindow(QMainWindow):
         if self.session is None or topic is None:
             self.statusBar().showMessage("Select a topic in the sidebar first", 5000)
             return None
-        from litqeval_gui.gui.views.matches_dialog import MatchesDialog
+        from litqeval_gui.gui.views.matches_dialog import open_matches_dialog
 
-        dialog = MatchesDialog(self.session, topic, self)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.open()
-        return dialog
+        return open_matches_dialog(self.session, topic, self)
 
     # -- drag and drop --------------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:

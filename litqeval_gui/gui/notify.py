@@ -36,11 +36,7 @@ def _message_box(parent: QWidget | None, title: str, message: str, details: str)
 presenter: Callable[[QWidget | None, str, str, str], None] = _message_box
 
 
-def show_error(parent: QWidget | None, title: str, error: BaseException | str,
-               details: str = "") -> None:
-    """Show ``error`` (an exception or a message) to the user."""
-    if isinstance(error, BaseException):
-        message, details = describe(error)
-    else:
-        message = error
+def show_error(parent: QWidget | None, title: str, error: BaseException | str) -> None:
+    """Show ``error`` (an exception, with its details, or a plain message) to the user."""
+    message, details = describe(error) if isinstance(error, BaseException) else (error, "")
     presenter(parent, title, message, details)

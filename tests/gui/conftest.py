@@ -1,4 +1,5 @@
-"""GUI tests run offscreen, write settings to a temporary folder, and capture error boxes."""
+"""GUI tests run offscreen, write settings to a temporary folder, and capture error boxes;
+no job thread may still run when a test ends."""
 
 import os
 
@@ -13,6 +14,31 @@ def isolated_config(tmp_path, monkeypatch):
     folder = tmp_path / "config"
     monkeypatch.setenv("LITQEVAL_CONFIG_DIR", str(folder))
     return folder
+
+
+@pytest.fixture(autouse=True)
+def no_job_thread_outlives_the_test(monkeypatch):
+    """Every job thread started during the test has stopped by its end (``threading``
+    does not see QThreads, so they are recorded as they start)."""
+    from litqeval_gui.gui import jobs
+
+    started = []
+    real_start = jobs._JobThread.start
+
+    def start(thread, *args):
+        started.append(thread)
+        real_start(thread, *args)
+
+    monkeypatch.setattr(jobs._JobThread, "start", start)
+    yield
+    running = []
+    for thread in started:
+        try:
+            if thread.isRunning():
+                running.append(thread)
+        except RuntimeError:  # deleted after it finished
+            continue
+    assert running == [], f"{len(running)} job thread(s) still running after the test"
 
 
 @pytest.fixture

@@ -48,7 +48,9 @@ def _dialog(qtbot, session, topic="T"):
 
 
 def _status(session, link_id):
-    return next(m.status for m in matches.matches(session.project, "T") if m.id == link_id)
+    """The stored verdict, read on a fresh connection: only committed writes are seen."""
+    with session.project.sibling() as project:
+        return next(m.status for m in matches.matches(project, "T") if m.id == link_id)
 
 
 def test_reject_with_r_is_stored_and_announced(qtbot, session):

@@ -60,9 +60,12 @@ class FileState:
     error: str = ""
     columns: list[str] = field(default_factory=list)  # table columns seen so far
     tabular: bool = False
-    busy: bool = False
     generation: int = 0  # bumped per preview; stale results are ignored
-    handle: JobHandle | None = None
+    handle: JobHandle | None = None  # the preview being read, if any
+
+    @property
+    def busy(self) -> bool:
+        return self.handle is not None
 
     @property
     def ready(self) -> bool:
@@ -235,7 +238,7 @@ class PreviewPage(QWizardPage):
         state.generation += 1
         generation, path = state.generation, state.path
         fmt, mapping = state.fmt, dict(state.mapping) or None
-        state.busy, state.error = True, ""
+        state.error = ""
 
         def make(token: CancelToken):
             return read_records(path, fmt=fmt, mapping=mapping, token=token, limit=PREVIEW_ROWS)
@@ -252,7 +255,7 @@ class PreviewPage(QWizardPage):
                    exc: BaseException | None) -> None:
         if generation != state.generation:
             return  # a newer preview of this file is on its way
-        state.busy, state.handle, state.result = False, None, result
+        state.handle, state.result = None, result
         if result is not None:
             state.error = ""
             state.tabular = result.format in TABLE_FORMATS

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from litqeval_gui.core.ingest import ImportSummary
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.views.import_messages import message_label, show_error_text
-from litqeval_gui.gui.views.matches_dialog import MatchesDialog
+from litqeval_gui.gui.views.matches_dialog import MatchesDialog, open_matches_dialog
 
 if TYPE_CHECKING:
     from litqeval_gui.gui.views.import_wizard import ImportWizard
@@ -131,6 +131,5 @@ class SummaryPage(QWizardPage):
 
     def review_matches(self) -> None:
         """Open the uncertain-matches dialog for the topic."""
-        self.matches_dialog = MatchesDialog(self._owner.session, self._owner.settings().topic,
-                                            self)
-        self.matches_dialog.open()
+        self.matches_dialog = open_matches_dialog(self._owner.session,
+                                                  self._owner.settings().topic, self)

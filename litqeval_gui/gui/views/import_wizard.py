@@ -306,7 +306,6 @@ class ImportWizard(QWizard):
             if state.handle is not None:
                 state.handle.cancel()
                 state.handle = None
-            state.busy = False
         super().done(result)
 
     @property

@@ -258,3 +258,11 @@ class MatchesDialog(QDialog):
     def _show_message(self, text: str) -> None:
         self.message_label.setText(text)
         self.stack.setCurrentIndex(1)
+
+
+def open_matches_dialog(session: ProjectSession, topic: str, parent: QWidget) -> MatchesDialog:
+    """Open the dialog over ``parent`` (window-modal); it is deleted when closed."""
+    dialog = MatchesDialog(session, topic, parent)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.open()
+    return dialog

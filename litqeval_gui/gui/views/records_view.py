@@ -55,7 +55,6 @@ FILTER_DELAY_MS = 250
 HEADERS = ("Rank", "Title", "Year", "Venue", "DOI", "Core", "Group")
 HEADER_TIPS = {5: "✓ when the record's work is in the topic's core set",
                6: "Duplicate group: the work id, with (×n) when n records are the same work"}
-RECORD_ID_ROLE = Qt.ItemDataRole.UserRole
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _CENTRE = Qt.AlignmentFlag.AlignCenter
 
@@ -137,8 +136,6 @@ class RecordsModel(QAbstractTableModel):
             return _cell(self.row(index.row()), column)
         if role == Qt.ItemDataRole.ToolTipRole and column in (1, 3):
             return _cell(self.row(index.row()), column) or None
-        if role == RECORD_ID_ROLE:
-            return self.row(index.row()).id
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _RIGHT if column in (0, 2) else _CENTRE if column == 5 else None
         return None
