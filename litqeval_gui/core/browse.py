@@ -7,14 +7,12 @@ row 99 999 costs the same as row 0 and no row objects are built for unseen rows.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from litqeval_gui.core import works
 from litqeval_gui.core.project import Project
-from litqeval_gui.core.storage import unpack_raw
-
-COLUMNS = ("rank", "title", "year", "venue", "doi", "core", "group")
+from litqeval_gui.core.records import Record
+from litqeval_gui.core.storage import SELECT_CONTENT, record_from_row
 
 
 @dataclass(frozen=True)
@@ -109,43 +107,38 @@ class Occurrence:
 
 @dataclass(frozen=True)
 class RecordDetail:
+    """A stored record with its work, provenance and links."""
+
     id: int
-    title: str
-    abstract: str
-    authors: list[str]
-    year: int | None
-    venue: str
-    keywords: list[str]
-    type: str
-    language: str
-    doi: str
-    pmid: str
-    ids: dict[str, str]
-    raw: dict
     work_id: int
+    record: Record
     occurrences: list[Occurrence] = field(default_factory=list)  # every record of its work
-    links: list[tuple[int, str, float, str]] = field(default_factory=list)  # (other, method, score, status)
+    links: list[tuple[int, str, float, str]] = field(default_factory=list)
+    # (other record id, method, score, status)
 
 
 def record_detail(project: Project, record_id: int) -> RecordDetail:
     """The full record with its provenance (all records of its work) and its links."""
     db = project.db
-    row = db.execute(
-        "SELECT id, title, abstract, authors, year, venue, keywords, type, language, "
-        "COALESCE(doi, ''), COALESCE(pmid, ''), ids, raw, work_id, topic_id "
-        "FROM records WHERE id = ?", [record_id]).fetchone()
+    row = db.execute(f"SELECT id, work_id, topic_id, {SELECT_CONTENT} FROM records WHERE id = ?",
+                     [record_id]).fetchone()
     if row is None:
         raise KeyError(record_id)
+    work_id, topic_id = row[1], row[2]
     occurrences = [Occurrence(*r) for r in db.execute(
         "SELECT r.id, i.name, i.role, i.file_name, COALESCE(i.database, ''), r.rank, "
         "r.source_line FROM records r JOIN imports i ON i.id = r.import_id "
-        "WHERE r.topic_id = ? AND r.work_id = ? ORDER BY i.id, r.rank", [row[14], row[13]])]
+        "WHERE r.topic_id = ? AND r.work_id = ? ORDER BY i.id, r.rank", [topic_id, work_id])]
     links = [tuple(r) for r in db.execute(
         "SELECT CASE WHEN a = ? THEN b ELSE a END, method, score, status FROM links "
         "WHERE a = ? OR b = ? ORDER BY score DESC", [record_id] * 3)]
-    return RecordDetail(
-        id=row[0], title=row[1] or "", abstract=row[2] or "", authors=json.loads(row[3] or "[]"),
-        year=row[4], venue=row[5] or "", keywords=json.loads(row[6] or "[]"), type=row[7] or "",
-        language=row[8] or "", doi=row[9], pmid=row[10], ids=json.loads(row[11] or "{}"),
-        raw=unpack_raw(row[12], row[1] or "", row[2] or ""), work_id=row[13], occurrences=occurrences, links=links,
-    )
+    return RecordDetail(id=record_id, work_id=work_id, record=record_from_row(row[3:]),
+                        occurrences=occurrences, links=links)
+
+
+def year_span(project: Project, import_id: int) -> tuple[int, int] | None:
+    """(earliest, latest) publication year of one list's records; None when none has one."""
+    low, high = project.db.execute(
+        "SELECT MIN(year), MAX(year) FROM records WHERE import_id = ? AND year IS NOT NULL",
+        [import_id]).fetchone()
+    return None if low is None else (int(low), int(high))

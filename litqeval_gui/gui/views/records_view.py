@@ -38,13 +38,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from litqeval_gui.core import views_data
 from litqeval_gui.core.browse import (
     ListBrowser,
     RecordDetail,
     RecordFilter,
     RowSummary,
     record_detail,
+    year_span,
 )
 from litqeval_gui.core.catalog import ListInfo
 from litqeval_gui.gui.session import ProjectSession
@@ -240,7 +240,7 @@ class RecordsView(QWidget):
     # -- filtering -----------------------------------------------------------------
     def _reset_years(self) -> None:
         """Year spin boxes span the list's years; the full span means no year filter."""
-        span = views_data.year_span(self.session.project, self.info.id)
+        span = year_span(self.session.project, self.info.id)
         for box, start in ((self.year_from, 0), (self.year_to, 1)):
             box.blockSignals(True)
             box.setEnabled(span is not None)
@@ -351,20 +351,22 @@ def doi_url(doi: str) -> QUrl:
 def detail_html(detail: RecordDetail) -> str:
     """The record, its provenance and its links as HTML for the detail pane."""
     e = html.escape
-    facts = [("Authors", "; ".join(detail.authors)),
-             ("Year", "" if detail.year is None else str(detail.year)),
-             ("Venue", detail.venue), ("Type", detail.type), ("Language", detail.language),
-             ("PMID", detail.pmid), ("Keywords", "; ".join(detail.keywords))]
-    facts += sorted(detail.ids.items())
+    rec = detail.record
+    facts = [("Authors", "; ".join(rec.authors)),
+             ("Year", "" if rec.year is None else str(rec.year)),
+             ("Venue", rec.venue), ("Type", rec.type), ("Language", rec.language),
+             ("PMID", rec.pmid), ("Keywords", "; ".join(rec.keywords))]
+    facts += sorted(rec.ids.items())
     rows = "".join(f"<tr><th align=left>{e(k)}&nbsp;&nbsp;</th><td>{e(v)}</td></tr>"
                    for k, v in facts if v)
-    if detail.doi:
-        link = doi_url(detail.doi).toString()
-        rows += f"<tr><th align=left>DOI&nbsp;&nbsp;</th><td><a href='{e(link)}'>{e(detail.doi)}</a></td></tr>"
-    parts = [f"<h3>{e(detail.title) or '<i>(no title)</i>'}</h3>",
+    if rec.doi:
+        link = doi_url(rec.doi).toString()
+        rows += (f"<tr><th align=left>DOI&nbsp;&nbsp;</th>"
+                 f"<td><a href='{e(link)}'>{e(rec.doi)}</a></td></tr>")
+    parts = [f"<h3>{e(rec.title) or '<i>(no title)</i>'}</h3>",
              f"<table cellspacing=0 cellpadding=2>{rows}</table>"]
-    if detail.abstract:
-        parts.append(f"<p>{e(detail.abstract)}</p>")
+    if rec.abstract:
+        parts.append(f"<p>{e(rec.abstract)}</p>")
     parts.append(f"<h4>Provenance — work {detail.work_id}</h4><ul>")
     parts += [f"<li><b>{e(o.list_name)}</b> ({e(o.role)}), rank {o.rank}<br>"
               f"{e(_source(o.file_name, o.source_line))}"
