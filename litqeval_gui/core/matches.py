@@ -65,13 +65,23 @@ def _query(project: Project, where: str, value: int) -> list[Match]:
 
 
 def decide(project: Project, link_id: int, accept: bool) -> Match:
-    """Record the user's verdict on a match; accepting merges the two works."""
-    row = project.db.execute("SELECT topic_id FROM links WHERE id = ?", [link_id]).fetchone()
+    """Record the user's verdict on a match; accepting merges the two works.
+
+    Rejecting an uncertain match changes no work (uncertain links never join works),
+    so only rejecting a certain one recomputes the topic's works.
+    """
+    row = project.db.execute("SELECT topic_id, status, a, b FROM links WHERE id = ?",
+                             [link_id]).fetchone()
     if row is None:
         raise ProjectError(f"no match with id {link_id}")
+    topic_id, status, a, b = row
+    was_certain = status in ("auto", "confirmed")
     with project.transaction() as db:
         db.execute("UPDATE links SET status = ?, decided_at = ? WHERE id = ?",
                    ["confirmed" if accept else "rejected", now(), link_id])
-        works.regroup(db, row[0])
+        if accept and not was_certain:
+            works.merge(db, topic_id, a, b)
+        elif not accept and was_certain:
+            works.regroup(db, topic_id)  # taking a link away may split a work
     [match] = _query(project, "l.id = ?", link_id)
     return match

@@ -54,6 +54,16 @@ def regroup(db: sqlite_utils.Database, topic_id: int) -> None:
     db.conn.executemany("UPDATE records SET work_id = ? WHERE id = ?", changed)
 
 
+def merge(db: sqlite_utils.Database, topic_id: int, a: int, b: int) -> None:
+    """Join the works of records ``a`` and ``b``: what :func:`regroup` gives after a new
+    certain link a–b (the joined work keeps the smaller id), without reading the topic."""
+    wa, wb = (db.execute("SELECT work_id FROM records WHERE id = ?", [key]).fetchone()[0]
+              for key in (a, b))
+    if wa != wb:
+        db.execute("UPDATE records SET work_id = ? WHERE topic_id = ? AND work_id = ?",
+                   [min(wa, wb), topic_id, max(wa, wb)])
+
+
 def core_works(db: sqlite_utils.Database, topic_id: int) -> set[int]:
     """Work ids of the topic's core set (all core imports)."""
     return _works(db, "i.topic_id = ? AND i.role = 'core' AND i.state = 'done'", [topic_id])
