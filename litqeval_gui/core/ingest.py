@@ -27,7 +27,7 @@ from pathlib import Path
 from litqeval_gui.core import works
 from litqeval_gui.core.errors import ImportRefused
 from litqeval_gui.core.importing.parallel import read_rows
-from litqeval_gui.core.jobs import CancelToken, Progress, scaled
+from litqeval_gui.core.jobs import CancelToken, Progress, gc_paused, scaled
 from litqeval_gui.core.linking import Link, LinkItem, find_links, fingerprint
 from litqeval_gui.core.project import Project, delete_import, now
 from litqeval_gui.core.storage import RowWriter
@@ -97,34 +97,35 @@ def import_file(
         raise ImportRefused(f"{path}: no such file")
     name = name or path.stem
     sha256, size = file_digest(path)
-    with project.transaction() as db:
-        topic_id = project.topic_id(topic, create=True)
-        _refuse_clashes(project, topic_id, topic, name, role, sha256)
-        import_id = int(db["imports"].insert({
-            "topic_id": topic_id, "name": name, "role": role, "file_name": path.name,
-            "sha256": sha256, "size": size, "query": query, "created": now(),
-            "state": "pending",
-        }).last_pk)
-        writer = RowWriter(db, topic_id, import_id)
-        parsed = yield from scaled(
-            read_rows(path, writer.write, fmt=fmt, mapping=mapping, where=where, topic=topic,
-                      token=token),
-            0, 50,
-        )
-        database = database or parsed.database
-        db["imports"].update(import_id, {"format": parsed.format, "encoding": parsed.encoding,
-                                         "database": database})
-    try:
-        yield Progress(55, 100, "linking")
-        summary = yield from _link(project, ImportSummary(
-            import_id=import_id, topic=topic, name=name, role=role, format=parsed.format,
-            encoding=parsed.encoding, database=database, read=writer.count + len(parsed.rejected),
-            new=0, duplicate=0, matched=0, rejected=len(parsed.rejected), uncertain=0,
-            notes=list(parsed.notes), problems=[r.describe(parsed.path) for r in parsed.rejected],
-        ), topic_id, token)
-    except BaseException:
-        delete_import(project.db, import_id)
-        raise
+    with gc_paused():  # bulk allocations: see jobs.gc_paused
+        with project.transaction() as db:
+            topic_id = project.topic_id(topic, create=True)
+            _refuse_clashes(project, topic_id, topic, name, role, sha256)
+            import_id = int(db["imports"].insert({
+                "topic_id": topic_id, "name": name, "role": role, "file_name": path.name,
+                "sha256": sha256, "size": size, "query": query, "created": now(),
+                "state": "pending",
+            }).last_pk)
+            writer = RowWriter(db, topic_id, import_id)
+            parsed = yield from scaled(
+                read_rows(path, writer.write, fmt=fmt, mapping=mapping, where=where, topic=topic,
+                          token=token),
+                0, 50,
+            )
+            database = database or parsed.database
+            db["imports"].update(import_id, {"format": parsed.format, "encoding": parsed.encoding,
+                                             "database": database})
+        try:
+            yield Progress(55, 100, "linking")
+            summary = yield from _link(project, ImportSummary(
+                import_id=import_id, topic=topic, name=name, role=role, format=parsed.format,
+                encoding=parsed.encoding, database=database, read=writer.count + len(parsed.rejected),
+                new=0, duplicate=0, matched=0, rejected=len(parsed.rejected), uncertain=0,
+                notes=list(parsed.notes), problems=[r.describe(parsed.path) for r in parsed.rejected],
+            ), topic_id, token)
+        except BaseException:
+            delete_import(project.db, import_id)
+            raise
     yield Progress(100, 100, "done")
     return summary
 

@@ -12,8 +12,10 @@ generator on a background thread.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import threading
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -73,6 +75,23 @@ def scaled(job: Generator[Progress, None, T], start: float, end: float, total: i
         done = max(done, int(start + (end - start) * min(p.fraction, 1.0)))
         message = f"{label}: {p.message}" if label and p.message else p.message or label
         yield Progress(done, total, message)
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for a bulk job, restoring it after.
+
+    Parsing and storing 100 000 records allocates millions of short-lived, acyclic
+    objects; the collector's passes over them cost about a third of an import.
+    Reference counting still frees everything; only cycle detection waits.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def run_job(job: Generator[Progress, None, T],

@@ -12,6 +12,8 @@ Version history:
    re-imports, and ``decided_at``; an index on records(topic_id, work_id);
    ``imports.state``: ``pending`` while an import is stored but not yet linked,
    ``done`` after (imports of version 1 files are done).
+3. drop the indexes on records(doi) and records(pmid): linking reads identifiers
+   per topic and no query looks a record up by them, so they only slowed imports.
 """
 
 from __future__ import annotations
@@ -76,5 +78,10 @@ def _v2(db: sqlite_utils.Database) -> None:
     db["records"].create_index(["topic_id", "work_id"])
 
 
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2]
+def _v3(db: sqlite_utils.Database) -> None:
+    db.execute("DROP INDEX IF EXISTS idx_records_doi")
+    db.execute("DROP INDEX IF EXISTS idx_records_pmid")
+
+
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2, _v3]
 SCHEMA_VERSION = len(MIGRATIONS)

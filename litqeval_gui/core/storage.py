@@ -95,9 +95,12 @@ class RowWriter:
                            .fetchone()[0])
         self.count = 0
 
-    def write(self, rows: Sequence[tuple]) -> None:
+    def write(self, rows: Sequence[tuple], rank_offset: int = 0) -> None:
+        """Write ``rows`` (ranks shifted by ``rank_offset``)."""
         first, tid, iid = self.next_id, self.topic_id, self.import_id
-        self.db.conn.executemany(
-            _INSERT, [(first + i, tid, iid, first + i, *row) for i, row in enumerate(rows)])
+        self.db.conn.executemany(_INSERT, [
+            (first + i, tid, iid, first + i, row[0] + rank_offset, *row[1:])
+            for i, row in enumerate(rows)
+        ])
         self.next_id += len(rows)
         self.count += len(rows)

@@ -92,6 +92,9 @@ def test_migrates_v1_fixture_keeping_data_and_a_backup(tmp_path):
         db = project.db
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert {"fp_a", "fp_b", "decided_at"} <= set(db["links"].columns_dict)
+        indexes = {row[0] for row in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records'")}
+        assert "idx_records_doi" not in indexes and "idx_records_topic_id_work_id" in indexes
         assert [r["title"] for r in db["records"].rows_where(order_by="id")] == [
             "Old record one", "Old record one (dup)"]
         assert project.meta("migrated_from_1")

@@ -6,7 +6,7 @@ import pytest
 
 from litqeval_gui.core import exporting, synthetic
 from litqeval_gui.core.errors import ImportRefused
-from litqeval_gui.core.importing import ris
+from litqeval_gui.core.importing import parallel, ris
 from litqeval_gui.core.importing.parallel import read_rows
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.records import Record
@@ -57,12 +57,16 @@ def _ris_with_problems(tmp_path, n=3000):
 
 def _rows(path, **kw):
     rows, batches = [], []
-    result = run_job(read_rows(path, lambda batch: (rows.extend(batch), batches.append(1)),
-                               **kw))
+    def sink(batch, rank_offset):
+        rows.extend((row[0] + rank_offset, *row[1:]) for row in batch)
+        batches.append(1)
+
+    result = run_job(read_rows(path, sink, **kw))
     return result, rows, len(batches)
 
 
-def test_parallel_parse_equals_serial_parse(tmp_path):
+def test_parallel_parse_equals_serial_parse(tmp_path, monkeypatch):
+    monkeypatch.setattr(parallel, "PIECE_RECORDS", 300)  # several pieces come back
     path, text = _ris_with_problems(tmp_path)
     assert 0 < ris.split_point(text) < len(text)
     assert ris.split_point(text, 0.9) > ris.split_point(text)
