@@ -5,6 +5,8 @@ Figure 1 (goal ≤ 2.0, issue #2): the import — hash, detect, decode, parse, v
 normalise and store every record, committed — timed to the moment the import's first
 transaction has committed. Figure 2: the same plus linking the 100 000 records
 (de-duplication, the second transaction), i.e. until ``litqeval import`` returns.
+The first import of a process also starts the parser's worker server (as the CLI
+does on every run); later ones reuse it (as the app does): both are shown.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
 
 N = 100_000
-REPEATS = 3
+REPEATS = 5
 
 
 def main() -> int:
@@ -61,6 +63,9 @@ def main() -> int:
 
         b, s, o = (statistics.median(x) for x in (bare, stored, ours))
         print(f"RIS file: {N} records, {size_mb:.1f} MB; median of {REPEATS}")
+        print("each run, stored / bare:", ", ".join(f"{x / y:.2f}" for x, y in zip(stored, bare,
+                                                                                  strict=True)),
+              "(the first one starts the worker server)")
         print(f"baseline rispy.loads (bare parse):          {b:7.2f} s")
         print(f"import, stored and committed:               {s:7.2f} s  ratio {s / b:5.2f}"
               "  (goal <= 2.0)")

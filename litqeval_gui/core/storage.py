@@ -1,18 +1,20 @@
 """How a record is stored: one ``records`` row per imported entry.
 
 :func:`record_row` turns a :class:`Record` into the row's content columns
-(:data:`CONTENT_COLUMNS`); :func:`insert_rows` adds the keys and writes them. The
+(:data:`CONTENT_COLUMNS`); :class:`RowWriter` adds the keys and writes them. The
 parallel parser builds rows in a child process with the same function.
 
 ``raw`` keeps the original fields as JSON, except that a field whose value is exactly
-the stored title or abstract is replaced by a reference (``"_copied": {"TI": "title"}``)
-instead of storing the text twice; :func:`unpack_raw` puts it back.
+that of a stored column (title, abstract, venue, type, language, authors, keywords) is
+replaced by a reference (``"_copied": {"TI": "title", "AU": "authors"}``) instead of storing it
+twice; :func:`unpack_raw` puts it back.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from json.encoder import encode_basestring
 from typing import Any
 
 import sqlite_utils
@@ -24,18 +26,33 @@ CONTENT_COLUMNS = ("rank", "score", "title", "title_norm", "abstract", "authors"
                    "source_line")
 SELECT_CONTENT = ", ".join(CONTENT_COLUMNS)
 _COPIED = "_copied"
-_encode = json.JSONEncoder(ensure_ascii=False, default=str).encode
+_LISTS = ("authors", "keywords")  # list columns (the others are text)
+_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode
 
 
-def pack_raw(raw: dict[str, Any], title: str, abstract: str) -> str:
-    """JSON of ``raw`` with verbatim copies of the title/abstract stored as references."""
+def _encode_strings(items: list[str]) -> str:
+    """``_encode`` of a list of strings, without the encoder's per-call set-up (3x faster)."""
+    return "[" + ",".join(map(encode_basestring, map(str, items))) + "]"
+
+
+def pack_raw(rec: Record) -> str:
+    """JSON of ``rec.raw`` with exact copies of a stored column's value stored as references."""
+    texts = {rec.language: "language", rec.type: "type", rec.venue: "venue",
+             rec.abstract: "abstract", rec.title: "title"}  # on a tie the title wins
+    texts.pop("", None)
     kept: dict[str, Any] = {}
     copied: dict[str, str] = {}
-    for key, value in raw.items():
-        if title and value == title:
-            copied[key] = "title"
-        elif abstract and value == abstract:
-            copied[key] = "abstract"
+    for key, value in rec.raw.items():
+        if type(value) is str:
+            column = texts.get(value)
+        elif value and value == rec.authors:
+            column = "authors"
+        elif value and value == rec.keywords:
+            column = "keywords"
+        else:
+            column = None
+        if column:
+            copied[key] = column
         else:
             kept[key] = value
     if copied:
@@ -43,11 +60,12 @@ def pack_raw(raw: dict[str, Any], title: str, abstract: str) -> str:
     return _encode(kept)
 
 
-def unpack_raw(text: str | None, title: str, abstract: str) -> dict[str, Any]:
-    """The original fields, inverse of :func:`pack_raw`."""
+def unpack_raw(text: str | None, rec: Record) -> dict[str, Any]:
+    """The original fields, inverse of :func:`pack_raw` (``rec`` holds the columns)."""
     raw = json.loads(text or "{}")
     for key, column in raw.pop(_COPIED, {}).items():
-        raw[key] = title if column == "title" else abstract
+        value = getattr(rec, column)
+        raw[key] = list(value) if column in _LISTS else value
     return raw
 
 
@@ -55,24 +73,25 @@ def record_from_row(row: Sequence[Any]) -> Record:
     """The :class:`Record` of a row selected as :data:`CONTENT_COLUMNS` (inverse of
     :func:`record_row`; ``title_norm`` is derived and not kept)."""
     v = dict(zip(CONTENT_COLUMNS, row, strict=True))
-    title, abstract = v["title"] or "", v["abstract"] or ""
-    return Record(
-        title=title, abstract=abstract, authors=json.loads(v["authors"] or "[]"),
+    rec = Record(
+        title=v["title"] or "", abstract=v["abstract"] or "",
+        authors=json.loads(v["authors"] or "[]"),
         year=v["year"], venue=v["venue"] or "", keywords=json.loads(v["keywords"] or "[]"),
         type=v["type"] or "", language=v["language"] or "", doi=v["doi"] or "",
         pmid=v["pmid"] or "", ids=json.loads(v["ids"] or "{}"),
-        raw=unpack_raw(v["raw"], title, abstract), rank=v["rank"], score=v["score"],
-        source_line=v["source_line"],
+        rank=v["rank"], score=v["score"], source_line=v["source_line"],
     )
+    rec.raw = unpack_raw(v["raw"], rec)
+    return rec
 
 
 def record_row(rec: Record) -> tuple:
     """The values of :data:`CONTENT_COLUMNS` for ``rec``."""
     return (
         rec.rank, rec.score, rec.title, normalise_title(rec.title), rec.abstract,
-        _encode(rec.authors), rec.year, rec.venue, _encode(rec.keywords), rec.type,
+        _encode_strings(rec.authors), rec.year, rec.venue, _encode_strings(rec.keywords), rec.type,
         rec.language, rec.doi or None, rec.pmid or None, _encode(rec.ids) if rec.ids else None,
-        pack_raw(rec.raw, rec.title, rec.abstract), rec.source_line,
+        pack_raw(rec), rec.source_line,
     )
 
 

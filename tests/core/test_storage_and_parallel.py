@@ -1,12 +1,15 @@
 """Storage rows and the two-process RIS parse: identical to the serial parse."""
 
+import codecs
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from litqeval_gui.core import exporting, synthetic
 from litqeval_gui.core.errors import ImportRefused
-from litqeval_gui.core.importing import parallel, ris
+from litqeval_gui.core.importing import parallel
 from litqeval_gui.core.importing.parallel import read_rows
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.records import Record
@@ -19,15 +22,36 @@ from litqeval_gui.core.storage import (
 )
 
 
-def test_pack_raw_stores_title_and_abstract_once_and_unpacks_exactly():
-    raw = {"TY": "JOUR", "TI": "A title", "AB": "An abstract.", "AU": ["X, Y"], "T2": "A title"}
-    packed = pack_raw(raw, "A title", "An abstract.")
+def test_pack_raw_stores_copies_of_columns_once_and_unpacks_exactly():
+    rec = Record(title="A title", abstract="An abstract.", authors=["X, Y", "Z, W"],
+                 keywords=["k1"], venue="Venue", type="JOUR", language="",
+                 raw={"TY": "JOUR", "TI": "A title", "AB": "An abstract.", "AU": ["X, Y", "Z, W"],
+                      "A2": ["X, Y"], "KW": ["k1"], "T2": "A title", "JF": "Venue", "LA": "",
+                      "PY": "2001", "N": 1, "L": []})
+    packed = pack_raw(rec)
     stored = json.loads(packed)
-    assert "TI" not in stored and "AB" not in stored
-    assert stored["_copied"] == {"TI": "title", "AB": "abstract", "T2": "title"}
-    assert unpack_raw(packed, "A title", "An abstract.") == raw
-    assert unpack_raw(pack_raw({"x": "1"}, "", ""), "", "") == {"x": "1"}
-    assert unpack_raw(None, "t", "a") == {}
+    assert stored["_copied"] == {"TI": "title", "AB": "abstract", "AU": "authors",
+                                 "KW": "keywords", "T2": "title", "JF": "venue", "TY": "type"}
+    assert stored == {"A2": ["X, Y"], "LA": "", "PY": "2001", "N": 1, "L": [],
+                      "_copied": stored["_copied"]}
+    unpacked = unpack_raw(packed, rec)
+    assert unpacked == rec.raw
+    assert unpacked["AU"] is not rec.authors  # a copy: editing one does not edit the other
+    assert unpack_raw(pack_raw(Record(raw={"x": "1"})), Record()) == {"x": "1"}
+    assert unpack_raw(None, rec) == {}
+
+
+def test_rows_written_by_earlier_versions_still_unpack():
+    rec = Record(title="T", abstract="A")
+    old = '{"TY": "JOUR", "_copied": {"TI": "title", "AB": "abstract"}}'  # separators of v0.1
+    assert unpack_raw(old, rec) == {"TY": "JOUR", "TI": "T", "AB": "A"}
+
+
+@given(st.lists(st.text()))
+def test_lists_of_strings_are_stored_as_json(items):
+    row = dict(zip(CONTENT_COLUMNS, record_row(Record(title="t", authors=items, keywords=items)),
+                   strict=True))
+    assert json.loads(row["authors"]) == items and json.loads(row["keywords"]) == items
 
 
 def test_record_row_follows_content_columns():
@@ -38,7 +62,7 @@ def test_record_row_follows_content_columns():
     assert json.loads(row["authors"]) == ["Ä, B"] and "Ä" in row["authors"]  # not escaped
     assert (row["rank"], row["year"], row["doi"], row["pmid"], row["ids"]) == (3, 2020, "10.1/x",
                                                                              None, None)
-    assert unpack_raw(row["raw"], rec.title, rec.abstract) == rec.raw
+    assert unpack_raw(row["raw"], rec) == rec.raw
 
 
 def _ris_with_problems(tmp_path, n=3000):
@@ -67,9 +91,7 @@ def _rows(path, **kw):
 
 def test_parallel_parse_equals_serial_parse(tmp_path, monkeypatch):
     monkeypatch.setattr(parallel, "PIECE_RECORDS", 300)  # several pieces come back
-    path, text = _ris_with_problems(tmp_path)
-    assert 0 < ris.split_point(text) < len(text)
-    assert ris.split_point(text, 0.9) > ris.split_point(text)
+    path, _ = _ris_with_problems(tmp_path)
     serial, serial_rows, _ = _rows(path, parallel=False)
     both, both_rows, batches = _rows(path, parallel=True)
     assert batches > 2  # rows reach the sink while parsing goes on
@@ -83,6 +105,47 @@ def test_parallel_parse_equals_serial_parse(tmp_path, monkeypatch):
     assert (both.format, both.encoding, both.database) == (serial.format, serial.encoding,
                                                            serial.database)
     assert both.records == [] and serial.records == []
+
+
+@pytest.mark.parametrize("variant", ["crlf", "bom", "cp1252", "utf16", "lone-cr"])
+def test_parallel_parse_equals_serial_parse_in_every_encoding(tmp_path, monkeypatch, variant):
+    """UTF-8 (LF, CRLF, BOM) is cut as bytes and decoded by the workers; the rest is
+    decoded first. Either way records, ranks, lines, notes and encoding are the serial ones."""
+    monkeypatch.setattr(parallel, "PIECE_RECORDS", 300)
+    path, text = _ris_with_problems(tmp_path, n=1000)
+    text = text.replace("TI  - ", "TI  - Café ", 5)  # not ASCII
+    if variant == "crlf":
+        data = text.replace("\n", "\r\n").encode("utf-8")
+    elif variant == "bom":
+        data = codecs.BOM_UTF8 + text.encode("utf-8")
+    elif variant == "cp1252":
+        data = text.encode("cp1252", errors="replace")
+    elif variant == "utf16":
+        data = text.encode("utf-16")
+    else:
+        data = text.replace("\n", "\r").encode("utf-8")
+    path.write_bytes(data)
+    serial, serial_rows, _ = _rows(path, parallel=False)
+    both, both_rows, batches = _rows(path, parallel=True)
+    assert batches > 2 and len(both_rows) == 998 and both_rows == serial_rows
+    assert sum("Café" in row[2] for row in both_rows) == 5
+    assert [(r.number, r.line) for r in both.rejected] == [(r.number, r.line)
+                                                          for r in serial.rejected]
+    assert both.rejected[0].line > 1 and len(both.rejected) == 3
+    assert (both.encoding, both.notes) == (serial.encoding, serial.notes)
+    expected = {"crlf": "utf-8", "bom": "utf-8-sig", "cp1252": "cp1252", "utf16": "utf-16",
+                "lone-cr": "utf-8"}[variant]
+    assert both.encoding == expected
+
+
+def test_pieces_of_bytes_and_of_text_agree(monkeypatch):
+    monkeypatch.setattr(parallel, "PIECE_RECORDS", 2)
+    text = "".join(f"TY  - JOUR\nTI  - Tïtle {i}\nER  - \n\n" for i in range(5))
+    as_text = list(parallel._pieces(text))
+    as_bytes = list(parallel._pieces(b"\xef\xbb\xbf" + text.encode("utf-8"), 3))
+    assert [(p, line, n) for p, line, n in as_text] == [(p.decode("utf-8"), line, n)
+                                                       for p, line, n in as_bytes]
+    assert [(line, n) for _, line, n in as_text] == [(1, 0), (8, 2), (16, 4)]
 
 
 def test_parallel_parse_applies_the_filter_on_both_halves(tmp_path):

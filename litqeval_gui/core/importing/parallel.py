@@ -5,21 +5,33 @@
 are ready, so the caller writes them while parsing goes on. For most files it runs
 :func:`~litqeval_gui.core.importing.read_records`. A RIS file of at least
 :data:`PARALLEL_MIN_BYTES` is cut at record boundaries into pieces that
-:data:`WORKERS` processes (``spawn``, so safe beside Qt threads) parse, while this
-process writes each piece's rows as it arrives. Records, ranks, rejections (with file
-line and record numbers) and notes are exactly those of a serial parse.
+:data:`WORKERS` processes parse, while this process writes each piece's rows as it
+arrives. Records, ranks, rejections (with file line and record numbers) and notes are
+exactly those of a serial parse.
+
+A UTF-8 file (LF or CRLF) is cut as bytes: this process only checks that each piece
+decodes, and the worker that parses a piece decodes it. Other files (UTF-16, cp1252,
+lone CRs) are decoded here first, with the notes and refusals of a serial parse.
+
+Workers are forked from a ``forkserver`` that has imported this module once (safe
+beside Qt threads, and a later import starts its workers in milliseconds); where the
+platform has no forkserver (Windows) they are spawned. The pool starts in a thread
+while this process decodes and cuts the file.
 """
 
 from __future__ import annotations
 
+import codecs
+import gc
 import multiprocessing
 from collections.abc import Callable, Generator, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from multiprocessing.pool import Pool
 from pathlib import Path
 
 from litqeval_gui.core.importing import _choose_format, _collector, read_records, ris
 from litqeval_gui.core.importing.common import ParseResult, decode
-from litqeval_gui.core.jobs import CancelToken, Progress, gc_paused, run_job
+from litqeval_gui.core.jobs import CancelToken, Progress, run_job
 from litqeval_gui.core.records import RejectedRecord
 from litqeval_gui.core.storage import record_row
 
@@ -46,8 +58,14 @@ def read_rows(path: str | Path, sink: Sink, *, fmt: str = "auto",
     chosen, encoding = _choose_format(path_s, fmt)
     if chosen == "ris" and (parallel or (parallel is None
                                          and Path(path_s).stat().st_size >= PARALLEL_MIN_BYTES)):
-        text, encoding, notes = decode(Path(path_s).read_bytes(), encoding, path_s)
-        return (yield from _ris_in_pieces(path_s, text, encoding, notes, where, token, sink))
+        with ThreadPoolExecutor(1) as starter:
+            pool = starter.submit(_start_pool)  # the workers start while the file is decoded
+            try:
+                pieces, encoding, notes = _ris_pieces(Path(path_s).read_bytes(), encoding, path_s)
+                return (yield from _ris_in_pieces(path_s, pieces, encoding, notes, where, token,
+                                                  sink, pool))
+            finally:
+                _stop(pool.result())
     result = yield from read_records(path_s, fmt=chosen, mapping=mapping, where=where,
                                      topic=topic, token=token)
     sink([record_row(rec) for rec in result.records], 0)
@@ -55,35 +73,78 @@ def read_rows(path: str | Path, sink: Sink, *, fmt: str = "auto",
     return result
 
 
-def _parse_piece(task: tuple[str, str, str, dict[str, str] | None, int, int]) -> PieceResult:
-    """Worker process: parse one piece of a RIS text into rows (ranks from 1)."""
-    text, path, encoding, where, first_line, first_number = task
+def _start_pool() -> Pool:
+    """:data:`WORKERS` processes, forked from a forkserver that has this module loaded.
+
+    Workers run without the cyclic garbage collector (see
+    :func:`~litqeval_gui.core.jobs.gc_paused`): they only parse, and end with the import.
+    """
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["__main__", __name__])
+    else:
+        context = multiprocessing.get_context("spawn")
+    return context.Pool(WORKERS, initializer=gc.disable)
+
+
+def _stop(pool: Pool) -> None:
+    pool.terminate()  # also stops the workers at once on cancel or error
+    pool.join()
+
+
+def _parse_piece(task: tuple[str | bytes, str, str, dict[str, str] | None, int, int],
+                 ) -> PieceResult:
+    """Worker process: parse one piece of a RIS file (text, or UTF-8 bytes) into rows
+    (ranks from 1)."""
+    piece, path, encoding, where, first_line, first_number = task
+    text = piece if isinstance(piece, str) else decode(piece, "utf-8", path)[0]
     col = _collector(path, "ris", encoding, where, None, None)
-    with gc_paused():
-        run_job(ris.read(text, col, first_line=first_line, first_number=first_number))
+    run_job(ris.read(text, col, first_line=first_line, first_number=first_number))
     result = col.result
     rows = [record_row(rec) for rec in result.records]
     return rows, result.rejected, result.notes, col.filtered_out, result.database
 
 
-def _pieces(text: str) -> Iterator[tuple[str, int, int]]:
-    """``(text, first line, first record number)`` of pieces of ``text`` holding
-    :data:`PIECE_RECORDS` whole records each (the last one takes the tail)."""
-    ends = ris.record_ends(text)
-    cuts = [0, *ends[PIECE_RECORDS - 1:-1:PIECE_RECORDS], len(text)]
+def _ris_pieces(data: bytes, encoding: str, path: str,
+                ) -> tuple[list[tuple[str | bytes, int, int]], str, list[str]]:
+    """The file's pieces, its encoding and decoding notes: UTF-8 bytes (checked here)
+    when the file is plain UTF-8 with LF or CRLF line ends, else decoded text."""
+    start = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    if (encoding in ("utf-8", "utf-8-sig") and b"\x00" not in data
+            and data.count(b"\r") == data.count(b"\r\n")):
+        pieces = list(_pieces(data, start))
+        try:
+            for piece, _, _ in pieces:
+                piece.decode("utf-8")
+            return pieces, encoding, []
+        except UnicodeDecodeError:
+            pass  # not UTF-8 after all: decode() falls back to cp1252 or refuses
+    text, encoding, notes = decode(data, encoding, path)
+    return list(_pieces(text)), encoding, notes
+
+
+def _pieces(data: str | bytes, start: int = 0) -> Iterator[tuple[str | bytes, int, int]]:
+    """``(piece, first line, first record number)`` of pieces of ``data`` from ``start``
+    holding :data:`PIECE_RECORDS` whole records each (the last one takes the tail)."""
+    ends = ris.record_ends(data, start)
+    cuts = [start, *ends[PIECE_RECORDS - 1:-1:PIECE_RECORDS], len(data)]
+    newline = "\n" if isinstance(data, str) else b"\n"
     line, number = 1, 0
     for begin, finish in zip(cuts, cuts[1:], strict=False):
-        yield text[begin:finish], line, number
-        line += text.count("\n", begin, finish)
+        yield data[begin:finish], line, number
+        line += data.count(newline, begin, finish)
         number += PIECE_RECORDS
 
 
-def _results(pool: Pool, tasks: list[tuple]) -> Iterator[PieceResult | None]:
-    """Piece results in file order: the first :data:`MAIN_PIECES` parsed in this process
-    while the workers start up, the rest from the workers; ``None`` while waiting."""
-    pending = pool.imap(_parse_piece, tasks[MAIN_PIECES:])  # the workers start now
-    yield from map(_parse_piece, tasks[:MAIN_PIECES])
-    for _ in tasks[MAIN_PIECES:]:
+def _results(pool: Future[Pool], tasks: list[tuple]) -> Iterator[PieceResult | None]:
+    """Piece results in file order: parsed here until the workers are up (at most
+    :data:`MAIN_PIECES`), the rest by the workers; ``None`` while waiting for them."""
+    mine = 0
+    while mine < len(tasks) and mine < MAIN_PIECES and not pool.done():
+        yield _parse_piece(tasks[mine])
+        mine += 1
+    pending = pool.result().imap(_parse_piece, tasks[mine:])
+    for _ in tasks[mine:]:
         while True:
             try:
                 yield pending.next(timeout=0.05)
@@ -92,30 +153,26 @@ def _results(pool: Pool, tasks: list[tuple]) -> Iterator[PieceResult | None]:
                 yield None
 
 
-def _ris_in_pieces(path: str, text: str, encoding: str, notes: list[str],
+def _ris_in_pieces(path: str, pieces: list[tuple[str | bytes, int, int]], encoding: str,
+                   notes: list[str],
                    where: dict[str, str] | None, token: CancelToken | None, sink: Sink,
-                   ) -> Generator[Progress, None, ParseResult]:
+                   pool: Future[Pool]) -> Generator[Progress, None, ParseResult]:
     """Pieces are parsed by worker processes (the first few here); their rows reach
     ``sink`` in file order as they arrive, so writing overlaps parsing."""
-    tasks = [(piece, path, encoding, where, line, number) for piece, line, number in _pieces(text)]
+    tasks = [(piece, path, encoding, where, line, number) for piece, line, number in pieces]
     col = _collector(path, "ris", encoding, where, None, token)
     col.result.notes.extend(notes)
-    pool = multiprocessing.get_context("spawn").Pool(WORKERS)
     done = 0
-    try:
-        for result in _results(pool, tasks):
-            if result is not None:
-                rows, rejected, more_notes, filtered, database = result
-                if not done:
-                    col.result.database = database
-                sink(rows, col.accepted)  # ranks follow the records already accepted
-                col.accepted += len(rows)
-                col.result.rejected.extend(rejected)
-                col.result.notes.extend(more_notes)
-                col.filtered_out += filtered
-                done += 1
-            yield col.progress(done, len(tasks), "reading RIS records")  # cancel point
-    finally:
-        pool.terminate()  # also stops the workers at once on cancel or error
-        pool.join()
+    for result in _results(pool, tasks):
+        if result is not None:
+            rows, rejected, more_notes, filtered, database = result
+            if not done:
+                col.result.database = database
+            sink(rows, col.accepted)  # ranks follow the records already accepted
+            col.accepted += len(rows)
+            col.result.rejected.extend(rejected)
+            col.result.notes.extend(more_notes)
+            col.filtered_out += filtered
+            done += 1
+        yield col.progress(done, len(tasks), "reading RIS records")  # cancel point
     return col.finish()

@@ -40,20 +40,18 @@ class _TagKeys(dict):
         return key
 
 
-_LIST_TAGS = ["A1", "A2", "A3", "A4", "AU", "KW", "N1", "UR"]
+_LIST_TAGS = frozenset(("A1", "A2", "A3", "A4", "AU", "KW", "N1", "UR"))  # rispy only tests ``in``
 _PARSER_OPTIONS = {"mapping": _TagKeys(), "list_tags": _LIST_TAGS}
 
 
-def record_ends(text: str) -> list[int]:
-    """Offsets just after each ``ER`` line of ``text``."""
-    return [m.end() for m in _END.finditer(text)]
+_END_BYTES = re.compile(_END.pattern.encode())
 
 
-def split_point(text: str, fraction: float = 0.5) -> int:
-    """Offset just after the first ``ER`` line at or past ``fraction`` of ``text``
-    (0 if none): both sides then hold whole records."""
-    match = _END.search(text, int(len(text) * fraction))
-    return match.end() if match else 0
+def record_ends(text: str | bytes, start: int = 0) -> list[int]:
+    """Offsets just after each ``ER`` line of ``text`` (or of bytes of an ASCII-compatible
+    encoding) from ``start`` on."""
+    pattern = _END if isinstance(text, str) else _END_BYTES
+    return [m.end() for m in pattern.finditer(text, start)]
 
 
 def read(text: str, col: Collector, *, first_line: int = 1,
