@@ -28,7 +28,7 @@ from litqeval_gui.core import works
 from litqeval_gui.core.errors import ImportRefused
 from litqeval_gui.core.importing.parallel import read_rows
 from litqeval_gui.core.jobs import CancelToken, Progress, gc_paused, scaled
-from litqeval_gui.core.linking import Link, LinkItem, find_links, fingerprint
+from litqeval_gui.core.linking import USER, Link, LinkItem, find_links, fingerprint
 from litqeval_gui.core.project import Project, delete_import, now
 from litqeval_gui.core.storage import RowWriter
 
@@ -189,15 +189,15 @@ def _store_links(db, topic_id: int, links: list[Link], items: list[LinkItem]) ->
         [
             (topic_id, link.a, link.b, link.method, link.score, _status(link), created,
              fingerprint(by_key[link.a]), fingerprint(by_key[link.b]),
-             created if link.method == "user" else None)
+             created if link.method == USER else None)
             for link in links
         ],
     )
 
 
 def _status(link: Link) -> str:
-    if link.method == "user":
-        return "confirmed"
+    if link.method == USER:
+        return "confirmed" if link.certain else "rejected"
     return "auto" if link.certain else "uncertain"
 
 
@@ -215,4 +215,4 @@ def _count_works(db, summary: ImportSummary, topic_id: int, links: list[Link]) -
         summary.matched = len(listed & works.core_works(db, topic_id))
     elif summary.role == "core":
         summary.matched = len(listed & works.results_works(db, topic_id))
-    summary.uncertain = sum(1 for link in links if not link.certain and link.method != "user")
+    summary.uncertain = sum(1 for link in links if not link.certain and link.method != USER)

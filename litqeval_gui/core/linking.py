@@ -3,8 +3,9 @@
 Rules, in order (the first that applies decides a pair):
 
 1. **User verdicts** win: a pair the user rejected is never linked, whatever the
-   evidence; a pair the user confirmed gets a certain link with method ``"user"``.
-   Verdicts are keyed by :func:`fingerprint`, so they survive re-imports.
+   evidence, and :func:`group` never joins it through other records either; a pair
+   the user confirmed gets a certain link with method ``"user"``. Verdicts are keyed
+   by :func:`fingerprint`, so they survive re-imports.
 2. **Identifiers**: equal normalised values of the same kind (``doi``, ``pmid``,
    ``pmcid``, ...) → certain link named after the kind, score 1.0. Records that
    share an identifier are linked to one hub record (the first new one), not
@@ -73,6 +74,10 @@ class Link:
     certain: bool
 
 
+USER = "user"  # method of the user's verdicts
+TITLE_METHODS = ("title", "fuzzy", "subtitle")  # the others are identifier kinds
+
+
 @dataclass(frozen=True)
 class LinkSettings:
     """Thresholds of :func:`find_links`.
@@ -122,13 +127,14 @@ class _Verdicts:
         return bool(self._verdicts) and self._verdicts.get(
             frozenset((self._prints[i], self._prints[j]))) is False
 
-    def confirmed(self) -> Iterator[tuple[int, int]]:
-        """Index pairs ``i < j`` of the present items the user confirmed."""
+    def pairs(self, same: bool) -> Iterator[tuple[int, int]]:
+        """Index pairs ``i < j`` of the present items the user confirmed (``same``) or
+        rejected."""
         by_print: dict[str, list[int]] = defaultdict(list)
         for index, value in enumerate(self._prints):
             by_print[value].append(index)
-        for pair, same in self._verdicts.items():
-            if not same:
+        for pair, verdict in self._verdicts.items():
+            if verdict is not same:
                 continue
             first, second = (*pair, *pair)[:2]  # a one-element set pairs a print with itself
             for i in by_print.get(first, ()):
@@ -292,7 +298,9 @@ def find_links(new: Sequence[LinkItem], existing: Sequence[LinkItem] = (), *,
     At most one link per pair, sorted by ``(a, b)``; the strongest evidence wins
     (user verdict, then identifier, then title). ``verdicts`` maps
     ``frozenset({fingerprint(x), fingerprint(y)})`` to True (confirmed → certain
-    ``"user"`` link) or False (rejected → no link). Keys must be unique.
+    ``"user"`` link) or False (rejected → an uncertain ``"user"`` link of score 0, see
+    :func:`is_rejection`: no evidence, it keeps the pair apart in :func:`group`). Keys
+    must be unique.
     """
     items = [*new, *existing]
     n_new = len(new)
@@ -305,9 +313,10 @@ def find_links(new: Sequence[LinkItem], existing: Sequence[LinkItem] = (), *,
     for i, j, method, score, certain in (yield from _title_links(items, n_new, settings,
                                                                  judged, token)):
         best.setdefault((i, j), (method, score, certain))
-    for i, j in judged.confirmed():
-        if i < n_new or j < n_new:
-            best[i, j] = ("user", 1.0, True)
+    for same in (True, False):
+        for i, j in judged.pairs(same):
+            if i < n_new or j < n_new:
+                best[i, j] = (USER, 1.0, True) if same else (USER, 0.0, False)
     links = []
     for (i, j), (method, score, certain) in best.items():
         a, b = sorted((items[i].key, items[j].key))
@@ -317,24 +326,50 @@ def find_links(new: Sequence[LinkItem], existing: Sequence[LinkItem] = (), *,
     return links
 
 
-def group(keys: Iterable[int], links: Iterable[Link]) -> dict[int, int]:
-    """Key → group id (the smallest key of its group), joining keys by CERTAIN links only.
+def is_rejection(link: Link) -> bool:
+    """Whether ``link`` is the user's verdict that its two records are different works."""
+    return link.method == USER and not link.certain
 
-    Every key of ``keys`` and every end of a certain link is in the result;
-    uncertain links are ignored until the user confirms them.
+
+def _strength(link: Link) -> tuple[int, float]:
+    """Sort key, strongest first: the user's links, identifiers, titles by score."""
+    rank = 0 if link.method == USER else 2 if link.method in TITLE_METHODS else 1
+    return rank, -link.score
+
+
+def group(keys: Iterable[int], links: Iterable[Link]) -> dict[int, int]:
+    """Key → group id (the smallest key of its group), joining keys by certain links.
+
+    Certain links join in order of :func:`_strength` (ties in the order given); one
+    that would put the two records of a rejection (:func:`is_rejection`) into one
+    group is skipped, so a verdict "different" holds even when a third record links to
+    both. Uncertain links never join. Every key of ``keys`` and every end of a link
+    is in the result.
     """
+    links = list(links)
     parent: dict[int, int] = {key: key for key in keys}
+    apart: dict[int, set[int]] = defaultdict(set)  # root → roots it must not join
+    for link in links:
+        parent.setdefault(link.a, link.a)
+        parent.setdefault(link.b, link.b)
+        if is_rejection(link):
+            apart[link.a].add(link.b)
+            apart[link.b].add(link.a)
 
     def root(key: int) -> int:
-        parent.setdefault(key, key)
         while parent[key] != key:
             parent[key] = parent[parent[key]]
             key = parent[key]
         return key
 
-    for link in links:
-        if link.certain:
-            ra, rb = root(link.a), root(link.b)
-            if ra != rb:
-                parent[max(ra, rb)] = min(ra, rb)  # the root stays the smallest key
+    for link in sorted((link for link in links if link.certain), key=_strength):
+        ra, rb = root(link.a), root(link.b)
+        if ra == rb or rb in apart.get(ra, ()):
+            continue
+        keep, gone = min(ra, rb), max(ra, rb)  # the root stays the smallest key
+        parent[gone] = keep
+        for other in apart.pop(gone, ()):
+            apart[other].discard(gone)
+            apart[other].add(keep)
+            apart[keep].add(other)
     return {key: root(key) for key in parent}

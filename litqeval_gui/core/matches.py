@@ -67,8 +67,8 @@ def _query(project: Project, where: str, value: int) -> list[Match]:
 def decide(project: Project, link_id: int, accept: bool) -> Match:
     """Record the user's verdict on a match; accepting merges the two works.
 
-    Rejecting an uncertain match changes no work (uncertain links never join works),
-    so only rejecting a certain one recomputes the topic's works.
+    Rejecting recomputes the topic's works when the two records share a work (through
+    this link or through other records); otherwise it changes no work.
     """
     row = project.db.execute("SELECT topic_id, status, a, b FROM links WHERE id = ?",
                              [link_id]).fetchone()
@@ -81,7 +81,12 @@ def decide(project: Project, link_id: int, accept: bool) -> Match:
                    ["confirmed" if accept else "rejected", now(), link_id])
         if accept and not was_certain:
             works.merge(db, topic_id, a, b)
-        elif not accept and was_certain:
-            works.regroup(db, topic_id)  # taking a link away may split a work
+        elif not accept and _same_work(db, a, b):
+            works.regroup(db, topic_id)  # the rejection splits their work
     [match] = _query(project, "l.id = ?", link_id)
     return match
+
+
+def _same_work(db, a: int, b: int) -> bool:
+    return db.execute("SELECT COUNT(DISTINCT work_id) FROM records WHERE id IN (?, ?)",
+                      [a, b]).fetchone()[0] == 1

@@ -1,7 +1,8 @@
 """De-duplicated works: which records of a topic are the same publication.
 
-A record's ``work_id`` is the smallest record id of its group; groups are the
-connected components of the topic's certain links (``auto`` and ``confirmed``).
+A record's ``work_id`` is the smallest record id of its group; groups join the
+topic's certain links (``auto`` and ``confirmed``) but never the two records of a
+``rejected`` one (see :func:`~litqeval_gui.core.linking.group`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Iterable
 
 import sqlite_utils
 
-from litqeval_gui.core.linking import Link, LinkItem, group
+from litqeval_gui.core.linking import USER, Link, LinkItem, group
 
 
 def link_items(db: sqlite_utils.Database, topic_id: int, *, exclude_import: int | None = None,
@@ -40,13 +41,19 @@ def _item(key: int, title: str | None, year: int | None, doi: str | None, pmid: 
 
 
 def regroup(db: sqlite_utils.Database, topic_id: int) -> None:
-    """Recompute ``work_id`` for a topic from its certain links."""
+    """Recompute ``work_id`` for a topic from its links and the user's verdicts.
+
+    A rejection always holds; where the user's confirmations contradict one (x ≠ y,
+    yet x = z and z = y), the more recent confirmation joins first and wins.
+    """
     current = dict(db.execute("SELECT id, work_id FROM records WHERE topic_id = ?", [topic_id]))
     links = [
-        Link(a=a, b=b, method=method, score=score, certain=True)
-        for a, b, method, score in db.execute(
-            "SELECT a, b, method, score FROM links WHERE topic_id = ? "
-            "AND status IN ('auto', 'confirmed')", [topic_id],
+        Link(a=a, b=b, method=method if status == "auto" else USER, score=score or 0.0,
+             certain=status != "rejected")
+        for a, b, method, score, status in db.execute(
+            "SELECT a, b, method, score, status FROM links WHERE topic_id = ? "
+            "AND status IN ('auto', 'confirmed', 'rejected') "
+            "ORDER BY decided_at DESC, a, b", [topic_id],  # newest verdicts first
         )
     ]
     groups = group(current.keys(), links)
@@ -55,11 +62,24 @@ def regroup(db: sqlite_utils.Database, topic_id: int) -> None:
 
 
 def merge(db: sqlite_utils.Database, topic_id: int, a: int, b: int) -> None:
-    """Join the works of records ``a`` and ``b``: what :func:`regroup` gives after a new
-    certain link a–b (the joined work keeps the smaller id), without reading the topic."""
+    """Join the works of records ``a`` and ``b`` after the user confirmed a–b.
+
+    The newest confirmation joins first in :func:`regroup`, so joining the two works
+    (the smaller id stays) is exactly what regroup would give, without reading the
+    topic, unless a rejection lies between them: then the topic is regrouped.
+    """
     wa, wb = (db.execute("SELECT work_id FROM records WHERE id = ?", [key]).fetchone()[0]
               for key in (a, b))
-    if wa != wb:
+    if wa == wb:
+        return
+    if db.execute(
+        "SELECT 1 FROM links l JOIN records x ON x.id = l.a JOIN records y ON y.id = l.b "
+        "WHERE l.topic_id = ? AND l.status = 'rejected' AND x.work_id IN (?, ?) "
+        "AND y.work_id IN (?, ?) AND x.work_id != y.work_id LIMIT 1",
+        [topic_id, wa, wb, wa, wb],
+    ).fetchone():
+        regroup(db, topic_id)
+    else:
         db.execute("UPDATE records SET work_id = ? WHERE topic_id = ? AND work_id = ?",
                    [min(wa, wb), topic_id, max(wa, wb)])
 

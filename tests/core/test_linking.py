@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
 
 from litqeval_gui.core.errors import ImportCancelled
 from litqeval_gui.core.jobs import CancelToken, Progress, run_job
@@ -15,6 +20,7 @@ from litqeval_gui.core.linking import (
     find_links,
     fingerprint,
     group,
+    is_rejection,
     item_from_record,
 )
 from litqeval_gui.core.records import Record
@@ -172,7 +178,9 @@ def test_short_equal_titles_are_uncertain():
 
 def test_rejected_pair_is_never_linked_even_with_a_shared_doi():
     x, y = item(1, doi="10.1000/abc"), item(2, doi="10.1000/abc")
-    assert links([x, y], verdicts={frozenset({fingerprint(x), fingerprint(y)}): False}) == {}
+    link = only_link(x, y, verdicts={frozenset({fingerprint(x), fingerprint(y)}): False})
+    assert is_rejection(link) and (link.a, link.b, link.score) == (1, 2, 0.0)
+    assert group([1, 2], [link]) == {1: 1, 2: 2}
 
 
 def test_confirmed_pair_is_a_certain_user_link():
@@ -184,7 +192,8 @@ def test_confirmed_pair_is_a_certain_user_link():
 def test_verdict_applies_to_a_reimport_of_the_same_content():
     x, y = item(1, TITLE + ": Part I"), item(2, TITLE + ": Part II")
     verdicts = {frozenset({fingerprint(x), fingerprint(y)}): False}
-    assert links([replace(x, key=10), replace(y, key=20)], verdicts=verdicts) == {}
+    found = links([replace(x, key=10), replace(y, key=20)], verdicts=verdicts)
+    assert list(found) == [(10, 20)] and is_rejection(found[10, 20])
 
 
 def test_fingerprint_ignores_identifier_form_but_not_content():
@@ -218,6 +227,54 @@ def test_group_is_transitive_and_named_by_the_smallest_key():
 def test_uncertain_links_do_not_merge_groups():
     found = [Link(1, 2, "doi", 1.0, True), Link(2, 3, "fuzzy", 0.9, False)]
     assert group([1, 2, 3], found) == {1: 1, 2: 1, 3: 3}
+
+
+def _rejected(a, b):
+    return Link(a, b, "user", 0.0, False)
+
+
+def test_a_rejected_pair_stays_apart_when_a_third_record_links_both():
+    found = [Link(1, 3, "title", 0.95, True), Link(2, 3, "title", 0.97, True), _rejected(1, 2)]
+    assert group([1, 2, 3], found) == {1: 1, 2: 2, 3: 2}  # the stronger title link wins
+
+
+def test_stronger_evidence_joins_first_the_user_then_identifiers_then_titles():
+    chain = [Link(1, 3, "title", 1.0, True), Link(2, 3, "doi", 1.0, True), _rejected(1, 2)]
+    assert group([1, 2, 3], chain) == {1: 1, 2: 2, 3: 2}  # the DOI beats an equal title
+    chain[0] = Link(1, 3, "user", 1.0, True)
+    assert group([1, 2, 3], chain) == {1: 1, 2: 2, 3: 1}  # the user's link beats the DOI
+    ties = [Link(2, 3, "user", 1.0, True), Link(1, 3, "user", 1.0, True), _rejected(1, 2)]
+    assert group([1, 2, 3], ties) == {1: 1, 2: 2, 3: 2}  # equal strength: the given order
+
+
+def test_a_rejection_follows_its_records_into_merged_groups():
+    found = [Link(1, 2, "doi", 1.0, True), Link(4, 5, "doi", 1.0, True),
+             Link(3, 4, "title", 0.99, True), Link(2, 3, "title", 0.98, True), _rejected(1, 5)]
+    assert group(range(1, 6), found) == {1: 1, 2: 1, 3: 3, 4: 3, 5: 3}
+
+
+@given(st.lists(st.tuples(st.integers(0, 11), st.integers(0, 11), st.sampled_from(
+    ["doi", "title", "user", "rejected"]), st.floats(0.85, 1.0)), max_size=40))
+def test_group_respects_rejections_and_otherwise_is_connected_components(raw):
+    found = [_rejected(min(a, b), max(a, b)) if kind == "rejected"
+             else Link(min(a, b), max(a, b), kind, score, True)
+             for a, b, kind, score in raw if a != b]
+    groups = group(range(12), found)
+    for link in found:
+        if is_rejection(link):
+            assert groups[link.a] != groups[link.b]
+        else:  # a certain link is only left out when it would join a rejected pair
+            assert groups[link.a] == groups[link.b] or any(
+                {groups[r.a], groups[r.b]} == {groups[link.a], groups[link.b]}
+                for r in found if is_rejection(r))
+    certain = [link for link in found if not is_rejection(link)]
+    graph = csr_matrix((np.ones(len(certain)), ([link.a for link in certain],
+                                                [link.b for link in certain])), shape=(12, 12))
+    _, labels = connected_components(graph, directed=False)
+    plain = group(range(12), certain)
+    assert all((plain[i] == plain[j]) == (labels[i] == labels[j])
+               for i in range(12) for j in range(12))
+    assert all(plain[i] == min(k for k in range(12) if labels[k] == labels[i]) for i in range(12))
 
 
 # --- job protocol --------------------------------------------------------------------------

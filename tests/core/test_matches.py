@@ -1,6 +1,11 @@
 """Verdicts on matches: stored, and the works always equal a full regroup."""
 
+import tempfile
+from pathlib import Path
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from litqeval_gui.core import ingest, matches, works
 from litqeval_gui.core.errors import ProjectError
@@ -41,8 +46,9 @@ def test_verdicts_keep_works_equal_to_a_full_regroup(project):
     steps = [("core", "r1", True), ("r1", "r2", False), ("r1", "r2", True),
              ("core", "r1", False), ("core", "r2", True), ("r1", "r2", False)]
     # works after each step, by hand: {c,r1}{r2}; same; {c,r1,r2}; {c}{r1,r2} (c–r1 taken
-    # away, r1–r2 still holds); {c,r1,r2}; {c,r2}{r1}
-    expected_groups = [2, 2, 1, 2, 1, 2]
+    # away, r1–r2 still holds); {c,r2}{r1} (c–r1 stays rejected: of the confirmations
+    # c–r2 and r1–r2 that would join them, the newer one wins); {c,r2}{r1}
+    expected_groups = [2, 2, 1, 2, 2, 2]
     for (x, y, accept), groups in zip(steps, expected_groups, strict=True):
         decided = matches.decide(project, _pair(project, x, y).id, accept)
         assert decided.status == ("confirmed" if accept else "rejected")
@@ -57,3 +63,77 @@ def test_verdicts_keep_works_equal_to_a_full_regroup(project):
 def test_unknown_match_id_is_a_clear_error(project):
     with pytest.raises(ProjectError, match="no match with id 999"):
         matches.decide(project, 999, accept=True)
+
+
+def _import(project, path, name, role="results"):
+    return run_job(ingest.import_file(project, path, topic="T", role=role, name=name))
+
+
+def _work(project, list_name):
+    return project.db.execute("SELECT r.work_id FROM records r JOIN imports i ON i.id = "
+                              "r.import_id WHERE i.name = ?", [list_name]).fetchone()[0]
+
+
+def test_a_rejection_holds_when_a_later_import_links_both_records(project, tmp_path):
+    """c ≠ r1 (two DOIs: uncertain, rejected); then a record without DOI whose title and
+    year equal both is certain to each: it joins one work, never both into one."""
+    matches.decide(project, _pair(project, "core", "r1").id, accept=False)
+    bridge = tmp_path / "bridge.ris"
+    bridge.write_text("TY  - JOUR\nTI  - Deep learning for screening of medical abstracts\n"
+                      "PY  - 2020\nER  - \n", encoding="utf-8")
+    summary = _import(project, bridge, "bridge")
+    assert summary.new == 0 and summary.duplicate == 1
+    assert _work(project, "core") != _work(project, "r1")
+    assert _work(project, "bridge") in (_work(project, "core"), _work(project, "r1"))
+    statuses = [s for (s,) in project.db.execute("SELECT status FROM links ORDER BY id")]
+    assert statuses.count("rejected") == 1 and statuses.count("auto") == 3  # bridge × 3
+
+
+def test_rejecting_a_match_splits_records_joined_through_a_third(tmp_path):
+    with Project.create(tmp_path / "q.litq") as project:
+        _import(project, _ris(tmp_path / "c.ris", "10.1000/published", "Roe, R"), "core", "core")
+        _import(project, _ris(tmp_path / "p.ris", "10.1101/preprint", "Roe, R"), "preprint")
+        bridge = tmp_path / "b.ris"
+        bridge.write_text("TY  - JOUR\nTI  - Deep learning for screening of medical "
+                          "abstracts\nPY  - 2020\nER  - \n", encoding="utf-8")
+        _import(project, bridge, "bridge")
+        assert _work(project, "core") == _work(project, "preprint")  # through the bridge
+        decided = matches.decide(project, _pair(project, "core", "preprint").id, accept=False)
+        assert decided.status == "rejected"
+        assert _work(project, "core") != _work(project, "preprint")
+        assert _work(project, "bridge") == _work(project, "core")  # the first certain link
+        fast = _work_ids(project)
+        with project.transaction() as db:
+            works.regroup(db, project.topic_id("T"))
+        assert _work_ids(project) == fast
+
+
+def test_a_rejection_applies_to_a_reimport_of_the_same_records(project, tmp_path):
+    matches.decide(project, _pair(project, "core", "r1").id, accept=False)
+    again = _ris(tmp_path / "again.ris", "10.1101/preprint", "Roe, Richard A.")  # new file
+    _import(project, again, "r1 again")
+    rejected = project.db.execute("SELECT a, b FROM links WHERE status = 'rejected'").fetchall()
+    assert len(rejected) == 2  # the user's verdict, and the same verdict for the re-import
+    assert _work(project, "r1 again") == _work(project, "r1") != _work(project, "core")
+    assert all(m.status != "uncertain" or {m.a.list_name, m.b.list_name} != {"core", "r1 again"}
+               for m in matches.matches(project, "T"))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 14), st.booleans()), min_size=1, max_size=12))
+def test_any_sequence_of_verdicts_keeps_works_equal_to_a_full_regroup(steps):
+    """Six versions of one paper with six DOIs (15 uncertain matches), verdicts in any order."""
+    with tempfile.TemporaryDirectory() as tmp, Project.create(Path(tmp) / "s.litq") as project:
+        for k in range(6):
+            path = _ris(Path(tmp) / f"v{k}.ris", f"10.1000/v{k}", "Roe, R")
+            _import(project, path, f"v{k}", "core" if k == 0 else "results")
+        ids = [m.id for m in matches.matches(project, "T")]
+        assert len(ids) == 15
+        for index, accept in steps:
+            matches.decide(project, ids[index], accept)
+            fast = _work_ids(project)
+            with project.transaction() as db:
+                works.regroup(db, project.topic_id("T"))
+            assert _work_ids(project) == fast
+            rejected = project.db.execute("SELECT a, b FROM links WHERE status = 'rejected'")
+            assert all(fast[a] != fast[b] for a, b in rejected)
