@@ -254,7 +254,8 @@ def _record(row: list[str], header: list[str], columns: dict[str, int], sep: str
     authors = cell("authors")
     if sep == ",":  # PubMed CSV: "Smith J, Doe A."
         authors = authors.rstrip(".")
-    ids = {kind: normalise_id(kind, cell(kind)) for kind in OTHER_ID_KINDS if kind in columns}
+    ids = {kind: normalise_id(kind, value) for kind in OTHER_ID_KINDS
+           if kind in columns and (value := cell(kind))}
     return Record(
         title=cell("title"),
         abstract=cell("abstract"),
