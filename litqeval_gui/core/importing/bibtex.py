@@ -15,6 +15,7 @@ import bibtexparser
 from bibtexparser import model
 from bibtexparser.middlewares import RemoveEnclosingMiddleware
 from bibtexparser.middlewares.names import split_multiple_persons_names
+from pylatexenc import latexwalker
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
 from litqeval_gui.core.importing.common import (
@@ -45,14 +46,29 @@ def _decoder() -> LatexNodes2Text:
 
 
 _LATEX = _decoder()
+# The parser's own macro database, built once: pylatexenc rebuilds it for every value
+# when none is given, which took most of a BibTeX import.
+_PARSER_CONTEXT = latexwalker.get_default_latex_context_db()
+
+
+# What makes pylatexenc change a value beyond dropping its braces: macros, math,
+# comments, ties and its text ligatures (dashes, quotes, inverted marks).
+_LATEX_MARKUP = re.compile(r"[\\$%~&]|--|``|''|[!?]`")
 
 
 def to_text(value: str) -> str:
-    """Plain text of a BibTeX value: LaTeX decoded, whitespace collapsed."""
+    """Plain text of a BibTeX value: LaTeX decoded, whitespace collapsed.
+
+    pylatexenc reads a value a character at a time (~5 µs each), so a value whose
+    only markup is braces ("{COVID}-19", JabRef's case protection) just loses them.
+    """
     if not value:
         return ""
-    if "\\" in value or "{" in value or "$" in value or "%" in value or "~" in value:
-        value = _LATEX.latex_to_text(_BARE_PERCENT.sub(r"\\%", value))
+    if _LATEX_MARKUP.search(value):
+        value = _LATEX.latex_to_text(_BARE_PERCENT.sub(r"\\%", value),
+                                     latex_context=_PARSER_CONTEXT)
+    elif "{" in value or "}" in value:
+        value = value.replace("{", "").replace("}", "")
     return " ".join(value.split())
 
 
