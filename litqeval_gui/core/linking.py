@@ -134,7 +134,7 @@ class _Verdicts:
         for index, value in enumerate(self._prints):
             by_print[value].append(index)
         for pair, verdict in self._verdicts.items():
-            if verdict is not same:
+            if verdict != same:
                 continue
             first, second = (*pair, *pair)[:2]  # a one-element set pairs a print with itself
             for i in by_print.get(first, ()):
