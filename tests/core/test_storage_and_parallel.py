@@ -148,6 +148,25 @@ def test_pieces_of_bytes_and_of_text_agree(monkeypatch):
     assert [(line, n) for _, line, n in as_text] == [(1, 0), (8, 2), (16, 4)]
 
 
+def test_without_worker_processes_the_pieces_are_parsed_here(tmp_path, monkeypatch):
+    """A sandbox without processes or semaphores: the import still runs, serially."""
+    class NoProcesses:
+        def set_forkserver_preload(self, modules):
+            pass
+
+        def Pool(self, *args, **kwargs):  # noqa: N802 — the multiprocessing API's name
+            raise PermissionError(13, "semaphores are not available")
+
+    monkeypatch.setattr(parallel, "PIECE_RECORDS", 300)
+    monkeypatch.setattr(parallel.multiprocessing, "get_context", lambda method: NoProcesses())
+    path, _ = _ris_with_problems(tmp_path)
+    serial, serial_rows, _ = _rows(path, parallel=False)
+    both, both_rows, batches = _rows(path, parallel=True)
+    assert batches == 10 and both_rows == serial_rows and len(both_rows) == 2998
+    assert [(r.number, r.line) for r in both.rejected] == [(r.number, r.line)
+                                                          for r in serial.rejected]
+
+
 def test_parallel_parse_applies_the_filter_on_both_halves(tmp_path):
     records, _ = synthetic.generate(2000, dup_rate=0.0, seed=5)
     for i, rec in enumerate(records):

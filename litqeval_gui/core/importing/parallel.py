@@ -73,8 +73,9 @@ def read_rows(path: str | Path, sink: Sink, *, fmt: str = "auto",
     return result
 
 
-def _start_pool() -> Pool:
-    """:data:`WORKERS` processes, forked from a forkserver that has this module loaded.
+def _start_pool() -> Pool | None:
+    """:data:`WORKERS` processes, forked from a forkserver that has this module loaded,
+    or None where processes cannot be started (this process then parses every piece).
 
     Workers run without the cyclic garbage collector (see
     :func:`~litqeval_gui.core.jobs.gc_paused`): they only parse, and end with the import.
@@ -84,12 +85,16 @@ def _start_pool() -> Pool:
         context.set_forkserver_preload(["__main__", __name__])
     else:
         context = multiprocessing.get_context("spawn")
-    return context.Pool(WORKERS, initializer=gc.disable)
+    try:
+        return context.Pool(WORKERS, initializer=gc.disable)
+    except (OSError, ImportError):  # no processes, sockets or semaphores (sandboxes)
+        return None
 
 
-def _stop(pool: Pool) -> None:
-    pool.terminate()  # also stops the workers at once on cancel or error
-    pool.join()
+def _stop(pool: Pool | None) -> None:
+    if pool is not None:
+        pool.terminate()  # also stops the workers at once on cancel or error
+        pool.join()
 
 
 def _parse_piece(task: tuple[str | bytes, str, str, dict[str, str] | None, int, int],
@@ -136,14 +141,18 @@ def _pieces(data: str | bytes, start: int = 0) -> Iterator[tuple[str | bytes, in
         number += PIECE_RECORDS
 
 
-def _results(pool: Future[Pool], tasks: list[tuple]) -> Iterator[PieceResult | None]:
+def _results(pool: Future[Pool | None], tasks: list[tuple]) -> Iterator[PieceResult | None]:
     """Piece results in file order: parsed here until the workers are up (at most
     :data:`MAIN_PIECES`), the rest by the workers; ``None`` while waiting for them."""
     mine = 0
     while mine < len(tasks) and mine < MAIN_PIECES and not pool.done():
         yield _parse_piece(tasks[mine])
         mine += 1
-    pending = pool.result().imap(_parse_piece, tasks[mine:])
+    workers = pool.result()
+    if workers is None:
+        yield from map(_parse_piece, tasks[mine:])
+        return
+    pending = workers.imap(_parse_piece, tasks[mine:])
     for _ in tasks[mine:]:
         while True:
             try:
@@ -156,7 +165,7 @@ def _results(pool: Future[Pool], tasks: list[tuple]) -> Iterator[PieceResult | N
 def _ris_in_pieces(path: str, pieces: list[tuple[str | bytes, int, int]], encoding: str,
                    notes: list[str],
                    where: dict[str, str] | None, token: CancelToken | None, sink: Sink,
-                   pool: Future[Pool]) -> Generator[Progress, None, ParseResult]:
+                   pool: Future[Pool | None]) -> Generator[Progress, None, ParseResult]:
     """Pieces are parsed by worker processes (the first few here); their rows reach
     ``sink`` in file order as they arrive, so writing overlaps parsing."""
     tasks = [(piece, path, encoding, where, line, number) for piece, line, number in pieces]
