@@ -2,6 +2,8 @@
 
 import codecs
 import json
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given
@@ -165,6 +167,23 @@ def test_without_worker_processes_the_pieces_are_parsed_here(tmp_path, monkeypat
     assert batches == 10 and both_rows == serial_rows and len(both_rows) == 2998
     assert [(r.number, r.line) for r in both.rejected] == [(r.number, r.line)
                                                           for r in serial.rejected]
+
+
+def test_a_script_read_from_stdin_imports_a_large_file_serially(tmp_path):
+    """Workers could not re-import such a script (they would die and be restarted
+    forever): the import must finish, parsed in this process."""
+    path, _ = _ris_with_problems(tmp_path)
+    script = ("from litqeval_gui.core.importing import parallel\n"
+              "from litqeval_gui.core.jobs import run_job\n"
+              "parallel.PIECE_RECORDS, parallel.MAIN_PIECES = 300, 0  # pieces for workers\n"
+              "rows = []\n"
+              f"result = run_job(parallel.read_rows({str(path)!r}, "
+              "lambda b, o: rows.extend(b), parallel=True))\n"
+              "print(len(rows), len(result.rejected))\n")
+    done = subprocess.run([sys.executable, "-"], input=script, capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["2998", "3"]
 
 
 def test_parallel_parse_applies_the_filter_on_both_halves(tmp_path):

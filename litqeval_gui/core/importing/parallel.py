@@ -24,6 +24,8 @@ from __future__ import annotations
 import codecs
 import gc
 import multiprocessing
+import os
+import sys
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from multiprocessing.pool import Pool
@@ -80,15 +82,36 @@ def _start_pool() -> Pool | None:
     Workers run without the cyclic garbage collector (see
     :func:`~litqeval_gui.core.jobs.gc_paused`): they only parse, and end with the import.
     """
+    if not _main_importable():
+        return None
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["__main__", __name__])
+        context.set_forkserver_preload(_preload())
     else:
         context = multiprocessing.get_context("spawn")
     try:
         return context.Pool(WORKERS, initializer=gc.disable)
     except (OSError, ImportError):  # no processes, sockets or semaphores (sandboxes)
         return None
+
+
+def _preload() -> list[str]:
+    """Modules the forkserver imports once for all its workers: this one, and the module
+    of the main script's ``main`` (console scripts: ``from litqeval_gui.cli import
+    main``), which multiprocessing would otherwise make every worker import again."""
+    entry = getattr(getattr(sys.modules["__main__"], "main", None), "__module__", None)
+    return [__name__] + ([entry] if entry and entry != "__main__" else [])
+
+
+def _main_importable() -> bool:
+    """Whether a worker can import this program's main module, as multiprocessing makes
+    it do. A script read from standard input cannot be: its workers would die as they
+    start, and the pool would start new ones forever."""
+    main = sys.modules["__main__"]
+    if getattr(getattr(main, "__spec__", None), "name", None):
+        return True  # run with ``-m``: imported by name
+    path = getattr(main, "__file__", None)
+    return path is None or os.path.isfile(path)
 
 
 def _stop(pool: Pool | None) -> None:
