@@ -26,7 +26,6 @@ CONTENT_COLUMNS = ("rank", "score", "title", "title_norm", "abstract", "authors"
                    "source_line")
 SELECT_CONTENT = ", ".join(CONTENT_COLUMNS)
 _COPIED = "_copied"
-_LISTS = ("authors", "keywords")  # list columns (the others are text)
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode
 
 
@@ -65,7 +64,7 @@ def unpack_raw(text: str | None, rec: Record) -> dict[str, Any]:
     raw = json.loads(text or "{}")
     for key, column in raw.pop(_COPIED, {}).items():
         value = getattr(rec, column)
-        raw[key] = list(value) if column in _LISTS else value
+        raw[key] = list(value) if isinstance(value, list) else value  # a copy, not an alias
     return raw
 
 

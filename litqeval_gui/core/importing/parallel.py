@@ -40,7 +40,7 @@ from litqeval_gui.core.storage import record_row
 PARALLEL_MIN_BYTES = 4_000_000  # about 5 000 records with abstracts
 PIECE_RECORDS = 2000  # records per piece a worker parses and sends back
 WORKERS = 2  # worker processes; this process writes the rows meanwhile
-MAIN_PIECES = 3  # pieces parsed here while the workers start
+MAIN_PIECES = 3  # at most this many pieces are parsed here while the workers start
 
 PieceResult = tuple[list[tuple], list[RejectedRecord], list[str], int, str]
 Sink = Callable[[list[tuple], int], object]  # (rows, rank offset)
