@@ -93,29 +93,49 @@ def kendall_tau_b(x: ArrayLike, y: ArrayLike) -> float:
 def tau_ap(reference: ArrayLike, estimate: ArrayLike) -> float:
     """AP rank correlation τ_AP (Yilmaz, Aslam & Robertson, SIGIR 2008); higher score = better.
 
-    Items are ordered by ``estimate`` descending (ties keep input order, stable sort). For the
-    item at position i ≥ 2, C(i) = #items above it with a higher ``reference`` score and
-    A(i) = #items above it whose reference score differs from its own. Then
-    τ_AP = 2 · mean_i C(i)/A(i) − 1 over positions with A(i) > 0. Without ties in ``reference``
-    A(i) = i − 1 and this is Yilmaz's 2/(n−1) Σ C(i)/(i−1) − 1. **Decision:** pairs tied in
-    the reference carry no information and are left out. NaN when no position has A(i) > 0.
-    Asymmetric: top-heavy with respect to the estimated ranking.
+    Items are ordered by ``estimate`` descending. Yilmaz: for the item at position i ≥ 2,
+    C(i) = #items above it with a higher ``reference`` score and
+    τ_AP = 2/(n−1) Σ_i C(i)/(i−1) − 1.
+
+    **Decisions (SPEC §4).** Ties in ``estimate`` are not broken by input order: every
+    quantity is its mean over all orders of the tied items, so a pair tied in the estimate
+    counts half concordant and the result never depends on the input order. Pairs tied in
+    ``reference`` carry no information and drop out: with A(i) = #items above i whose
+    reference score differs, τ_AP = 2·E[Σ_i C(i)/(i−1)] / E[Σ_i A(i)/(i−1)] − 1, which is
+    Yilmaz's formula when nothing ties and 1 for an estimate that orders every
+    informative pair correctly. Closed form: an item y in a tie group of g items below
+    s items sits at position i + 1 with i uniform in s … s+g−1, and each other member of
+    its group is above it with probability (i−s)/(g−1); so y adds
+    (1/g)·Σ_{i=max(s,1)}^{s+g−1} (c_out + (i−s)/(g−1)·c_in)/i to the numerator, where
+    c_out, c_in count the items above the group resp. in the group with a higher
+    reference score (likewise with "different" for the denominator). NaN when no pair is
+    informative. Asymmetric: top-heavy in the estimated ranking.
     """
     ref, est = _pair_arrays(reference, estimate)
-    x = ref[np.argsort(-est, kind="stable")]
-    n = x.size
-    correct = np.zeros(n)
-    informative = np.zeros(n)
-    cols = np.arange(n)
+    n = ref.size
+    s = np.zeros(n, dtype=np.int64)  # items with a strictly higher estimate
+    g = np.ones(n, dtype=np.int64)  # size of the item's tie group in the estimate
+    counts = np.zeros((4, n))  # c_out, c_in (higher reference); d_out, d_in (different)
     for rows in row_blocks(n, n):
-        above = cols[None, :] < cols[rows, None]
-        diff = x[None, :] - x[rows, None]  # x_above − x_i
-        correct[rows] = np.count_nonzero(above & (diff > 0), axis=1)
-        informative[rows] = np.count_nonzero(above & (diff != 0), axis=1)
-    keep = informative > 0
-    if not keep.any():
+        d_est = est[None, :] - est[rows, None]  # est_x − est_y
+        d_ref = ref[None, :] - ref[rows, None]
+        above, tied = d_est > 0, d_est == 0  # an item's pair with itself has d_ref = 0
+        s[rows] = np.count_nonzero(above, axis=1)
+        g[rows] = np.count_nonzero(tied, axis=1)
+        for k, (where, ref_rule) in enumerate(
+            ((above, d_ref > 0), (tied, d_ref > 0), (above, d_ref != 0), (tied, d_ref != 0))
+        ):
+            counts[k, rows] = np.count_nonzero(where & ref_rule, axis=1)
+    harmonic = np.concatenate(([0.0], np.cumsum(1.0 / np.arange(1, n + 1))))
+    first = np.maximum(s, 1)
+    outside = harmonic[s + g - 1] - harmonic[first - 1]  # Σ 1/i over the group's positions
+    with np.errstate(invalid="ignore", divide="ignore"):
+        inside = np.where(g > 1, (s + g - first - s * outside) / (g - 1), 0.0)  # Σ (i−s)/((g−1)i)
+    concordant = np.sum((counts[0] * outside + counts[1] * inside) / g)
+    informative = np.sum((counts[2] * outside + counts[3] * inside) / g)
+    if informative <= 0:
         return float("nan")
-    return float(2.0 * np.mean(correct[keep] / informative[keep]) - 1.0)
+    return float(2.0 * concordant / informative - 1.0)
 
 
 def spearman_rho(x: ArrayLike, y: ArrayLike) -> float:

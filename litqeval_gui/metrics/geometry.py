@@ -48,8 +48,11 @@ def validate_points(points: ArrayLike) -> NDArray[np.float64]:
         raise DegenerateGeometry(
             f"only {distinct} distinct point(s) among {n}; at least {d + 1} are needed"
         )
-    singular = np.linalg.svd(pts - pts.mean(axis=0), compute_uv=False)
-    if singular[-1] <= _FLATNESS_RATIO * singular[0]:
+    try:
+        singular = np.linalg.svd(pts - pts.mean(axis=0), compute_uv=False)
+    except np.linalg.LinAlgError as err:
+        raise DegenerateGeometry(f"the points' extent cannot be measured ({err})") from err
+    if not singular[-1] > _FLATNESS_RATIO * singular[0]:
         what = "collinear" if d == 2 else f"in a subspace of dimension < {d}"
         raise DegenerateGeometry(f"the {n} points are {what}; they enclose no area/volume")
     return pts
@@ -117,9 +120,31 @@ def mvee(
     A is divided by max_i (p_i−δ)ᵀA(p_i−δ) when that exceeds 1, so every fitting
     point is inside; the volume grows by that factor^(d/2) only (×(1+1e-12) against
     round-off). ``enclose=False``
-    returns the published form unchanged. Raises DegenerateGeometry for degenerate input.
+    returns the published form unchanged. Raises DegenerateGeometry for degenerate input
+    and for any numerical failure of the fit (a singular or non-positive-definite matrix,
+    overflow, or — with ``enclose`` — a fitting point still outside after the rescaling).
     """
     pts = validate_points(points)
+    try:
+        with np.errstate(over="raise", divide="raise", invalid="raise"):
+            fitted = _khachiyan(pts, tol, max_iter)
+            worst = float(fitted.mahalanobis(pts).max()) if enclose else 1.0
+            if worst > 1.0:  # the extra 1e-12 keeps the worst point inside despite round-off
+                fitted = dataclasses.replace(fitted, shape=fitted.shape / (worst * (1.0 + 1e-12)))
+            np.linalg.cholesky(fitted.shape)  # A must be positive definite
+            outside = int(np.count_nonzero(~fitted.contains(pts))) if enclose else 0
+    except (np.linalg.LinAlgError, FloatingPointError) as err:
+        raise DegenerateGeometry(f"the ellipse fit failed numerically ({err}); the points "
+                                 "are (nearly) collinear or badly scaled") from err
+    if outside:
+        raise DegenerateGeometry(f"{outside} of the {len(pts)} fitting points lie outside "
+                                 "the fitted ellipse after rescaling (round-off: the points "
+                                 "are nearly collinear)")
+    return fitted
+
+
+def _khachiyan(pts: NDArray[np.float64], tol: float, max_iter: int) -> Ellipsoid:
+    """The published Khachiyan iteration (see :func:`mvee`); numpy errors propagate."""
     n, d = pts.shape
     lifted = np.hstack([pts, np.ones((n, 1))])
     u = np.full(n, 1.0 / n)
@@ -141,11 +166,7 @@ def mvee(
     centre = u @ pts
     second_moment = pts.T @ (u[:, None] * pts)
     shape = np.linalg.inv(second_moment - np.outer(centre, centre)) / d
-    fitted = Ellipsoid(centre=centre, shape=shape, iterations=iterations, converged=converged)
-    worst = float(fitted.mahalanobis(pts).max()) if enclose else 1.0
-    if worst > 1.0:  # the extra 1e-12 keeps the worst point inside despite round-off
-        return dataclasses.replace(fitted, shape=shape / (worst * (1.0 + 1e-12)))
-    return fitted
+    return Ellipsoid(centre=centre, shape=shape, iterations=iterations, converged=converged)
 
 
 @dataclass(frozen=True, eq=False)

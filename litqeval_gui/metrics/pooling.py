@@ -29,16 +29,19 @@ import math
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
+from typing import Literal
 
 import numpy as np
 
 from litqeval_gui.metrics.agreement import kendall_tau_b, rms_error, tau_ap
-from litqeval_gui.metrics.ranking import mean_average_precision
+from litqeval_gui.metrics.ranking import mean_average_precision, mean_recall_at_k
 
 DocId = Hashable
 Run = Sequence[DocId]
 
 DEFAULT_FULL_DEPTH = 100
+Measure = Literal["map", "recall@1000"]
+MEASURES: tuple[Measure, ...] = ("map", "recall@1000")
 GRID_WINDOWS = (6, 8, 10, 12, 14)
 GRID_RATE_WINDOWS = (2, 3, 4, 5, 6)
 GRID_THRESHOLDS = (0.05, 0.1, 0.2, 0.4, 0.8)
@@ -314,8 +317,9 @@ class SimulationResult:
     ``effort`` E = Σ|P_t(stop_t)| / Σ|P_t(full)|; ``recall_ratio`` R = Σ nrels_t(stop_t) /
     Σ nrels_t(full) (sums over topics; NaN when the denominator is 0).
     ``effort_interactive`` replaces stop_t by the depth that had to be judged to reach the
-    decision. ``tau``/``tau_ap`` compare the run rankings by MAP (full qrels = reference),
-    ``rms`` is the RMS error between the MAP values.
+    decision. ``tau``/``tau_ap`` compare the run rankings by ``measure`` (MAP or
+    recall@1000; full qrels = reference), ``rms`` is the RMS error between those values;
+    ``score_full``/``score_reduced`` hold them per run.
     """
 
     params: StopParams
@@ -325,9 +329,20 @@ class SimulationResult:
     tau: float
     tau_ap: float
     rms: float
-    map_full: Mapping[str, float]
-    map_reduced: Mapping[str, float]
+    score_full: Mapping[str, float]
+    score_reduced: Mapping[str, float]
     topics: tuple[TopicOutcome, ...]
+    measure: Measure = "map"
+
+    @property
+    def map_full(self) -> Mapping[str, float]:
+        """Old name of ``score_full`` (MAP per run when ``measure`` is "map")."""
+        return self.score_full
+
+    @property
+    def map_reduced(self) -> Mapping[str, float]:
+        """Old name of ``score_reduced``."""
+        return self.score_reduced
 
 
 @dataclass(frozen=True)
@@ -364,13 +379,18 @@ def _dedupe(run: Run) -> list[DocId]:
     return list(dict.fromkeys(run))
 
 
-def _map_per_run(runs: RunSet, qrels: Mapping[str, Mapping[DocId, int]]) -> dict[str, float]:
-    return {
-        name: mean_average_precision(
-            {topic: _dedupe(per_topic.get(topic, ())) for topic in qrels}, qrels
-        )
-        for name, per_topic in runs.items()
-    }
+def _score_per_run(
+    runs: RunSet, qrels: Mapping[str, Mapping[DocId, int]], measure: Measure
+) -> dict[str, float]:
+    """MAP or mean recall@1000 of every run over the topics of ``qrels``."""
+    if measure not in MEASURES:
+        raise ValueError(f"measure must be one of {MEASURES}, got {measure!r}")
+    scores = {}
+    for name, per_topic in runs.items():
+        ranked = {topic: _dedupe(per_topic.get(topic, ())) for topic in qrels}
+        scores[name] = (mean_average_precision(ranked, qrels) if measure == "map"
+                        else mean_recall_at_k(ranked, qrels, 1000))
+    return scores
 
 
 def simulate_grid(
@@ -379,6 +399,7 @@ def simulate_grid(
     grid: Sequence[StopParams] | None = None,
     full_depth: int = DEFAULT_FULL_DEPTH,
     low_yield: LowYieldRule | None = LowYieldRule(),
+    measure: Measure = "map",
 ) -> list[SimulationResult]:
     """Simulate incremental pooling with complete judgements for every setting of ``grid``.
 
@@ -387,15 +408,16 @@ def simulate_grid(
     records in P(stop); full qrels = relevant records in P(full_depth). Every run is
     scored by MAP (``ranking.mean_average_precision``) over the topics with at least one
     relevant record in the full qrels, using the same topic set for both qrels; runs are
-    de-duplicated (first occurrence kept) before scoring. ``grid`` defaults to
+    de-duplicated (first occurrence kept) before scoring. ``measure="recall@1000"`` scores
+    them by mean recall@1000 instead (thesis Table 8.6). ``grid`` defaults to
     :func:`parameter_grid` (500 settings).
     """
     settings = parameter_grid() if grid is None else grid
     curves = _topic_curves(runs, qrels, full_depth)
     full = {c.topic: _reduced_qrels(c, full_depth) for c in curves}
     scored = [c for c in curves if full[c.topic]]
-    map_full = _map_per_run(runs, {c.topic: full[c.topic] for c in scored})
-    reference = [map_full[name] for name in runs]
+    score_full = _score_per_run(runs, {c.topic: full[c.topic] for c in scored}, measure)
+    reference = [score_full[name] for name in runs]
     cache: dict[tuple[int, ...], dict[str, float]] = {}
     results = []
     for params in settings:
@@ -404,9 +426,9 @@ def simulate_grid(
         key = tuple(stops[c.topic] for c in scored)
         if key not in cache:
             reduced = {c.topic: _reduced_qrels(c, stops[c.topic]) for c in scored}
-            cache[key] = _map_per_run(runs, reduced)
-        map_reduced = cache[key]
-        tau, tau_ap_value, rms = _compare(reference, [map_reduced[name] for name in runs])
+            cache[key] = _score_per_run(runs, reduced, measure)
+        score_reduced = cache[key]
+        tau, tau_ap_value, rms = _compare(reference, [score_reduced[name] for name in runs])
         results.append(
             SimulationResult(
                 params=params,
@@ -416,9 +438,10 @@ def simulate_grid(
                 tau=tau,
                 tau_ap=tau_ap_value,
                 rms=rms,
-                map_full=map_full,
-                map_reduced=map_reduced,
+                score_full=score_full,
+                score_reduced=score_reduced,
                 topics=outcomes,
+                measure=measure,
             )
         )
     return results
@@ -430,13 +453,14 @@ def simulate(
     params: StopParams,
     full_depth: int = DEFAULT_FULL_DEPTH,
     low_yield: LowYieldRule | None = LowYieldRule(),
+    measure: Measure = "map",
 ) -> SimulationResult:
     """:func:`simulate_grid` for a single parameter setting."""
-    return simulate_grid(runs, qrels, (params,), full_depth, low_yield)[0]
+    return simulate_grid(runs, qrels, (params,), full_depth, low_yield, measure)[0]
 
 
 def _compare(reference: Sequence[float], estimate: Sequence[float]) -> tuple[float, float, float]:
-    """(Kendall τ-b, τ_AP, RMS error) of the MAP values; NaN when no topic could be scored."""
+    """(Kendall τ-b, τ_AP, RMS error) of the run scores; NaN when no topic could be scored."""
     if not reference or math.isnan(reference[0]):
         return math.nan, math.nan, math.nan
     return (

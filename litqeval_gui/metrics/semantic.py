@@ -15,8 +15,9 @@ a readable ``reason``; they never raise. Wrong argument shapes raise ValueError.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-from collections.abc import Callable, Mapping
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -146,6 +147,10 @@ def _core_recall(mask: NDArray[np.bool_], n_core: int) -> float:
 # --------------------------------------------------------------------------- SP_cos
 
 
+# Relative slack of the ≥ θ test (SPEC §1.1): round-off in a cosine never drops a record.
+COS_RTOL = 1e-9
+
+
 @dataclass(frozen=True, eq=False)
 class CentroidSimilarity:
     """cos(c, r) for every row of R and for every core embedding; c = mean of unit E_C rows.
@@ -165,7 +170,10 @@ def centroid_similarity(
 ) -> CentroidSimilarity:
     """Cosine of each core and retrieved embedding to the centroid of the unit core rows.
 
-    cos(c, r) = r·ĉ / ‖r‖ with ĉ = c/‖c‖, computed in R's dtype (float32 stays float32).
+    cos(c, r) = r·ĉ / ‖r‖ with ĉ = c/‖c‖ (c from the core rows in float64). Core and
+    retrieved cosines go through the same function in R's dtype (:func:`_cosines`; E_C is
+    cast to it, float32 stays float32), so a retrieved row equal to a core row gets the
+    same cosine bit for bit (SPEC §1.1 decision).
     """
     e_c = _rows(core_embeddings, "core_embeddings")
     e_r = _rows(retrieved_embeddings, "retrieved_embeddings")
@@ -184,7 +192,7 @@ def centroid_similarity(
         return CentroidSimilarity(nan_r, np.empty(0), np.nan,
                                   "the core embeddings cancel out: their centroid is zero")
     direction = centroid / norm
-    core_cos = unit_c @ direction
+    core_cos = _cosines(e_c.astype(e_r.dtype, copy=False), direction)
     return CentroidSimilarity(
         retrieved=_cosines(e_r, direction),
         core=core_cos,
@@ -198,12 +206,21 @@ def _unit_rows(matrix: NDArray[np.floating]) -> NDArray[np.floating]:
 
 
 def _cosines(matrix: NDArray[np.floating], direction: NDArray[np.float64]) -> NDArray:
-    """r·d / ‖r‖ per row, vectorised (one mat-vec and one einsum pass over R)."""
+    """r·d / ‖r‖ per row in the matrix's dtype.
+
+    Dots and norms both by einsum: each row's sums run in the same order wherever the
+    row sits (a BLAS mat-vec rounds rows differently by position), in one pass each.
+    """
     unit = direction.astype(matrix.dtype)
-    dots = matrix @ unit
+    dots = np.einsum("ij,j->i", matrix, unit)
     norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(norms > 0, dots / norms, np.nan)
+
+
+def _slackened(theta: float | NDArray[np.float64]) -> float | NDArray[np.float64]:
+    """θ − 1e-9·|θ|: the bound that cos ≥ θ is tested against."""
+    return theta - COS_RTOL * np.abs(theta)
 
 
 def sp_cos(
@@ -220,12 +237,12 @@ def sp_cos(
     θ defaults to min_i cos(c, E_C[i]); a user θ overrides it. Recall in the F-score =
     |C ∩ relevant| / |C| (retrieved core rows that pass θ), as the authors evaluate.
     A retrieved core row may miss the default θ when its R embedding differs from its
-    E_C row (other text, float round-off); no slack is added.
+    E_C row (other text); round-off cannot drop it: the test is cos ≥ θ − 1e-9·|θ|.
     """
     e_r, core, sims = _cos_inputs(core_embeddings, retrieved_embeddings, is_core, n_core)
     threshold = sims.default_theta if theta is None else float(theta)
     params = {"theta": threshold, "theta_is_default": theta is None}
-    relevant = sims.retrieved >= threshold
+    relevant = sims.retrieved >= _slackened(threshold)
     reason = sims.reason or _empty_reason(e_r.shape[0], n_core)
     recall = _core_recall(relevant & core, n_core)
     return _result("cos", relevant, recall, scoring, params, reason)
@@ -305,9 +322,10 @@ def threshold_analysis(
 
 
 def _count_at_least(values: NDArray, thresholds: NDArray[np.float64]) -> NDArray[np.int64]:
-    """#{v ≥ t} for every t (NaN values never count)."""
+    """#{v ≥ t − 1e-9·|t|} for every t, the test of :func:`sp_cos` (NaN never counts)."""
     ordered = np.sort(values[~np.isnan(values)])
-    return (ordered.size - np.searchsorted(ordered, thresholds, side="left")).astype(np.int64)
+    bounds = _slackened(thresholds)
+    return (ordered.size - np.searchsorted(ordered, bounds, side="left")).astype(np.int64)
 
 
 # ----------------------------------------------------------------- SP_mvee, SP_hull
@@ -393,29 +411,15 @@ def sp_in_pca_space(
 # ------------------------------------------------------------------------ SP_cluster
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class KSearch:
-    """Outcome of the k search: best k and M(k) for every k tried (k = 2, 3, …)."""
+    """Outcome of the k search: best k, M(k) for every k tried (k = 2, 3, …) and the labels
+    of the fresh fit of best k (None when best k is 1 or nothing was fitted)."""
 
     best_k: int
     core_max: Mapping[int, int]
     reached: bool  # False when no k ≤ k_max met M(k) ≤ θ·m
-
-
-def naive_k_search(
-    embeddings: ArrayLike,
-    is_core: ArrayLike,
-    theta: float = DEFAULT_CLUSTER_THETA,
-    k_max: int = DEFAULT_K_MAX,
-    random_state: int = DEFAULT_SEED,
-) -> KSearch:
-    """The k search exactly as SPEC §1.3 words it: a fresh fixed-seed k-means per k.
-
-    Reference for :func:`cluster_k_search` (tests and benchmark); much slower.
-    """
-    rows = _rows(embeddings, "embeddings")
-    return _k_search(np.asarray(is_core, bool), theta, min(k_max, rows.shape[0]),
-                     lambda k: _fresh_kmeans(rows, k, random_state).labels_)
+    labels: NDArray[np.intp] | None = field(default=None, repr=False)
 
 
 def cluster_k_search(
@@ -424,144 +428,59 @@ def cluster_k_search(
     theta: float = DEFAULT_CLUSTER_THETA,
     k_max: int = DEFAULT_K_MAX,
     random_state: int = DEFAULT_SEED,
+    n_jobs: int = 1,
 ) -> KSearch:
-    """Find best k (SPEC §1.3) with warm-started k-means; m = #core rows of R.
+    """Find best k (SPEC §1.3); m = #core rows of R.
 
-    For k = 2, 3, …: M(k) = max number of core rows in one k-means cluster; stop at the
-    first k with M(k) ≤ θ·m; best k = k − 1 (when never reached: k_max, or the number
-    of rows if smaller).
-
-    Speed-up (decision): k = 2 is the same fresh fixed-seed k-means
-    (KMeans(2, random_state, n_init=1)) as the naive loop. Each later k starts Lloyd
-    from the k−1 solution with one cluster cut in two — the cluster whose cut lowers the
-    within-cluster sum of squares most (see ``_bisect``) — instead of a k-means++
-    restart, and runs Lloyd incrementally (only distances to moved centres) until no
-    assignment changes. Each k then costs a few passes over the data instead of an
-    initialisation plus a full run; the loop stops at the first k meeting the
-    condition. The path is deterministic. On data with clear clusters it returns the
-    same k as :func:`naive_k_search` (benchmarks/bench_semantic.py shows k and the
-    speed ratio on 20 000 × 384); where the per-k k-means optimum is ambiguous, the
-    naive loop's own k depends on its seed and the two can differ. sp_cluster always
-    takes the relevant set from a fresh fixed-seed refit of best k.
+    For k = 2, 3, …: a **fresh** KMeans(k, random_state, n_init=1) on the rows;
+    M(k) = max number of core rows in one cluster; stop at the first k with M(k) ≤ θ·m;
+    best k = k − 1 (when never reached: k_max, or the number of rows if smaller).
+    Exactly the authors' loop, no warm start. Speed: the loop stops at the first k that
+    meets the condition and keeps the labels of k − 1, so :func:`sp_cluster` needs no
+    refit; ``n_jobs`` > 1 fits the next ``n_jobs`` values of k concurrently in threads
+    (sklearn's k-means releases the GIL) and discards the fits past the stopping k.
+    Each fit is the same call whatever ``n_jobs`` is.
     """
     rows = _rows(embeddings, "embeddings")
+    core = np.asarray(is_core, bool)
     limit = min(k_max, rows.shape[0])
-    if limit < 2:
-        return _k_search(np.asarray(is_core, bool), theta, limit, lambda k: np.empty(0))
-    warm = _WarmKMeans(rows, _fresh_kmeans(rows, 2, random_state))
-    return _k_search(np.asarray(is_core, bool), theta, limit,
-                     lambda k: warm.labels if k == 2 else warm.split())
-
-
-def _k_search(
-    core: NDArray[np.bool_],
-    theta: float,
-    limit: int,
-    labels_for: Callable[[int], NDArray[np.intp]],
-) -> KSearch:
-    """Shared loop: labels_for(k) is called for k = 2, 3, … in order."""
     m = int(core.sum())
     core_max: dict[int, int] = {}
-    for k in range(2, limit + 1):
-        core_max[k] = int(np.bincount(labels_for(k)[core], minlength=k).max())
+    previous: NDArray[np.intp] | None = None
+    for k, labels in _fits_in_order(rows, range(2, limit + 1), random_state, n_jobs):
+        core_max[k] = int(np.bincount(labels[core], minlength=k).max())
         if core_max[k] <= theta * m:
-            return KSearch(best_k=k - 1, core_max=MappingProxyType(core_max), reached=True)
-    return KSearch(best_k=max(limit, 1), core_max=MappingProxyType(core_max), reached=False)
+            return KSearch(k - 1, MappingProxyType(core_max), True, previous)
+        previous = labels
+    return KSearch(max(limit, 1), MappingProxyType(core_max), False, previous)
+
+
+def _fits_in_order(
+    rows: NDArray[np.floating], ks: range, random_state: int, n_jobs: int
+) -> Iterator[tuple[int, NDArray[np.intp]]]:
+    """Yield (k, labels of a fresh fixed-seed k-means) for k in ``ks``, in order.
+
+    With n_jobs > 1 up to n_jobs fits run ahead in a thread pool; when the consumer stops,
+    fits not yet started are cancelled and running ones are not waited for.
+    """
+    if n_jobs <= 1:
+        for k in ks:
+            yield k, _fresh_kmeans(rows, k, random_state).labels_
+        return
+    pool = ThreadPoolExecutor(max_workers=n_jobs)
+    try:
+        ahead = deque(pool.submit(_fresh_kmeans, rows, k, random_state) for k in ks[:n_jobs])
+        for i, k in enumerate(ks):
+            labels = ahead.popleft().result().labels_
+            if i + n_jobs < len(ks):
+                ahead.append(pool.submit(_fresh_kmeans, rows, ks[i + n_jobs], random_state))
+            yield k, labels
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _fresh_kmeans(rows: NDArray[np.floating], k: int, random_state: int) -> KMeans:
     return KMeans(n_clusters=k, random_state=random_state, n_init=1).fit(rows)
-
-
-class _WarmKMeans:
-    """Warm-started k-means: each call adds one centre by splitting the best cluster.
-
-    State: labels, centres and each row's squared distance to its own centre. Lloyd
-    runs incrementally: only distances to centres that moved are recomputed (rows whose
-    own centre moved get all distances), until no assignment changes — the same fixed
-    point as a full Lloyd run from the same start. Split candidates are cached per
-    cluster membership, since most clusters are unchanged from one k to the next.
-    """
-
-    def __init__(self, rows: NDArray[np.floating], first: KMeans) -> None:
-        self.rows = rows
-        self.row_sq = np.einsum("ij,ij->i", rows, rows)
-        self.cache: dict[bytes, tuple[float, NDArray | None]] = {}
-        self.labels = first.labels_.astype(np.intp)
-        self.centres = first.cluster_centers_.astype(rows.dtype)
-        self.own = self._distances(None, self.centres)[np.arange(rows.shape[0]), self.labels]
-
-    def _distances(self, which: NDArray[np.intp] | None, centres: NDArray) -> NDArray:
-        """Squared distances of rows ``which`` (None: all, no copy) to ``centres``."""
-        rows, row_sq = (self.rows, self.row_sq) if which is None else (
-            self.rows[which], self.row_sq[which])
-        return row_sq[:, None] - 2.0 * (rows @ centres.T) + np.einsum("ij,ij->i", centres, centres)
-
-    def split(self) -> NDArray[np.intp]:
-        """Labels for k+1 clusters (k+1 = previous k + 1 unless nothing can be split)."""
-        k = self.centres.shape[0]
-        by_cluster = np.split(np.argsort(self.labels, kind="stable"),
-                              np.cumsum(np.bincount(self.labels, minlength=k))[:-1])
-        candidates = []
-        for members in by_cluster:  # row indices, ascending; the cache key is the exact set
-            key = hashlib.blake2b(members.tobytes(), digest_size=16).digest()
-            if key not in self.cache:
-                self.cache[key] = _bisect(self.rows[members])
-            candidates.append(self.cache[key])
-        best = max(range(k), key=lambda c: candidates[c][0])
-        halves = candidates[best][1]
-        if halves is None:  # every cluster is one repeated point: nothing to split
-            return self.labels
-        self.centres = np.vstack([self.centres, halves[1:]]).astype(self.rows.dtype)
-        self.centres[best] = halves[0]
-        self._lloyd(np.array([best, k]))
-        return self.labels
-
-    def _lloyd(self, moved: NDArray[np.intp], max_iter: int = 300) -> None:
-        all_rows = np.arange(self.rows.shape[0])
-        for _ in range(max_iter):
-            labels, own = self.labels.copy(), self.own.copy()
-            stale = np.isin(labels, moved)
-            redo = all_rows[stale]
-            full = self._distances(redo, self.centres)
-            labels[redo] = np.argmin(full, axis=1)
-            own[redo] = full[np.arange(redo.size), labels[redo]]
-            near = self._distances(None, self.centres[moved])
-            pick = np.argmin(near, axis=1)
-            nearest = near[all_rows, pick]
-            closer = ~stale & (nearest < own)
-            labels[closer] = moved[pick[closer]]
-            own[closer] = nearest[closer]
-            changed = labels != self.labels
-            moved = np.unique(np.concatenate([labels[changed], self.labels[changed]]))
-            self.labels, self.own = labels, own
-            if moved.size == 0:
-                return
-            for cluster in moved:
-                members = self.rows[labels == cluster]
-                if members.shape[0]:  # an emptied cluster keeps its centre
-                    self.centres[cluster] = members.mean(axis=0)
-
-
-def _bisect(members: NDArray[np.floating]) -> tuple[float, NDArray[np.floating] | None]:
-    """(gain, two half-means) of cutting a cluster in two; gain −1 if it cannot be cut.
-
-    The cut is the hyperplane through the cluster mean orthogonal to the direction of
-    the member farthest from it; gain = |S₁||S₂|/|S| · ‖mean(S₁) − mean(S₂)‖², the drop
-    in within-cluster sum of squares.
-    """
-    if members.shape[0] < 2:
-        return -1.0, None
-    centred = members - members.mean(axis=0)
-    far = centred[int(np.argmax(np.einsum("ij,ij->i", centred, centred)))]
-    side = centred @ far > 0
-    n1 = int(side.sum())
-    if n1 in (0, members.shape[0]):
-        return -1.0, None
-    halves = np.vstack([members[side].mean(axis=0), members[~side].mean(axis=0)])
-    gain = n1 * (members.shape[0] - n1) / members.shape[0] * float(
-        np.sum((halves[0] - halves[1]) ** 2))
-    return gain, halves
 
 
 def sp_cluster(
@@ -572,14 +491,17 @@ def sp_cluster(
     k_max: int = DEFAULT_K_MAX,
     random_state: int = DEFAULT_SEED,
     scoring: Scoring = Scoring(),  # noqa: B008 - frozen, immutable default
+    n_jobs: int = 1,
+    method: str = "cluster",
 ) -> SemanticResult:
     """SP_cluster (SPEC §1.3) on the high-dimensional rows E_R.
 
-    m = |C ∩ R| (< 2 → undefined). best k from :func:`cluster_k_search`; refit
-    KMeans(best k, random_state, n_init=1); best cluster = most core rows (ties: lowest
-    label); relevant = its members; SP = |relevant| / |R|; recall = core rows in it / |C|.
-    best k = 1 (M(2) already ≤ θ·m) makes all of R relevant. Rows should be
-    L2-normalised (SPEC §1) so Euclidean k-means follows cosine geometry.
+    m = |C ∩ R| (< 2 → undefined). best k and its fresh fixed-seed fit
+    KMeans(best k, random_state, n_init=1) from :func:`cluster_k_search`; best cluster =
+    most core rows (ties: lowest label); relevant = its members; SP = |relevant| / |R|;
+    recall = core rows in it / |C|. best k = 1 (M(2) already ≤ θ·m) makes all of R
+    relevant. Rows should be L2-normalised (SPEC §1) so Euclidean k-means follows cosine
+    geometry. ``method`` names the result (see :func:`sp_cluster_on_map`).
     """
     rows = _rows(embeddings, "embeddings")
     core = _core_mask(is_core, rows.shape[0], n_core)
@@ -591,18 +513,29 @@ def sp_cluster(
     if reason is None and not np.all(np.isfinite(rows)):
         reason = "some embeddings are NaN or infinite"
     if reason:
-        return _result("cluster", np.zeros(rows.shape[0], bool), _core_recall(core, n_core),
+        return _result(method, np.zeros(rows.shape[0], bool), _core_recall(core, n_core),
                        scoring, params, reason)
-    search = cluster_k_search(rows, core, theta, k_max, random_state)
+    search = cluster_k_search(rows, core, theta, k_max, random_state, n_jobs)
     params.update(k=search.best_k, k_reached=search.reached, core_max=search.core_max)
-    if search.best_k == 1:
+    if search.labels is None:  # best k = 1: one cluster holds everything
         relevant = np.ones(rows.shape[0], dtype=bool)
     else:
-        labels = _fresh_kmeans(rows, search.best_k, random_state).labels_
-        best_cluster = int(np.argmax(np.bincount(labels[core], minlength=search.best_k)))
-        relevant = labels == best_cluster
+        best_cluster = int(np.argmax(np.bincount(search.labels[core], minlength=search.best_k)))
+        relevant = search.labels == best_cluster
     recall = _core_recall(relevant & core, n_core)
-    return _result("cluster", relevant, recall, scoring, params)
+    return _result(method, relevant, recall, scoring, params)
+
+
+def sp_cluster_on_map(coords: ArrayLike, is_core: ArrayLike, n_core: int,
+                      **kwargs: Any) -> SemanticResult:
+    """SP_cluster on the 2D map instead of E_R, as a comparison (method "cluster_map").
+
+    The seed clusters E_umap with the same thresholds and reads the gap to the
+    high-dimensional result as a sign of UMAP's information loss ("Semantic Clustering
+    Precision", last paragraph). Same rule and arguments as :func:`sp_cluster`; the map
+    coordinates are used as they are (no normalisation).
+    """
+    return sp_cluster(coords, is_core, n_core, method="cluster_map", **kwargs)
 
 
 # ---------------------------------------------------------------- projection fidelity

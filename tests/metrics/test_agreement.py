@@ -1,5 +1,6 @@
 """Tests for litqeval_gui.metrics.agreement."""
 
+import itertools
 import math
 
 import numpy as np
@@ -74,9 +75,33 @@ def test_tau_ap_ties():
     # reference tie between a and b: that pair is uninformative and skipped
     assert tau_ap([2, 2, 1], [3, 2, 1]) == 1.0
     assert tau_ap([2, 2, 1], [2, 3, 1]) == 1.0
-    # estimate tie: stable order keeps a above b -> like estimate [2, 1] for ref [1, 2]
-    assert tau_ap([1, 2], [5, 5]) == -1.0
+    # estimate tie: the pair counts half concordant, whatever the input order (SPEC §4)
+    assert tau_ap([1, 2], [5, 5]) == tau_ap([2, 1], [5, 5]) == 0.0
+    assert tau_ap([3, 2, 1], [1, 1, 1]) == 0.0
+    assert tau_ap([2, 2, 1], [2, 2, 1]) == 1.0  # identical rankings with a tie
     assert math.isnan(tau_ap([1, 1, 1], [1, 2, 3]))
+
+
+def _tau_ap_over_all_tie_orders(ref, est):
+    """Ratio of the means of Σ C(i)/(i−1) and Σ A(i)/(i−1) over every order of the
+    estimate's tied items (A = items above with a different reference score)."""
+    groups = [[i for i in range(len(est)) if est[i] == v] for v in sorted(set(est), reverse=True)]
+    sums = np.zeros(2)
+    orders = list(itertools.product(*(itertools.permutations(g) for g in groups)))
+    for parts in orders:
+        x = [ref[i] for part in parts for i in part]
+        for pos in range(1, len(x)):
+            sums += [sum(a > x[pos] for a in x[:pos]) / pos,
+                     sum(a != x[pos] for a in x[:pos]) / pos]
+    return 2 * sums[0] / sums[1] - 1 if sums[1] else math.nan
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 2)), min_size=2, max_size=6))
+def test_tau_ap_equals_the_mean_over_all_orders_of_tied_items(pairs):
+    ref, est = map(list, zip(*pairs, strict=True))
+    assert tau_ap(ref, est) == pytest.approx(_tau_ap_over_all_tie_orders(ref, est), abs=1e-12,
+                                             nan_ok=True)
 
 
 def test_spearman_hand_computed():

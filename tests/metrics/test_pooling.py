@@ -280,6 +280,22 @@ def test_simulation_hand_computed():
     assert result.rms == pytest.approx(math.sqrt(((1 / 12) ** 2 + (1 / 24) ** 2) / 2))
 
 
+def test_simulation_by_recall_at_1000_hand_computed():
+    # thesis Table 8.6. Full qrels A = {a, e, g}, B = {y}; stop at depth 2 for both topics:
+    # reduced qrels A = {a, e}, B = {y}.
+    # full:    r1 = (1/3 + 1) / 2 = 2/3 ; r2 = (2/3 + 0) / 2 = 1/3
+    # reduced: r1 = (1/2 + 1) / 2 = 3/4 ; r2 = (1/2 + 0) / 2 = 1/4
+    result = simulate(RUNS, QRELS, STEP, full_depth=4, low_yield=None, measure="recall@1000")
+    assert result.measure == "recall@1000"
+    assert result.score_full == pytest.approx({"r1": 2 / 3, "r2": 1 / 3})
+    assert result.score_reduced == pytest.approx({"r1": 3 / 4, "r2": 1 / 4})
+    assert (result.tau, result.tau_ap) == pytest.approx((1.0, 1.0))
+    assert result.rms == pytest.approx(1 / 12)
+    assert result.effort == pytest.approx(6 / 11)  # the pools do not depend on the measure
+    with pytest.raises(ValueError):
+        simulate(RUNS, QRELS, STEP, full_depth=4, measure="P@10")
+
+
 def test_simulation_full_depth_pool_gives_e_and_r_one():
     # t = 0 can never be undercut (ŕ >= 0), so every topic is pooled to full depth.
     result = simulate(RUNS, QRELS, StopParams(1, 1, 0.0, 1), full_depth=4, low_yield=None)

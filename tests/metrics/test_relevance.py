@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy.stats import kendalltau
 from sklearn.metrics import f1_score
 
 from litqeval_gui.metrics.agreement import kendall_tau_b
@@ -49,7 +50,7 @@ def test_table1_sums_and_ranks():
 
 
 def test_ranks_within_groups_and_ties():
-    np.testing.assert_array_equal(ranks_within_groups([1.0, 1.0]), [0, 1])
+    np.testing.assert_array_equal(ranks_within_groups([1.0, 1.0]), [0.5, 0.5])
     np.testing.assert_array_equal(
         ranks_within_groups([5, 1, 3, 0.5, 9], groups=["b", "a", "b", "a", "b"]), [1, 1, 0, 0, 2]
     )
@@ -85,7 +86,7 @@ def test_evaluate_grades_matches_a_naive_bootstrap():
     groups = np.repeat(np.arange(n_groups), 4)
     true = np.tile([0, 1, 2, 3], n_groups)
     pred = ranks_within_groups(true + rng.normal(0, 1.0, true.size), groups)
-    ev = evaluate_grades(true, pred, groups, n_boot=200, seed=11)
+    ev = evaluate_grades(true, pred, groups, n_boot=200, seed=11, tau_mode="per_prompt")
     tau_g = group_kendall_tau(true, pred, groups)
     assert ev.tau == pytest.approx(np.mean(tau_g))
     np.testing.assert_allclose(ev.tau_per_group, tau_g)
@@ -100,13 +101,19 @@ def test_evaluate_grades_matches_a_naive_bootstrap():
         for d in draws
     ]
     np.testing.assert_allclose(ev.f1_se, np.std(naive_f1, axis=0, ddof=1))
+    pooled = evaluate_grades(true, pred, groups, n_boot=200, seed=11)
+    assert pooled.tau == pytest.approx(kendalltau(true, pred).statistic, abs=1e-12)
+    naive_tau = [kendalltau(true[(4 * d[:, None] + np.arange(4)).ravel()],
+                            pred[(4 * d[:, None] + np.arange(4)).ravel()]).statistic
+                 for d in draws]
+    assert pooled.tau_se == pytest.approx(np.std(naive_tau, ddof=1), abs=1e-12)
 
 
 def test_evaluate_grades_perfect_prediction_has_zero_se():
     groups = np.repeat([0, 1, 2], 4)
     true = np.tile([0, 1, 2, 3], 3)
     ev = evaluate_grades(true, true, groups, n_boot=50)
-    assert ev.tau == 1.0 and ev.tau_se == 0.0
+    assert ev.tau == pytest.approx(1.0) and ev.tau_se == pytest.approx(0.0, abs=1e-12)
     np.testing.assert_array_equal(ev.f1, [1, 1, 1, 1])
     with pytest.raises(ValueError):
         evaluate_grades(true, true, groups, n_boot=1)
@@ -115,10 +122,13 @@ def test_evaluate_grades_perfect_prediction_has_zero_se():
 def test_threshold_grid_and_grades():
     np.testing.assert_allclose(threshold_grid([0.35, 0.1, 0.2], step=0.1), [0.1, 0.2, 0.3])
     np.testing.assert_allclose(threshold_grid([0.0, 0.05], step=0.025), [0.0, 0.025, 0.05])
-    # grade = #{k: s >= t_k}; a similarity equal to a threshold goes up
+    # the grid starts at round(min, 1): 0.13 → 0.1 (below the minimum), 0.16 → 0.2 (above)
+    np.testing.assert_allclose(threshold_grid([0.13, 0.2]), [0.1, 0.125, 0.15, 0.175, 0.2])
+    np.testing.assert_allclose(threshold_grid([0.16, 0.26]), [0.2, 0.225, 0.25])
+    # grade = #{k: s > t_k}; a similarity equal to a threshold goes down
     np.testing.assert_array_equal(
         grades_from_thresholds([0.1, 0.275, 0.3, 0.575, 0.6, 0.625, 0.9], (0.275, 0.575, 0.625)),
-        [0, 1, 1, 2, 2, 3, 3],
+        [0, 0, 1, 1, 2, 2, 3],
     )
 
 
@@ -136,12 +146,13 @@ def _brute_force(sim, true, groups, step, variant):
 
 @pytest.mark.parametrize("variant", ["a", "b"])
 @pytest.mark.parametrize("seed", [0, 1])
-def test_fit_cosine_thresholds_equals_brute_force(seed, variant):
+def test_fit_cosine_thresholds_per_prompt_equals_brute_force(seed, variant):
     rng = np.random.default_rng(seed)
     groups = np.repeat(np.arange(12), 4)
     true = rng.integers(0, 4, groups.size)  # grade ties inside groups too
     sim = np.round(0.15 * true + rng.normal(0, 0.12, true.size), 2)  # similarity ties too
-    fit = fit_cosine_thresholds(sim, true, groups, step=0.05, variant=variant)
+    fit = fit_cosine_thresholds(sim, true, groups, step=0.05, tau_mode="per_prompt",
+                                variant=variant)
     best, best_t = _brute_force(sim, true, groups, 0.05, variant)
     assert fit.tau == pytest.approx(best)
     np.testing.assert_allclose(fit.thresholds, best_t)
@@ -162,16 +173,15 @@ def test_seed_tau_a_objective_is_degenerate_tau_b_is_not():
     groups = np.repeat(np.arange(40), 4)
     true = np.tile([0, 1, 2, 3], 40)
     sim = 0.2 * true + rng.normal(0, 0.15, true.size)
-    fit_a = fit_cosine_thresholds(sim, true, groups, variant="a")
-    fit_b = fit_cosine_thresholds(sim, true, groups)
+    fit_a = fit_cosine_thresholds(sim, true, groups, tau_mode="per_prompt", variant="a")
+    fit_b = fit_cosine_thresholds(sim, true, groups, tau_mode="per_prompt")
     assert fit_a.tau == 1.0  # few split pairs, all concordant
     pred_a = grades_from_thresholds(sim, fit_a.thresholds)
     pred_b = grades_from_thresholds(sim, fit_b.thresholds)
     assert np.bincount(pred_a, minlength=4).max() > 0.5 * sim.size  # one dominant grade
-    assert evaluate_grades(true, pred_b, groups, variant="b", n_boot=2).tau == pytest.approx(
-        fit_b.tau
-    )
-    assert fit_b.tau > evaluate_grades(true, pred_a, groups, variant="b", n_boot=2).tau
+    per_prompt = {"tau_mode": "per_prompt", "variant": "b", "n_boot": 2}
+    assert evaluate_grades(true, pred_b, groups, **per_prompt).tau == pytest.approx(fit_b.tau)
+    assert fit_b.tau > evaluate_grades(true, pred_a, groups, **per_prompt).tau
 
 
 def test_fit_cosine_thresholds_errors():

@@ -9,15 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.spatial import ConvexHull
+from sklearn.cluster import KMeans
 from sklearn.decomposition import PCA
 
 from litqeval_gui.metrics.semantic import (
     Scoring,
     centroid_similarity,
     cluster_k_search,
-    naive_k_search,
     projection_fidelity,
     sp_cluster,
+    sp_cluster_on_map,
     sp_cos,
     sp_hull,
     sp_in_pca_space,
@@ -282,11 +283,26 @@ def test_sp_cluster_constructed_case():
     assert res.f_beta == pytest.approx(f2(40 / 60, lam(40), 5 / 6), rel=1e-15)
 
 
-def test_fast_k_search_matches_the_naive_loop_on_the_constructed_case():
+def test_k_search_keeps_the_fresh_fit_of_best_k():
     rows, core = three_blobs()
-    fast, naive = cluster_k_search(rows, core), naive_k_search(rows, core)
-    assert fast.best_k == naive.best_k == 2
-    assert dict(fast.core_max) == dict(naive.core_max)
+    search = cluster_k_search(rows, core)
+    assert search.best_k == 2 and dict(search.core_max) == {2: 5, 3: 3}
+    np.testing.assert_array_equal(
+        search.labels, KMeans(n_clusters=2, random_state=0, n_init=1).fit(rows).labels_)
+
+
+def test_sp_cluster_on_the_2d_map_is_the_same_rule_on_map_points():
+    # map: A around (0, 0), B around (0, 3), C around (10, 0); core 3 in A, 2 in B, m = 5.
+    # k = 2 joins A and B (M = 5 > 3.5), k = 3 separates them (M = 3): best k = 2, A ∪ B.
+    rng = np.random.default_rng(1)
+    coords = np.repeat([[0.0, 0.0], [0.0, 3.0], [10.0, 0.0]], 20, axis=0)
+    coords += 0.2 * rng.normal(size=coords.shape)
+    core = np.zeros(60, bool)
+    core[[0, 1, 2, 20, 21]] = True
+    res = sp_cluster_on_map(coords, core, n_core=6)
+    assert res.method == "cluster_map" and res.params["k"] == 2
+    assert res.relevant.tolist() == [True] * 40 + [False] * 20
+    assert (res.precision, res.recall) == (40 / 60, 5 / 6)
 
 
 def test_sp_cluster_best_k_one_makes_everything_relevant():
