@@ -118,24 +118,33 @@ def mvee(
     O(tol) in (p−δ)ᵀA(p−δ) (≈ 5e-4 in 2D at tol 1e-4), so a paper-style test ≤ 1
     would drop core records lying on the ellipse. Decision: with ``enclose`` (default)
     A is divided by max_i (p_i−δ)ᵀA(p_i−δ) when that exceeds 1, so every fitting
-    point is inside; the volume grows by that factor^(d/2) only (×(1+1e-12) against
-    round-off). ``enclose=False``
-    returns the published form unchanged. Raises DegenerateGeometry for degenerate input
-    and for any numerical failure of the fit (a singular or non-positive-definite matrix,
-    overflow, or — with ``enclose`` — a fitting point still outside after the rescaling).
+    point is inside; the volume grows by that factor^(d/2) only, times (1 + margin)^(d/2)
+    against round-off, margin = max(1e-12, 16·ε_machine·cond(A)) — the accuracy to which
+    (p−δ)ᵀA(p−δ) can be evaluated. A margin above ``tol`` means A is too ill-conditioned
+    to decide containment at the fit's own accuracy: the points are nearly collinear.
+    ``enclose=False`` returns the published form unchanged. Raises DegenerateGeometry for
+    degenerate input and for any numerical failure of the fit (a singular or
+    non-positive-definite matrix, overflow, or — with ``enclose`` — a margin above ``tol``
+    or a fitting point still outside after the rescaling).
     """
     pts = validate_points(points)
     try:
         with np.errstate(over="raise", divide="raise", invalid="raise"):
             fitted = _khachiyan(pts, tol, max_iter)
-            worst = float(fitted.mahalanobis(pts).max()) if enclose else 1.0
-            if worst > 1.0:  # the extra 1e-12 keeps the worst point inside despite round-off
-                fitted = dataclasses.replace(fitted, shape=fitted.shape / (worst * (1.0 + 1e-12)))
             np.linalg.cholesky(fitted.shape)  # A must be positive definite
+            condition = float(np.linalg.cond(fitted.shape))
+            margin = max(1e-12, 16 * np.finfo(np.float64).eps * condition)
+            worst = float(fitted.mahalanobis(pts).max()) if enclose else 1.0
+            if worst > 1.0:  # the margin keeps the worst point inside despite round-off
+                fitted = dataclasses.replace(fitted, shape=fitted.shape / (worst * (1 + margin)))
             outside = int(np.count_nonzero(~fitted.contains(pts))) if enclose else 0
     except (np.linalg.LinAlgError, FloatingPointError) as err:
         raise DegenerateGeometry(f"the ellipse fit failed numerically ({err}); the points "
                                  "are (nearly) collinear or badly scaled") from err
+    if enclose and margin > tol:
+        raise DegenerateGeometry(f"the fitted ellipse is too thin (condition number "
+                                 f"{condition:.3g}) to tell inside from outside to within the "
+                                 "tolerance: the points are nearly collinear")
     if outside:
         raise DegenerateGeometry(f"{outside} of the {len(pts)} fitting points lie outside "
                                  "the fitted ellipse after rescaling (round-off: the points "

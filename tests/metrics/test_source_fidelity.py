@@ -196,6 +196,14 @@ def test_sp_mvee_nearly_collinear_1e9_is_undefined_not_an_exception():
     assert not res.defined and "MVEE undefined" in res.reason
 
 
+@pytest.mark.parametrize("eps", [1e-4, 1e-3])
+def test_sp_mvee_thin_but_measurable_triangle_holds_its_points(eps):
+    # condition number of A ≈ 5e9 at ε = 1e-4: a 1e-12 margin left a core point outside
+    coords = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0 + eps], [5.0, 0.0]])
+    res = sp_mvee(coords, np.array([True, True, True, False]), 3)
+    assert res.defined and res.relevant.tolist() == [True, True, True, False]
+
+
 finite = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
 
 
