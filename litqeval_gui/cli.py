@@ -152,10 +152,14 @@ def cmd_matches(args: argparse.Namespace) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> None:
+    exporting.check_target(args.out, args.project)
+    warning = exporting.extension_warning(args.out, args.format)
+    if warning:
+        print(f"litqeval: warning: {warning}", file=sys.stderr)
     with Project.open(args.project, readonly=True) as project:
         info = catalog.find_list(project, args.topic, args.list)
         count = exporting.export_records(catalog.list_records(project, info.id), args.out,
-                                         args.format)
+                                         args.format, project=args.project)
     _emit(args, {"list": info.name, "format": args.format, "records": count,
                  "out": str(args.out)}, lambda: f"wrote {count} records to {args.out}")
 

@@ -129,3 +129,20 @@ def test_map_and_where_options_reach_the_importer(capsys, tmp_path):
     code, _, err = run(capsys, "import", path, table, "--topic", "T", "--role", "results",
                        "--map", "title")
     assert code == 2 and "--map expects FIELD=VALUE, got 'title'" in err
+
+
+def test_export_onto_the_project_is_refused_and_the_project_kept(proj, capsys, tmp_path):
+    before = proj.read_bytes()
+    code, _, err = run(capsys, "export", proj, "--topic", "T", "--list", "scopus",
+                       "--format", "csv", proj)
+    assert code == 2 and "refusing to export onto the project" in err
+    assert proj.read_bytes() == before
+    code, out, _ = run(capsys, "lists", proj, "--json")
+    assert code == 0 and len(json.loads(out)["lists"]) == 2
+
+
+def test_export_warns_when_the_extension_does_not_match(proj, capsys, tmp_path):
+    code, _, err = run(capsys, "export", proj, "--topic", "T", "--list", "scopus",
+                       "--format", "ris", tmp_path / "out.csv")
+    assert code == 0
+    assert err.startswith("litqeval: warning:") and "'.csv' does not match the format ris" in err

@@ -5,7 +5,11 @@ PMID and the other identifiers. RIS has no tags for most identifiers, so they ar
 written as ``N1  - <kind>: <value>`` notes; RIS values are single lines (line breaks
 inside a value become spaces). BibTeX text values are LaTeX-encoded (identifiers verbatim); a type that is not a
 BibTeX entry type name (e.g. RIS ``JOUR``) is written as ``@misc`` with ``type``.
-The file is written next to its target and moved into place when complete.
+The file is written next to its target and moved into place when complete; a target
+that is a project, one of its side files (``-wal``, ``-shm``, ``-journal``, lock, backups)
+or any SQLite database is refused before anything is written. CSV cells that a spreadsheet
+would run as a formula are escaped as OWASP advises (a leading ``'``, see
+:func:`escape_formula`); XLSX cells are always stored as strings, never formulas.
 """
 
 from __future__ import annotations
@@ -13,10 +17,12 @@ from __future__ import annotations
 import csv
 import os
 import re
+import secrets
 from collections.abc import Iterable
 from pathlib import Path
 
 from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.importing.common import escape_formula
 from litqeval_gui.core.records import OTHER_ID_KINDS, Record
 
 EXPORT_FORMATS = ("ris", "csv", "bibtex", "xlsx")
@@ -25,14 +31,24 @@ COLUMNS = ("title", "abstract", "authors", "year", "venue", "keywords", "type", 
 _BIBTEX_TYPE = re.compile(r"^[a-z]+$")
 
 
-def export_records(records: Iterable[Record], path: str | Path, fmt: str) -> int:
-    """Write ``records`` to ``path`` in ``fmt`` (ris|csv|bibtex|xlsx); returns the count."""
+SQLITE_HEADER = b"SQLite format 3\x00"
+_SIDE_FILE = re.compile(r"(?:-wal|-shm|-journal|\.lock|\.v\d+\.bak)?")  # after the project name
+
+
+def export_records(records: Iterable[Record], path: str | Path, fmt: str, *,
+                   project: str | Path | None = None) -> int:
+    """Write ``records`` to ``path`` in ``fmt`` (ris|csv|bibtex|xlsx); returns the count.
+
+    ``project`` is the project the records come from: it and its side files are refused
+    as targets (see :func:`check_target`).
+    """
     writers = {"ris": _write_ris, "csv": _write_csv, "bibtex": _write_bibtex,
                "xlsx": _write_xlsx}
     if fmt not in writers:
         raise LitqError(f"cannot export as {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")
     target = Path(path)
-    partial = target.with_name(target.name + ".partial")
+    check_target(target, project)
+    partial = target.with_name(f".{target.name}.{secrets.token_hex(4)}.partial")
     try:
         count = writers[fmt](list(records), partial)
         os.replace(partial, target)
@@ -41,6 +57,41 @@ def export_records(records: Iterable[Record], path: str | Path, fmt: str) -> int
     finally:
         partial.unlink(missing_ok=True)
     return count
+
+
+def check_target(target: Path, project: str | Path | None = None) -> None:
+    """Refuse (:class:`LitqError`) to export onto ``project``, its ``-wal``/``-shm``/
+    ``-journal``/lock/backup files, a folder, or any existing SQLite database."""
+    if target.is_dir():
+        raise LitqError(f"{target} is a folder; give the export a file name")
+    if project is not None:
+        home, there = Path(project).resolve(), target.resolve()
+        if there.parent == home.parent and there.name.startswith(home.name) and \
+                _SIDE_FILE.fullmatch(there.name[len(home.name):]):
+            raise LitqError(f"{target}: refusing to export onto the project {project} or "
+                            "one of its own files; choose another file name")
+    try:
+        with open(target, "rb") as handle:
+            head = handle.read(len(SQLITE_HEADER))
+    except OSError:
+        return  # no such file (or unreadable: writing will say so)
+    if head == SQLITE_HEADER:
+        raise LitqError(f"{target} is an SQLite database (a LitQEval project?); refusing to "
+                        "overwrite it with an export; choose another file name")
+
+
+EXTENSIONS = {"ris": (".ris",), "csv": (".csv",), "bibtex": (".bib", ".bibtex"),
+              "xlsx": (".xlsx",)}
+
+
+def extension_warning(path: str | Path, fmt: str) -> str:
+    """A warning when ``path``'s extension is not one of ``fmt``'s, else ``""``."""
+    suffix = Path(path).suffix.lower()
+    wanted = EXTENSIONS.get(fmt, ())
+    if not wanted or suffix in wanted:
+        return ""
+    return (f"{path}: the extension {suffix or '(none)'!r} does not match the format {fmt} "
+            f"(expected {' or '.join(wanted)}); reference managers may not recognise the file")
 
 
 def _row(record: Record) -> dict[str, object]:
@@ -58,21 +109,31 @@ def _write_csv(records: list[Record], path: Path) -> int:
     with open(path, "w", encoding="utf-8-sig", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=COLUMNS)
         writer.writeheader()
-        writer.writerows(_row(r) for r in records)
+        for record in records:
+            writer.writerow({k: escape_formula(v) if isinstance(v, str) else v
+                             for k, v in _row(record).items()})
     return len(records)
 
 
 def _write_xlsx(records: list[Record], path: Path) -> int:
     from openpyxl import Workbook
+    from openpyxl.cell import WriteOnlyCell
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
     book = Workbook(write_only=True)
     sheet = book.create_sheet("records")
+
+    def cell(value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        text = WriteOnlyCell(sheet, ILLEGAL_CHARACTERS_RE.sub("", value))
+        text.data_type = "s"  # a string, even when it starts with "=" (never a formula)
+        return text
+
     sheet.append(COLUMNS)
     for record in records:
         row = _row(record)
-        sheet.append([ILLEGAL_CHARACTERS_RE.sub("", v) if isinstance(v, str) else v
-                      for v in (row[c] for c in COLUMNS)])
+        sheet.append([cell(row[c]) for c in COLUMNS])
     book.save(path)
     return len(records)
 

@@ -95,6 +95,29 @@ def decode(data: bytes, encoding: str, path: str) -> tuple[str, str, list[str]]:
     return text, encoding, notes
 
 
+# --------------------------------------------------------------------------- spreadsheet formulas
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def escape_formula(value: str) -> str:
+    """``value`` with a ``'`` in front when a spreadsheet would read it as a formula (it
+    starts with ``= + - @``, tab or CR: OWASP's CSV-injection advice; or a line feed, which
+    the importers read CR as), or when it starts
+    with ``'`` followed by one of those or ``'`` (so :func:`unescape_formula` inverts it)."""
+    if value.startswith(_FORMULA_START) or (value[:1] == "'" and
+                                            value[1:2] in (*_FORMULA_START, "'")):
+        return "'" + value
+    return value
+
+
+def unescape_formula(value: str) -> str:
+    """Inverse of :func:`escape_formula` (the importers read CSV cells through it)."""
+    if value[:1] == "'" and value[1:2] and value[1:2] in (*_FORMULA_START, "'"):
+        return value[1:]
+    return value
+
+
 # --------------------------------------------------------------------------- identifiers
 
 # (lower-case marker that must occur, kind, pattern): the marker test keeps sniffing cheap

@@ -22,6 +22,7 @@ from litqeval_gui.core.importing.common import (
     PROGRESS_EVERY,
     Collector,
     split_list,
+    unescape_formula,
 )
 from litqeval_gui.core.importing.detect import delimiter_of, header_index
 from litqeval_gui.core.jobs import Progress
@@ -148,7 +149,7 @@ def read_text(text: str, col: Collector,
         if last is not None:
             yield last
 
-    yield from _read_rows(rows(), col, mapping, total)
+    yield from _read_rows(rows(), col, mapping, total, unescape=True)
 
 
 def _unclosed(text: str, line: int, sep: str) -> bool:
@@ -198,8 +199,9 @@ _UNCLOSED = ("a quoted value starting in this row is never closed, so the rest o
              "file cannot be read (truncated file or stray quote)")
 
 
-def _read_rows(rows: Rows, col: Collector,
-               mapping: dict[str, str] | None, total: int) -> Generator[Progress, None, None]:
+def _read_rows(rows: Rows, col: Collector, mapping: dict[str, str] | None, total: int, *,
+               unescape: bool = False) -> Generator[Progress, None, None]:
+    """Rows → records; ``unescape`` undoes the exporter's formula escaping (CSV/TSV)."""
     header, rows = _header(rows, col.result.path)
     layout = choose_layout(header)
     columns = map_columns(header, layout, mapping)
@@ -215,7 +217,7 @@ def _read_rows(rows: Rows, col: Collector,
         if row is None:
             col.reject(number, line, _UNCLOSED)
         else:
-            col.add(_record(row, header, columns, layout.sep, line), number)
+            col.add(_record(row, header, columns, layout.sep, line, unescape), number)
         if col.full:
             return
         if number % PROGRESS_EVERY == 0:
@@ -246,10 +248,11 @@ def _header(rows: Rows, path: str) -> tuple[list[str], Rows]:
 
 
 def _record(row: list[str], header: list[str], columns: dict[str, int], sep: str,
-            line: int) -> Record:
+            line: int, unescape: bool = False) -> Record:
     def cell(fld: str) -> str:
         i = columns.get(fld)
-        return row[i].strip() if i is not None and i < len(row) else ""
+        text = row[i] if i is not None and i < len(row) else ""
+        return unescape_formula(text).strip() if unescape else text.strip()
 
     authors = cell("authors")
     if sep == ",":  # PubMed CSV: "Smith J, Doe A."
