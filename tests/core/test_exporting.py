@@ -9,10 +9,11 @@ from litqeval_gui.core.exporting import export_records
 from litqeval_gui.core.importing import read_records
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.records import Record
+from litqeval_gui.core.reference_types import ris_type
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "import"
 KEPT = ("title", "abstract", "authors", "year", "venue", "keywords", "doi", "pmid", "ids",
-        "type", "language")
+        "type", "language", "volume", "issue", "pages", "publisher", "issn", "url")
 
 
 def records(record_type):
@@ -22,8 +23,10 @@ def records(record_type):
                year=2021, venue="J. Clin. Epidemiol.", keywords=["Neoplasms, Lung", "ß-test"],
                type=record_type, language="English", doi="10.1016/j.x_2021.01%20", pmid="123",
                ids={"pmcid": "PMC9", "scopus_eid": "2-s2.0-85000000001",
-                    "wos_ut": "WOS:000000000000001", "docid": "D 1"}),
-        Record(title="Only a title", type=record_type),
+                    "wos_ut": "WOS:000000000000001", "docid": "D 1"},
+               volume="12", issue="3 Suppl", pages="100-9", publisher="Wiley & Sons",
+               issn="1234-5678", url="https://example.org/a?b=1&c=%20"),
+        Record(title="Only a title", type=record_type, pages="e1234"),
         Record(abstract="Only an abstract", authors=["Solo, A."], type=record_type,
                keywords=["single"], ids={"openalex": "W42"}),
     ]
@@ -55,9 +58,10 @@ def test_imported_fixtures_survive_every_export(tmp_path, fixture, fmt):
     path = tmp_path / f"out.{fmt}"
     export_records(original, path, fmt)
     back = run_job(read_records(path)).records
+    if fmt == "ris":  # RIS carries a type as its RIS code
+        for record in original:
+            record.type = ris_type(record.type)
     diffs = [same(a, b) for a, b in zip(original, back, strict=True)]
-    if fmt == "bibtex":  # non-BibTeX types come back through @misc's type field
-        assert [b.type for b in back] == [a.type for a in original]
     assert diffs == [{}] * len(original)
 
 
@@ -149,3 +153,75 @@ def test_xlsx_stores_strings_never_formulas_and_round_trips_every_title(tmp_path
     back = run_job(read_records(path)).records
     assert [r.title for r in back] == HOSTILE
     assert {r.abstract for r in back} == {"=abstract"}
+
+
+# -- reference managers (issue 10 §3) ----------------------------------------------------
+
+def test_every_importer_stores_volume_issue_pages_publisher_issn_url():
+    def biblio(name, index=0):
+        r = run_job(read_records(FIX / name)).records[index]
+        return (r.volume, r.issue, r.pages, r.publisher, r.issn, r.url)
+
+    assert biblio("endnote.ris") == ("94", "2", "130-136", "", "1536-5050",
+                                     "https://doi.org/10.1234/JMLA.94.2.130")
+    assert biblio("zotero.ris")[:5] == ("71", "2", "1-9", "", "1434-4653")
+    assert biblio("jabref.bib")[:3] == ("135", "", "1-12")
+    assert biblio("pubmed.nbib") == ("372", "", "n71", "", "1756-1833", "")
+    assert biblio("scopus.csv")[:3] == ("135", "", "1-12")
+    assert biblio("scopus.csv")[5].startswith("https://www.scopus.com/inward/record.uri")
+    assert biblio("lens.csv") == ("14", "3", "300-315", "Wiley", "17592879",
+                                  "https://doi.org/10.1002/jrsm.1600")
+    assert biblio("wos_savedrecs.txt")[:3] == ("73", "2", "10-25")
+    assert biblio("pubmed.csv") == ("372", "", "n71", "", "", "")
+    assert biblio("pubmed.csv", 1)[:3] == ("36", "1", "1-2")
+
+
+TYPES = [("Article", "JOUR", "article"), ("journal-article", "JOUR", "article"),
+         ("Conference Paper", "CONF", "inproceedings"), ("book-chapter", "CHAP", "incollection"),
+         ("Book", "BOOK", "book"), ("report", "RPRT", "techreport"),
+         ("dissertation", "THES", "phdthesis"), ("Preprint", "UNPB", "misc"),
+         ("Review", "JOUR", "article"), ("Journal Article", "JOUR", "article"),
+         ("", "GEN", "misc"), ("something odd", "GEN", "misc"), ("CPAPER", "CPAPER", "inproceedings")]
+
+
+def test_ris_has_valid_types_one_au_per_author_no_numbering_and_reads_back_cleanly(tmp_path):
+    import warnings
+
+    import rispy
+
+    original = [Record(title=f"Title {i}", authors=["Smith, J.", "Doe, A."], type=t,
+                       pages="5-7") for i, (t, _, _) in enumerate(TYPES)]
+    path = tmp_path / "out.ris"
+    export_records(original, path, "ris")
+    text = path.read_text()
+    assert not any(line[:1].isdigit() for line in text.splitlines())
+    assert text.count("AU  - Smith, J.\n") == text.count("AU  - Doe, A.\n") == len(TYPES)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        entries = rispy.loads(text)
+    assert [e["type_of_reference"] for e in entries] == [ris for _, ris, _ in TYPES]
+    assert entries[0]["authors"] == ["Smith, J.", "Doe, A."]
+    assert (entries[0]["start_page"], entries[0]["end_page"]) == ("5", "7")
+
+
+def test_bibtex_has_proper_types_and_authors_unique_stable_keys_and_reads_back_cleanly(
+        tmp_path, recwarn, caplog):
+    import bibtexparser
+
+    original = [Record(title="The semantic precision of searches", authors=["Smith, Jane",
+                       "Doe, J."], year=2021, type=t, venue="Venue") for t, _, _ in TYPES]
+    path = tmp_path / "out.bib"
+    export_records(original, path, "bibtex")
+    again = tmp_path / "again.bib"
+    export_records(original, again, "bibtex")
+    library = bibtexparser.parse_string(path.read_text())
+    assert library.failed_blocks == [] and len(recwarn) == 0 and caplog.records == []
+    assert [e.entry_type for e in library.entries] == [bib for _, _, bib in TYPES]
+    keys = [e.key for e in library.entries]
+    assert keys[:3] == ["smith2021semantic", "smith2021semanticb", "smith2021semanticc"]
+    assert len(set(keys)) == len(keys) and again.read_text() == path.read_text()
+    first = library.entries[0]
+    assert first["author"] == "Smith, Jane and Doe, J." and first["journal"] == "Venue"
+    assert library.entries[2]["booktitle"] == "Venue"
+    back = run_job(read_records(path)).records
+    assert [r.type for r in back] == [t or bib for t, _, bib in TYPES]

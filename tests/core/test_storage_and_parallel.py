@@ -207,8 +207,12 @@ def test_parallel_parse_refuses_a_file_without_usable_records(tmp_path):
 def test_record_from_row_inverts_record_row():
     rec = Record(title="Ein Titel", abstract="Text.", authors=["Ä, B", "C, D"], year=2021,
                  venue="J", keywords=["k1", "k2"], type="JOUR", language="de", doi="10.1/x",
-                 pmid="42", ids={"scopus_eid": "2-s2.0-1"}, raw={"TI": "Ein Titel", "N1": "n"},
-                 rank=7, score=0.5, source_line=12)
+                 pmid="42", ids={"scopus_eid": "2-s2.0-1"}, raw={"TI": "Ein Titel", "N1": "n",
+                                                                  "VL": "12", "SN": "1-2"},
+                 rank=7, score=0.5, source_line=12, volume="12", issue="3", pages="1-9",
+                 publisher="P", issn="1-2", url="https://x.org/a")
     assert record_from_row(record_row(rec)) == rec
+    packed = dict(zip(CONTENT_COLUMNS, record_row(rec), strict=True))["raw"]
+    assert '"VL":"volume"' in packed and '"SN":"issn"' in packed  # stored once
     bare = Record(title="Only a title", rank=1)
     assert record_from_row(record_row(bare)) == bare

@@ -2,7 +2,8 @@
 
 Field values are decoded from LaTeX with pylatexenc (the decoder bibtexparser's
 ``LatexDecodingMiddleware`` uses), names split with bibtexparser's co-author splitter;
-``Record.raw`` keeps the undecoded fields plus ``ENTRYTYPE`` and ``ID``; a ``@misc`` entry's ``type`` field gives its type. JabRef's
+``Record.raw`` keeps the undecoded fields plus ``ENTRYTYPE`` and ``ID``; an entry's ``type``
+field, where it has one, gives its type (else the entry type). JabRef's
 ``groups`` field is kept, added to the keywords and filterable with ``where``.
 """
 
@@ -32,6 +33,8 @@ from litqeval_gui.core.records import (
     normalise_id,
     parse_year,
 )
+
+_PAGE_DASHES = re.compile(r"\s*-+\s*")
 
 _BARE_PERCENT = re.compile(r"(?<!\\)%")
 _VENUE_FIELDS = ("journal", "journaltitle", "booktitle", "series")
@@ -169,12 +172,17 @@ def to_record(entry: model.Entry, line: int | None = None) -> Record:
         year=parse_year(get("year") or get("date")),
         venue=venue,
         keywords=dedupe(keywords_list + groups),
-        type=to_text(get("type", "")) if entry.entry_type == "misc" and get("type")
-        else entry.entry_type,
+        type=to_text(get("type", "")) or entry.entry_type,
         language=to_text(get("language") or get("langid") or ""),
         doi=doi,
         pmid=pmid,
         ids={k: v for k, v in ids.items() if v},
+        volume=to_text(get("volume", "")),
+        issue=to_text(get("number") or get("issue") or ""),
+        pages=to_text(_PAGE_DASHES.sub("-", get("pages", ""))),
+        publisher=to_text(get("publisher", "")),
+        issn=to_text(get("issn", "")),
+        url=" ".join(get("url", "").replace("{", "").replace("}", "").split()),
         raw=raw,
         source_line=line,
     )

@@ -38,6 +38,7 @@ class ParseResult:
     notes: list[str] = field(default_factory=list)
     columns: dict[str, str] = field(default_factory=dict)
     topics: list[str] = field(default_factory=list)
+    recognised: list[str] = field(default_factory=list)  # what was inferred, for the preview
 
 
 # --------------------------------------------------------------------------- decoding

@@ -19,6 +19,7 @@ from litqeval_gui.core.records import (
     Record,
     normalise_doi,
     normalise_id,
+    page_range,
     parse_year,
 )
 
@@ -122,7 +123,8 @@ def to_record(d: dict, line: int | None = None) -> Record:
             pmid = accession.lstrip("0")
     if "C2" in d:
         ids.update(sniff_ids(d["C2"]))
-    for url in get("UR") or ():
+    urls = get("UR") or []
+    for url in urls:
         ids.update(sniff_ids(url))
     for note in get("N1") or ():
         _note_ids(note, ids)
@@ -142,6 +144,12 @@ def to_record(d: dict, line: int | None = None) -> Record:
         doi=doi,
         pmid=pmid,
         ids=ids,
+        volume=get("VL", ""),
+        issue=get("IS", ""),
+        pages=page_range(get("SP"), get("EP")),
+        publisher=get("PB", ""),
+        issn=get("SN", ""),
+        url=urls[0] if urls else "",
         raw=d,
         source_line=line,
     )

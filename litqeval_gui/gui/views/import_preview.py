@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from litqeval_gui.core.errors import UnknownLayoutError
 from litqeval_gui.core.importing import FORMATS, ParseResult, read_records
-from litqeval_gui.core.importing.tabular import FIELDS
+from litqeval_gui.core.importing.layouts import FIELDS
 from litqeval_gui.core.jobs import CancelToken
 from litqeval_gui.core.records import Record
 from litqeval_gui.gui.jobs import JobHandle
