@@ -186,6 +186,31 @@ def test_a_script_read_from_stdin_imports_a_large_file_serially(tmp_path):
     assert done.stdout.split() == ["2998", "3"]
 
 
+def test_a_script_without_a_main_guard_imports_a_large_file_serially(tmp_path):
+    """Workers would run such a script again (each starting its own import and pool,
+    for ever): it must finish, parsed in this process."""
+    path, _ = _ris_with_problems(tmp_path)
+    script = tmp_path / "unguarded.py"
+    script.write_text("from litqeval_gui.core.importing import parallel\n"
+                      "from litqeval_gui.core.jobs import run_job\n"
+                      "parallel.PIECE_RECORDS, parallel.MAIN_PIECES = 300, 0\n"
+                      "rows = []\n"
+                      f"result = run_job(parallel.read_rows({str(path)!r}, "
+                      "lambda b, o: rows.extend(b), parallel=True))\n"
+                      "print(len(rows), len(result.rejected), flush=True)\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["2998", "3"]
+    guarded = tmp_path / "guarded.py"
+    guarded.write_text("from litqeval_gui.core.importing import parallel\n"
+                       "if __name__ == '__main__':\n"
+                       "    print(parallel._main_importable())\n")
+    done = subprocess.run([sys.executable, str(guarded)], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path)
+    assert done.stdout.split() == ["True"], done.stderr[-2000:]
+
+
 def test_parallel_parse_applies_the_filter_on_both_halves(tmp_path):
     records, _ = synthetic.generate(2000, dup_rate=0.0, seed=5)
     for i, rec in enumerate(records):

@@ -24,7 +24,7 @@ from __future__ import annotations
 import codecs
 import gc
 import multiprocessing
-import os
+import re
 import sys
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -103,15 +103,25 @@ def _preload() -> list[str]:
     return [__name__] + ([entry] if entry and entry != "__main__" else [])
 
 
+_MAIN_GUARD = re.compile(r"""__name__\s*==\s*['"]__main__['"]|['"]__main__['"]\s*==\s*__name__""")
+
+
 def _main_importable() -> bool:
     """Whether a worker can import this program's main module, as multiprocessing makes
-    it do. A script read from standard input cannot be: its workers would die as they
-    start, and the pool would start new ones forever."""
+    it do, without running the program again. A script read from standard input cannot
+    be imported (its workers would die as they start, and the pool would start new ones
+    forever); a script without an ``if __name__ == "__main__":`` guard would run again in
+    every worker, starting its own import and pool there, for ever."""
     main = sys.modules["__main__"]
-    if getattr(getattr(main, "__spec__", None), "name", None):
-        return True  # run with ``-m``: imported by name
-    path = getattr(main, "__file__", None)
-    return path is None or os.path.isfile(path)
+    spec = getattr(main, "__spec__", None)
+    path = spec.origin if getattr(spec, "name", None) else getattr(main, "__file__", None)
+    if path is None:
+        return True  # interactive or ``-c``: workers have nothing to import
+    try:
+        return bool(_MAIN_GUARD.search(Path(path).read_text(encoding="utf-8",
+                                                            errors="replace")))
+    except OSError:  # "<stdin>" and the like: not a file
+        return False
 
 
 def _stop(pool: Pool | None) -> None:

@@ -162,6 +162,12 @@ def _year(value: str | None) -> int | None:
 
 
 def _note_ids(note: str, ids: dict[str, str]) -> None:
+    """Identifiers in a note: ``PMID: 1``, ``<kind>: <value>`` (our exports) and any other
+    recognisable one but a DOI (``Dimensions pub.1138791522``, a Scopus EID, ...; a note
+    may cite another work's DOI)."""
+    for kind, value in sniff_ids(note).items():
+        if kind not in ("doi", "pmid"):
+            ids.setdefault(kind, value)
     match = _NOTE_PMID.search(note)
     if match:
         ids["pmid"] = match.group(1).lstrip("0")
