@@ -205,3 +205,16 @@ def test_export_import_export_through_the_project_keeps_every_field(capsys, tmp_
     assert one[0].authors == ["Smith, Jane", "Doe, John"] and one[1].pages == "e17"
     if fmt != "xlsx":
         assert second.read_bytes() == first.read_bytes()
+
+
+def test_a_closed_pipe_ends_the_command_quietly(proj):
+    """``litqeval … | head``: the reader goes away before the output is written."""
+    import os
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    done = subprocess.run([sys.executable, "-m", "litqeval_gui.cli", "matches", str(proj),
+                           "--topic", "T", "--json"], stdout=write_end,
+                          stderr=subprocess.PIPE, text=True, timeout=60)
+    os.close(write_end)
+    assert (done.returncode, done.stderr) == (141, "")

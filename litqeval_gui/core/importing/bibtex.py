@@ -37,6 +37,9 @@ from litqeval_gui.core.records import (
 _PAGE_DASHES = re.compile(r"\s*-+\s*")
 
 _BARE_PERCENT = re.compile(r"(?<!\\)%")
+# a line of text outside any entry that reads like a field: an entry that lost its head
+_FIELD_LINE = re.compile(r"^\s*(?:title|author|year|abstract|doi|journal)\s*=\s*[{\"\d]",
+                         re.IGNORECASE | re.MULTILINE)
 _VENUE_FIELDS = ("journal", "journaltitle", "booktitle", "series")
 _ID_FIELDS = ("url", "unique-id", "eprint", "note", "pmid", "pmcid", "eid")
 
@@ -108,16 +111,25 @@ def read(text: str, col: Collector) -> Generator[Progress, None, None]:
             col.result.database = "jabref"
         strings += "".join(f"{block.raw}\n" for block in library.strings
                            if (block.start_line or 0) >= prefix_lines)
-        blocks = sorted([*library.entries, *library.failed_blocks],
+        headless = [c for c in library.comments
+                    if isinstance(c, model.ImplicitComment) and _FIELD_LINE.search(c.comment)]
+        blocks = sorted([*library.entries, *library.failed_blocks, *headless],
                         key=lambda b: b.start_line or 0)
         for block in blocks:
             number += 1
             line = first_line + (block.start_line or 0) - prefix_lines + 1
             entry = _entry_of(block)
-            if entry is None:
+            if isinstance(block, model.ImplicitComment):
+                col.reject(number, line, "fields without an entry: the '@type{key,' line "
+                           f"before them is missing (near {block.comment.strip()[:60]!r})")
+            elif entry is None:
                 col.reject(number, line, f"cannot parse this entry: {_reason(block)}")
             else:
-                col.add(to_record(entry, line), number)
+                record = to_record(entry, line)
+                if col.add(record, number):
+                    fields = {f.key.lower(): f.value for f in entry.fields}
+                    name = "year" if fields.get("year") else "date"
+                    col.check_year(record, number, name, fields.get(name))
             if col.full:
                 return
         done += len(chunk)

@@ -23,6 +23,7 @@ from litqeval_gui.core.records import (
 
 FORMATS = ("ris", "bibtex", "csv", "tsv", "xlsx", "medline", "trec-run", "qrels")
 PROGRESS_EVERY = 2000  # records between progress reports (and cancel checks)
+MAX_FIELD_NOTES = 20  # unreadable fields named one by one in an import's notes
 
 
 @dataclass
@@ -211,6 +212,7 @@ class Collector:
         self.need_text = need_text
         self.keep_rank = keep_rank
         self.filtered_out = 0
+        self.unreadable_fields = 0
         self.accepted = 0  # records accepted so far (also those of a part parsed elsewhere)
         self._where_values: dict[str, list[str]] = {}
 
@@ -218,22 +220,38 @@ class Collector:
     def full(self) -> bool:
         return self.limit is not None and self.accepted >= self.limit
 
+    def unreadable(self, number: int, line: int | None, name: str, value: object) -> None:
+        """Note a field of an accepted record that could not be read (the first
+        :data:`MAX_FIELD_NOTES`; :meth:`finish` counts the others)."""
+        self.unreadable_fields += 1
+        if self.unreadable_fields <= MAX_FIELD_NOTES:
+            where = f"record {number}" + (f" (line {line})" if line else "")
+            self.result.notes.append(f"{where}: field {name} {str(value)[:80]!r} could not "
+                                     "be read; the record was kept without it")
+
     def reject(self, number: int, line: int | None, reason: str, title: str = "") -> None:
         self.result.rejected.append(RejectedRecord(number, line, reason, title[:200]))
 
-    def add(self, record: Record, number: int) -> None:
-        """Accept, reject or filter out ``record`` (its 1-based ``number`` in the file)."""
+    def add(self, record: Record, number: int) -> bool:
+        """Accept, reject or filter out ``record`` (its 1-based ``number`` in the file);
+        whether it was accepted."""
         problem = self._problem(record)
         if problem:
             self.reject(number, record.source_line, problem, record.title)
-            return
+            return False
         if self.where and not self._keep(record):
             self.filtered_out += 1
-            return
+            return False
         self.accepted += 1
         if not self.keep_rank:
             record.rank = self.accepted
         self.result.records.append(record)
+        return True
+
+    def check_year(self, record: Record, number: int, name: str, value: object) -> None:
+        """Note ``value`` of field ``name`` when it held something but no year."""
+        if record.year is None and value and str(value).strip():
+            self.unreadable(number, record.source_line, name, value)
 
     def _problem(self, record: Record) -> str:
         if self.need_text and not record.has_text():
@@ -270,6 +288,9 @@ class Collector:
     def finish(self) -> ParseResult:
         """The result, or :class:`ImportRefused` when no record is usable."""
         result = self.result
+        if self.unreadable_fields > MAX_FIELD_NOTES:
+            result.notes.append(f"… and {self.unreadable_fields - MAX_FIELD_NOTES} more "
+                                "fields that could not be read")
         if self.filtered_out:
             shown = ", ".join(f"{k}={v!r}" for k, v in self.where.items())
             result.notes.append(f"{self.filtered_out} record(s) left out by the filter {shown}")

@@ -27,7 +27,10 @@ def read(text: str, col: Collector) -> Generator[Progress, None, None]:
     number = 0
     for start_line, fields in _records(text):
         number += 1
-        col.add(to_record(fields, start_line), number)
+        record = to_record(fields, start_line)
+        if col.add(record, number):
+            name = "DP" if fields.get("DP") else "DEP"
+            col.check_year(record, number, name, fields.get(name))
         if col.full:
             return
         if number % PROGRESS_EVERY == 0:

@@ -151,7 +151,10 @@ def _read_rows(rows: Rows, col: Collector, mapping: dict[str, str] | None, total
         if row is None:
             col.reject(number, line, _UNCLOSED)
         else:
-            col.add(_record(row, header, columns, layout.sep, line, unescape), number)
+            record = _record(row, header, columns, layout.sep, line, unescape)
+            at = columns.get("year")
+            if col.add(record, number) and at is not None and at < len(row):
+                col.check_year(record, number, header[at], row[at])
         if col.full:
             return
         if number % PROGRESS_EVERY == 0:
