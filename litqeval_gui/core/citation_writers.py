@@ -84,7 +84,8 @@ def _latex_encoder():
 
     keep_quotes = UnicodeToLatexConversionRule(RULE_DICT, {ord('"'): '"'})
     return UnicodeToLatexEncoder(conversion_rules=[keep_quotes, "defaults"],
-                                 replacement_latex_protection="braces-all")
+                                 replacement_latex_protection="braces-all",
+                                 unknown_char_policy="keep", unknown_char_warning=False)
 
 
 def _ascii_word(text: str) -> str:

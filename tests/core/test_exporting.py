@@ -210,6 +210,7 @@ def test_bibtex_has_proper_types_and_authors_unique_stable_keys_and_reads_back_c
 
     original = [Record(title="The semantic precision of searches", authors=["Smith, Jane",
                        "Doe, J."], year=2021, type=t, venue="Venue") for t, _, _ in TYPES]
+    original[-1].abstract = "混合生産における生産性"  # no LaTeX for it: kept, without a warning
     path = tmp_path / "out.bib"
     export_records(original, path, "bibtex")
     again = tmp_path / "again.bib"
@@ -225,3 +226,4 @@ def test_bibtex_has_proper_types_and_authors_unique_stable_keys_and_reads_back_c
     assert library.entries[2]["booktitle"] == "Venue"
     back = run_job(read_records(path)).records
     assert [r.type for r in back] == [t or bib for t, _, bib in TYPES]
+    assert back[-1].abstract == "混合生産における生産性"
