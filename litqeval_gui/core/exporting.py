@@ -64,8 +64,9 @@ def check_target(target: Path, project: str | Path | None = None) -> None:
         raise LitqError(f"{target} is a folder; give the export a file name")
     if project is not None:
         home, there = Path(project).resolve(), target.resolve()
-        if there.parent == home.parent and there.name.startswith(home.name) and \
-                _SIDE_FILE.fullmatch(there.name[len(home.name):]):
+        name, project_name = there.name.casefold(), home.name.casefold()  # any file system
+        if there.parent == home.parent and name.startswith(project_name) and \
+                _SIDE_FILE.fullmatch(name[len(project_name):]):
             raise LitqError(f"{target}: refusing to export onto the project {project} or "
                             "one of its own files; choose another file name")
     try:

@@ -75,7 +75,7 @@ def test_unknown_format_and_unwritable_target(tmp_path):
 # -- the target: never the project (issue 11 §1.1) --------------------------------------
 
 @pytest.mark.parametrize("name", ["p.litq", "p.litq-wal", "p.litq-shm", "p.litq-journal",
-                                  "p.litq.lock", "p.litq.v1.bak", "other.db"])
+                                  "p.litq.lock", "p.litq.v1.bak", "other.db", "P.LITQ-WAL"])
 def test_refuses_the_project_its_side_files_and_any_sqlite_file(tmp_path, name):
     import sqlite3
 

@@ -169,6 +169,23 @@ def test_without_worker_processes_the_pieces_are_parsed_here(tmp_path, monkeypat
                                                           for r in serial.rejected]
 
 
+def test_parallel_parse_numbers_records_missing_their_er_line_as_the_serial_one(tmp_path,
+                                                                             monkeypatch):
+    monkeypatch.setattr(parallel, "PIECE_RECORDS", 300)
+    path, text = _ris_with_problems(tmp_path)
+    blocks = text.split("ER  - \n")
+    for i in (5, 400, 1700):  # three records lose their ER line: more records than ERs
+        blocks[i] += "ER-LOST"
+    path.write_text("".join(b if b.endswith("ER-LOST") else b + "ER  - \n"
+                            for b in blocks[:-1]).replace("ER-LOST", "") + blocks[-1],
+                    encoding="utf-8")
+    serial, serial_rows, _ = _rows(path, parallel=False)
+    both, both_rows, _ = _rows(path, parallel=True)
+    assert sum("read up to the next 'TY  -' line" in n for n in serial.notes) == 3
+    assert both_rows == serial_rows and both.notes == serial.notes
+    assert both.rejected == serial.rejected and both.rejected[-1].number == 3001
+
+
 def test_a_script_read_from_stdin_imports_a_large_file_serially(tmp_path):
     """Workers could not re-import such a script (they would die and be restarted
     forever): the import must finish, parsed in this process."""

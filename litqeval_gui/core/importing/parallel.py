@@ -171,7 +171,7 @@ def _pieces(data: str | bytes, start: int = 0) -> Iterator[tuple[str | bytes, in
     for begin, finish in zip(cuts, cuts[1:], strict=False):
         yield data[begin:finish], line, number
         line += data.count(newline, begin, finish)
-        number += PIECE_RECORDS
+        number += ris.count_records(data, begin, finish, PIECE_RECORDS)
 
 
 def _results(pool: Future[Pool | None], tasks: list[tuple]) -> Iterator[PieceResult | None]:

@@ -56,6 +56,26 @@ def record_ends(text: str | bytes, start: int = 0) -> list[int]:
     return [m.end() for m in pattern.finditer(text, start)]
 
 
+_TAG_LINE = re.compile(r"^(TY|ER)  -", re.MULTILINE)
+_TAG_LINE_BYTES = re.compile(_TAG_LINE.pattern.encode(), re.MULTILINE)
+
+
+def count_records(text: str | bytes, start: int, end: int, ers: int) -> int:
+    """How many records :func:`read` finds in ``text[start:end]``, a part ending with its
+    ``ers``-th ER line: one per TY line, plus one per ER line without a TY line before it
+    (``ers`` when every record has both, the cheap common case)."""
+    ty, newline = ("TY  -", "\n") if isinstance(text, str) else (b"TY  -", b"\n")
+    if text.count(newline + ty, start, end) + text.startswith(ty, start) == ers:
+        return ers
+    count, open_record = 0, False
+    pattern = _TAG_LINE if isinstance(text, str) else _TAG_LINE_BYTES
+    for match in pattern.finditer(text, start, end):
+        is_ty = match.group(1) in ("TY", b"TY")
+        count += is_ty or not open_record
+        open_record = is_ty
+    return count
+
+
 def read(text: str, col: Collector, *, first_line: int = 1,
          first_number: int = 0) -> Generator[Progress, None, None]:
     """Parse RIS ``text`` into ``col``.
@@ -143,7 +163,7 @@ def _segment(text: str, start: int, end: int, *, complete: bool = True) -> list[
             continue
         body = text[at:stop] if last else text[at:stop].rstrip("\n") + "\nER  - \n"
         parsed = rispy.loads(body, **_PARSER_OPTIONS)
-        pieces.append((at, parsed[0] if parsed else None, True if last else False))
+        pieces.append((at, parsed[0] if parsed else None, last))
     return pieces
 
 
