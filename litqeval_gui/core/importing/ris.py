@@ -110,7 +110,7 @@ def read(text: str, col: Collector, *, first_line: int = 1,
                     col.result.notes.append(f"record {number} (line {line}) has no 'ER  -' "
                                             "line; it was read up to the next 'TY  -' line")
                 record = to_record(data, line)
-                if col.add(record, number):
+                if col.add(record, number) and record.year is None:
                     tag = next((t for t in _YEAR_TAGS if data.get(t)), "PY")
                     col.check_year(record, number, tag, data.get(tag))
             if col.full:

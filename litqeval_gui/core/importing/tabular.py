@@ -199,10 +199,14 @@ def _header(rows: Rows, path: str) -> tuple[list[str], Rows]:
 
 def _record(row: list[str], header: list[str], columns: dict[str, int], sep: str,
             line: int, unescape: bool = False) -> Record:
+    width = len(row)
+    cells = {fld: row[i] for fld, i in columns.items() if i < width}
+    if unescape:  # a cell that starts with ' may be the exporter's formula escape
+        cells = {fld: unescape_formula(text) if text[:1] == "'" else text
+                 for fld, text in cells.items()}
+
     def cell(fld: str) -> str:
-        i = columns.get(fld)
-        text = row[i] if i is not None and i < len(row) else ""
-        return unescape_formula(text).strip() if unescape else text.strip()
+        return cells.get(fld, "").strip()
 
     authors = cell("authors")
     if sep == ",":  # PubMed CSV: "Smith J, Doe A."
