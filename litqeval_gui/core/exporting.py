@@ -3,11 +3,14 @@
 Round trip kept: title, abstract, authors, year, venue, keywords, type, language, DOI,
 PMID, the other identifiers, volume, issue, pages, publisher, ISSN and URL (RIS writes
 the type as its RIS code, see :mod:`~litqeval_gui.core.citation_writers`). CSV and XLSX
-have one column per field, lists joined with ``"; "``. The file is written next to its target and moved into place when complete; a target
+have one column per field, lists joined with ``"; "``.
+
+The file is written next to its target and moved into place when complete; a target
 that is a project, one of its side files (``-wal``, ``-shm``, ``-journal``, lock, backups)
 or any SQLite database is refused before anything is written. CSV cells that a spreadsheet
 would run as a formula are escaped as OWASP advises (a leading ``'``, see
-:func:`escape_formula`); XLSX cells are always stored as strings, never formulas.
+:func:`~litqeval_gui.core.importing.common.escape_formula`); XLSX cells are always
+stored as strings, never formulas.
 """
 
 from __future__ import annotations

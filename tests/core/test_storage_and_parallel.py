@@ -2,6 +2,7 @@
 
 import codecs
 import json
+import re
 import subprocess
 import sys
 
@@ -176,6 +177,8 @@ def test_parallel_parse_numbers_records_missing_their_er_line_as_the_serial_one(
     blocks = text.split("ER  - \n")
     for i in (5, 400, 1700):  # three records lose their ER line: more records than ERs
         blocks[i] += "ER-LOST"
+    for i in range(20, 2900, 100):  # 29 years that cannot be read, in every piece
+        blocks[i] = re.sub(r"\nPY  - \d+", "\nPY  - notayear", blocks[i])
     path.write_text("".join(b if b.endswith("ER-LOST") else b + "ER  - \n"
                             for b in blocks[:-1]).replace("ER-LOST", "") + blocks[-1],
                     encoding="utf-8")
@@ -184,6 +187,7 @@ def test_parallel_parse_numbers_records_missing_their_er_line_as_the_serial_one(
     assert sum("read up to the next 'TY  -' line" in n for n in serial.notes) == 3
     assert both_rows == serial_rows and both.notes == serial.notes
     assert both.rejected == serial.rejected and both.rejected[-1].number == 3001
+    assert "… and 9 more fields that could not be read" in serial.notes
 
 
 def test_a_script_read_from_stdin_imports_a_large_file_serially(tmp_path):

@@ -40,6 +40,7 @@ class ParseResult:
     columns: dict[str, str] = field(default_factory=dict)
     topics: list[str] = field(default_factory=list)
     recognised: list[str] = field(default_factory=list)  # what was inferred, for the preview
+    unreadable: list[str] = field(default_factory=list)  # fields not read (notes when done)
 
 
 # --------------------------------------------------------------------------- decoding
@@ -100,24 +101,23 @@ def decode(data: bytes, encoding: str, path: str) -> tuple[str, str, list[str]]:
 # --------------------------------------------------------------------------- spreadsheet formulas
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+_ESCAPED_START = (*_FORMULA_START, "'")
 
 
 def escape_formula(value: str) -> str:
-    """``value`` with a ``'`` in front when a spreadsheet would read it as a formula (it
-    starts with ``= + - @``, tab or CR: OWASP's CSV-injection advice; or a line feed, which
-    the importers read CR as), or when it starts
-    with ``'`` followed by one of those or ``'`` (so :func:`unescape_formula` inverts it)."""
+    """``value`` with a ``'`` in front when a spreadsheet would read it as a formula: it
+    starts with ``= + - @``, tab or CR (OWASP's CSV-injection advice) or a line feed
+    (the importers read CR as one). A value that starts with ``'`` and then one of those
+    or ``'`` gets one too, so that :func:`unescape_formula` inverts this exactly."""
     if value.startswith(_FORMULA_START) or (value[:1] == "'" and
-                                            value[1:2] in (*_FORMULA_START, "'")):
+                                            value[1:2] in _ESCAPED_START):
         return "'" + value
     return value
 
 
 def unescape_formula(value: str) -> str:
-    """Inverse of :func:`escape_formula` (the importers read CSV cells through it)."""
-    if value[:1] == "'" and value[1:2] and value[1:2] in (*_FORMULA_START, "'"):
-        return value[1:]
-    return value
+    """Inverse of :func:`escape_formula` (the CSV importer reads cells through it)."""
+    return value[1:] if value[:1] == "'" and value[1:2] in _ESCAPED_START else value
 
 
 # --------------------------------------------------------------------------- identifiers
@@ -212,7 +212,6 @@ class Collector:
         self.need_text = need_text
         self.keep_rank = keep_rank
         self.filtered_out = 0
-        self.unreadable_fields = 0
         self.accepted = 0  # records accepted so far (also those of a part parsed elsewhere)
         self._where_values: dict[str, list[str]] = {}
 
@@ -221,13 +220,11 @@ class Collector:
         return self.limit is not None and self.accepted >= self.limit
 
     def unreadable(self, number: int, line: int | None, name: str, value: object) -> None:
-        """Note a field of an accepted record that could not be read (the first
-        :data:`MAX_FIELD_NOTES`; :meth:`finish` counts the others)."""
-        self.unreadable_fields += 1
-        if self.unreadable_fields <= MAX_FIELD_NOTES:
-            where = f"record {number}" + (f" (line {line})" if line else "")
-            self.result.notes.append(f"{where}: field {name} {str(value)[:80]!r} could not "
-                                     "be read; the record was kept without it")
+        """Note a field of an accepted record that could not be read (:meth:`finish`
+        names the first :data:`MAX_FIELD_NOTES` in the notes and counts the others)."""
+        where = f"record {number}" + (f" (line {line})" if line else "")
+        self.result.unreadable.append(f"{where}: field {name} {str(value)[:80]!r} could not "
+                                      "be read; the record was kept without it")
 
     def reject(self, number: int, line: int | None, reason: str, title: str = "") -> None:
         self.result.rejected.append(RejectedRecord(number, line, reason, title[:200]))
@@ -288,8 +285,9 @@ class Collector:
     def finish(self) -> ParseResult:
         """The result, or :class:`ImportRefused` when no record is usable."""
         result = self.result
-        if self.unreadable_fields > MAX_FIELD_NOTES:
-            result.notes.append(f"… and {self.unreadable_fields - MAX_FIELD_NOTES} more "
+        result.notes.extend(result.unreadable[:MAX_FIELD_NOTES])
+        if len(result.unreadable) > MAX_FIELD_NOTES:
+            result.notes.append(f"… and {len(result.unreadable) - MAX_FIELD_NOTES} more "
                                 "fields that could not be read")
         if self.filtered_out:
             shown = ", ".join(f"{k}={v!r}" for k, v in self.where.items())

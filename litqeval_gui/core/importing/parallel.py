@@ -42,7 +42,7 @@ PIECE_RECORDS = 2000  # records per piece a worker parses and sends back
 WORKERS = 2  # worker processes; this process writes the rows meanwhile
 MAIN_PIECES = 3  # at most this many pieces are parsed here while the workers start
 
-PieceResult = tuple[list[tuple], list[RejectedRecord], list[str], int, str]
+PieceResult = tuple[list[tuple], list[RejectedRecord], list[str], list[str], int, str]
 Sink = Callable[[list[tuple], int], object]  # (rows, rank offset)
 
 
@@ -140,7 +140,8 @@ def _parse_piece(task: tuple[str | bytes, str, str, dict[str, str] | None, int, 
     run_job(ris.read(text, col, first_line=first_line, first_number=first_number))
     result = col.result
     rows = [record_row(rec) for rec in result.records]
-    return rows, result.rejected, result.notes, col.filtered_out, result.database
+    return (rows, result.rejected, result.notes, result.unreadable, col.filtered_out,
+            result.database)
 
 
 def _ris_pieces(data: bytes, encoding: str, path: str,
@@ -207,13 +208,14 @@ def _ris_in_pieces(path: str, pieces: list[tuple[str | bytes, int, int]], encodi
     done = 0
     for result in _results(pool, tasks):
         if result is not None:
-            rows, rejected, more_notes, filtered, database = result
+            rows, rejected, more_notes, unreadable, filtered, database = result
             if not done:
                 col.result.database = database
             sink(rows, col.accepted)  # ranks follow the records already accepted
             col.accepted += len(rows)
             col.result.rejected.extend(rejected)
             col.result.notes.extend(more_notes)
+            col.result.unreadable.extend(unreadable)
             col.filtered_out += filtered
             done += 1
         yield col.progress(done, len(tasks), "reading RIS records")  # cancel point
