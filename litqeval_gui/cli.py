@@ -2,7 +2,8 @@
 
 Every command takes a project file; ``--json`` prints one JSON document. Errors go
 to stderr as one line with a non-zero exit code (2 = user error, 3 = internal
-error, 130 = interrupted), never a traceback.
+error, 130 = interrupted), never a traceback; output into a closed pipe
+(``litqeval … | head``) ends the command quietly (exit 141, as SIGPIPE would).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -152,10 +154,14 @@ def cmd_matches(args: argparse.Namespace) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> None:
+    exporting.check_target(args.out, args.project)
+    warning = exporting.extension_warning(args.out, args.format)
+    if warning:
+        print(f"litqeval: warning: {warning}", file=sys.stderr)
     with Project.open(args.project, readonly=True) as project:
         info = catalog.find_list(project, args.topic, args.list)
         count = exporting.export_records(catalog.list_records(project, info.id), args.out,
-                                         args.format)
+                                         args.format, project=args.project)
     _emit(args, {"list": info.name, "format": args.format, "records": count,
                  "out": str(args.out)}, lambda: f"wrote {count} records to {args.out}")
 
@@ -205,11 +211,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so the interpreter's final flush of the closed
+    pipe raises nothing (Python's advice for SIGPIPE)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     multiprocessing.freeze_support()  # the frozen bundle spawns the parallel parser
     args = build_parser().parse_args(argv)
     try:
         args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+    except BrokenPipeError:  # ``litqeval … | head``: the reader has all it wanted
+        _silence_stdout()
+        return 128 + 13  # as a process killed by SIGPIPE
     except LitqError as err:
         print(f"litqeval: error: {err}", file=sys.stderr)
         return 2

@@ -129,3 +129,92 @@ def test_map_and_where_options_reach_the_importer(capsys, tmp_path):
     code, _, err = run(capsys, "import", path, table, "--topic", "T", "--role", "results",
                        "--map", "title")
     assert code == 2 and "--map expects FIELD=VALUE, got 'title'" in err
+
+
+def test_export_onto_the_project_is_refused_and_the_project_kept(proj, capsys, tmp_path):
+    before = proj.read_bytes()
+    code, _, err = run(capsys, "export", proj, "--topic", "T", "--list", "scopus",
+                       "--format", "csv", proj)
+    assert code == 2 and "refusing to export onto the project" in err
+    assert proj.read_bytes() == before
+    code, out, _ = run(capsys, "lists", proj, "--json")
+    assert code == 0 and len(json.loads(out)["lists"]) == 2
+
+
+def test_export_warns_when_the_extension_does_not_match(proj, capsys, tmp_path):
+    code, _, err = run(capsys, "export", proj, "--topic", "T", "--list", "scopus",
+                       "--format", "ris", tmp_path / "out.csv")
+    assert code == 0
+    assert err.startswith("litqeval: warning:") and "'.csv' does not match the format ris" in err
+
+
+BIBLIO_RIS = """TY  - JOUR
+AU  - Smith, Jane
+AU  - Doe, John
+TI  - Semantic precision for literature search evaluation
+AB  - We measure it.
+PY  - 2021
+T2  - Journal of Search
+VL  - 12
+IS  - 3
+SP  - 100
+EP  - 109
+PB  - Search Press
+SN  - 1234-5678
+UR  - https://example.org/paper?id=1&x=%20
+DO  - 10.1000/core.1
+ER  -
+
+TY  - CONF
+AU  - Lee, Ann
+TI  - Minimum volume enclosing ellipsoids
+PY  - 2019
+T2  - Proceedings of SIGIR
+SP  - e17
+ER  -
+""".replace("ER  -\n", "ER  - \n")
+
+
+@pytest.mark.parametrize("fmt", ["ris", "bibtex", "csv", "xlsx"])
+def test_export_import_export_through_the_project_keeps_every_field(capsys, tmp_path, fmt):
+    from litqeval_gui.core.exporting import EXTENSIONS
+    from litqeval_gui.core.importing import read_records
+    from litqeval_gui.core.jobs import run_job
+
+    project, source = tmp_path / "p.litq", tmp_path / "in.ris"
+    source.write_text(BIBLIO_RIS)
+    assert run(capsys, "new", project)[0] == 0
+    assert run(capsys, "import", project, source, "--topic", "A", "--role", "results",
+               "--name", "l")[0] == 0
+    first, second = (tmp_path / f"{n}{EXTENSIONS[fmt][0]}" for n in ("one", "two"))
+    code, _, err = run(capsys, "export", project, "--topic", "A", "--list", "l",
+                       "--format", fmt, first)
+    assert code == 0 and err == ""
+    assert run(capsys, "import", project, first, "--topic", "B", "--role", "results",
+               "--name", "l")[0] == 0
+    assert run(capsys, "export", project, "--topic", "B", "--list", "l", "--format", fmt,
+               second)[0] == 0
+    one, two = (run_job(read_records(p)).records for p in (first, second))
+    fields = ("title", "authors", "year", "venue", "type", "doi", "volume", "issue", "pages",
+              "publisher", "issn", "url")
+    assert [[getattr(r, f) for f in fields] for r in two] == \
+        [[getattr(r, f) for f in fields] for r in one]
+    assert (one[0].volume, one[0].issue, one[0].pages, one[0].publisher, one[0].issn,
+            one[0].url) == ("12", "3", "100-109", "Search Press", "1234-5678",
+                            "https://example.org/paper?id=1&x=%20")
+    assert one[0].authors == ["Smith, Jane", "Doe, John"] and one[1].pages == "e17"
+    if fmt != "xlsx":
+        assert second.read_bytes() == first.read_bytes()
+
+
+def test_a_closed_pipe_ends_the_command_quietly(proj):
+    """``litqeval … | head``: the reader goes away before the output is written."""
+    import os
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    done = subprocess.run([sys.executable, "-m", "litqeval_gui.cli", "matches", str(proj),
+                           "--topic", "T", "--json"], stdout=write_end,
+                          stderr=subprocess.PIPE, text=True, timeout=60)
+    os.close(write_end)
+    assert (done.returncode, done.stderr) == (141, "")

@@ -1,11 +1,16 @@
 """Export records as RIS, CSV, BibTeX or XLSX that the importers read back unchanged.
 
 Round trip kept: title, abstract, authors, year, venue, keywords, type, language, DOI,
-PMID and the other identifiers. RIS has no tags for most identifiers, so they are
-written as ``N1  - <kind>: <value>`` notes; RIS values are single lines (line breaks
-inside a value become spaces). BibTeX text values are LaTeX-encoded (identifiers verbatim); a type that is not a
-BibTeX entry type name (e.g. RIS ``JOUR``) is written as ``@misc`` with ``type``.
-The file is written next to its target and moved into place when complete.
+PMID, the other identifiers, volume, issue, pages, publisher, ISSN and URL (RIS writes
+the type as its RIS code, see :mod:`~litqeval_gui.core.citation_writers`). CSV and XLSX
+have one column per field, lists joined with ``"; "``.
+
+The file is written next to its target and moved into place when complete; a target
+that is a project, one of its side files (``-wal``, ``-shm``, ``-journal``, lock, backups)
+or any SQLite database is refused before anything is written. CSV cells that a spreadsheet
+would run as a formula are escaped as OWASP advises (a leading ``'``, see
+:func:`~litqeval_gui.core.importing.common.escape_formula`); XLSX cells are always
+stored as strings, never formulas.
 """
 
 from __future__ import annotations
@@ -13,26 +18,38 @@ from __future__ import annotations
 import csv
 import os
 import re
+import secrets
 from collections.abc import Iterable
 from pathlib import Path
 
+from litqeval_gui.core.citation_writers import write_bibtex, write_ris
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.records import OTHER_ID_KINDS, Record
+from litqeval_gui.core.importing.common import escape_formula
+from litqeval_gui.core.records import BIBLIO_FIELDS, OTHER_ID_KINDS, Record
 
 EXPORT_FORMATS = ("ris", "csv", "bibtex", "xlsx")
 COLUMNS = ("title", "abstract", "authors", "year", "venue", "keywords", "type", "language",
-           "doi", "pmid", *OTHER_ID_KINDS)
-_BIBTEX_TYPE = re.compile(r"^[a-z]+$")
+           "doi", "pmid", *OTHER_ID_KINDS, *BIBLIO_FIELDS)
 
 
-def export_records(records: Iterable[Record], path: str | Path, fmt: str) -> int:
-    """Write ``records`` to ``path`` in ``fmt`` (ris|csv|bibtex|xlsx); returns the count."""
-    writers = {"ris": _write_ris, "csv": _write_csv, "bibtex": _write_bibtex,
+SQLITE_HEADER = b"SQLite format 3\x00"
+_SIDE_FILE = re.compile(r"(?:-wal|-shm|-journal|\.lock|\.v\d+\.bak)?")  # after the project name
+
+
+def export_records(records: Iterable[Record], path: str | Path, fmt: str, *,
+                   project: str | Path | None = None) -> int:
+    """Write ``records`` to ``path`` in ``fmt`` (ris|csv|bibtex|xlsx); returns the count.
+
+    ``project`` is the project the records come from: it and its side files are refused
+    as targets (see :func:`check_target`).
+    """
+    writers = {"ris": write_ris, "csv": _write_csv, "bibtex": write_bibtex,
                "xlsx": _write_xlsx}
     if fmt not in writers:
         raise LitqError(f"cannot export as {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")
     target = Path(path)
-    partial = target.with_name(target.name + ".partial")
+    check_target(target, project)
+    partial = target.with_name(f".{target.name}.{secrets.token_hex(4)}.partial")
     try:
         count = writers[fmt](list(records), partial)
         os.replace(partial, target)
@@ -43,6 +60,42 @@ def export_records(records: Iterable[Record], path: str | Path, fmt: str) -> int
     return count
 
 
+def check_target(target: Path, project: str | Path | None = None) -> None:
+    """Refuse (:class:`LitqError`) to export onto ``project``, its ``-wal``/``-shm``/
+    ``-journal``/lock/backup files, a folder, or any existing SQLite database."""
+    if target.is_dir():
+        raise LitqError(f"{target} is a folder; give the export a file name")
+    if project is not None:
+        home, there = Path(project).resolve(), target.resolve()
+        name, project_name = there.name.casefold(), home.name.casefold()  # any file system
+        if there.parent == home.parent and name.startswith(project_name) and \
+                _SIDE_FILE.fullmatch(name[len(project_name):]):
+            raise LitqError(f"{target}: refusing to export onto the project {project} or "
+                            "one of its own files; choose another file name")
+    try:
+        with open(target, "rb") as handle:
+            head = handle.read(len(SQLITE_HEADER))
+    except OSError:
+        return  # no such file (or unreadable: writing will say so)
+    if head == SQLITE_HEADER:
+        raise LitqError(f"{target} is an SQLite database (a LitQEval project?); refusing to "
+                        "overwrite it with an export; choose another file name")
+
+
+EXTENSIONS = {"ris": (".ris",), "csv": (".csv",), "bibtex": (".bib", ".bibtex"),
+              "xlsx": (".xlsx",)}
+
+
+def extension_warning(path: str | Path, fmt: str) -> str:
+    """A warning when ``path``'s extension is not one of ``fmt``'s, else ``""``."""
+    suffix = Path(path).suffix.lower()
+    wanted = EXTENSIONS.get(fmt, ())
+    if not wanted or suffix in wanted:
+        return ""
+    return (f"{path}: the extension {suffix or '(none)'!r} does not match the format {fmt} "
+            f"(expected {' or '.join(wanted)}); reference managers may not recognise the file")
+
+
 def _row(record: Record) -> dict[str, object]:
     """One record as export columns (lists joined with ``"; "``)."""
     row: dict[str, object] = {
@@ -51,6 +104,7 @@ def _row(record: Record) -> dict[str, object]:
         "venue": record.venue, "keywords": "; ".join(record.keywords), "type": record.type,
         "language": record.language, "doi": record.doi, "pmid": record.pmid}
     row.update({kind: record.ids.get(kind, "") for kind in OTHER_ID_KINDS})
+    row.update({name: getattr(record, name) for name in BIBLIO_FIELDS})
     return row
 
 
@@ -58,97 +112,30 @@ def _write_csv(records: list[Record], path: Path) -> int:
     with open(path, "w", encoding="utf-8-sig", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=COLUMNS)
         writer.writeheader()
-        writer.writerows(_row(r) for r in records)
+        for record in records:
+            writer.writerow({k: escape_formula(v) if isinstance(v, str) else v
+                             for k, v in _row(record).items()})
     return len(records)
 
 
 def _write_xlsx(records: list[Record], path: Path) -> int:
     from openpyxl import Workbook
+    from openpyxl.cell import WriteOnlyCell
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
     book = Workbook(write_only=True)
     sheet = book.create_sheet("records")
+
+    def cell(value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        text = WriteOnlyCell(sheet, ILLEGAL_CHARACTERS_RE.sub("", value))
+        text.data_type = "s"  # a string, even when it starts with "=" (never a formula)
+        return text
+
     sheet.append(COLUMNS)
     for record in records:
         row = _row(record)
-        sheet.append([ILLEGAL_CHARACTERS_RE.sub("", v) if isinstance(v, str) else v
-                      for v in (row[c] for c in COLUMNS)])
+        sheet.append([cell(row[c]) for c in COLUMNS])
     book.save(path)
-    return len(records)
-
-
-def _one_line(value: str) -> str:
-    return " ".join(value.split())
-
-
-def _write_ris(records: list[Record], path: Path) -> int:
-    import rispy
-
-    entries = []
-    for record in records:
-        entry: dict[str, object] = {"type_of_reference": record.type or "GEN"}
-        for key, value in (("title", record.title), ("abstract", record.abstract),
-                           ("secondary_title", record.venue), ("doi", record.doi),
-                           ("language", record.language)):
-            if value:
-                entry[key] = _one_line(value)
-        if record.year:
-            entry["year"] = str(record.year)
-        if record.authors:
-            entry["authors"] = [_one_line(a) for a in record.authors]
-        if record.keywords:
-            entry["keywords"] = [_one_line(k) for k in record.keywords]
-        notes = [f"{kind}: {value}" for kind, value in record.identifiers() if kind != "doi"]
-        if notes:
-            entry["notes"] = notes
-        entries.append(entry)
-    with open(path, "w", encoding="utf-8", newline="\n") as handle:
-        rispy.dump(entries, handle)
-    return len(records)
-
-
-def _keyword_list(keywords: list[str]) -> str:
-    """Keywords joined by ``"; "`` (a lone keyword with a comma gets a final ``;`` so the
-    importer does not split it at the comma)."""
-    joined = "; ".join(keywords)
-    return f"{joined};" if len(keywords) == 1 and "," in joined else joined
-
-
-def _latex_encoder():
-    from pylatexenc.latexencode import (
-        RULE_DICT,
-        UnicodeToLatexConversionRule,
-        UnicodeToLatexEncoder,
-    )
-
-    keep_quotes = UnicodeToLatexConversionRule(RULE_DICT, {ord('"'): '"'})
-    return UnicodeToLatexEncoder(conversion_rules=[keep_quotes, "defaults"],
-                                 replacement_latex_protection="braces-all")
-
-
-def _write_bibtex(records: list[Record], path: Path) -> int:
-    import bibtexparser
-    from bibtexparser import model
-    from bibtexparser.middlewares import default_unparse_stack
-
-    latex = _latex_encoder().unicode_to_latex
-    library = bibtexparser.Library()
-    for number, record in enumerate(records, start=1):
-        entry_type = record.type if _BIBTEX_TYPE.match(record.type or "") else "misc"
-        text = {
-            "title": record.title, "abstract": record.abstract,
-            "author": " and ".join(record.authors), "year": str(record.year or ""),
-            "journal": record.venue, "keywords": _keyword_list(record.keywords),
-            "language": record.language,
-            "type": record.type if entry_type != record.type else "",
-        }
-        ids = {"doi": record.doi, "pmid": record.pmid,
-               **{kind: record.ids.get(kind, "") for kind in OTHER_ID_KINDS}}
-        fields = [model.Field(k, latex(_one_line(v))) for k, v in text.items() if v]
-        fields += [model.Field(k, v) for k, v in ids.items() if v]
-        library.add(model.Entry(entry_type, f"rec{number}", fields))
-    # the library is thrown away after writing: no need for the default stack's deep copy
-    stack = default_unparse_stack(allow_inplace_modification=True)
-    Path(path).write_text(bibtexparser.write_string(library, unparse_stack=stack),
-                          encoding="utf-8")
     return len(records)

@@ -2,6 +2,10 @@
 
 Rules, in order (the first that applies decides a pair):
 
+Records with different DOIs are never joined automatically, whatever the evidence: a
+link between them (a shared PMID, an equal title) is uncertain, and :func:`group` does
+not join them through other records either; only the user's confirmation does.
+
 1. **User verdicts** win: a pair the user rejected is never linked, whatever the
    evidence, and :func:`group` never joins it through other records either; a pair
    the user confirmed gets a certain link with method ``"user"``. Verdicts are keyed
@@ -26,7 +30,8 @@ Rules, in order (the first that applies decides a pair):
    - the titles carry different numbers or roman numerals ("Part I"/"Part II",
      "phase 2"/"phase 3");
    - the shorter title has fewer than ``min_title_chars`` characters
-     ("Editorial", "Reply");
+     ("Editorial", "Reply"), unless the titles are equal and so are the two
+     (non-empty) abstracts;
    - it is a subtitle match and either year is unknown.
 
 Candidate pairs come from a sorted neighbourhood (never all pairs): the titles are
@@ -55,12 +60,14 @@ from litqeval_gui.core.records import Record, normalise_id, normalise_title
 
 @dataclass(frozen=True)
 class LinkItem:
-    """What the linker needs of one record: its key, normalised title, year and identifiers."""
+    """What the linker needs of one record: its key, normalised title, year, identifiers
+    and, for a short title (see :func:`abstract_key`), its normalised abstract."""
 
     key: int
     title: str
     year: int | None
     ids: tuple[tuple[str, str], ...]
+    abstract: str = ""
 
 
 @dataclass(frozen=True)
@@ -97,12 +104,24 @@ class LinkSettings:
     rare_keys: int = 3  # rarest shared tokens of a title used as sort keys
 
 
+SHORT_TITLE_CHARS = LinkSettings.min_title_chars  # titles whose abstracts the linker reads
+
+
+def abstract_key(title_norm: str, abstract: str | None) -> str:
+    """The normalised abstract of a record whose normalised title is short, else ``""``
+    (only short titles need it, so the abstracts of the others are never read)."""
+    return normalise_title(abstract) if abstract and len(title_norm) < SHORT_TITLE_CHARS \
+        else ""
+
+
 def item_from_record(key: int, record: Record) -> LinkItem:
     """The :class:`LinkItem` of ``record``: title and every identifier normalised (as the
     importers store them, so this equals the item the project gives for the record)."""
     ids = {(kind, normalise_id(kind, value)) for kind, value in record.identifiers()}
-    return LinkItem(key, normalise_title(record.title), record.year,
-                    tuple(sorted((kind, value) for kind, value in ids if value)))
+    title = normalise_title(record.title)
+    return LinkItem(key, title, record.year,
+                    tuple(sorted((kind, value) for kind, value in ids if value)),
+                    abstract_key(title, record.abstract))
 
 
 def fingerprint(item: LinkItem) -> str:
@@ -162,11 +181,24 @@ def _conflicting_ids(x: LinkItem, y: LinkItem) -> bool:
                if kind in kinds_x)
 
 
+def _different_dois(x: LinkItem, y: LinkItem) -> bool:
+    """Both have a DOI and they differ."""
+    dois_x = {value for kind, value in x.ids if kind == "doi"}
+    dois_y = {value for kind, value in y.ids if kind == "doi"}
+    return bool(dois_x and dois_y) and dois_x.isdisjoint(dois_y)
+
+
+def _same_text(x: LinkItem, y: LinkItem) -> bool:
+    """Equal titles and equal non-empty abstracts."""
+    return x.title == y.title and bool(x.abstract) and x.abstract == y.abstract
+
+
 def _doubtful(x: LinkItem, y: LinkItem, method: str, settings: LinkSettings) -> bool:
     """A title match that must not become certain, however high its score (module doc)."""
     return (_conflicting_ids(x, y)
             or _numbers(x.title) != _numbers(y.title)
-            or min(len(x.title), len(y.title)) < settings.min_title_chars
+            or (min(len(x.title), len(y.title)) < settings.min_title_chars
+                and not _same_text(x, y))
             or (method == "subtitle" and (x.year is None or y.year is None)))
 
 
@@ -309,7 +341,7 @@ def find_links(new: Sequence[LinkItem], existing: Sequence[LinkItem] = (), *,
     yield Progress(0, 0, "matching identifiers")
     best: dict[tuple[int, int], tuple[str, float, bool]] = {}
     for i, j, kind in _identifier_pairs(items, n_new, judged):
-        best.setdefault((i, j), (kind, 1.0, True))
+        best.setdefault((i, j), (kind, 1.0, not _different_dois(items[i], items[j])))
     for i, j, method, score, certain in (yield from _title_links(items, n_new, settings,
                                                                  judged, token)):
         best.setdefault((i, j), (method, score, certain))
@@ -337,18 +369,21 @@ def _strength(link: Link) -> tuple[int, float]:
     return rank, -link.score
 
 
-def group(keys: Iterable[int], links: Iterable[Link]) -> dict[int, int]:
+def group(keys: Iterable[int], links: Iterable[Link],
+          dois: Mapping[int, str] | None = None) -> dict[int, int]:
     """Key → group id (the smallest key of its group), joining keys by certain links.
 
     Certain links join in order of :func:`_strength` (ties in the order given); one
     that would put the two records of a rejection (:func:`is_rejection`) into one
     group is skipped, so a verdict "different" holds even when a third record links to
-    both. Uncertain links never join. Every key of ``keys`` and every end of a link
-    is in the result.
+    both; so is a link other than the user's that would put two different DOIs
+    (``dois``: key → DOI) into one group. Uncertain links never join. Every key of
+    ``keys`` and every end of a link is in the result.
     """
     links = list(links)
     parent: dict[int, int] = {key: key for key in keys}
     apart: dict[int, set[int]] = defaultdict(set)  # root → roots it must not join
+    held = {key: {doi} for key, doi in (dois or {}).items() if doi}  # root → its DOIs
     for link in links:
         parent.setdefault(link.a, link.a)
         parent.setdefault(link.b, link.b)
@@ -366,8 +401,12 @@ def group(keys: Iterable[int], links: Iterable[Link]) -> dict[int, int]:
         ra, rb = root(link.a), root(link.b)
         if ra == rb or rb in apart.get(ra, ()):
             continue
+        if link.method != USER and ra in held and rb in held and held[ra].isdisjoint(held[rb]):
+            continue
         keep, gone = min(ra, rb), max(ra, rb)  # the root stays the smallest key
         parent[gone] = keep
+        if gone in held:
+            held.setdefault(keep, set()).update(held.pop(gone))
         for other in apart.pop(gone, ()):
             apart[other].discard(gone)
             apart[other].add(keep)

@@ -17,6 +17,10 @@ from typing import Any
 # Identifier kinds kept in ``Record.ids`` besides DOI and PMID.
 OTHER_ID_KINDS = ("pmcid", "scopus_eid", "wos_ut", "openalex", "dimensions", "lens", "docid")
 
+# Bibliographic details kept for citing and exporting (strings, as the export gives them;
+# ``pages`` as "first-last" or an article number).
+BIBLIO_FIELDS = ("volume", "issue", "pages", "publisher", "issn", "url")
+
 MAX_FIELD_CHARS = 100_000  # longer title/abstract values are rejected as absurd
 
 
@@ -35,6 +39,12 @@ class Record:
     doi: str = ""
     pmid: str = ""
     ids: dict[str, str] = field(default_factory=dict)
+    volume: str = ""
+    issue: str = ""
+    pages: str = ""
+    publisher: str = ""
+    issn: str = ""
+    url: str = ""
     raw: dict[str, Any] = field(default_factory=dict)
     rank: int = 0
     score: float | None = None
@@ -158,6 +168,15 @@ def normalise_title(value: str | None) -> str:
     if value.isascii() and not _MARKUP.search(value):  # nothing to fold: the fast path
         return " ".join(value.encode("ascii").translate(_ASCII_WORDS).decode("ascii").split())
     return " ".join(_NON_WORD.sub(" ", fold_text(value).casefold()).split())
+
+
+def page_range(first: str | None, last: str | None = None) -> str:
+    """``"first-last"`` from a first and last page (``first`` alone when ``last`` is empty,
+    equal or already part of ``first``)."""
+    first, last = (first or "").strip(), (last or "").strip()
+    if not last or last == first or "-" in first:
+        return first
+    return f"{first}-{last}" if first else ""
 
 
 def parse_year(value: Any) -> int | None:

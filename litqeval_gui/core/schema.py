@@ -14,6 +14,9 @@ Version history:
    ``done`` after (imports of version 1 files are done).
 3. drop the indexes on records(doi) and records(pmid): linking reads identifiers
    per topic and no query looks a record up by them, so they only slowed imports.
+
+``_bibliographic_fields``: records get volume, issue, pages, publisher, issn and url
+(empty for records imported before).
 """
 
 from __future__ import annotations
@@ -83,5 +86,10 @@ def _v3(db: sqlite_utils.Database) -> None:
     db.execute("DROP INDEX IF EXISTS idx_records_pmid")
 
 
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2, _v3]
+def _bibliographic_fields(db: sqlite_utils.Database) -> None:
+    for name in ("volume", "issue", "pages", "publisher", "issn", "url"):
+        db["records"].add_column(name, str)
+
+
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2, _v3, _bibliographic_fields]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -19,11 +19,11 @@ from typing import Any
 
 import sqlite_utils
 
-from litqeval_gui.core.records import Record, normalise_title
+from litqeval_gui.core.records import BIBLIO_FIELDS, Record, normalise_title
 
 CONTENT_COLUMNS = ("rank", "score", "title", "title_norm", "abstract", "authors", "year",
                    "venue", "keywords", "type", "language", "doi", "pmid", "ids", "raw",
-                   "source_line")
+                   "source_line", *BIBLIO_FIELDS)
 SELECT_CONTENT = ", ".join(CONTENT_COLUMNS)
 _COPIED = "_copied"
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode
@@ -36,7 +36,8 @@ def _encode_strings(items: list[str]) -> str:
 
 def pack_raw(rec: Record) -> str:
     """JSON of ``rec.raw`` with exact copies of a stored column's value stored as references."""
-    texts = {rec.language: "language", rec.type: "type", rec.venue: "venue",
+    texts = {**{getattr(rec, name): name for name in BIBLIO_FIELDS},
+             rec.language: "language", rec.type: "type", rec.venue: "venue",
              rec.abstract: "abstract", rec.title: "title"}  # on a tie the title wins
     texts.pop("", None)
     kept: dict[str, Any] = {}
@@ -79,6 +80,7 @@ def record_from_row(row: Sequence[Any]) -> Record:
         type=v["type"] or "", language=v["language"] or "", doi=v["doi"] or "",
         pmid=v["pmid"] or "", ids=json.loads(v["ids"] or "{}"),
         rank=v["rank"], score=v["score"], source_line=v["source_line"],
+        **{name: v[name] or "" for name in BIBLIO_FIELDS},
     )
     rec.raw = unpack_raw(v["raw"], rec)
     return rec
@@ -90,7 +92,7 @@ def record_row(rec: Record) -> tuple:
         rec.rank, rec.score, rec.title, normalise_title(rec.title), rec.abstract,
         _encode_strings(rec.authors), rec.year, rec.venue, _encode_strings(rec.keywords), rec.type,
         rec.language, rec.doi or None, rec.pmid or None, _encode(rec.ids) if rec.ids else None,
-        pack_raw(rec), rec.source_line,
+        pack_raw(rec), rec.source_line, *(getattr(rec, name) or None for name in BIBLIO_FIELDS),
     )
 
 

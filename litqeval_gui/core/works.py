@@ -2,7 +2,8 @@
 
 A record's ``work_id`` is the smallest record id of its group; groups join the
 topic's certain links (``auto`` and ``confirmed``) but never the two records of a
-``rejected`` one (see :func:`~litqeval_gui.core.linking.group`).
+``rejected`` one, nor (without the user's confirmation) two different DOIs (see
+:func:`~litqeval_gui.core.linking.group`).
 """
 
 from __future__ import annotations
@@ -12,24 +13,35 @@ from collections.abc import Iterable
 
 import sqlite_utils
 
-from litqeval_gui.core.linking import USER, Link, LinkItem, group
+from litqeval_gui.core.linking import (
+    SHORT_TITLE_CHARS,
+    USER,
+    Link,
+    LinkItem,
+    abstract_key,
+    group,
+)
+
+# the abstract is read only where the linker needs it: for short titles
+_ITEM_COLUMNS = ("id, title_norm, year, doi, pmid, ids, CASE WHEN length(title_norm) < "
+                 f"{SHORT_TITLE_CHARS} THEN abstract END")
 
 
 def link_items(db: sqlite_utils.Database, topic_id: int, *, exclude_import: int | None = None,
                only_import: int | None = None) -> list[LinkItem]:
     """The linker's view of the records of a topic: all, all but one import, or one import."""
     if only_import is not None:
-        rows = db.execute("SELECT id, title_norm, year, doi, pmid, ids FROM records "
+        rows = db.execute(f"SELECT {_ITEM_COLUMNS} FROM records "
                           "WHERE import_id = ? ORDER BY id", [only_import])
     else:
-        rows = db.execute("SELECT id, title_norm, year, doi, pmid, ids FROM records "
+        rows = db.execute(f"SELECT {_ITEM_COLUMNS} FROM records "
                           "WHERE topic_id = ? AND import_id IS NOT ? ORDER BY id",
                           [topic_id, exclude_import])
     return [_item(*row) for row in rows]
 
 
 def _item(key: int, title: str | None, year: int | None, doi: str | None, pmid: str | None,
-          ids: str | None) -> LinkItem:
+          ids: str | None, abstract: str | None) -> LinkItem:
     pairs: list[tuple[str, str]] = []
     if doi:
         pairs.append(("doi", doi))
@@ -37,7 +49,9 @@ def _item(key: int, title: str | None, year: int | None, doi: str | None, pmid: 
         pairs.append(("pmid", pmid))
     if ids:
         pairs.extend(json.loads(ids).items())
-    return LinkItem(key=key, title=title or "", year=year, ids=tuple(pairs))
+    title = title or ""
+    return LinkItem(key=key, title=title, year=year, ids=tuple(pairs),
+                    abstract=abstract_key(title, abstract))
 
 
 def regroup(db: sqlite_utils.Database, topic_id: int) -> None:
@@ -46,7 +60,13 @@ def regroup(db: sqlite_utils.Database, topic_id: int) -> None:
     A rejection always holds; where the user's confirmations contradict one (x ≠ y,
     yet x = z and z = y), the more recent confirmation joins first and wins.
     """
-    current = dict(db.execute("SELECT id, work_id FROM records WHERE topic_id = ?", [topic_id]))
+    current: dict[int, int] = {}
+    dois: dict[int, str] = {}
+    for key, work, doi in db.execute("SELECT id, work_id, doi FROM records WHERE topic_id = ?",
+                                     [topic_id]):
+        current[key] = work
+        if doi:
+            dois[key] = doi
     links = [
         Link(a=a, b=b, method=method if status == "auto" else USER, score=score or 0.0,
              certain=status != "rejected")
@@ -56,7 +76,7 @@ def regroup(db: sqlite_utils.Database, topic_id: int) -> None:
             "ORDER BY decided_at DESC, a, b", [topic_id],  # newest verdicts first
         )
     ]
-    groups = group(current.keys(), links)
+    groups = group(current.keys(), links, dois)
     changed = [(work, key) for key, work in groups.items() if current[key] != work]
     db.conn.executemany("UPDATE records SET work_id = ? WHERE id = ?", changed)
 

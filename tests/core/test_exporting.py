@@ -9,10 +9,11 @@ from litqeval_gui.core.exporting import export_records
 from litqeval_gui.core.importing import read_records
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.records import Record
+from litqeval_gui.core.reference_types import ris_type
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "import"
 KEPT = ("title", "abstract", "authors", "year", "venue", "keywords", "doi", "pmid", "ids",
-        "type", "language")
+        "type", "language", "volume", "issue", "pages", "publisher", "issn", "url")
 
 
 def records(record_type):
@@ -22,8 +23,10 @@ def records(record_type):
                year=2021, venue="J. Clin. Epidemiol.", keywords=["Neoplasms, Lung", "ß-test"],
                type=record_type, language="English", doi="10.1016/j.x_2021.01%20", pmid="123",
                ids={"pmcid": "PMC9", "scopus_eid": "2-s2.0-85000000001",
-                    "wos_ut": "WOS:000000000000001", "docid": "D 1"}),
-        Record(title="Only a title", type=record_type),
+                    "wos_ut": "WOS:000000000000001", "docid": "D 1"},
+               volume="12", issue="3 Suppl", pages="100-9", publisher="Wiley & Sons",
+               issn="1234-5678", url="https://example.org/a?b=1&c=%20"),
+        Record(title="Only a title", type=record_type, pages="e1234"),
         Record(abstract="Only an abstract", authors=["Solo, A."], type=record_type,
                keywords=["single"], ids={"openalex": "W42"}),
     ]
@@ -55,9 +58,10 @@ def test_imported_fixtures_survive_every_export(tmp_path, fixture, fmt):
     path = tmp_path / f"out.{fmt}"
     export_records(original, path, fmt)
     back = run_job(read_records(path)).records
+    if fmt == "ris":  # RIS carries a type as its RIS code
+        for record in original:
+            record.type = ris_type(record.type)
     diffs = [same(a, b) for a, b in zip(original, back, strict=True)]
-    if fmt == "bibtex":  # non-BibTeX types come back through @misc's type field
-        assert [b.type for b in back] == [a.type for a in original]
     assert diffs == [{}] * len(original)
 
 
@@ -66,3 +70,160 @@ def test_unknown_format_and_unwritable_target(tmp_path):
         export_records([], tmp_path / "x.pdf", "pdf")
     with pytest.raises(LitqError, match="cannot write"):
         export_records(records("JOUR"), tmp_path / "missing-dir" / "x.ris", "ris")
+
+
+# -- the target: never the project (issue 11 §1.1) --------------------------------------
+
+@pytest.mark.parametrize("name", ["p.litq", "p.litq-wal", "p.litq-shm", "p.litq-journal",
+                                  "p.litq.lock", "p.litq.v1.bak", "other.db", "P.LITQ-WAL"])
+def test_refuses_the_project_its_side_files_and_any_sqlite_file(tmp_path, name):
+    import sqlite3
+
+    from litqeval_gui.core.project import Project
+
+    project = tmp_path / "p.litq"
+    Project.create(project).close()
+    other = tmp_path / "other.db"
+    sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.close()
+    target = tmp_path / name
+    if not target.exists():
+        target.write_bytes(b"side file")
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    with pytest.raises(LitqError, match="refusing"):
+        export_records(records("JOUR"), target, "csv", project=project)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_a_failed_export_leaves_the_old_file_and_no_partial(tmp_path):
+    target = tmp_path / "out.csv"
+    target.write_text("old")
+
+    def broken():
+        yield records("JOUR")[0]
+        raise LitqError("stop")
+
+    with pytest.raises(LitqError, match="stop"):
+        export_records(broken(), target, "csv")
+    assert [p.name for p in tmp_path.iterdir()] == ["out.csv"]
+    assert target.read_text() == "old"
+
+
+def test_extension_warning():
+    from litqeval_gui.core.exporting import extension_warning
+
+    assert "does not match the format ris" in extension_warning("out.csv", "ris")
+    assert extension_warning("OUT.RIS", "ris") == extension_warning("x.bib", "bibtex") == ""
+
+
+# -- formulas (issue 11 §1.6) -----------------------------------------------------------
+
+HOSTILE = ["=1+1", "+1+1", "-1+1", "@SUM(A1)", "=HYPERLINK(\"http://x\",\"y\")",
+           "=cmd|' /C calc'!A0", "'=already quoted", "''two quotes", "'plain quote",
+           "-2 is a number", "@handle in a title"]
+
+
+def test_csv_escapes_formula_cells_and_round_trips_every_title(tmp_path):
+    import csv
+
+    titles = [*HOSTILE, "\tTAB=1", "\rCR=1"]
+    original = [Record(title=t, abstract="a", authors=["=evil, A."]) for t in titles]
+    path = tmp_path / "out.csv"
+    export_records(original, path, "csv")
+    with open(path, encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    for row in rows:
+        for value in row.values():
+            assert not value.startswith(("=", "+", "-", "@", "\t", "\r")), value
+    assert rows[0]["title"] == "'=1+1" and rows[0]["authors"] == "'=evil, A."
+    back = run_job(read_records(path)).records
+    assert [r.title for r in back] == [*HOSTILE, "TAB=1", "CR=1"]  # cells are trimmed
+    assert {tuple(r.authors) for r in back} == {("=evil, A.",)}
+
+
+def test_xlsx_stores_strings_never_formulas_and_round_trips_every_title(tmp_path):
+    from openpyxl import load_workbook
+
+    original = [Record(title=t, abstract="=abstract") for t in HOSTILE]
+    path = tmp_path / "out.xlsx"
+    export_records(original, path, "xlsx")
+    sheet = load_workbook(path).worksheets[0]
+    kinds = {cell.data_type for row in sheet.iter_rows(min_row=2) for cell in row
+             if cell.value is not None}
+    assert kinds == {"s"}
+    back = run_job(read_records(path)).records
+    assert [r.title for r in back] == HOSTILE
+    assert {r.abstract for r in back} == {"=abstract"}
+
+
+# -- reference managers (issue 10 §3) ----------------------------------------------------
+
+def test_every_importer_stores_volume_issue_pages_publisher_issn_url():
+    def biblio(name, index=0):
+        r = run_job(read_records(FIX / name)).records[index]
+        return (r.volume, r.issue, r.pages, r.publisher, r.issn, r.url)
+
+    assert biblio("endnote.ris") == ("94", "2", "130-136", "", "1536-5050",
+                                     "https://doi.org/10.1234/JMLA.94.2.130")
+    assert biblio("zotero.ris")[:5] == ("71", "2", "1-9", "", "1434-4653")
+    assert biblio("jabref.bib")[:3] == ("135", "", "1-12")
+    assert biblio("pubmed.nbib") == ("372", "", "n71", "", "1756-1833", "")
+    assert biblio("scopus.csv")[:3] == ("135", "", "1-12")
+    assert biblio("scopus.csv")[5].startswith("https://www.scopus.com/inward/record.uri")
+    assert biblio("lens.csv") == ("14", "3", "300-315", "Wiley", "17592879",
+                                  "https://doi.org/10.1002/jrsm.1600")
+    assert biblio("wos_savedrecs.txt")[:3] == ("73", "2", "10-25")
+    assert biblio("pubmed.csv") == ("372", "", "n71", "", "", "")
+    assert biblio("pubmed.csv", 1)[:3] == ("36", "1", "1-2")
+
+
+TYPES = [("Article", "JOUR", "article"), ("journal-article", "JOUR", "article"),
+         ("Conference Paper", "CONF", "inproceedings"), ("book-chapter", "CHAP", "incollection"),
+         ("Book", "BOOK", "book"), ("report", "RPRT", "techreport"),
+         ("dissertation", "THES", "phdthesis"), ("Preprint", "UNPB", "misc"),
+         ("Review", "JOUR", "article"), ("Journal Article", "JOUR", "article"),
+         ("", "GEN", "misc"), ("something odd", "GEN", "misc"), ("CPAPER", "CPAPER", "inproceedings")]
+
+
+def test_ris_has_valid_types_one_au_per_author_no_numbering_and_reads_back_cleanly(tmp_path):
+    import warnings
+
+    import rispy
+
+    original = [Record(title=f"Title {i}", authors=["Smith, J.", "Doe, A."], type=t,
+                       pages="5-7") for i, (t, _, _) in enumerate(TYPES)]
+    path = tmp_path / "out.ris"
+    export_records(original, path, "ris")
+    text = path.read_text()
+    assert not any(line[:1].isdigit() for line in text.splitlines())
+    assert text.count("AU  - Smith, J.\n") == text.count("AU  - Doe, A.\n") == len(TYPES)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        entries = rispy.loads(text)
+    assert [e["type_of_reference"] for e in entries] == [ris for _, ris, _ in TYPES]
+    assert entries[0]["authors"] == ["Smith, J.", "Doe, A."]
+    assert (entries[0]["start_page"], entries[0]["end_page"]) == ("5", "7")
+
+
+def test_bibtex_has_proper_types_and_authors_unique_stable_keys_and_reads_back_cleanly(
+        tmp_path, recwarn, caplog):
+    import bibtexparser
+
+    original = [Record(title="The semantic precision of searches", authors=["Smith, Jane",
+                       "Doe, J."], year=2021, type=t, venue="Venue") for t, _, _ in TYPES]
+    original[-1].abstract = "混合生産における生産性"  # no LaTeX for it: kept, without a warning
+    path = tmp_path / "out.bib"
+    export_records(original, path, "bibtex")
+    again = tmp_path / "again.bib"
+    export_records(original, again, "bibtex")
+    library = bibtexparser.parse_string(path.read_text())
+    assert library.failed_blocks == [] and len(recwarn) == 0 and caplog.records == []
+    assert [e.entry_type for e in library.entries] == [bib for _, _, bib in TYPES]
+    keys = [e.key for e in library.entries]
+    assert keys[:3] == ["smith2021semantic", "smith2021semanticb", "smith2021semanticc"]
+    assert len(set(keys)) == len(keys) and again.read_text() == path.read_text()
+    first = library.entries[0]
+    assert first["author"] == "Smith, Jane and Doe, J." and first["journal"] == "Venue"
+    assert library.entries[2]["booktitle"] == "Venue"
+    back = run_job(read_records(path)).records
+    assert [r.type for r in back] == [t or bib for t, _, bib in TYPES]
+    assert back[-1].abstract == "混合生産における生産性"

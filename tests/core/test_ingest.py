@@ -145,3 +145,16 @@ def test_verdicts_persist_and_are_respected_by_later_imports(project, tmp_path):
     # accepting the original match merges the works: r1 now retrieves the core record
     matches.decide(project, m.id, accept=True)
     assert evaluation.recall_report(project, "T", "r1").lists[0].retrieved_core == 1
+
+
+def test_short_titles_with_equal_abstracts_join_one_work_in_the_project(project, tmp_path):
+    """The abstract of a short title is read from the project for linking."""
+    entry = "TY  - JOUR\nTI  - {title}\nAB  - {abstract}\nER  - \n\n"
+    first, second = tmp_path / "a.ris", tmp_path / "b.ris"
+    first.write_text(entry.format(title="Editorial", abstract="On sleep and caffeine."))
+    second.write_text(entry.format(title="Editorial.", abstract="On sleep and caffeine")
+                      + entry.format(title="Editorial", abstract="On something else"))
+    _import(project, first, topic="T", role="core", name="core")
+    summary = _import(project, second, topic="T", role="results", name="r")
+    # the other abstract: uncertain with both "Editorial" records
+    assert (summary.matched, summary.new, summary.uncertain) == (1, 1, 2)

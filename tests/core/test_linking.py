@@ -320,3 +320,43 @@ def test_incremental_import_finds_the_same_quality(synthetic):
     found = run_job(find_links(old)) + run_job(find_links(new, old))
     precision, recall = pair_quality(group(range(len(items)), found), true_pairs)
     assert precision >= 0.95 and recall >= 0.95
+
+
+# --- issue 10 §2: equal texts, different DOIs -----------------------------------------------
+
+def test_equal_short_titles_with_equal_abstracts_are_the_same_work():
+    text = "We report a single case of caffeine poisoning."
+    link = only_link(item(1, "Editorial", None, abstract=text),
+                     item(2, "EDITORIAL.", None, abstract=" we report a single case of "
+                                                          "Caffeine poisoning "))
+    assert (link.method, link.certain) == ("title", True)
+    other = only_link(item(1, "Editorial", None, abstract=text),
+                      item(2, "Editorial", None, abstract="Another text."))
+    assert not other.certain
+    empty = only_link(item(1, "Editorial", None), item(2, "Editorial", None))
+    assert not empty.certain  # no abstract is no evidence
+
+
+def test_a_preprint_with_its_own_doi_is_never_merged_automatically():
+    article = item(1, TITLE, 2021, doi="10.1016/j.sleep.2021.01.001")
+    preprint = item(2, TITLE + " (preprint)", 2020, doi="10.1101/2020.05.05.123")
+    link = only_link(article, preprint)
+    assert not link.certain and link.score >= 0.93
+
+
+def test_a_shared_identifier_with_different_dois_is_only_uncertain():
+    link = only_link(item(1, "A title about sleep", doi="10.1000/a", pmid="5"),
+                     item(2, "Another title on caffeine use", doi="10.1000/b", pmid="5"))
+    assert (link.method, link.certain) == ("pmid", False)
+    assert only_link(item(1, "A title about sleep", doi="10.1000/a", pmid="5"),
+                     item(2, "Another title on caffeine use", pmid="5")).certain
+
+
+def test_group_never_joins_two_dois_through_a_third_record_unless_the_user_does():
+    through = [Link(1, 3, "title", 1.0, True), Link(2, 3, "title", 0.99, True)]
+    dois = {1: "10.1/a", 2: "10.1/b"}
+    assert group([1, 2, 3], through, dois) == {1: 1, 2: 2, 3: 1}
+    assert group([1, 2, 3], through) == {1: 1, 2: 1, 3: 1}  # without DOIs: joined
+    assert group([1, 2, 3], [Link(1, 2, "user", 1.0, True)], dois) == {1: 1, 2: 1, 3: 3}
+    assert group([1, 2], [Link(1, 2, "doi", 1.0, True)], {1: "10.1/a", 2: "10.1/a"}) == \
+        {1: 1, 2: 1}

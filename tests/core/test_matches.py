@@ -97,7 +97,10 @@ def test_rejecting_a_match_splits_records_joined_through_a_third(tmp_path):
         bridge.write_text("TY  - JOUR\nTI  - Deep learning for screening of medical "
                           "abstracts\nPY  - 2020\nER  - \n", encoding="utf-8")
         _import(project, bridge, "bridge")
-        assert _work(project, "core") == _work(project, "preprint")  # through the bridge
+        # two DOIs are never joined automatically, not even through the bridge
+        assert _work(project, "core") != _work(project, "preprint")
+        matches.decide(project, _pair(project, "core", "preprint").id, accept=True)
+        assert _work(project, "core") == _work(project, "preprint")  # the user joined them
         decided = matches.decide(project, _pair(project, "core", "preprint").id, accept=False)
         assert decided.status == "rejected"
         assert _work(project, "core") != _work(project, "preprint")

@@ -2,6 +2,7 @@
 
 import codecs
 import json
+import re
 import subprocess
 import sys
 
@@ -169,6 +170,26 @@ def test_without_worker_processes_the_pieces_are_parsed_here(tmp_path, monkeypat
                                                           for r in serial.rejected]
 
 
+def test_parallel_parse_numbers_records_missing_their_er_line_as_the_serial_one(tmp_path,
+                                                                             monkeypatch):
+    monkeypatch.setattr(parallel, "PIECE_RECORDS", 300)
+    path, text = _ris_with_problems(tmp_path)
+    blocks = text.split("ER  - \n")
+    for i in (5, 400, 1700):  # three records lose their ER line: more records than ERs
+        blocks[i] += "ER-LOST"
+    for i in range(20, 2900, 100):  # 29 years that cannot be read, in every piece
+        blocks[i] = re.sub(r"\nPY  - \d+", "\nPY  - notayear", blocks[i])
+    path.write_text("".join(b if b.endswith("ER-LOST") else b + "ER  - \n"
+                            for b in blocks[:-1]).replace("ER-LOST", "") + blocks[-1],
+                    encoding="utf-8")
+    serial, serial_rows, _ = _rows(path, parallel=False)
+    both, both_rows, _ = _rows(path, parallel=True)
+    assert sum("read up to the next 'TY  -' line" in n for n in serial.notes) == 3
+    assert both_rows == serial_rows and both.notes == serial.notes
+    assert both.rejected == serial.rejected and both.rejected[-1].number == 3001
+    assert "… and 9 more fields that could not be read" in serial.notes
+
+
 def test_a_script_read_from_stdin_imports_a_large_file_serially(tmp_path):
     """Workers could not re-import such a script (they would die and be restarted
     forever): the import must finish, parsed in this process."""
@@ -184,6 +205,31 @@ def test_a_script_read_from_stdin_imports_a_large_file_serially(tmp_path):
                           timeout=60, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["2998", "3"]
+
+
+def test_a_script_without_a_main_guard_imports_a_large_file_serially(tmp_path):
+    """Workers would run such a script again (each starting its own import and pool,
+    for ever): it must finish, parsed in this process."""
+    path, _ = _ris_with_problems(tmp_path)
+    script = tmp_path / "unguarded.py"
+    script.write_text("from litqeval_gui.core.importing import parallel\n"
+                      "from litqeval_gui.core.jobs import run_job\n"
+                      "parallel.PIECE_RECORDS, parallel.MAIN_PIECES = 300, 0\n"
+                      "rows = []\n"
+                      f"result = run_job(parallel.read_rows({str(path)!r}, "
+                      "lambda b, o: rows.extend(b), parallel=True))\n"
+                      "print(len(rows), len(result.rejected), flush=True)\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["2998", "3"]
+    guarded = tmp_path / "guarded.py"
+    guarded.write_text("from litqeval_gui.core.importing import parallel\n"
+                       "if __name__ == '__main__':\n"
+                       "    print(parallel._main_importable())\n")
+    done = subprocess.run([sys.executable, str(guarded)], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path)
+    assert done.stdout.split() == ["True"], done.stderr[-2000:]
 
 
 def test_parallel_parse_applies_the_filter_on_both_halves(tmp_path):
@@ -207,8 +253,12 @@ def test_parallel_parse_refuses_a_file_without_usable_records(tmp_path):
 def test_record_from_row_inverts_record_row():
     rec = Record(title="Ein Titel", abstract="Text.", authors=["Ä, B", "C, D"], year=2021,
                  venue="J", keywords=["k1", "k2"], type="JOUR", language="de", doi="10.1/x",
-                 pmid="42", ids={"scopus_eid": "2-s2.0-1"}, raw={"TI": "Ein Titel", "N1": "n"},
-                 rank=7, score=0.5, source_line=12)
+                 pmid="42", ids={"scopus_eid": "2-s2.0-1"}, raw={"TI": "Ein Titel", "N1": "n",
+                                                                  "VL": "12", "SN": "1-2"},
+                 rank=7, score=0.5, source_line=12, volume="12", issue="3", pages="1-9",
+                 publisher="P", issn="1-2", url="https://x.org/a")
     assert record_from_row(record_row(rec)) == rec
+    packed = dict(zip(CONTENT_COLUMNS, record_row(rec), strict=True))["raw"]
+    assert '"VL":"volume"' in packed and '"SN":"issn"' in packed  # stored once
     bare = Record(title="Only a title", rank=1)
     assert record_from_row(record_row(bare)) == bare

@@ -282,3 +282,16 @@ def test_uncertain_matches_open_the_review_dialog(qtbot, session, tmp_path):
     assert dialog is not None and dialog.isVisible()
     assert dialog.progress_label.text() == "1 of 1"
     dialog.reject()
+
+
+def test_preview_says_what_a_generic_id_column_holds(qtbot, session, tmp_path):
+    results = tmp_path / "results.csv"
+    results.write_text("id,title,abstract\npub.1107809783,A title,An abstract\n"
+                       "pub.1000000001,Another title,Another abstract\n")
+    wizard = _open(qtbot, session)
+    wizard.files_page.add_paths([results])
+    wizard.next()
+    _wait_previews(qtbot, wizard)
+    text = wizard.preview_page.info_label.text()
+    assert "Recognised: column 'id' holds Dimensions publication IDs (e.g. pub.1107809783)" \
+        in text

@@ -2,7 +2,8 @@
 
 Field values are decoded from LaTeX with pylatexenc (the decoder bibtexparser's
 ``LatexDecodingMiddleware`` uses), names split with bibtexparser's co-author splitter;
-``Record.raw`` keeps the undecoded fields plus ``ENTRYTYPE`` and ``ID``; a ``@misc`` entry's ``type`` field gives its type. JabRef's
+``Record.raw`` keeps the undecoded fields plus ``ENTRYTYPE`` and ``ID``; an entry's ``type``
+field, where it has one, gives its type (else the entry type). JabRef's
 ``groups`` field is kept, added to the keywords and filterable with ``where``.
 """
 
@@ -33,7 +34,12 @@ from litqeval_gui.core.records import (
     parse_year,
 )
 
+_PAGE_DASHES = re.compile(r"\s*-+\s*")
+
 _BARE_PERCENT = re.compile(r"(?<!\\)%")
+# a line of text outside any entry that reads like a field: an entry that lost its head
+_FIELD_LINE = re.compile(r"^\s*(?:title|author|year|abstract|doi|journal)\s*=\s*[{\"\d]",
+                         re.IGNORECASE | re.MULTILINE)
 _VENUE_FIELDS = ("journal", "journaltitle", "booktitle", "series")
 _ID_FIELDS = ("url", "unique-id", "eprint", "note", "pmid", "pmcid", "eid")
 
@@ -105,16 +111,25 @@ def read(text: str, col: Collector) -> Generator[Progress, None, None]:
             col.result.database = "jabref"
         strings += "".join(f"{block.raw}\n" for block in library.strings
                            if (block.start_line or 0) >= prefix_lines)
-        blocks = sorted([*library.entries, *library.failed_blocks],
+        headless = [c for c in library.comments
+                    if isinstance(c, model.ImplicitComment) and _FIELD_LINE.search(c.comment)]
+        blocks = sorted([*library.entries, *library.failed_blocks, *headless],
                         key=lambda b: b.start_line or 0)
         for block in blocks:
             number += 1
             line = first_line + (block.start_line or 0) - prefix_lines + 1
             entry = _entry_of(block)
-            if entry is None:
+            if isinstance(block, model.ImplicitComment):
+                col.reject(number, line, "fields without an entry: the '@type{key,' line "
+                           f"before them is missing (near {block.comment.strip()[:60]!r})")
+            elif entry is None:
                 col.reject(number, line, f"cannot parse this entry: {_reason(block)}")
             else:
-                col.add(to_record(entry, line), number)
+                record = to_record(entry, line)
+                if col.add(record, number):
+                    fields = {f.key.lower(): f.value for f in entry.fields}
+                    name = "year" if fields.get("year") else "date"
+                    col.check_year(record, number, name, fields.get(name))
             if col.full:
                 return
         done += len(chunk)
@@ -169,12 +184,17 @@ def to_record(entry: model.Entry, line: int | None = None) -> Record:
         year=parse_year(get("year") or get("date")),
         venue=venue,
         keywords=dedupe(keywords_list + groups),
-        type=to_text(get("type", "")) if entry.entry_type == "misc" and get("type")
-        else entry.entry_type,
+        type=to_text(get("type", "")) or entry.entry_type,
         language=to_text(get("language") or get("langid") or ""),
         doi=doi,
         pmid=pmid,
         ids={k: v for k, v in ids.items() if v},
+        volume=to_text(get("volume", "")),
+        issue=to_text(get("number") or get("issue") or ""),
+        pages=to_text(_PAGE_DASHES.sub("-", get("pages", ""))),
+        publisher=to_text(get("publisher", "")),
+        issn=to_text(get("issn", "")),
+        url=" ".join(get("url", "").replace("{", "").replace("}", "").split()),
         raw=raw,
         source_line=line,
     )

@@ -23,6 +23,7 @@ from litqeval_gui.core.records import (
 
 FORMATS = ("ris", "bibtex", "csv", "tsv", "xlsx", "medline", "trec-run", "qrels")
 PROGRESS_EVERY = 2000  # records between progress reports (and cancel checks)
+MAX_FIELD_NOTES = 20  # unreadable fields named one by one in an import's notes
 
 
 @dataclass
@@ -38,6 +39,8 @@ class ParseResult:
     notes: list[str] = field(default_factory=list)
     columns: dict[str, str] = field(default_factory=dict)
     topics: list[str] = field(default_factory=list)
+    recognised: list[str] = field(default_factory=list)  # what was inferred, for the preview
+    unreadable: list[str] = field(default_factory=list)  # fields not read (notes when done)
 
 
 # --------------------------------------------------------------------------- decoding
@@ -93,6 +96,28 @@ def decode(data: bytes, encoding: str, path: str) -> tuple[str, str, list[str]]:
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text, encoding, notes
+
+
+# --------------------------------------------------------------------------- spreadsheet formulas
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+_ESCAPED_START = (*_FORMULA_START, "'")
+
+
+def escape_formula(value: str) -> str:
+    """``value`` with a ``'`` in front when a spreadsheet would read it as a formula: it
+    starts with ``= + - @``, tab or CR (OWASP's CSV-injection advice) or a line feed
+    (the importers read CR as one). A value that starts with ``'`` and then one of those
+    or ``'`` gets one too, so that :func:`unescape_formula` inverts this exactly."""
+    if value.startswith(_FORMULA_START) or (value[:1] == "'" and
+                                            value[1:2] in _ESCAPED_START):
+        return "'" + value
+    return value
+
+
+def unescape_formula(value: str) -> str:
+    """Inverse of :func:`escape_formula` (the CSV importer reads cells through it)."""
+    return value[1:] if value[:1] == "'" and value[1:2] in _ESCAPED_START else value
 
 
 # --------------------------------------------------------------------------- identifiers
@@ -194,22 +219,36 @@ class Collector:
     def full(self) -> bool:
         return self.limit is not None and self.accepted >= self.limit
 
+    def unreadable(self, number: int, line: int | None, name: str, value: object) -> None:
+        """Note a field of an accepted record that could not be read (:meth:`finish`
+        names the first :data:`MAX_FIELD_NOTES` in the notes and counts the others)."""
+        where = f"record {number}" + (f" (line {line})" if line else "")
+        self.result.unreadable.append(f"{where}: field {name} {str(value)[:80]!r} could not "
+                                      "be read; the record was kept without it")
+
     def reject(self, number: int, line: int | None, reason: str, title: str = "") -> None:
         self.result.rejected.append(RejectedRecord(number, line, reason, title[:200]))
 
-    def add(self, record: Record, number: int) -> None:
-        """Accept, reject or filter out ``record`` (its 1-based ``number`` in the file)."""
+    def add(self, record: Record, number: int) -> bool:
+        """Accept, reject or filter out ``record`` (its 1-based ``number`` in the file);
+        whether it was accepted."""
         problem = self._problem(record)
         if problem:
             self.reject(number, record.source_line, problem, record.title)
-            return
+            return False
         if self.where and not self._keep(record):
             self.filtered_out += 1
-            return
+            return False
         self.accepted += 1
         if not self.keep_rank:
             record.rank = self.accepted
         self.result.records.append(record)
+        return True
+
+    def check_year(self, record: Record, number: int, name: str, value: object) -> None:
+        """Note ``value`` of field ``name`` when it held something but no year."""
+        if record.year is None and value and str(value).strip():
+            self.unreadable(number, record.source_line, name, value)
 
     def _problem(self, record: Record) -> str:
         if self.need_text and not record.has_text():
@@ -246,6 +285,10 @@ class Collector:
     def finish(self) -> ParseResult:
         """The result, or :class:`ImportRefused` when no record is usable."""
         result = self.result
+        result.notes.extend(result.unreadable[:MAX_FIELD_NOTES])
+        if len(result.unreadable) > MAX_FIELD_NOTES:
+            result.notes.append(f"… and {len(result.unreadable) - MAX_FIELD_NOTES} more "
+                                "fields that could not be read")
         if self.filtered_out:
             shown = ", ".join(f"{k}={v!r}" for k, v in self.where.items())
             result.notes.append(f"{self.filtered_out} record(s) left out by the filter {shown}")

@@ -13,6 +13,8 @@ from litqeval_gui.core.importing.common import PROGRESS_EVERY, Collector
 from litqeval_gui.core.jobs import Progress
 from litqeval_gui.core.records import Record, normalise_doi, normalise_id, parse_year
 
+_ISSN = re.compile(r"^\s*([0-9]{4}-?[0-9]{3}[0-9Xx])")
+
 _TAG_LINE = re.compile(r"^([A-Z][A-Z0-9]{0,3}) *- ?(.*)$")
 _LIST_TAGS = frozenset({"AU", "FAU", "MH", "OT", "PT", "LID", "AID", "IS", "LA", "AD", "AUID"})
 _DOI_ID = re.compile(r"^(\S+)\s*\[doi\]\s*$")
@@ -25,7 +27,10 @@ def read(text: str, col: Collector) -> Generator[Progress, None, None]:
     number = 0
     for start_line, fields in _records(text):
         number += 1
-        col.add(to_record(fields, start_line), number)
+        record = to_record(fields, start_line)
+        if col.add(record, number):
+            name = "DP" if fields.get("DP") else "DEP"
+            col.check_year(record, number, name, fields.get(name))
         if col.full:
             return
         if number % PROGRESS_EVERY == 0:
@@ -95,6 +100,11 @@ def to_record(fields: dict, line: int | None = None) -> Record:
         doi=doi,
         pmid=normalise_id("pmid", get("PMID", "")),
         ids={k: v for k, v in ids.items() if v},
+        volume=get("VI", ""),
+        issue=get("IP", ""),
+        pages=get("PG", ""),
+        publisher=get("PB", ""),
+        issn=next((m.group(1) for v in get("IS", ()) if (m := _ISSN.match(v))), ""),
         raw=fields,
         source_line=line,
     )

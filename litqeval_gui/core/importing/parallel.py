@@ -24,7 +24,7 @@ from __future__ import annotations
 import codecs
 import gc
 import multiprocessing
-import os
+import re
 import sys
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -42,7 +42,7 @@ PIECE_RECORDS = 2000  # records per piece a worker parses and sends back
 WORKERS = 2  # worker processes; this process writes the rows meanwhile
 MAIN_PIECES = 3  # at most this many pieces are parsed here while the workers start
 
-PieceResult = tuple[list[tuple], list[RejectedRecord], list[str], int, str]
+PieceResult = tuple[list[tuple], list[RejectedRecord], list[str], list[str], int, str]
 Sink = Callable[[list[tuple], int], object]  # (rows, rank offset)
 
 
@@ -103,15 +103,25 @@ def _preload() -> list[str]:
     return [__name__] + ([entry] if entry and entry != "__main__" else [])
 
 
+_MAIN_GUARD = re.compile(r"""__name__\s*==\s*['"]__main__['"]|['"]__main__['"]\s*==\s*__name__""")
+
+
 def _main_importable() -> bool:
     """Whether a worker can import this program's main module, as multiprocessing makes
-    it do. A script read from standard input cannot be: its workers would die as they
-    start, and the pool would start new ones forever."""
+    it do, without running the program again. A script read from standard input cannot
+    be imported (its workers would die as they start, and the pool would start new ones
+    forever); a script without an ``if __name__ == "__main__":`` guard would run again in
+    every worker, starting its own import and pool there, for ever."""
     main = sys.modules["__main__"]
-    if getattr(getattr(main, "__spec__", None), "name", None):
-        return True  # run with ``-m``: imported by name
-    path = getattr(main, "__file__", None)
-    return path is None or os.path.isfile(path)
+    spec = getattr(main, "__spec__", None)
+    path = spec.origin if getattr(spec, "name", None) else getattr(main, "__file__", None)
+    if path is None:
+        return True  # interactive or ``-c``: workers have nothing to import
+    try:
+        return bool(_MAIN_GUARD.search(Path(path).read_text(encoding="utf-8",
+                                                            errors="replace")))
+    except OSError:  # "<stdin>" and the like: not a file
+        return False
 
 
 def _stop(pool: Pool | None) -> None:
@@ -130,7 +140,8 @@ def _parse_piece(task: tuple[str | bytes, str, str, dict[str, str] | None, int, 
     run_job(ris.read(text, col, first_line=first_line, first_number=first_number))
     result = col.result
     rows = [record_row(rec) for rec in result.records]
-    return rows, result.rejected, result.notes, col.filtered_out, result.database
+    return (rows, result.rejected, result.notes, result.unreadable, col.filtered_out,
+            result.database)
 
 
 def _ris_pieces(data: bytes, encoding: str, path: str,
@@ -161,7 +172,7 @@ def _pieces(data: str | bytes, start: int = 0) -> Iterator[tuple[str | bytes, in
     for begin, finish in zip(cuts, cuts[1:], strict=False):
         yield data[begin:finish], line, number
         line += data.count(newline, begin, finish)
-        number += PIECE_RECORDS
+        number += ris.count_records(data, begin, finish, PIECE_RECORDS)
 
 
 def _results(pool: Future[Pool | None], tasks: list[tuple]) -> Iterator[PieceResult | None]:
@@ -197,13 +208,14 @@ def _ris_in_pieces(path: str, pieces: list[tuple[str | bytes, int, int]], encodi
     done = 0
     for result in _results(pool, tasks):
         if result is not None:
-            rows, rejected, more_notes, filtered, database = result
+            rows, rejected, more_notes, unreadable, filtered, database = result
             if not done:
                 col.result.database = database
             sink(rows, col.accepted)  # ranks follow the records already accepted
             col.accepted += len(rows)
             col.result.rejected.extend(rejected)
             col.result.notes.extend(more_notes)
+            col.result.unreadable.extend(unreadable)
             col.filtered_out += filtered
             done += 1
         yield col.progress(done, len(tasks), "reading RIS records")  # cancel point

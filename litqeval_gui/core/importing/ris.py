@@ -19,6 +19,7 @@ from litqeval_gui.core.records import (
     Record,
     normalise_doi,
     normalise_id,
+    page_range,
     parse_year,
 )
 
@@ -27,6 +28,7 @@ _START = re.compile(r"^TY  -", re.MULTILINE)
 _NOTE_PMID = re.compile(r"\b(?:PubMed ID|PMID)\s*:\s*(\d+)", re.IGNORECASE)
 _NOTE_ID = re.compile(r"^(" + "|".join(OTHER_ID_KINDS) + r")\s*:\s*(\S.*)$")
 _VENUE_TAGS = ("JF", "T2", "JO", "JA", "J2")
+_YEAR_TAGS = ("PY", "Y1", "DA")  # the first present gives the year
 _DATABASES = (("scopus", "scopus"), ("web of science", "wos"), ("clarivate", "wos"),
               ("pubmed", "pubmed"), ("nlm", "pubmed"), ("medline", "pubmed"),
               ("dimensions", "dimensions"), ("openalex", "openalex"), ("lens", "lens"))
@@ -54,10 +56,33 @@ def record_ends(text: str | bytes, start: int = 0) -> list[int]:
     return [m.end() for m in pattern.finditer(text, start)]
 
 
+_TAG_LINE = re.compile(r"^(TY|ER)  -", re.MULTILINE)
+_TAG_LINE_BYTES = re.compile(_TAG_LINE.pattern.encode(), re.MULTILINE)
+
+
+def count_records(text: str | bytes, start: int, end: int, ers: int) -> int:
+    """How many records :func:`read` finds in ``text[start:end]``, a part ending with its
+    ``ers``-th ER line: one per TY line, plus one per ER line without a TY line before it
+    (``ers`` when every record has both, the cheap common case)."""
+    ty, newline = ("TY  -", "\n") if isinstance(text, str) else (b"TY  -", b"\n")
+    if text.count(newline + ty, start, end) + text.startswith(ty, start) == ers:
+        return ers
+    count, open_record = 0, False
+    pattern = _TAG_LINE if isinstance(text, str) else _TAG_LINE_BYTES
+    for match in pattern.finditer(text, start, end):
+        is_ty = match.group(1) in ("TY", b"TY")
+        count += is_ty or not open_record
+        open_record = is_ty
+    return count
+
+
 def read(text: str, col: Collector, *, first_line: int = 1,
          first_number: int = 0) -> Generator[Progress, None, None]:
-    """Parse RIS ``text`` into ``col``; an unfinished last record (no ER) is rejected.
+    """Parse RIS ``text`` into ``col``.
 
+    A record whose ``ER`` line is missing but is followed by another ``TY`` line is read
+    up to there, with a note; an unfinished last record (no ER before the end of the
+    file) is rejected; an ER line without a TY line is rejected.
     ``first_line`` / ``first_number`` are the file's line and record number where
     ``text`` starts (for a part of a file parsed on its own).
     """
@@ -66,39 +91,80 @@ def read(text: str, col: Collector, *, first_line: int = 1,
     step = max(200, min(2000, total // 100))
     line, counted = first_line, 0  # line number at text offset ``counted``
     number = first_number
-    for first in range(0, total, step):
-        chunk_ends = ends[first:first + step]
-        start = ends[first - 1] if first else 0
-        dicts = rispy.loads(text[start:chunk_ends[-1]], **_PARSER_OPTIONS)
-        if len(dicts) != len(chunk_ends):  # stray ER or missing TY: parse one by one
-            dicts = []
-            for seg_start, seg_end in zip([start, *chunk_ends[:-1]], chunk_ends, strict=True):
-                parsed = rispy.loads(text[seg_start:seg_end], **_PARSER_OPTIONS)
-                dicts.append(parsed[0] if parsed else None)
-        if not first:
-            col.result.database = _database(dicts[:20])
-        seg_start = start
-        for data, seg_end in zip(dicts, chunk_ends, strict=True):
+
+    def take(pieces: list[_Piece]) -> None:
+        nonlocal line, counted, number
+        for at, data, ended in pieces:
             number += 1
-            at = text.find("TY  -", seg_start, seg_end)
-            at = seg_start if at < 0 else at
             line += text.count("\n", counted, at)
             counted = at
             if data is None:
                 col.reject(number, line, "an 'ER  -' line without a 'TY  -' line before it")
+            elif ended is None:
+                col.reject(number, line, "incomplete record: the file ends before its "
+                           "'ER  -' line")
+                col.result.notes.append("the file seems truncated: its last record has no "
+                                        "'ER  -' line")
             else:
-                col.add(to_record(data, line), number)
-            seg_start = seg_end
+                if not ended:
+                    col.result.notes.append(f"record {number} (line {line}) has no 'ER  -' "
+                                            "line; it was read up to the next 'TY  -' line")
+                record = to_record(data, line)
+                if col.add(record, number) and record.year is None:
+                    tag = next((t for t in _YEAR_TAGS if data.get(t)), "PY")
+                    col.check_year(record, number, tag, data.get(tag))
             if col.full:
                 return
+
+    for first in range(0, total, step):
+        chunk_ends = ends[first:first + step]
+        start = ends[first - 1] if first else 0
+        dicts = rispy.loads(text[start:chunk_ends[-1]], **_PARSER_OPTIONS)
+        bounds = list(zip([start, *chunk_ends[:-1]], chunk_ends, strict=True))
+        pieces = []
+        if len(dicts) == len(chunk_ends) == _starts(text, start, chunk_ends[-1]):
+            pieces = [(text.find("TY  -", a, b), data, True)
+                      for (a, b), data in zip(bounds, dicts, strict=True)]
+        if not pieces or min(at for at, _, _ in pieces) < 0:
+            # a stray ER, a missing TY or a missing ER: record by record
+            pieces = [piece for a, b in bounds for piece in _segment(text, a, b)]
+        if not first:
+            col.result.database = _database([data for _, data, _ in pieces[:20]])
+        take(pieces)
+        if col.full:
+            return
         yield col.progress(min(first + step, total), total, "reading RIS records")
-    tail = text[ends[-1] if ends else 0:]
-    match = _START.search(tail)
-    if match:
-        start_line = line + text.count("\n", counted, len(text) - len(tail) + match.start())
-        col.reject(number + 1, start_line, "incomplete record: the file ends before its "
-                   "'ER  -' line")
-        col.result.notes.append("the file seems truncated: its last record has no 'ER  -' line")
+    tail = ends[-1] if ends else 0
+    if _START.search(text, tail):
+        take(_segment(text, tail, len(text), complete=False))
+
+
+_Piece = tuple[int, dict | None, bool | None]  # (offset, parsed record, ended by an ER line)
+
+
+def _starts(text: str, start: int, end: int) -> int:
+    """How many lines start with ``TY  -`` in ``text[start:end]`` (``start`` starts a line)."""
+    return text.count("\nTY  -", start, end) + text.startswith("TY  -", start)
+
+
+def _segment(text: str, start: int, end: int, *, complete: bool = True) -> list[_Piece]:
+    """The records of ``text[start:end]``, which ends with an ER line (``complete``) or is
+    the tail of the file: one per TY line, each up to the next; ``(start, None, True)``
+    when there is no TY line; ``ended`` False for a record cut short by the next TY line,
+    None for the tail's last record."""
+    tys = [m.start() for m in _START.finditer(text, start, end)]
+    if not tys:
+        return [(start, None, True)]
+    pieces: list[_Piece] = []
+    for at, stop in zip(tys, [*tys[1:], end], strict=True):
+        last = stop == end
+        if last and not complete:
+            pieces.append((at, {}, None))
+            continue
+        body = text[at:stop] if last else text[at:stop].rstrip("\n") + "\nER  - \n"
+        parsed = rispy.loads(body, **_PARSER_OPTIONS)
+        pieces.append((at, parsed[0] if parsed else None, last))
+    return pieces
 
 
 def to_record(d: dict, line: int | None = None) -> Record:
@@ -122,7 +188,8 @@ def to_record(d: dict, line: int | None = None) -> Record:
             pmid = accession.lstrip("0")
     if "C2" in d:
         ids.update(sniff_ids(d["C2"]))
-    for url in get("UR") or ():
+    urls = get("UR") or []
+    for url in urls:
         ids.update(sniff_ids(url))
     for note in get("N1") or ():
         _note_ids(note, ids)
@@ -134,7 +201,7 @@ def to_record(d: dict, line: int | None = None) -> Record:
         title=get("TI") or get("T1") or "",
         abstract=get("AB") or get("N2") or "",
         authors=authors,
-        year=_year(get("PY") or get("Y1") or get("DA")),
+        year=_year(next((d[t] for t in _YEAR_TAGS if d.get(t)), None)),
         venue=venue,
         keywords=get("KW") or [],
         type=get("TY", ""),
@@ -142,6 +209,12 @@ def to_record(d: dict, line: int | None = None) -> Record:
         doi=doi,
         pmid=pmid,
         ids=ids,
+        volume=get("VL", ""),
+        issue=get("IS", ""),
+        pages=page_range(get("SP"), get("EP")),
+        publisher=get("PB", ""),
+        issn=get("SN", ""),
+        url=urls[0] if urls else "",
         raw=d,
         source_line=line,
     )
@@ -154,6 +227,12 @@ def _year(value: str | None) -> int | None:
 
 
 def _note_ids(note: str, ids: dict[str, str]) -> None:
+    """Identifiers in a note: ``PMID: 1``, ``<kind>: <value>`` (our exports) and any other
+    recognisable one but a DOI (``Dimensions pub.1138791522``, a Scopus EID, ...; a note
+    may cite another work's DOI)."""
+    for kind, value in sniff_ids(note).items():
+        if kind not in ("doi", "pmid"):
+            ids.setdefault(kind, value)
     match = _NOTE_PMID.search(note)
     if match:
         ids["pmid"] = match.group(1).lstrip("0")

@@ -1,9 +1,10 @@
 """CSV / TSV (csv module) and XLSX (openpyxl, read-only) exports with column mapping.
 
-A :class:`Layout` names a database's export by signature columns and lists, per record
-field, the header names it uses; one helper (:func:`map_columns`) maps any header to
-fields for every layout, with the user's ``mapping`` on top. A first row with a single
-cell (Dimensions' "About the data: ...") is skipped before the header.
+The header picks a :class:`~litqeval_gui.core.importing.layouts.Layout` (which database
+wrote it) and maps columns to fields, with the user's ``mapping`` on top. A first row
+with a single cell (Dimensions' "About the data: ...") is skipped before the header. A
+generic ``id`` column is stored as the identifier kind its values show (ParseResult's
+``recognised`` says so).
 """
 
 from __future__ import annotations
@@ -12,110 +13,40 @@ import csv
 import datetime as dt
 import io
 import itertools
+import re
 import sys
 import zipfile
-from collections.abc import Generator, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Generator, Iterable, Iterator
 
 from litqeval_gui.core.errors import ImportRefused, UnknownLayoutError
 from litqeval_gui.core.importing.common import (
     PROGRESS_EVERY,
     Collector,
     split_list,
+    unescape_formula,
 )
 from litqeval_gui.core.importing.detect import delimiter_of, header_index
-from litqeval_gui.core.jobs import Progress
-from litqeval_gui.core.records import OTHER_ID_KINDS, Record, normalise_id, parse_year
-
-FIELDS = ("title", "abstract", "authors", "year", "venue", "keywords", "doi", "pmid", "type",
-          "language", *OTHER_ID_KINDS)
-Rows = Iterator[tuple[int, list[str] | None]]  # (line, cells); None: an unclosed quote
-
-
-@dataclass(frozen=True)
-class Layout:
-    """One database's export: signature headers (all present, lower case) and, per field,
-    candidate headers (first present wins); ``sep`` splits author and keyword lists."""
-
-    database: str
-    signature: tuple[str, ...]
-    columns: dict[str, tuple[str, ...]]
-    sep: str = ";"
-
-
-_COMMON = {"title": ("title",), "abstract": ("abstract",), "doi": ("doi",)}
-LAYOUTS = (
-    Layout("lens", ("lens id",), {
-        **_COMMON, "authors": ("author/s",), "year": ("publication year",),
-        "venue": ("source title",), "keywords": ("keywords",), "pmid": ("pmid",),
-        "pmcid": ("pmcid",), "type": ("publication type",), "lens": ("lens id",)}),
-    Layout("dimensions", ("publication id",), {
-        **_COMMON, "authors": ("authors",), "year": ("pubyear", "publication year"),
-        "venue": ("source title", "anthology title"), "keywords": ("mesh terms",),
-        "pmid": ("pmid",), "pmcid": ("pmcid",), "type": ("publication type", "document type"),
-        "dimensions": ("publication id",)}),
-    Layout("scopus", ("eid", "source title"), {
-        **_COMMON, "authors": ("authors", "author full names"), "year": ("year",),
-        "venue": ("source title",), "keywords": ("author keywords", "index keywords"),
-        "pmid": ("pubmed id",), "type": ("document type",),
-        "language": ("language of original document",), "scopus_eid": ("eid",)}),
-    Layout("wos", ("pt", "ut"), {
-        "title": ("ti",), "abstract": ("ab",), "authors": ("au", "af"), "year": ("py",),
-        "venue": ("so",), "keywords": ("de", "id"), "doi": ("di",), "pmid": ("pm",),
-        "type": ("dt",), "language": ("la",), "wos_ut": ("ut",)}),
-    Layout("pubmed", ("pmid", "citation", "journal/book"), {
-        "title": ("title",), "authors": ("authors",), "year": ("publication year",),
-        "venue": ("journal/book",), "doi": ("doi",), "pmid": ("pmid",), "pmcid": ("pmcid",)},
-        sep=","),
-    Layout("openalex", ("id", "publication_year"), {
-        "title": ("display_name", "title"), "abstract": ("abstract",),
-        "authors": ("authorships.author.display_name",), "year": ("publication_year",),
-        "venue": ("primary_location.source.display_name", "host_venue.display_name"),
-        "keywords": ("keywords.display_name", "concepts.display_name"), "doi": ("doi",),
-        "pmid": ("ids.pmid",), "pmcid": ("ids.pmcid",), "type": ("type",),
-        "language": ("language",), "openalex": ("id",)}, sep="|"),
+from litqeval_gui.core.importing.layouts import (
+    FIELDS,
+    GENERIC,
+    ID_LABELS,
+    choose_layout,
+    infer_id_kind,
+    map_columns,
 )
-GENERIC = Layout("", (), {
-    "title": ("title", "document title", "article title", "ti"), "abstract": ("abstract", "ab"),
-    "authors": ("authors", "author", "au"), "year": ("year", "publication year", "py"),
-    "venue": ("venue", "journal", "source title", "source", "publication", "so"),
-    "keywords": ("keywords",), "doi": ("doi",), "pmid": ("pmid", "pubmed id"),
-    "type": ("type", "document type"), "language": ("language",),
-    **{kind: (kind,) for kind in OTHER_ID_KINDS},
-    "docid": ("docid", "id", "doc_id", "document id")}, sep=";|")
+from litqeval_gui.core.jobs import Progress
+from litqeval_gui.core.records import (
+    OTHER_ID_KINDS,
+    Record,
+    normalise_id,
+    page_range,
+    parse_year,
+)
 
+__all__ = ["FIELDS", "read_text", "read_xlsx"]
+ID_SAMPLE_ROWS = 200  # rows whose generic id values decide the identifier kind
 
-def choose_layout(header: Sequence[str]) -> Layout:
-    """The first layout whose signature headers are all present, else the generic one."""
-    present = {h.strip().lower() for h in header}
-    return next((lay for lay in LAYOUTS if present.issuperset(lay.signature)), GENERIC)
-
-
-def map_columns(header: Sequence[str], layout: Layout,
-                overrides: dict[str, str] | None = None) -> dict[str, int]:
-    """field -> column index for ``header`` under ``layout``, with ``overrides``
-    (field -> column name, case-insensitive; an empty name unmaps the field)."""
-    index = {}
-    for i, name in enumerate(header):
-        index.setdefault(name.strip().lower(), i)
-    found = {}
-    for fld, candidates in layout.columns.items():
-        hit = next((index[c] for c in candidates if c in index), None)
-        if hit is not None:
-            found[fld] = hit
-    for fld, column in (overrides or {}).items():
-        if fld not in FIELDS:
-            raise ImportRefused(f"unknown field {fld!r} in the column mapping; "
-                                f"fields are: {', '.join(FIELDS)}")
-        if not column:
-            found.pop(fld, None)
-        elif column.strip().lower() in index:
-            found[fld] = index[column.strip().lower()]
-        else:
-            shown = ", ".join(repr(h) for h in header)
-            raise ImportRefused(f"the column {column!r} mapped to {fld!r} is not in the file "
-                                f"(columns found: {shown})")
-    return found
+Rows = Iterator[tuple[int, list[str] | None]]  # (line, cells); None: an unclosed quote
 
 
 def read_text(text: str, col: Collector,
@@ -148,7 +79,7 @@ def read_text(text: str, col: Collector,
         if last is not None:
             yield last
 
-    yield from _read_rows(rows(), col, mapping, total)
+    yield from _read_rows(rows(), col, mapping, total, unescape=True)
 
 
 def _unclosed(text: str, line: int, sep: str) -> bool:
@@ -198,13 +129,18 @@ _UNCLOSED = ("a quoted value starting in this row is never closed, so the rest o
              "file cannot be read (truncated file or stray quote)")
 
 
-def _read_rows(rows: Rows, col: Collector,
-               mapping: dict[str, str] | None, total: int) -> Generator[Progress, None, None]:
+def _read_rows(rows: Rows, col: Collector, mapping: dict[str, str] | None, total: int, *,
+               unescape: bool = False) -> Generator[Progress, None, None]:
+    """Rows → records; ``unescape`` undoes the exporter's formula escaping (CSV/TSV)."""
     header, rows = _header(rows, col.result.path)
     layout = choose_layout(header)
     columns = map_columns(header, layout, mapping)
     if not mapping and "title" not in columns and "abstract" not in columns:
         raise UnknownLayoutError(col.result.path, header)
+    if layout is GENERIC and "docid" in columns and "docid" not in (mapping or {}):
+        head = list(itertools.islice(rows, ID_SAMPLE_ROWS))
+        rows = itertools.chain(head, rows)
+        _infer_id_column(columns, header, head, col)
     col.result.database = layout.database
     col.result.columns = {fld: header[i] for fld, i in columns.items()}
     number = 0
@@ -215,11 +151,27 @@ def _read_rows(rows: Rows, col: Collector,
         if row is None:
             col.reject(number, line, _UNCLOSED)
         else:
-            col.add(_record(row, header, columns, layout.sep, line), number)
+            record = _record(row, header, columns, layout.sep, line, unescape)
+            at = columns.get("year")
+            if col.add(record, number) and at is not None and at < len(row):
+                col.check_year(record, number, header[at], row[at])
         if col.full:
             return
         if number % PROGRESS_EVERY == 0:
             yield col.progress(line, total, "reading table rows")
+
+
+def _infer_id_column(columns: dict[str, int], header: list[str],
+                     head: list[tuple[int, list[str] | None]], col: Collector) -> None:
+    """Store the generic id column as the identifier kind its values show (if any)."""
+    at = columns["docid"]
+    values = [row[at] for _, row in head if row is not None and at < len(row)]
+    kind = infer_id_kind(values)
+    if kind != "docid" and kind not in columns:
+        columns[kind] = columns.pop("docid")
+        example = next(v.strip() for v in values if v.strip())
+        col.result.recognised.append(f"column {header[at]!r} holds {ID_LABELS[kind]} "
+                                     f"(e.g. {example})")
 
 
 def _header(rows: Rows, path: str) -> tuple[list[str], Rows]:
@@ -246,16 +198,25 @@ def _header(rows: Rows, path: str) -> tuple[list[str], Rows]:
 
 
 def _record(row: list[str], header: list[str], columns: dict[str, int], sep: str,
-            line: int) -> Record:
+            line: int, unescape: bool = False) -> Record:
+    width = len(row)
+    cells = {fld: row[i] for fld, i in columns.items() if i < width}
+    if unescape:  # a cell that starts with ' may be the exporter's formula escape
+        cells = {fld: unescape_formula(text) if text[:1] == "'" else text
+                 for fld, text in cells.items()}
+
     def cell(fld: str) -> str:
-        i = columns.get(fld)
-        return row[i].strip() if i is not None and i < len(row) else ""
+        return cells.get(fld, "").strip()
 
     authors = cell("authors")
     if sep == ",":  # PubMed CSV: "Smith J, Doe A."
         authors = authors.rstrip(".")
     ids = {kind: normalise_id(kind, value) for kind in OTHER_ID_KINDS
            if kind in columns and (value := cell(kind))}
+    volume, issue, pages = cell("volume"), cell("issue"), page_range(cell("pages"),
+                                                                    cell("page_end"))
+    if "citation" in columns and not (volume or issue or pages):
+        volume, issue, pages = _citation_parts(cell("citation"))
     return Record(
         title=cell("title"),
         abstract=cell("abstract"),
@@ -268,9 +229,24 @@ def _record(row: list[str], header: list[str], columns: dict[str, int], sep: str
         doi=normalise_id("doi", cell("doi")),
         pmid=normalise_id("pmid", cell("pmid")),
         ids={k: v for k, v in ids.items() if v},
+        volume=volume,
+        issue=issue,
+        pages=pages or cell("article_no"),
+        publisher=cell("publisher"),
+        issn=cell("issn"),
+        url=cell("url"),
         raw=_raw(header, row),
         source_line=line,
     )
+
+
+_CITATION = re.compile(r";\s*([^;:()]*?)\s*(?:\(([^)]*)\))?\s*:\s*([^;\s]+?)\.?(?:\s|$)")
+
+
+def _citation_parts(citation: str) -> tuple[str, str, str]:
+    """(volume, issue, pages) of a PubMed citation "BMJ. 2021 Mar 29;372(8):n71. doi: …"."""
+    match = _CITATION.search(citation)
+    return (match.group(1), match.group(2) or "", match.group(3)) if match else ("", "", "")
 
 
 def _raw(header: Iterable[str], row: list[str]) -> dict[str, str]:

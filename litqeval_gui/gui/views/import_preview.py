@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from litqeval_gui.core.errors import UnknownLayoutError
 from litqeval_gui.core.importing import FORMATS, ParseResult, read_records
-from litqeval_gui.core.importing.tabular import FIELDS
+from litqeval_gui.core.importing.layouts import FIELDS
 from litqeval_gui.core.jobs import CancelToken
 from litqeval_gui.core.records import Record
 from litqeval_gui.gui.jobs import JobHandle
@@ -46,7 +46,7 @@ TABLE_FORMATS = ("csv", "tsv", "xlsx")
 NOT_MAPPED = "(not mapped)"
 FIELD_LABELS = {"doi": "DOI", "pmid": "PMID", "pmcid": "PMCID", "scopus_eid": "Scopus EID",
                 "wos_ut": "WoS UT", "openalex": "OpenAlex ID", "dimensions": "Dimensions ID",
-                "lens": "Lens ID", "docid": "Document ID"}
+                "lens": "Lens ID", "docid": "Document ID", "issn": "ISSN", "url": "URL"}
 
 
 @dataclass
@@ -296,9 +296,10 @@ class PreviewPage(QWizardPage):
         if state.busy:
             self.info_label.setText(f"reading the first records of {state.path.name}…")
         elif result is not None:
+            recognised = "".join(f"<br>Recognised: {html.escape(r, quote=False)}" for r in result.recognised)
             self.info_label.setText(
                 f"format <b>{result.format}</b>, encoding <b>{result.encoding}</b>, database "
-                f"<b>{html.escape(result.database) or 'not recognised'}</b>")
+                f"<b>{html.escape(result.database) or 'not recognised'}</b>{recognised}")
         else:
             self.info_label.setText("the file could not be read (see below)")
         error = state.error
