@@ -17,12 +17,13 @@ from litqeval_gui.core.linking import USER, Link, LinkItem, group
 
 def link_items(db: sqlite_utils.Database, topic_id: int, *, exclude_import: int | None = None,
                only_import: int | None = None) -> list[LinkItem]:
-    """The linker's view of the records of a topic: all, all but one import, or one import."""
+    """The linker's view of a topic's records: the live ones (all, or all but one import),
+    or those of one import (pending while it is linked)."""
     if only_import is not None:
         rows = db.execute("SELECT id, title_norm, year, doi, pmid, ids FROM records "
                           "WHERE import_id = ? ORDER BY id", [only_import])
     else:
-        rows = db.execute("SELECT id, title_norm, year, doi, pmid, ids FROM records "
+        rows = db.execute("SELECT id, title_norm, year, doi, pmid, ids FROM live_records "
                           "WHERE topic_id = ? AND import_id IS NOT ? ORDER BY id",
                           [topic_id, exclude_import])
     return [_item(*row) for row in rows]
@@ -46,7 +47,8 @@ def regroup(db: sqlite_utils.Database, topic_id: int) -> None:
     A rejection always holds; where the user's confirmations contradict one (x ≠ y,
     yet x = z and z = y), the more recent confirmation joins first and wins.
     """
-    current = dict(db.execute("SELECT id, work_id FROM records WHERE topic_id = ?", [topic_id]))
+    current = dict(db.execute("SELECT id, work_id FROM live_records WHERE topic_id = ?",
+                              [topic_id]))
     links = [
         Link(a=a, b=b, method=method if status == "auto" else USER, score=score or 0.0,
              certain=status != "rejected")
@@ -55,6 +57,7 @@ def regroup(db: sqlite_utils.Database, topic_id: int) -> None:
             "AND status IN ('auto', 'confirmed', 'rejected') "
             "ORDER BY decided_at DESC, a, b", [topic_id],  # newest verdicts first
         )
+        if a in current and b in current  # not the links of an import still pending
     ]
     groups = group(current.keys(), links)
     changed = [(work, key) for key, work in groups.items() if current[key] != work]
@@ -86,12 +89,12 @@ def merge(db: sqlite_utils.Database, topic_id: int, a: int, b: int) -> None:
 
 def core_works(db: sqlite_utils.Database, topic_id: int) -> set[int]:
     """Work ids of the topic's core set (all core imports)."""
-    return _works(db, "i.topic_id = ? AND i.role = 'core' AND i.state = 'done'", [topic_id])
+    return _works(db, "i.topic_id = ? AND i.role = 'core'", [topic_id])
 
 
 def results_works(db: sqlite_utils.Database, topic_id: int) -> set[int]:
     """Work ids found in any result list of the topic."""
-    return _works(db, "i.topic_id = ? AND i.role = 'results' AND i.state = 'done'", [topic_id])
+    return _works(db, "i.topic_id = ? AND i.role = 'results'", [topic_id])
 
 
 def list_works(db: sqlite_utils.Database, import_id: int) -> set[int]:
@@ -100,6 +103,6 @@ def list_works(db: sqlite_utils.Database, import_id: int) -> set[int]:
 
 
 def _works(db: sqlite_utils.Database, where: str, params: Iterable[object]) -> set[int]:
-    sql = ("SELECT DISTINCT r.work_id FROM records r JOIN imports i ON r.import_id = i.id "
+    sql = ("SELECT DISTINCT r.work_id FROM live_records r JOIN imports i ON r.import_id = i.id "
            f"WHERE {where}")
     return {row[0] for row in db.execute(sql, list(params))}

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from litqeval_gui import __version__
 from litqeval_gui.core.catalog import ListInfo
+from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.project import SUFFIX, Project
 from litqeval_gui.gui import settings as settings_module
@@ -286,15 +287,14 @@ class MainWindow(QMainWindow):
         self._show_start()
         return True
 
-    def _project_changed(self, _what: str) -> None:
+    def _project_changed(self, changes: Changes, initiator: object) -> None:
         if self.session is None:
             return
-        self.sidebar.populate(self.session.project)
+        self.sidebar.project_changed(changes, initiator)
         for index in range(self.tabs.count()):
-            view = self.tabs.widget(index)
-            if isinstance(view, RecordsView):
-                view.mark_stale()
-        self._update_content()
+            self.tabs.widget(index).project_changed(changes, initiator)
+        if changes.topics or changes.lists:
+            self._update_content()
 
     def new_project(self) -> None:
         start = str(self.settings.last_dir / f"untitled{SUFFIX}")

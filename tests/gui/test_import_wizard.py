@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QWizard
 
 from litqeval_gui.core import catalog, ingest
+from litqeval_gui.core.changes import IMPORTED
 from litqeval_gui.core.errors import ImportRefused
 from litqeval_gui.core.importing import detect
 from litqeval_gui.core.jobs import run_job
@@ -132,7 +133,7 @@ def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files,
 
     with qtbot.waitSignal(session.changed) as changed:
         qtbot.mouseClick(run.retry_button, Qt.MouseButton.LeftButton)
-    assert changed.args == ["imports"]
+    assert changed.args == [IMPORTED, None]
     qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=10_000)
     summary = run.summaries[results]  # the core's own summary of this import
     assert (summary.read, summary.new, summary.duplicate, summary.matched, summary.rejected,

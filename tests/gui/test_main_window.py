@@ -85,14 +85,15 @@ def test_project_without_topics_shows_the_import_hint(window, tmp_path):
     assert not window.matches_action.isEnabled()
 
 
-def test_sidebar_refreshes_when_the_session_announces_an_import(window, project_path, tmp_path):
+def test_sidebar_refreshes_when_the_session_announces_an_import(window, project_path, tmp_path,
+                                                                 qtbot):
     window.open_project(project_path)
     extra = tmp_path / "wos.csv"
     extra.write_text("Title,Year,DOI\nA new paper on search filters,2023,10.7/x\n",
                      encoding="utf-8")
     session = window.session
-    run_job(ingest.import_file(session.project, extra, topic="second", role="results"))
-    session.notify_changed("imports")
+    with qtbot.waitSignal(session.changed):  # the session announces it by itself
+        run_job(ingest.import_file(session.project, extra, topic="second", role="results"))
     assert "second" in window.sidebar.topic_names()
     assert "    wos (1 record)" in window.sidebar.labels()
 

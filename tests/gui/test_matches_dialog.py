@@ -6,6 +6,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from litqeval_gui.core import evaluation, ingest, matches
+from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
 from litqeval_gui.gui.session import ProjectSession
@@ -63,7 +64,7 @@ def test_reject_with_r_is_stored_and_announced(qtbot, session):
 
     with qtbot.waitSignal(session.changed) as changed:
         qtbot.keyClick(dialog, Qt.Key.Key_R)
-    assert changed.args == ["matches"]
+    assert changed.args == [Changes(verdicts=True), dialog]  # they were two works already
     assert matches.matches(session.project, "T", uncertain=True) == []
     assert _status(session, match.id) == "rejected"
     assert evaluation.recall_report(session.project, "T").lists[0].retrieved_core == 0
@@ -73,7 +74,9 @@ def test_reject_with_r_is_stored_and_announced(qtbot, session):
 def test_accept_with_a_merges_the_works(qtbot, session):
     [match] = matches.matches(session.project, "T", uncertain=True)
     dialog = _dialog(qtbot, session)
-    qtbot.keyClick(dialog, Qt.Key.Key_A)
+    with qtbot.waitSignal(session.changed) as changed:
+        qtbot.keyClick(dialog, Qt.Key.Key_A)
+    assert changed.args == [Changes(verdicts=True, works=True), dialog]
     assert _status(session, match.id) == "confirmed"
     assert evaluation.recall_report(session.project, "T").lists[0].retrieved_core == 1
 
@@ -86,10 +89,12 @@ def test_skip_back_and_change_of_verdict(qtbot, session):
     assert "1 left undecided" in dialog.message_label.text()
     qtbot.keyClick(dialog, Qt.Key.Key_Left)
     assert dialog.current == match
-    qtbot.keyClick(dialog, Qt.Key.Key_A)
+    with qtbot.waitSignal(session.changed):
+        qtbot.keyClick(dialog, Qt.Key.Key_A)
     qtbot.keyClick(dialog, Qt.Key.Key_Left)
     assert "accepted" in dialog.verdict_label.text()
-    qtbot.keyClick(dialog, Qt.Key.Key_R)  # a changed mind is stored too
+    with qtbot.waitSignal(session.changed):
+        qtbot.keyClick(dialog, Qt.Key.Key_R)  # a changed mind is stored too
     assert _status(session, match.id) == "rejected"
 
 

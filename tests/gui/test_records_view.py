@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
 from litqeval_gui.core import catalog, ingest
+from litqeval_gui.core.changes import IMPORTED
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
 from litqeval_gui.gui.session import ProjectSession
@@ -183,7 +184,7 @@ def test_a_hidden_stale_view_refreshes_when_shown(view, qtbot):
     view.filter_edit.setText("fig")
     view.apply_filter()
     browser = view.model.browser
-    view.mark_stale()  # hidden: only marked
+    view.project_changed(IMPORTED, None)  # hidden: only marked
     assert view.model.browser is browser
     view.show()
     qtbot.waitExposed(view)

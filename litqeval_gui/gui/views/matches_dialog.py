@@ -1,7 +1,9 @@
 """Review a topic's uncertain matches one pair at a time: accept, reject, skip or go back.
 
-Each verdict goes through :func:`litqeval_gui.core.matches.decide` at once (a tiny write
-on the session's own connection) and is announced with ``notify_changed("matches")``.
+Each verdict is queued at once on the session's write path
+(:func:`litqeval_gui.core.matches.decide` as an op) and the next pair is shown without
+waiting; the session announces what it changed, and a verdict that could not be
+stored is shown and forgotten.
 The keys A / R / S / → / ← belong to this dialog: they are registered when it is shown
 and removed when it is hidden or closed.
 """
@@ -29,7 +31,7 @@ from PySide6.QtWidgets import (
 from litqeval_gui.core import matches as core_matches
 from litqeval_gui.core.matches import Match, MatchSide
 from litqeval_gui.gui.notify import show_error
-from litqeval_gui.gui.session import MATCHES, ProjectSession
+from litqeval_gui.gui.session import ProjectSession
 
 EMPTY_TEXT = "No uncertain matches — nothing to review"
 _MARK = '<span style="background-color:#ffd54f; color:#000000; font-weight:600">{}</span>'
@@ -201,14 +203,15 @@ class MatchesDialog(QDialog):
         match = self.current
         if match is None:
             return
-        try:
-            core_matches.decide(self._session.project, match.id, accept)
-        except Exception as exc:  # noqa: BLE001 — the one notification path shows it
-            show_error(self, "Could not record the verdict", exc)
-            return
+        self._session.write(lambda p: core_matches.decide(p, match.id, accept), initiator=self,
+                            on_failure=lambda exc: self._not_stored(match, exc))
         self._verdicts[match.id] = accept
-        self._session.notify_changed(MATCHES)
         self._index += 1
+        self._show_current()
+
+    def _not_stored(self, match: Match, exc: BaseException) -> None:
+        self._verdicts.pop(match.id, None)
+        show_error(self, "Could not record the verdict", exc)
         self._show_current()
 
     def skip(self) -> None:

@@ -47,6 +47,7 @@ from litqeval_gui.core.browse import (
     year_span,
 )
 from litqeval_gui.core.catalog import ListInfo
+from litqeval_gui.core.changes import Changes
 from litqeval_gui.gui.session import ProjectSession
 
 PAGE_SIZE = 200
@@ -97,6 +98,14 @@ class RecordsModel(QAbstractTableModel):
     @property
     def cached_pages(self) -> int:
         return len(self._pages)
+
+    def works_changed(self) -> None:
+        """Same rows, new grouping: drop the cached pages and repaint the visible cells."""
+        self._browser.works_changed()
+        self._pages.clear()
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, 0),
+                                  self.index(self.rowCount() - 1, len(HEADERS) - 1))
 
     def row(self, row: int) -> RowSummary:
         """The summary of row ``row`` (fetching its page when not cached)."""
@@ -149,7 +158,8 @@ class RecordsView(QWidget):
         super().__init__(parent)
         self.session = session
         self.info = info
-        self._stale = False
+        self._stale = False  # reload everything when next shown
+        self._works_stale = False  # repaint the rows' groups when next shown
         self.model = RecordsModel(ListBrowser(session.project, info.id), self)
 
         self.filter_edit = QLineEdit(placeholderText="Filter title and abstract (Ctrl+F)")
@@ -278,22 +288,31 @@ class RecordsView(QWidget):
                                  else f"{shown:,} of {total:,} records")
 
     # -- staleness -----------------------------------------------------------------
-    def mark_stale(self) -> None:
-        """The project changed: refresh now if visible, else when next shown."""
-        if self.isVisible():
-            self.refresh()
-        else:
+    def project_changed(self, changes: Changes, _initiator: object) -> None:
+        """Reload after records or lists changed; after a regrouping (a verdict) only the
+        rows' core and group cells are repainted. Now if visible, else when next shown."""
+        if changes.records or changes.lists:
             self._stale = True
+        elif changes.works:
+            self._works_stale = True
+        if self.isVisible():
+            self._refresh_stale()
+
+    def _refresh_stale(self) -> None:
+        if self._stale:
+            self.refresh()
+        elif self._works_stale:
+            self._works_stale = False
+            self.model.works_changed()
 
     def refresh(self) -> None:
-        self._stale = False
+        self._stale = self._works_stale = False
         self._reset_years()
         self.apply_filter()
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        if self._stale:
-            self.refresh()
+        self._refresh_stale()
 
     def hideEvent(self, event: QHideEvent) -> None:
         """A filter still waiting for its delay is applied when shown again."""
