@@ -167,9 +167,10 @@ def _refuse_clashes(project: Project, topic_id: int, topic: str, name: str, role
 
 def _link(project: Project, summary: ImportSummary, topic_id: int, token: CancelToken | None,
           ) -> Generator[Progress, None, ImportSummary]:
-    """Link the import into its topic (reads here, links written in chunks), then one
-    last op groups works and marks it done; returns ``summary`` with the counts that
-    linking decides filled in."""
+    """Link the import into its topic (reads here, links written in chunks); the works
+    are grouped on a read here too and one short op writes them and marks the import
+    done (or regroups itself if anything was written since). Returns ``summary`` with
+    the counts that linking decides filled in (the import's report)."""
     import_id = summary.import_id
     db = project.db
     existing = works.link_items(db, topic_id, exclude_import=import_id)
@@ -181,21 +182,33 @@ def _link(project: Project, summary: ImportSummary, topic_id: int, token: Cancel
     for chunk in chunks(_link_rows(topic_id, links, existing + new_items)):
         project.write(lambda p, chunk=chunk: _nothing(_store_links(p.db, chunk)))
     yield Progress(92, 100, "grouping duplicates")
+    generation = project.writes.generation if project.writes is not None else None
+    planned = works.plan_regroup(db, topic_id, pending_import=import_id)  # read here
+    mine = {r for (r,) in db.execute("SELECT id FROM records WHERE import_id = ?", [import_id])}
+    pending = [pair for pair in planned if pair[1] in mine]  # invisible: written in chunks
+    live = [pair for pair in planned if pair[1] not in mine]
     if token is not None:
         token.raise_if_cancelled()
+    ops = 0
+    for chunk in chunks(pending):
+        project.write(lambda p, chunk=chunk: _nothing(works.apply_regroup(p.db, chunk)))
+        ops += 1
 
     def finish(p: Project) -> Changes:
-        p.db["imports"].update(import_id, {"state": "done"})  # live: regrouped with the rest
-        works.regroup(p.db, topic_id)
-        _count_works(p.db, summary, topic_id, links)
-        p.db["imports"].update(import_id, {
-            "n_read": summary.read, "n_new": summary.new, "n_duplicate": summary.duplicate,
-            "n_matched": summary.matched, "n_rejected": summary.rejected,
-            "report": json.dumps({"notes": summary.notes, "rejected": summary.problems}),
-        })
+        p.db["imports"].update(import_id, {"state": "done"})
+        if generation is None or project.writes.generation == generation + ops:
+            works.apply_regroup(p.db, live)
+        else:  # something else was written since the plan was read (a verdict): regroup
+            works.regroup(p.db, topic_id)
         return IMPORTED
 
     project.write(finish)
+    _count_works(db, summary, topic_id, links)  # the import's own report, read here
+    project.write(lambda p: _nothing(p.db["imports"].update(import_id, {
+        "n_read": summary.read, "n_new": summary.new, "n_duplicate": summary.duplicate,
+        "n_matched": summary.matched, "n_rejected": summary.rejected,
+        "report": json.dumps({"notes": summary.notes, "rejected": summary.problems}),
+    })))
     return summary
 
 

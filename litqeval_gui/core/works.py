@@ -47,8 +47,21 @@ def regroup(db: sqlite_utils.Database, topic_id: int) -> None:
     A rejection always holds; where the user's confirmations contradict one (x ≠ y,
     yet x = z and z = y), the more recent confirmation joins first and wins.
     """
-    current = dict(db.execute("SELECT id, work_id FROM live_records WHERE topic_id = ?",
-                              [topic_id]))
+    apply_regroup(db, plan_regroup(db, topic_id))
+
+
+def apply_regroup(db: sqlite_utils.Database, changed: list[tuple[int, int]]) -> None:
+    """Write the (work id, record id) pairs of :func:`plan_regroup`."""
+    db.conn.executemany("UPDATE records SET work_id = ? WHERE id = ?", changed)
+
+
+def plan_regroup(db: sqlite_utils.Database, topic_id: int,
+                 pending_import: int | None = None) -> list[tuple[int, int]]:
+    """What :func:`regroup` would change, as (work id, record id) pairs, read without
+    writing; ``pending_import``'s records count as live (an import about to be done)."""
+    current = dict(db.execute(
+        "SELECT id, work_id FROM live_records WHERE topic_id = ? UNION ALL "
+        "SELECT id, work_id FROM records WHERE import_id = ?", [topic_id, pending_import]))
     links = [
         Link(a=a, b=b, method=method if status == "auto" else USER, score=score or 0.0,
              certain=status != "rejected")
@@ -60,8 +73,7 @@ def regroup(db: sqlite_utils.Database, topic_id: int) -> None:
         if a in current and b in current  # not the links of an import still pending
     ]
     groups = group(current.keys(), links)
-    changed = [(work, key) for key, work in groups.items() if current[key] != work]
-    db.conn.executemany("UPDATE records SET work_id = ? WHERE id = ?", changed)
+    return [(work, key) for key, work in groups.items() if current[key] != work]
 
 
 def merge(db: sqlite_utils.Database, topic_id: int, a: int, b: int) -> None:

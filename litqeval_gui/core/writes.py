@@ -30,7 +30,7 @@ from litqeval_gui.core.changes import Changes
 if TYPE_CHECKING:
     from litqeval_gui.core.project import Project
 
-CHUNK_ROWS = 2000  # rows one op of a long writer writes (a chunk of records takes ~30 ms)
+CHUNK_ROWS = 500  # rows one op of a long writer writes (records: ~10–40 ms)
 
 Op = Callable[["Project"], Changes]
 Listener = Callable[[Changes, Any], None]  # (what changed, who asked)
@@ -72,6 +72,7 @@ class WritePath:
 
     def __init__(self, project: Project, listener: Listener | None = None) -> None:
         self._listener = listener
+        self.generation = 0  # ops committed so far: unchanged = nothing written since
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="litqeval-write")
         self._thread = self._executor.submit(threading.current_thread).result()
         self._project = self._executor.submit(project.sibling).result()  # born on the worker
@@ -87,6 +88,7 @@ class WritePath:
     def _run(self, op: Op, initiator: Any) -> Changes:
         with self._project.transaction():
             changes = op(self._project)
+        self.generation += 1
         if changes and self._listener is not None:
             self._listener(changes, initiator)
         return changes
