@@ -31,7 +31,7 @@ from litqeval_gui.core.changes import IMPORTED, NOTHING, Changes
 from litqeval_gui.core.errors import ImportRefused
 from litqeval_gui.core.importing.parallel import read_rows
 from litqeval_gui.core.imports import delete_import
-from litqeval_gui.core.jobs import CancelToken, Progress, gc_paused, scaled
+from litqeval_gui.core.jobs import NEVER, CancelToken, Progress, gc_paused, scaled
 from litqeval_gui.core.linking import USER, Link, LinkItem, find_links, fingerprint
 from litqeval_gui.core.project import Project, now
 from litqeval_gui.core.storage import RowWriter
@@ -92,7 +92,7 @@ def import_file(
     project: Project, path: str | Path, *, topic: str, role: str, name: str | None = None,
     query: str = "", database: str | None = None, fmt: str = "auto",
     mapping: dict[str, str] | None = None, where: dict[str, str] | None = None,
-    token: CancelToken | None = None,
+    token: CancelToken = NEVER,
 ) -> Generator[Progress, None, ImportSummary]:
     """Import ``path`` as list ``name`` (default: the file name) of ``topic``."""
     path = Path(path)
@@ -165,7 +165,7 @@ def _refuse_clashes(project: Project, topic_id: int, topic: str, name: str, role
                             f"as {role} list {same[0]!r}")
 
 
-def _link(project: Project, summary: ImportSummary, topic_id: int, token: CancelToken | None,
+def _link(project: Project, summary: ImportSummary, topic_id: int, token: CancelToken,
           ) -> Generator[Progress, None, ImportSummary]:
     """Link the import into its topic (reads here, links written in chunks); the works
     are grouped on a read here too and one short op writes them and marks the import
@@ -187,8 +187,7 @@ def _link(project: Project, summary: ImportSummary, topic_id: int, token: Cancel
     mine = {r for (r,) in db.execute("SELECT id FROM records WHERE import_id = ?", [import_id])}
     pending = [pair for pair in planned if pair[1] in mine]  # invisible: written in chunks
     live = [pair for pair in planned if pair[1] not in mine]
-    if token is not None:
-        token.raise_if_cancelled()
+    token.raise_if_cancelled()
     ops = 0
     for chunk in chunks(pending):
         project.write(lambda p, chunk=chunk: _nothing(works.apply_regroup(p.db, chunk)))

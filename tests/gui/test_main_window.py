@@ -14,8 +14,8 @@ from litqeval_gui.core.project import Project
 from litqeval_gui.gui import app as gui_app
 from litqeval_gui.gui import main_window
 from litqeval_gui.gui.main_window import NO_LISTS_HINT, MainWindow
+from litqeval_gui.gui.screens.records import RecordsView
 from litqeval_gui.gui.settings import Settings
-from litqeval_gui.gui.views.records_view import RecordsView
 
 SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
 

@@ -4,17 +4,18 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QShortcut
 
 from litqeval_gui.core import evaluation, ingest, matches
 from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
-from litqeval_gui.gui.session import ProjectSession
-from litqeval_gui.gui.views.matches_dialog import (
+from litqeval_gui.gui.screens.matches.dialog import (
     EMPTY_TEXT,
     MatchesDialog,
     highlight_differences,
 )
+from litqeval_gui.gui.session import ProjectSession
 
 SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
 
@@ -100,9 +101,9 @@ def test_skip_back_and_change_of_verdict(qtbot, session):
 
 def test_shortcuts_are_removed_when_the_dialog_closes(qtbot, session):
     dialog = _dialog(qtbot, session)
-    assert sorted(dialog.shortcut_keys()) == ["A", "Left", "R", "Right", "S"]
+    assert sorted(dialog.shortcuts.live_keys()) == ["A", "Left", "R", "Right", "S"]
     dialog.reject()
-    assert dialog.shortcut_keys() == []
+    assert dialog.shortcuts.live_keys() == []
     [match] = matches.matches(session.project, "T", uncertain=True)
     qtbot.keyClick(dialog, Qt.Key.Key_R)  # a closed dialog ignores the key
     assert _status(session, match.id) == "uncertain"
@@ -121,3 +122,11 @@ def test_highlight_marks_only_the_differing_words():
     a, b = highlight_differences("Deep learning for screening", "Deep LEARNING in screening")
     assert a.count("<span") == 1 and "for" in a and "Deep learning" in a
     assert b.count("<span") == 1 and ">in<" in b
+
+
+def test_screen_keys_refuse_a_second_binding_and_do_not_repeat(qtbot, session):
+    dialog = _dialog(qtbot, session)
+    with pytest.raises(ValueError, match="already bound"):
+        dialog.shortcuts.add("A", dialog.skip)
+    live = dialog.findChildren(QShortcut)
+    assert len(live) == 5 and not any(s.autoRepeat() for s in live)  # holding A fires once

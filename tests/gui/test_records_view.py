@@ -11,9 +11,9 @@ from litqeval_gui.core import catalog, ingest
 from litqeval_gui.core.changes import IMPORTED
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
+from litqeval_gui.gui.screens.records import view as records_view
+from litqeval_gui.gui.screens.records.view import CACHE_PAGES, RecordsView
 from litqeval_gui.gui.session import ProjectSession
-from litqeval_gui.gui.views import records_view
-from litqeval_gui.gui.views.records_view import CACHE_PAGES, RecordsView
 
 N = 100_000
 FRUITS = ("apple", "banana", "cherry", "damson", "elder", "fig", "grape", "hazel", "iris",

@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
 
 from litqeval_gui.core.ingest import ImportSummary
 from litqeval_gui.gui.notify import show_error
+from litqeval_gui.gui.screens.matches.dialog import MatchesDialog, open_matches_dialog
 from litqeval_gui.gui.views.import_messages import message_label, show_error_text
-from litqeval_gui.gui.views.matches_dialog import MatchesDialog, open_matches_dialog
 
 if TYPE_CHECKING:
     from litqeval_gui.gui.views.import_wizard import ImportWizard

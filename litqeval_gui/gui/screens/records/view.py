@@ -49,6 +49,7 @@ from litqeval_gui.core.browse import (
 from litqeval_gui.core.catalog import ListInfo
 from litqeval_gui.core.changes import Changes
 from litqeval_gui.gui.session import ProjectSession
+from litqeval_gui.gui.settings import Settings
 
 PAGE_SIZE = 200
 CACHE_PAGES = 8
@@ -151,7 +152,10 @@ class RecordsModel(QAbstractTableModel):
 
 
 class RecordsView(QWidget):
-    """One list's records: filter bar, table and a detail pane in a splitter."""
+    """One list's records: filter bar, table and a detail pane in a splitter (a
+    :class:`~litqeval_gui.gui.screens.Screen` opened on a :class:`ListInfo`)."""
+
+    key = "records"
 
     def __init__(self, session: ProjectSession, info: ListInfo,
                  parent: QWidget | None = None) -> None:
@@ -189,6 +193,7 @@ class RecordsView(QWidget):
                                                 self.focus_filter)
         self.table.activated.connect(lambda _index: self.detail.setFocus())  # Enter, double-click
 
+        self.setFocusProxy(self.table)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(self._filter_bar())
@@ -196,6 +201,32 @@ class RecordsView(QWidget):
         self._reset_years()
         self._update_count()
         self._update_actions()
+
+    # -- the screen protocol ---------------------------------------------------------
+    @staticmethod
+    def id_of(info: ListInfo) -> int:
+        return info.id
+
+    def target_id(self) -> int:
+        return self.info.id
+
+    @property
+    def title(self) -> str:
+        return self.info.name
+
+    @property
+    def tooltip(self) -> str:
+        return f"{self.info.topic} · {self.info.name} ({self.info.role})"
+
+    def save_state(self, settings: Settings) -> None:
+        settings.set_splitter_sizes(self.key, self.splitter.sizes())
+
+    def restore_state(self, settings: Settings) -> None:
+        """The splitter as last left (in any records tab); moving it is remembered."""
+        sizes = settings.splitter_sizes(self.key)
+        if sizes:
+            self.splitter.setSizes(sizes)
+        self.splitter.splitterMoved.connect(lambda *_: self.save_state(settings))
 
     # -- building ------------------------------------------------------------------
     def _make_table(self) -> QTableView:
