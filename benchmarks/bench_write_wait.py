@@ -25,11 +25,14 @@ import threading
 import time
 from pathlib import Path
 
-from litqeval_gui.core import exporting, ingest, synthetic
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
+
+from litqeval_gui.core import exporting, ingest
 from litqeval_gui.core.changes import NOTHING
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.writes import WritePath
+from tests.support import synthetic  # noqa: E402
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
 

@@ -162,17 +162,3 @@ class TopicTree(QTreeView):
     def topic_names(self) -> list[str]:
         model = self.model()
         return [model.index(row, 0).data(TOPIC_ROLE) for row in range(model.rowCount())]
-
-    def labels(self) -> list[str]:
-        """Every item's text, depth-first with two spaces of indent per level (for tests)."""
-        out: list[str] = []
-
-        def walk(parent: QModelIndex, depth: int) -> None:
-            model = self.model()
-            for row in range(model.rowCount(parent)):
-                index = model.index(row, 0, parent)
-                out.append("  " * depth + index.data())
-                walk(index, depth + 1)
-
-        walk(QModelIndex(), 0)
-        return out

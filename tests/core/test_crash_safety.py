@@ -9,9 +9,10 @@ import time
 
 import pytest
 
-from litqeval_gui.core import exporting, synthetic
+from litqeval_gui.core import exporting
 from litqeval_gui.core.importing import parallel
 from litqeval_gui.core.project import Project
+from tests.support import synthetic
 
 IMPORTER = textwrap.dedent("""
     import sys

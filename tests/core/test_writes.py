@@ -6,12 +6,13 @@ import threading
 
 import pytest
 
-from litqeval_gui.core import catalog, exporting, ingest, matches, synthetic
+from litqeval_gui.core import catalog, exporting, ingest, matches
 from litqeval_gui.core.changes import NOTHING, Changes
 from litqeval_gui.core.importing import parallel
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.writes import WritePath, chunks
+from tests.support import synthetic
 
 
 def _ris(path, title, doi):

@@ -2,10 +2,11 @@
 
 import pytest
 
-from litqeval_gui.core import catalog, exporting, ingest, synthetic
+from litqeval_gui.core import catalog, exporting, ingest
 from litqeval_gui.core.importing import parallel
 from litqeval_gui.core.project import Project
 from litqeval_gui.gui.jobs import JobRunner
+from tests.support import synthetic
 
 
 @pytest.fixture

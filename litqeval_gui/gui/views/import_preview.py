@@ -156,11 +156,6 @@ class PreviewTable(QTableWidget):
                 item.setToolTip(text)
                 self.setItem(row, col, item)
 
-    def titles(self) -> list[str]:
-        """The titles shown, top to bottom."""
-        return [self.item(row, 0).text() for row in range(self.rowCount())]
-
-
 class PreviewPage(QWizardPage):
     """Detected format and encoding, the column mapping of tables, the first records."""
 

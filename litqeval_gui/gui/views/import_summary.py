@@ -102,12 +102,6 @@ class SummaryPage(QWizardPage):
         self.matches_button.setText(f"Review {uncertain} &uncertain match(es)…" if uncertain
                                     else "No uncertain matches")
 
-    def count(self, name: str, key: str) -> int:
-        """The number shown for list ``name`` in row ``key`` (e.g. "matched")."""
-        col = [s.name for s in self.summaries()].index(name)
-        row = [k for k, _ in self.ROWS].index(key)
-        return int(self.counts.item(row, col).text().replace(",", ""))
-
     def report_text(self) -> str:
         """The text report of every import, then the files not imported."""
         text = "\n".join(s.report() for s in self.summaries())
