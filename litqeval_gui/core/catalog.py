@@ -61,11 +61,18 @@ SELECT i.id, t.name, i.name, i.role, COALESCE(i.file_name, ''), COALESCE(i.forma
        (SELECT COUNT(DISTINCT r.work_id) FROM records r WHERE r.import_id = i.id),
        (SELECT COUNT(*) FROM records r WHERE r.import_id = i.id),
        COALESCE(i.n_read, 0), COALESCE(i.n_new, 0), COALESCE(i.n_duplicate, 0),
-       (SELECT COUNT(DISTINCT r.work_id) FROM records r WHERE r.import_id = i.id
-          AND r.work_id IN (SELECT o.work_id FROM live_records o JOIN imports oi
-                            ON oi.id = o.import_id WHERE oi.topic_id = i.topic_id
-                            AND oi.role = CASE i.role WHEN 'results' THEN 'core'
-                                                      WHEN 'core' THEN 'results' END)),
+       CASE i.role  -- both walk the (small) core set, looking works up by index
+         WHEN 'results' THEN (
+           SELECT COUNT(DISTINCT c.work_id) FROM live_records c JOIN imports ci
+             ON ci.id = c.import_id WHERE ci.topic_id = i.topic_id AND ci.role = 'core'
+             AND EXISTS (SELECT 1 FROM records r WHERE r.topic_id = i.topic_id
+                         AND r.work_id = c.work_id AND r.import_id = i.id))
+         WHEN 'core' THEN (
+           SELECT COUNT(DISTINCT c.work_id) FROM records c WHERE c.import_id = i.id
+             AND EXISTS (SELECT 1 FROM live_records r JOIN imports ri ON ri.id = r.import_id
+                         WHERE r.topic_id = i.topic_id AND r.work_id = c.work_id
+                         AND ri.role = 'results'))
+         ELSE 0 END,
        COALESCE(i.n_rejected, 0)
 FROM live_imports i JOIN topics t ON t.id = i.topic_id
 WHERE 1 {where}

@@ -372,7 +372,7 @@ class MainWindow(QMainWindow):
             show_error(self, "No project open",
                        "Open or create a project first, then import the files into it.")
             return None
-        from litqeval_gui.gui.views.import_wizard import ImportWizard
+        from litqeval_gui.gui.import_wizard.wizard import ImportWizard
 
         wizard = ImportWizard(self.session, list(paths), self)
         wizard.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -13,9 +13,9 @@ from litqeval_gui.core.errors import ImportRefused
 from litqeval_gui.core.importing import detect
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
+from litqeval_gui.gui.import_wizard.preview import NOT_MAPPED
+from litqeval_gui.gui.import_wizard.wizard import ImportWizard
 from litqeval_gui.gui.session import ProjectSession
-from litqeval_gui.gui.views.import_preview import NOT_MAPPED
-from litqeval_gui.gui.views.import_wizard import ImportWizard
 from tests.support import pages
 
 SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"

@@ -23,12 +23,12 @@ from PySide6.QtWidgets import (
 )
 
 from litqeval_gui.core.ingest import ImportSummary
+from litqeval_gui.gui.import_wizard.messages import message_label, show_error_text
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.screens.matches.dialog import MatchesDialog, open_matches_dialog
-from litqeval_gui.gui.views.import_messages import message_label, show_error_text
 
 if TYPE_CHECKING:
-    from litqeval_gui.gui.views.import_wizard import ImportWizard
+    from litqeval_gui.gui.import_wizard.wizard import ImportWizard
 
 
 class SummaryPage(QWizardPage):
