@@ -64,11 +64,11 @@ class ListBrowser:
         self.filter = record_filter or RecordFilter()
         where, params = self.filter.sql()
         db = project.db
-        self.topic_id = int(db.execute("SELECT topic_id FROM imports WHERE id = ?",
-                                       [import_id]).fetchone()[0])
-        self.ids = [row[0] for row in db.execute(
-            f"SELECT r.id FROM live_records r WHERE r.import_id = ?{where} ORDER BY r.rank, r.id",
-            [import_id, *params])]
+        live = db.execute("SELECT topic_id FROM live_imports WHERE id = ?", [import_id]).fetchone()
+        self.topic_id = int(live[0]) if live else None
+        self.ids = [row[0] for row in db.execute(  # a live list: all its records are live
+            f"SELECT r.id FROM records r WHERE r.import_id = ?{where} ORDER BY r.rank, r.id",
+            [import_id, *params])] if live else []
         self._core = works.core_works(db, self.topic_id)
 
     def works_changed(self) -> None:
