@@ -16,10 +16,13 @@ import resource
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
 
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.linking import Link, LinkItem, find_links, group, item_from_record
-from litqeval_gui.core.synthetic import generate, pair_quality
+from tests.support.synthetic import generate, pair_quality  # noqa: E402
 
 N = 100_000
 DUP_RATE = 0.1

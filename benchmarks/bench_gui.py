@@ -20,11 +20,14 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
+
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from litqeval_gui.core import catalog, exporting, ingest, synthetic  # noqa: E402
+from litqeval_gui.core import catalog, exporting, ingest  # noqa: E402
 from litqeval_gui.core.jobs import run_job  # noqa: E402
 from litqeval_gui.core.project import Project  # noqa: E402
+from tests.support import synthetic  # noqa: E402
 
 N = 100_000
 REPEATS = 5

@@ -18,11 +18,14 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
+
 import rispy
 
-from litqeval_gui.core import exporting, ingest, synthetic
+from litqeval_gui.core import exporting, ingest
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
+from tests.support import synthetic  # noqa: E402
 
 N = 100_000
 REPEATS = 5

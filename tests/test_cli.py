@@ -218,3 +218,21 @@ def test_a_closed_pipe_ends_the_command_quietly(proj):
                           stderr=subprocess.PIPE, text=True, timeout=60)
     os.close(write_end)
     assert (done.returncode, done.stderr) == (141, "")
+
+
+def test_lists_counts_matches_live_when_the_core_set_comes_after_the_results(
+        tmp_path, capsys, small_files):
+    """Bug (issue #12): imported before the core set, a result list kept ``matched: 0``
+    while ``recall`` found core records in it."""
+    path = tmp_path / "p.litq"
+    core, results = small_files
+    assert run(capsys, "new", path)[0] == 0
+    assert run(capsys, "import", path, results, "--topic", "T", "--role", "results",
+               "--name", "scopus")[0] == 0
+    assert run(capsys, "import", path, core, "--topic", "T", "--role", "core")[0] == 0
+    recall = json.loads(run(capsys, "recall", path, "--topic", "T", "--json")[1])
+    doc = json.loads(run(capsys, "lists", path, "--json")[1])
+    lists = {d["name"]: d for d in doc["lists"]}
+    assert recall["lists"][0]["retrieved_core"] == 2
+    assert lists["scopus"]["matched"] == 2
+    assert lists["core"]["matched"] == 2  # its works found in some result list

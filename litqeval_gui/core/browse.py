@@ -64,12 +64,16 @@ class ListBrowser:
         self.filter = record_filter or RecordFilter()
         where, params = self.filter.sql()
         db = project.db
-        self.topic_id = int(db.execute("SELECT topic_id FROM imports WHERE id = ?",
-                                       [import_id]).fetchone()[0])
-        self.ids = [row[0] for row in db.execute(
+        live = db.execute("SELECT topic_id FROM live_imports WHERE id = ?", [import_id]).fetchone()
+        self.topic_id = int(live[0]) if live else None
+        self.ids = [row[0] for row in db.execute(  # a live list: all its records are live
             f"SELECT r.id FROM records r WHERE r.import_id = ?{where} ORDER BY r.rank, r.id",
-            [import_id, *params])]
+            [import_id, *params])] if live else []
         self._core = works.core_works(db, self.topic_id)
+
+    def works_changed(self) -> None:
+        """Records were grouped anew: re-read the core works (the rows stay the same)."""
+        self._core = works.core_works(self.project.db, self.topic_id)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -82,7 +86,7 @@ class ListBrowser:
         marks = ",".join("?" * len(page))
         found = {row[0]: row for row in self.project.db.execute(
             f"SELECT r.id, r.rank, r.title, r.year, r.venue, COALESCE(r.doi, ''), r.work_id, "
-            f"(SELECT COUNT(*) FROM records g WHERE g.topic_id = r.topic_id "
+            f"(SELECT COUNT(*) FROM live_records g WHERE g.topic_id = r.topic_id "
             f"AND g.work_id = r.work_id) FROM records r WHERE r.id IN ({marks})", page)}
         return [
             RowSummary(id=i, rank=found[i][1], title=found[i][2] or "", year=found[i][3],
@@ -127,7 +131,7 @@ def record_detail(project: Project, record_id: int) -> RecordDetail:
     work_id, topic_id = row[1], row[2]
     occurrences = [Occurrence(*r) for r in db.execute(
         "SELECT r.id, i.name, i.role, i.file_name, COALESCE(i.database, ''), r.rank, "
-        "r.source_line FROM records r JOIN imports i ON i.id = r.import_id "
+        "r.source_line FROM live_records r JOIN imports i ON i.id = r.import_id "
         "WHERE r.topic_id = ? AND r.work_id = ? ORDER BY i.id, r.rank", [topic_id, work_id])]
     links = [tuple(r) for r in db.execute(
         "SELECT CASE WHEN a = ? THEN b ELSE a END, method, score, status FROM links "

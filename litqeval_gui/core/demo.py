@@ -39,7 +39,7 @@ from typing import Any
 from litqeval_gui.core.errors import ProjectError
 from litqeval_gui.core.exporting import export_records
 from litqeval_gui.core.ingest import import_file
-from litqeval_gui.core.jobs import CancelToken, Progress, run_job, scaled
+from litqeval_gui.core.jobs import NEVER, CancelToken, Progress, run_job, scaled
 from litqeval_gui.core.linking import LinkItem, LinkSettings, find_links
 from litqeval_gui.core.locking import ProjectLock
 from litqeval_gui.core.project import Project
@@ -376,7 +376,7 @@ def _write_list(demo_list: DemoList, folder: Path, stem: str) -> Path:
 
 # -- building ---------------------------------------------------------------------------
 
-def build_demo(path: Path, token: CancelToken | None = None, *,
+def build_demo(path: Path, token: CancelToken = NEVER, *,
                seed: int = 2024) -> Generator[Progress, None, Path]:
     """Job: create the demo project at ``path`` (which must not exist); return ``path``."""
     path = Path(path)
@@ -421,7 +421,7 @@ def _remove_dead_partial(partial: Path) -> None:
 
 
 def _fill(project: Project, folder: Path, common: dict[str, Any], topics: list[dict[str, Any]],
-          seed: int, token: CancelToken | None) -> Generator[Progress, None, None]:
+          seed: int, token: CancelToken) -> Generator[Progress, None, None]:
     """Generate, write and import every topic's lists into ``project``."""
     total = sum(t["core"]["size"] + sum(s["size"] for s in t["lists"]) for t in topics) * 2
     done = 0
@@ -431,8 +431,7 @@ def _fill(project: Project, folder: Path, common: dict[str, Any], topics: list[d
             "topics": [{"name": t["name"], "description": t["description"]} for t in topics],
         })}, replace=True)
     for number, topic in enumerate(topics):
-        if token is not None:
-            token.raise_if_cancelled()
+        token.raise_if_cancelled()
         yield Progress(done, total, f"{topic['name']}: generating records")
         demo_lists = _TopicWriter(common, topic, seed, number).lists()
         done += sum(len(d.records) for d in demo_lists)

@@ -32,7 +32,14 @@ class ImportRefused(LitqError):
     """The whole import was refused; the project is unchanged."""
 
 
-class ImportCancelled(LitqError):
+class JobCancelled(LitqError):
+    """The user cancelled a running job; what it was writing is not kept."""
+
+    def __init__(self, message: str = "cancelled; the project is unchanged") -> None:
+        super().__init__(message)
+
+
+class ImportCancelled(JobCancelled):
     """The user cancelled a running import; the project is unchanged."""
 
     def __init__(self, message: str = "import cancelled; the project is unchanged") -> None:

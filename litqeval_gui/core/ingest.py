@@ -2,12 +2,14 @@
 
 :func:`import_file` is a generator job (see :mod:`litqeval_gui.core.jobs`) and an
 import is all or nothing. Bad input is found while parsing, before anything is
-written. Storing is one transaction that leaves the import ``pending`` (invisible
-to catalog queries); linking and grouping are a second that marks it ``done``.
-If linking fails, is cancelled or the job is closed, the pending import is deleted;
+written. Every write is a short op on the project's write path
+(:mod:`litqeval_gui.core.writes`): the import is created ``pending`` (invisible to
+every read), its records and then its links are written in chunks of
+:data:`~litqeval_gui.core.writes.CHUNK_ROWS`, and a last op groups the works and marks
+it ``done`` — so a decision made meanwhile waits for one chunk, not for the import.
+If anything fails, is cancelled or the job is closed, the pending import is deleted;
 if the process dies in between, :meth:`Project.open` deletes it on the next open.
-Either way the project ends exactly as it was. (Two transactions keep a 100 000
-record import cheap to store and let linking report its own progress.)
+Either way the project ends exactly as it was.
 
 Counts of an import: ``read`` = entries read (accepted + rejected); ``rejected`` =
 entries refused with a reason; ``new`` = works of this import that the topic did not
@@ -25,12 +27,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from litqeval_gui.core import works
+from litqeval_gui.core.changes import IMPORTED, NOTHING, Changes
 from litqeval_gui.core.errors import ImportRefused
 from litqeval_gui.core.importing.parallel import read_rows
-from litqeval_gui.core.jobs import CancelToken, Progress, gc_paused, scaled
+from litqeval_gui.core.imports import delete_import
+from litqeval_gui.core.jobs import NEVER, CancelToken, Progress, gc_paused, scaled
 from litqeval_gui.core.linking import USER, Link, LinkItem, find_links, fingerprint
-from litqeval_gui.core.project import Project, delete_import, now
+from litqeval_gui.core.project import Project, now
 from litqeval_gui.core.storage import RowWriter
+from litqeval_gui.core.writes import chunks
 
 ROLES = ("core", "results", "other")
 
@@ -87,7 +92,7 @@ def import_file(
     project: Project, path: str | Path, *, topic: str, role: str, name: str | None = None,
     query: str = "", database: str | None = None, fmt: str = "auto",
     mapping: dict[str, str] | None = None, where: dict[str, str] | None = None,
-    token: CancelToken | None = None,
+    token: CancelToken = NEVER,
 ) -> Generator[Progress, None, ImportSummary]:
     """Import ``path`` as list ``name`` (default: the file name) of ``topic``."""
     path = Path(path)
@@ -97,25 +102,36 @@ def import_file(
         raise ImportRefused(f"{path}: no such file")
     name = name or path.stem
     sha256, size = file_digest(path)
-    with gc_paused():  # bulk allocations: see jobs.gc_paused
-        with project.transaction() as db:
-            topic_id = project.topic_id(topic, create=True)
-            _refuse_clashes(project, topic_id, topic, name, role, sha256)
-            import_id = int(db["imports"].insert({
-                "topic_id": topic_id, "name": name, "role": role, "file_name": path.name,
-                "sha256": sha256, "size": size, "query": query, "created": now(),
-                "state": "pending",
-            }).last_pk)
-            writer = RowWriter(db, topic_id, import_id)
+    created: list[int] = []
+
+    def begin(p: Project) -> Changes:
+        topic_id = p.topic_id(topic, create=True)
+        _refuse_clashes(p, topic_id, topic, name, role, sha256)
+        created[:] = [topic_id, int(p.db["imports"].insert({
+            "topic_id": topic_id, "name": name, "role": role, "file_name": path.name,
+            "sha256": sha256, "size": size, "query": query, "created": now(),
+            "state": "pending",
+        }).last_pk)]
+        return NOTHING
+
+    project.write(begin)
+    topic_id, import_id = created
+    writer = RowWriter(topic_id, import_id)
+
+    def store(rows: list[tuple], rank_offset: int) -> None:
+        for chunk in chunks(rows):
+            project.write(lambda p, chunk=chunk: _nothing(writer.write(p.db, chunk, rank_offset)))
+
+    try:
+        with gc_paused():  # bulk allocations: see jobs.gc_paused
             parsed = yield from scaled(
-                read_rows(path, writer.write, fmt=fmt, mapping=mapping, where=where, topic=topic,
+                read_rows(path, store, fmt=fmt, mapping=mapping, where=where, topic=topic,
                           token=token),
                 0, 50,
             )
             database = database or parsed.database
-            db["imports"].update(import_id, {"format": parsed.format, "encoding": parsed.encoding,
-                                             "database": database})
-        try:
+            project.write(lambda p: _nothing(p.db["imports"].update(import_id, {
+                "format": parsed.format, "encoding": parsed.encoding, "database": database})))
             yield Progress(55, 100, "linking")
             summary = yield from _link(project, ImportSummary(
                 import_id=import_id, topic=topic, name=name, role=role, format=parsed.format,
@@ -123,11 +139,16 @@ def import_file(
                 new=0, duplicate=0, matched=0, rejected=len(parsed.rejected), uncertain=0,
                 notes=list(parsed.notes), problems=[r.describe(parsed.path) for r in parsed.rejected],
             ), topic_id, token)
-        except BaseException:
-            delete_import(project.db, import_id)
-            raise
+    except BaseException:
+        project.write(lambda p: delete_import(p.db, import_id))
+        raise
     yield Progress(100, 100, "done")
     return summary
+
+
+def _nothing(_result: object) -> Changes:
+    """What writing a pending import's rows changes for every reader: nothing."""
+    return NOTHING
 
 
 def _refuse_clashes(project: Project, topic_id: int, topic: str, name: str, role: str,
@@ -144,30 +165,49 @@ def _refuse_clashes(project: Project, topic_id: int, topic: str, name: str, role
                             f"as {role} list {same[0]!r}")
 
 
-def _link(project: Project, summary: ImportSummary, topic_id: int, token: CancelToken | None,
+def _link(project: Project, summary: ImportSummary, topic_id: int, token: CancelToken,
           ) -> Generator[Progress, None, ImportSummary]:
-    """Second transaction: link the import into its topic, group works, mark it done;
-    returns ``summary`` with the counts that linking decides filled in."""
+    """Link the import into its topic (reads here, links written in chunks); the works
+    are grouped on a read here too and one short op writes them and marks the import
+    done (or regroups itself if anything was written since). Returns ``summary`` with
+    the counts that linking decides filled in (the import's report)."""
     import_id = summary.import_id
-    with project.transaction() as db:
-        existing = works.link_items(db, topic_id, exclude_import=import_id)
-        new_items = works.link_items(db, topic_id, only_import=import_id)
-        links = yield from scaled(
-            find_links(new_items, existing, verdicts=_verdicts(db, topic_id), token=token),
-            55, 90,
-        )
-        _store_links(db, topic_id, links, existing + new_items)
-        yield Progress(92, 100, "grouping duplicates")
-        works.regroup(db, topic_id)
-        _count_works(db, summary, topic_id, links)
-        db["imports"].update(import_id, {
-            "n_read": summary.read, "n_new": summary.new, "n_duplicate": summary.duplicate,
-            "n_matched": summary.matched, "n_rejected": summary.rejected,
-            "report": json.dumps({"notes": summary.notes, "rejected": summary.problems}),
-            "state": "done",
-        })
-        if token is not None:
-            token.raise_if_cancelled()
+    db = project.db
+    existing = works.link_items(db, topic_id, exclude_import=import_id)
+    new_items = works.link_items(db, topic_id, only_import=import_id)
+    links = yield from scaled(
+        find_links(new_items, existing, verdicts=_verdicts(db, topic_id), token=token),
+        55, 90,
+    )
+    for chunk in chunks(_link_rows(topic_id, links, existing + new_items)):
+        project.write(lambda p, chunk=chunk: _nothing(_store_links(p.db, chunk)))
+    yield Progress(92, 100, "grouping duplicates")
+    generation = project.writes.generation if project.writes is not None else None
+    planned = works.plan_regroup(db, topic_id, pending_import=import_id)  # read here
+    mine = {r for (r,) in db.execute("SELECT id FROM records WHERE import_id = ?", [import_id])}
+    pending = [pair for pair in planned if pair[1] in mine]  # invisible: written in chunks
+    live = [pair for pair in planned if pair[1] not in mine]
+    token.raise_if_cancelled()
+    ops = 0
+    for chunk in chunks(pending):
+        project.write(lambda p, chunk=chunk: _nothing(works.apply_regroup(p.db, chunk)))
+        ops += 1
+
+    def finish(p: Project) -> Changes:
+        p.db["imports"].update(import_id, {"state": "done"})
+        if generation is None or project.writes.generation == generation + ops:
+            works.apply_regroup(p.db, live)
+        else:  # something else was written since the plan was read (a verdict): regroup
+            works.regroup(p.db, topic_id)
+        return IMPORTED
+
+    project.write(finish)
+    _count_works(db, summary, topic_id, links)  # the import's own report, read here
+    project.write(lambda p: _nothing(p.db["imports"].update(import_id, {
+        "n_read": summary.read, "n_new": summary.new, "n_duplicate": summary.duplicate,
+        "n_matched": summary.matched, "n_rejected": summary.rejected,
+        "report": json.dumps({"notes": summary.notes, "rejected": summary.problems}),
+    })))
     return summary
 
 
@@ -180,19 +220,21 @@ def _verdicts(db, topic_id: int) -> dict[frozenset[str], bool]:
     return {frozenset((a, b)): status == "confirmed" for a, b, status in rows}
 
 
-def _store_links(db, topic_id: int, links: list[Link], items: list[LinkItem]) -> None:
+def _link_rows(topic_id: int, links: list[Link], items: list[LinkItem]) -> list[tuple]:
     by_key = {item.key: item for item in items}
     created = now()
+    return [
+        (topic_id, link.a, link.b, link.method, link.score, _status(link), created,
+         fingerprint(by_key[link.a]), fingerprint(by_key[link.b]),
+         created if link.method == USER else None)
+        for link in links
+    ]
+
+
+def _store_links(db, rows: list[tuple]) -> None:
     db.conn.executemany(
         "INSERT OR IGNORE INTO links (topic_id, a, b, method, score, status, created, fp_a, fp_b, "
-        "decided_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
-        [
-            (topic_id, link.a, link.b, link.method, link.score, _status(link), created,
-             fingerprint(by_key[link.a]), fingerprint(by_key[link.b]),
-             created if link.method == USER else None)
-            for link in links
-        ],
-    )
+        "decided_at) VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
 
 
 def _status(link: Link) -> str:
@@ -207,7 +249,7 @@ def _count_works(db, summary: ImportSummary, topic_id: int, links: list[Link]) -
                                      [summary.import_id])]
     listed = set(mine)
     old_works = {w for (w,) in db.execute(
-        "SELECT DISTINCT work_id FROM records WHERE topic_id = ? AND import_id != ?",
+        "SELECT DISTINCT work_id FROM live_records WHERE topic_id = ? AND import_id != ?",
         [topic_id, summary.import_id])}
     summary.new = len(listed - old_works)
     summary.duplicate = len(mine) - summary.new

@@ -3,11 +3,13 @@
 A job is a generator function; each ``yield Progress(done, total, message)``
 reports progress and is a point where the job may be cancelled. The caller
 cancels by setting a :class:`CancelToken`; the job checks ``token.raise_if_cancelled()``
-(raising :class:`ImportCancelled`) and its transaction rolls back. The job's
-final value is the generator's ``return`` value (``StopIteration.value``).
+(raising :class:`~litqeval_gui.core.errors.JobCancelled`, or a subclass the token was
+made with) and undoes what it wrote. :data:`NEVER` is a token that is never cancelled,
+for callers with nothing to cancel. The job's final value is the generator's
+``return`` value (``StopIteration.value``).
 
-:func:`run_job` drives a job headless (CLI, tests); the GUI worker drives the same
-generator on a background thread.
+:func:`run_job` is the one driver: the CLI and tests call it directly, the GUI worker
+calls it on a background thread with a progress callback that emits a signal.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from litqeval_gui.core.errors import ImportCancelled
+from litqeval_gui.core.errors import ImportCancelled, JobCancelled
 
 T = TypeVar("T")
 
@@ -38,10 +40,12 @@ class Progress:
 
 
 class CancelToken:
-    """Thread-safe cancellation flag shared between a job and its caller."""
+    """Thread-safe cancellation flag shared between a job and its caller; a cancelled
+    job raises ``error`` (imports: :class:`ImportCancelled`, whose message says so)."""
 
-    def __init__(self) -> None:
+    def __init__(self, error: type[JobCancelled] = ImportCancelled) -> None:
         self._event = threading.Event()
+        self._error = error
 
     def cancel(self) -> None:
         self._event.set()
@@ -52,7 +56,15 @@ class CancelToken:
 
     def raise_if_cancelled(self) -> None:
         if self._event.is_set():
-            raise ImportCancelled()
+            raise self._error()
+
+
+class _Never(CancelToken):
+    def cancel(self) -> None:
+        raise RuntimeError("NEVER is the token of a job nobody can cancel")
+
+
+NEVER: CancelToken = _Never()
 
 
 Job = Generator[Progress, None, T]

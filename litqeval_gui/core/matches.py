@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from litqeval_gui.core import works
+from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.errors import ProjectError
 from litqeval_gui.core.project import Project, now
 
@@ -42,8 +43,8 @@ SELECT l.id, l.method, l.score, l.status,
        ra.id, ia.name, ia.role, ra.title, ra.year, COALESCE(ra.doi, ''),
        rb.id, ib.name, ib.role, rb.title, rb.year, COALESCE(rb.doi, '')
 FROM links l
-JOIN records ra ON ra.id = l.a JOIN imports ia ON ia.id = ra.import_id
-JOIN records rb ON rb.id = l.b JOIN imports ib ON ib.id = rb.import_id
+JOIN records ra ON ra.id = l.a JOIN live_imports ia ON ia.id = ra.import_id
+JOIN records rb ON rb.id = l.b JOIN live_imports ib ON ib.id = rb.import_id
 WHERE {where}
 ORDER BY l.score DESC, l.id
 """
@@ -64,27 +65,38 @@ def _query(project: Project, where: str, value: int) -> list[Match]:
     ]
 
 
-def decide(project: Project, link_id: int, accept: bool) -> Match:
-    """Record the user's verdict on a match; accepting merges the two works.
+def decide(project: Project, link_id: int, accept: bool) -> Changes:
+    """Record the user's verdict on a match (a write); accepting merges the two works.
 
     Rejecting recomputes the topic's works when the two records share a work (through
     this link or through other records); otherwise it changes no work.
     """
-    row = project.db.execute("SELECT topic_id, status, a, b FROM links WHERE id = ?",
-                             [link_id]).fetchone()
-    if row is None:
-        raise ProjectError(f"no match with id {link_id}")
-    topic_id, status, a, b = row
-    was_certain = status in ("auto", "confirmed")
-    with project.transaction() as db:
+    def op(p: Project) -> Changes:
+        db = p.db
+        row = db.execute("SELECT topic_id, status, a, b FROM links WHERE id = ?",
+                         [link_id]).fetchone()
+        if row is None:
+            raise ProjectError(f"no match with id {link_id}")
+        topic_id, status, a, b = row
         db.execute("UPDATE links SET status = ?, decided_at = ? WHERE id = ?",
                    ["confirmed" if accept else "rejected", now(), link_id])
-        if accept and not was_certain:
+        if accept and status not in ("auto", "confirmed"):
             works.merge(db, topic_id, a, b)
         elif not accept and _same_work(db, a, b):
             works.regroup(db, topic_id)  # the rejection splits their work
-    [match] = _query(project, "l.id = ?", link_id)
-    return match
+        else:
+            return Changes(verdicts=True)
+        return Changes(verdicts=True, works=True)
+
+    return project.write(op)
+
+
+def match(project: Project, link_id: int) -> Match:
+    """The match with id ``link_id``."""
+    found = _query(project, "l.id = ?", link_id)
+    if not found:
+        raise ProjectError(f"no match with id {link_id}")
+    return found[0]
 
 
 def _same_work(db, a: int, b: int) -> bool:

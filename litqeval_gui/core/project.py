@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
 import sqlite_utils
 
 from litqeval_gui import __version__
+from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.errors import CorruptProjectError, ProjectError, ProjectTooNewError
+from litqeval_gui.core.imports import discard_unfinished_imports
 from litqeval_gui.core.locking import ProjectLock
 from litqeval_gui.core.schema import MIGRATIONS, SCHEMA_VERSION
+from litqeval_gui.core.writes import WritePath, immediate
 
 SUFFIX = ".litq"
 
@@ -39,6 +42,7 @@ class Project:
         self._lock = lock
         self._readonly = readonly
         self.discarded: list[str] = []  # unfinished imports removed when it was opened
+        self.writes: WritePath | None = None  # set: every write goes through this path
 
     # -- opening -----------------------------------------------------------------
     @classmethod
@@ -90,7 +94,7 @@ class Project:
                         "open it for writing once to upgrade it"
                     )
                 _migrate(db, path, version)
-            discarded = [] if readonly else _discard_unfinished_imports(db)
+            discarded = [] if readonly else discard_unfinished_imports(db)
         except BaseException:
             if db is not None:
                 db.close()
@@ -102,13 +106,16 @@ class Project:
         return project
 
     def sibling(self) -> Project:
-        """A second connection to this open project for a background job.
+        """A second connection to this open project for a background job, to be used
+        on the thread that calls this.
 
-        It shares this project's lock (closing it does not release the lock) and,
-        thanks to WAL, readers on the first connection see only committed data.
+        It shares this project's lock (closing it does not release the lock) and its
+        write path; thanks to WAL, its reads see only committed data.
         """
-        return Project(self.path, _connect(self.path, readonly=self.readonly), None,
-                       readonly=self.readonly)
+        sibling = Project(self.path, _connect(self.path, readonly=self.readonly), None,
+                          readonly=self.readonly)
+        sibling.writes = self.writes
+        return sibling
 
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
@@ -130,12 +137,21 @@ class Project:
         return self._readonly
 
     # -- small shared helpers ------------------------------------------------------
+    def write(self, op: Callable[[Project], Changes]) -> Changes:
+        """Run the mutation ``op`` in one write transaction and return what it changed:
+        through :attr:`writes` when set (waiting for it), else on this connection."""
+        if self.writes is not None:
+            return self.writes.run(op)
+        with self.transaction():
+            return op(self)
+
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite_utils.Database]:
-        """One atomic unit of work: everything inside commits together or not at all."""
+        """One atomic unit of work (``BEGIN IMMEDIATE``): everything inside commits
+        together or not at all. Mutations use :meth:`write`."""
         if self.readonly:
             raise ProjectError(f"{self.path} is open read-only")
-        with self.db.atomic():
+        with immediate(self.db):
             yield self.db
 
     def meta(self, key: str) -> str | None:
@@ -157,7 +173,7 @@ class Project:
 def _connect(path: Path, *, readonly: bool) -> sqlite_utils.Database:
     uri = f"file:{path}?mode=ro" if readonly else f"file:{path}"
     try:
-        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None)  # one thread: its creator
         conn.execute("PRAGMA busy_timeout = 5000")
         if not readonly:
             conn.execute("PRAGMA journal_mode = WAL")
@@ -188,32 +204,6 @@ def _check(db: sqlite_utils.Database, path: Path) -> int:
             f"this is LitQEval GUI {__version__} — please update"
         )
     return version
-
-
-def _discard_unfinished_imports(db: sqlite_utils.Database) -> list[str]:
-    """Delete imports a crash left ``pending`` (stored, never linked); return their names.
-
-    An import is all or nothing: its records are stored in one transaction and linked
-    in a second; if the process died in between, that import is removed here.
-    """
-    pending = db.execute("SELECT id, name FROM imports WHERE state = 'pending'").fetchall()
-    for import_id, _ in pending:
-        delete_import(db, import_id)
-    return [name for _, name in pending]
-
-
-def delete_import(db: sqlite_utils.Database, import_id: int) -> None:
-    """Remove one import with its records and their links, in one transaction.
-
-    A topic left without imports goes too (topics come into being by importing).
-    """
-    with db.atomic():
-        db.execute("DELETE FROM links WHERE a IN (SELECT id FROM records WHERE import_id = ?) "
-                   "OR b IN (SELECT id FROM records WHERE import_id = ?)",
-                   [import_id, import_id])
-        db.execute("DELETE FROM records WHERE import_id = ?", [import_id])
-        db.execute("DELETE FROM imports WHERE id = ?", [import_id])
-        db.execute("DELETE FROM topics WHERE id NOT IN (SELECT topic_id FROM imports)")
 
 
 def _migrate(db: sqlite_utils.Database, path: Path, version: int) -> None:

@@ -15,12 +15,23 @@ Version history:
 3. drop the indexes on records(doi) and records(pmid): linking reads identifiers
    per topic and no query looks a record up by them, so they only slowed imports.
 
-``_bibliographic_fields``: records get volume, issue, pages, publisher, issn and url
-(empty for records imported before).
+Then, named by what they do:
+
+- ``_bibliographic_fields``: records get volume, issue, pages, publisher, issn and url
+  (empty for records imported before).
+- ``_live_views``: ``live_imports`` (imports that finished) and ``live_records``
+  (their records): the one place the rule "a pending import is invisible" lives;
+  every read of lists or records goes through them.
+- ``_cascade_deletes``: deleting an import deletes its records, deleting a record
+  its links (``ON DELETE CASCADE``; new child tables declare it when created), and
+  an index on links(b) so the cascade does not scan the links.
+- ``_parameters``: per-project parameters, ``key`` → JSON ``value``
+  (see :mod:`litqeval_gui.core.parameters`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import sqlite_utils
@@ -91,5 +102,45 @@ def _bibliographic_fields(db: sqlite_utils.Database) -> None:
         db["records"].add_column(name, str)
 
 
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2, _v3, _bibliographic_fields]
+def _live_views(db: sqlite_utils.Database) -> None:
+    db.execute("CREATE VIEW live_imports AS SELECT * FROM imports WHERE state = 'done'")
+    db.execute("CREATE VIEW live_records AS SELECT r.* FROM records r "
+               "JOIN imports i ON i.id = r.import_id WHERE i.state = 'done'")
+
+
+_CASCADES = (("records", "imports"), ("links", "records"))  # child, parent
+
+
+def _cascade_deletes(db: sqlite_utils.Database) -> None:
+    """Add ``ON DELETE CASCADE`` to the foreign keys of records and links.
+
+    A foreign key action does not change how rows are stored, so the table
+    definitions are edited in place (SQLite's documented ``writable_schema`` procedure
+    for such changes) instead of copying every record into a new table.
+    """
+    db.execute("PRAGMA writable_schema = ON")
+    try:
+        for child, parent in _CASCADES:
+            sql = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
+                             [child]).fetchone()[0]
+            cascading, found = re.subn(
+                rf'(REFERENCES\s*["\[`]?{parent}["\]`]?\s*\(\s*["\[`]?id["\]`]?\s*\))',
+                r"\1 ON DELETE CASCADE", sql)
+            assert found, f"{child} has no foreign key to {parent}"
+            db.execute("UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = ?",
+                       [cascading, child])
+        version = db.execute("PRAGMA schema_version").fetchone()[0]
+        db.execute(f"PRAGMA schema_version = {version + 1}")  # connections re-read the schema
+    finally:
+        db.execute("PRAGMA writable_schema = OFF")
+    db["links"].create_index(["b"])
+
+
+def _parameters(db: sqlite_utils.Database) -> None:
+    db["parameters"].create({"key": str, "value": str}, pk="key")
+
+
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
+    _v1, _v2, _v3, _bibliographic_fields, _live_views, _cascade_deletes, _parameters,
+]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -105,22 +105,19 @@ _INSERT = (
 
 class RowWriter:
     """Writes content rows of one import with new ids (each record its own work until
-    linked); use inside the import's transaction. ``count`` = rows written."""
+    linked), one chunk per call inside a write. ``count`` = rows written."""
 
-    def __init__(self, db: sqlite_utils.Database, topic_id: int, import_id: int) -> None:
-        self.db = db
+    def __init__(self, topic_id: int, import_id: int) -> None:
         self.topic_id = topic_id
         self.import_id = import_id
-        self.next_id = int(db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM records")
-                           .fetchone()[0])
         self.count = 0
 
-    def write(self, rows: Sequence[tuple], rank_offset: int = 0) -> None:
-        """Write ``rows`` (ranks shifted by ``rank_offset``)."""
-        first, tid, iid = self.next_id, self.topic_id, self.import_id
-        self.db.conn.executemany(_INSERT, [
+    def write(self, db: sqlite_utils.Database, rows: Sequence[tuple], rank_offset: int = 0) -> None:
+        """Write ``rows`` (ranks shifted by ``rank_offset``) after the largest record id."""
+        first = int(db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM records").fetchone()[0])
+        tid, iid = self.topic_id, self.import_id
+        db.conn.executemany(_INSERT, [
             (first + i, tid, iid, first + i, row[0] + rank_offset, *row[1:])
             for i, row in enumerate(rows)
         ])
-        self.next_id += len(rows)
         self.count += len(rows)

@@ -29,12 +29,13 @@ _ITEM_COLUMNS = ("id, title_norm, year, doi, pmid, ids, CASE WHEN length(title_n
 
 def link_items(db: sqlite_utils.Database, topic_id: int, *, exclude_import: int | None = None,
                only_import: int | None = None) -> list[LinkItem]:
-    """The linker's view of the records of a topic: all, all but one import, or one import."""
+    """The linker's view of a topic's records: the live ones (all, or all but one import),
+    or those of one import (pending while it is linked)."""
     if only_import is not None:
         rows = db.execute(f"SELECT {_ITEM_COLUMNS} FROM records "
                           "WHERE import_id = ? ORDER BY id", [only_import])
     else:
-        rows = db.execute(f"SELECT {_ITEM_COLUMNS} FROM records "
+        rows = db.execute(f"SELECT {_ITEM_COLUMNS} FROM live_records "
                           "WHERE topic_id = ? AND import_id IS NOT ? ORDER BY id",
                           [topic_id, exclude_import])
     return [_item(*row) for row in rows]
@@ -60,10 +61,24 @@ def regroup(db: sqlite_utils.Database, topic_id: int) -> None:
     A rejection always holds; where the user's confirmations contradict one (x ≠ y,
     yet x = z and z = y), the more recent confirmation joins first and wins.
     """
+    apply_regroup(db, plan_regroup(db, topic_id))
+
+
+def apply_regroup(db: sqlite_utils.Database, changed: list[tuple[int, int]]) -> None:
+    """Write the (work id, record id) pairs of :func:`plan_regroup`."""
+    db.conn.executemany("UPDATE records SET work_id = ? WHERE id = ?", changed)
+
+
+def plan_regroup(db: sqlite_utils.Database, topic_id: int,
+                 pending_import: int | None = None) -> list[tuple[int, int]]:
+    """What :func:`regroup` would change, as (work id, record id) pairs, read without
+    writing; ``pending_import``'s records count as live (an import about to be done)."""
     current: dict[int, int] = {}
     dois: dict[int, str] = {}
-    for key, work, doi in db.execute("SELECT id, work_id, doi FROM records WHERE topic_id = ?",
-                                     [topic_id]):
+    for key, work, doi in db.execute(
+            "SELECT id, work_id, doi FROM live_records WHERE topic_id = ? UNION ALL "
+            "SELECT id, work_id, doi FROM records WHERE import_id = ?",
+            [topic_id, pending_import]):
         current[key] = work
         if doi:
             dois[key] = doi
@@ -75,10 +90,10 @@ def regroup(db: sqlite_utils.Database, topic_id: int) -> None:
             "AND status IN ('auto', 'confirmed', 'rejected') "
             "ORDER BY decided_at DESC, a, b", [topic_id],  # newest verdicts first
         )
+        if a in current and b in current  # not the links of an import still pending
     ]
     groups = group(current.keys(), links, dois)
-    changed = [(work, key) for key, work in groups.items() if current[key] != work]
-    db.conn.executemany("UPDATE records SET work_id = ? WHERE id = ?", changed)
+    return [(work, key) for key, work in groups.items() if current[key] != work]
 
 
 def merge(db: sqlite_utils.Database, topic_id: int, a: int, b: int) -> None:
@@ -106,12 +121,12 @@ def merge(db: sqlite_utils.Database, topic_id: int, a: int, b: int) -> None:
 
 def core_works(db: sqlite_utils.Database, topic_id: int) -> set[int]:
     """Work ids of the topic's core set (all core imports)."""
-    return _works(db, "i.topic_id = ? AND i.role = 'core' AND i.state = 'done'", [topic_id])
+    return _works(db, "i.topic_id = ? AND i.role = 'core'", [topic_id])
 
 
 def results_works(db: sqlite_utils.Database, topic_id: int) -> set[int]:
     """Work ids found in any result list of the topic."""
-    return _works(db, "i.topic_id = ? AND i.role = 'results' AND i.state = 'done'", [topic_id])
+    return _works(db, "i.topic_id = ? AND i.role = 'results'", [topic_id])
 
 
 def list_works(db: sqlite_utils.Database, import_id: int) -> set[int]:
@@ -120,6 +135,6 @@ def list_works(db: sqlite_utils.Database, import_id: int) -> set[int]:
 
 
 def _works(db: sqlite_utils.Database, where: str, params: Iterable[object]) -> set[int]:
-    sql = ("SELECT DISTINCT r.work_id FROM records r JOIN imports i ON r.import_id = i.id "
+    sql = ("SELECT DISTINCT r.work_id FROM live_records r JOIN imports i ON r.import_id = i.id "
            f"WHERE {where}")
     return {row[0] for row in db.execute(sql, list(params))}

@@ -16,8 +16,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal
 
-from litqeval_gui.core.errors import ImportCancelled
-from litqeval_gui.core.jobs import CancelToken, Progress
+from litqeval_gui.core.errors import JobCancelled
+from litqeval_gui.core.jobs import CancelToken, Progress, run_job
 from litqeval_gui.gui.notify import show_error
 
 JobFactory = Callable[[CancelToken], Generator[Progress, None, Any]]
@@ -37,20 +37,18 @@ class _JobThread(QThread):
 
     def run(self) -> None:  # worker thread: no UI calls here
         last, last_message = 0.0, None
+
+        def report(p: Progress) -> None:
+            nonlocal last, last_message
+            now = time.monotonic()
+            if (now - last >= _MIN_INTERVAL or p.message != last_message
+                    or (p.total and p.done >= p.total)):
+                last, last_message = now, p.message  # a new phase is never dropped
+                self.progressed.emit(p.done, p.total, p.message)
+
         try:
-            job = self._make_job(self.token)
-            while True:
-                try:
-                    p = next(job)
-                except StopIteration as stop:
-                    self.succeeded.emit(stop.value)
-                    return
-                now = time.monotonic()
-                if (now - last >= _MIN_INTERVAL or p.message != last_message
-                        or (p.total and p.done >= p.total)):
-                    last, last_message = now, p.message  # a new phase is never dropped
-                    self.progressed.emit(p.done, p.total, p.message)
-        except ImportCancelled:
+            self.succeeded.emit(run_job(self._make_job(self.token), report))
+        except JobCancelled:
             self.cancelled.emit()
         except Exception as exc:  # noqa: BLE001 — handed to the GUI thread, never lost
             self.failed.emit(exc)

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from litqeval_gui import __version__
 from litqeval_gui.core.catalog import ListInfo
+from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.project import SUFFIX, Project
 from litqeval_gui.gui import settings as settings_module
@@ -41,11 +42,11 @@ from litqeval_gui.gui.icons import icon
 from litqeval_gui.gui.job_status import JobStatus
 from litqeval_gui.gui.jobs import JobRunner
 from litqeval_gui.gui.notify import show_error
+from litqeval_gui.gui.screens.registry import SCREENS
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
 from litqeval_gui.gui.sidebar import TopicTree
 from litqeval_gui.gui.start_view import StartView
-from litqeval_gui.gui.views.records_view import RecordsView
 
 APP_TITLE = "LitQEval GUI"
 PROJECT_FILTER = f"LitQEval projects (*{SUFFIX});;All files (*)"
@@ -286,15 +287,14 @@ class MainWindow(QMainWindow):
         self._show_start()
         return True
 
-    def _project_changed(self, _what: str) -> None:
+    def _project_changed(self, changes: Changes, initiator: object) -> None:
         if self.session is None:
             return
-        self.sidebar.populate(self.session.project)
+        self.sidebar.project_changed(changes, initiator)
         for index in range(self.tabs.count()):
-            view = self.tabs.widget(index)
-            if isinstance(view, RecordsView):
-                view.mark_stale()
-        self._update_content()
+            self.tabs.widget(index).project_changed(changes, initiator)
+        if changes.topics or changes.lists:
+            self._update_content()
 
     def new_project(self) -> None:
         start = str(self.settings.last_dir / f"untitled{SUFFIX}")
@@ -333,26 +333,27 @@ class MainWindow(QMainWindow):
                                                           exc))
 
     # -- lists and tabs ----------------------------------------------------------------
-    def open_list(self, info: ListInfo) -> RecordsView | None:
+    def open_list(self, info: ListInfo) -> QWidget | None:
         """Show a list's records in a tab (switching to it when already open)."""
+        return self.open_screen("records", info)
+
+    def open_screen(self, key: str, target: object) -> QWidget | None:
+        """Show screen ``key`` of the registry on ``target`` in a tab (one tab per target)."""
         if self.session is None:
             return None
+        kind = SCREENS[key]
         for index in range(self.tabs.count()):
             view = self.tabs.widget(index)
-            if isinstance(view, RecordsView) and view.info.id == info.id:
+            if view.key == key and view.target_id() == kind.id_of(target):
                 self.tabs.setCurrentIndex(index)
                 return view
-        view = RecordsView(self.session, info)
-        sizes = self.settings.splitter_sizes("records")
-        if sizes:
-            view.splitter.setSizes(sizes)
-        view.splitter.splitterMoved.connect(
-            lambda *_: self.settings.set_splitter_sizes("records", view.splitter.sizes()))
-        index = self.tabs.addTab(view, info.name)
-        self.tabs.setTabToolTip(index, f"{info.topic} · {info.name} ({info.role})")
+        view = kind(self.session, target)
+        view.restore_state(self.settings)
+        index = self.tabs.addTab(view, view.title)
+        self.tabs.setTabToolTip(index, view.tooltip)
         self.tabs.setCurrentIndex(index)
         self._update_content()
-        view.table.setFocus()
+        view.setFocus()
         return view
 
     def close_tab(self, index: int) -> None:
@@ -371,7 +372,7 @@ class MainWindow(QMainWindow):
             show_error(self, "No project open",
                        "Open or create a project first, then import the files into it.")
             return None
-        from litqeval_gui.gui.views.import_wizard import ImportWizard
+        from litqeval_gui.gui.import_wizard.wizard import ImportWizard
 
         wizard = ImportWizard(self.session, list(paths), self)
         wizard.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -384,7 +385,7 @@ class MainWindow(QMainWindow):
         if self.session is None or topic is None:
             self.statusBar().showMessage("Select a topic in the sidebar first", 5000)
             return None
-        from litqeval_gui.gui.views.matches_dialog import open_matches_dialog
+        from litqeval_gui.gui.screens.matches.dialog import open_matches_dialog
 
         return open_matches_dialog(self.session, topic, self)
 

@@ -1,41 +1,72 @@
-"""The open project as the GUI sees it: one object shared by the window and its views.
+"""The open project as the GUI sees it: one object shared by the window and its screens.
 
-``ProjectSession`` owns the :class:`~litqeval_gui.core.project.Project` (GUI-thread
-connection, used for reads), the :class:`JobRunner`, and the one change signal:
-after a mutation the code that made it calls :meth:`notify_changed` with what
-changed; views mark themselves stale and refresh when shown.
+``ProjectSession`` owns the :class:`~litqeval_gui.core.project.Project` (the GUI
+thread's connection, for reads), the :class:`JobRunner`, and the project's one
+:class:`~litqeval_gui.core.writes.WritePath`: every mutation — a verdict from a
+screen, a chunk of a background import — runs there, off the GUI thread. After each
+one that changed something the session emits ``changed(changes, initiator)`` on the
+GUI thread, by itself; screens implement ``project_changed(changes, initiator)``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any
+
 from PySide6.QtCore import QObject, Signal
 
+from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.project import Project
+from litqeval_gui.core.writes import Op, WritePath
 from litqeval_gui.gui.jobs import JobRunner
-
-# what changed, passed with ``ProjectSession.changed``
-IMPORTS = "imports"
-MATCHES = "matches"
+from litqeval_gui.gui.notify import show_error
 
 
 class ProjectSession(QObject):
-    changed = Signal(str)
+    changed = Signal(object, object)  # Changes, initiator (who asked; None for jobs)
+    _committed = Signal(object, object)  # emitted on the write thread, delivered here
+    _answered = Signal(object, object, object)  # future, on_success, on_failure
 
     def __init__(self, project: Project, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.project = project
         self.jobs = JobRunner(self)
+        self._committed.connect(self.changed)
+        self._answered.connect(self._answer)
+        self.writes = WritePath(project, listener=self._committed.emit)
+        project.writes = self.writes  # its siblings (jobs) write through the path too
+
+    def write(self, op: Op, *, initiator: Any = None,
+              on_success: Callable[[Changes], None] | None = None,
+              on_failure: Callable[[BaseException], None] | None = None) -> Future[Changes]:
+        """Queue the mutation ``op`` on the write path; ``changed`` is emitted when it
+        commits, then ``on_success(changes)`` or ``on_failure(exc)`` runs here (a
+        failure without ``on_failure`` goes to the one notification path)."""
+        future = self.writes.submit(op, initiator)
+        future.add_done_callback(lambda done: self._answered.emit(done, on_success, on_failure))
+        return future
+
+    def _answer(self, future: Future[Changes], on_success: Callable[[Changes], None] | None,
+                on_failure: Callable[[BaseException], None] | None) -> None:
+        exc = future.exception()
+        if exc is None:
+            if on_success is not None:
+                on_success(future.result())
+        elif on_failure is not None:
+            on_failure(exc)
+        else:
+            show_error(None, "The change was not saved", exc)
 
     def worker_project(self) -> Project:
-        """A sibling connection for a background job; the job's owner closes it."""
+        """A sibling connection for a background job, opened on the job's thread (which
+        closes it); its writes go through the session's write path."""
         return self.project.sibling()
 
-    def notify_changed(self, what: str) -> None:
-        self.changed.emit(what)
-
     def close(self) -> bool:
-        """Stop jobs and close the project; False if a job would not stop."""
+        """Stop jobs, finish queued writes and close the project; False if a job would not stop."""
         if not self.jobs.shutdown():
             return False
+        self.writes.close()
         self.project.close()
         return True

@@ -7,12 +7,13 @@ or Enter) emits :attr:`TopicTree.list_activated` with its
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
 from PySide6.QtGui import QFont, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QTreeView, QWidget
 
 from litqeval_gui.core import catalog
-from litqeval_gui.core.catalog import ListInfo
+from litqeval_gui.core.catalog import ListInfo, TopicInfo
+from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.project import Project
 
 LIST_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -21,6 +22,14 @@ TOPIC_ROLE = Qt.ItemDataRole.UserRole + 2
 
 def list_label(info: ListInfo) -> str:
     return f"{info.name} ({info.records:,} record{'s' if info.records != 1 else ''})"
+
+
+def core_label(core: int) -> str:
+    return f"Core set ({core:,})"
+
+
+def _topic_tooltip(topic: TopicInfo, works: int) -> str:
+    return f"{topic.name}\n{topic.lists} result lists, {works:,} distinct works"
 
 
 def _list_tooltip(info: ListInfo) -> str:
@@ -46,12 +55,18 @@ class TopicTree(QTreeView):
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.activated.connect(self._activated)
         self._collapsed: set[str] = set()
+        self._project: Project | None = None
+        self._topics: dict[str, tuple[TopicInfo, QStandardItem, QStandardItem]] = {}
+        self._tooltips_stale = False  # works regrouped: topic tooltips recounted on hover
 
     def populate(self, project: Project | None) -> None:
         """Rebuild from the project's catalogue, keeping which topics were collapsed."""
         model: QStandardItemModel = self.model()  # type: ignore[assignment]
         self._remember_collapsed()
         model.clear()
+        self._project = project
+        self._topics.clear()
+        self._tooltips_stale = False
         if project is None:
             return
         by_topic: dict[str, list[ListInfo]] = {}
@@ -62,18 +77,39 @@ class TopicTree(QTreeView):
             bold = QFont(item.font())
             bold.setBold(True)
             item.setFont(bold)
-            item.setToolTip(f"{topic.name}\n{topic.lists} result lists, "
-                            f"{topic.works:,} distinct works")
-            self._fill_topic(item, topic.name, topic.core, by_topic.get(topic.name, []))
+            item.setToolTip(_topic_tooltip(topic, topic.works))
+            core_item = self._fill_topic(item, topic.name, topic.core,
+                                         by_topic.get(topic.name, []))
+            self._topics[topic.name] = (topic, item, core_item)
             model.appendRow(item)
             self.setExpanded(item.index(), topic.name not in self._collapsed)
             for row in range(item.rowCount()):
                 self.setExpanded(item.child(row).index(), True)
 
+    def project_changed(self, changes: Changes, _initiator: object) -> None:
+        """Rebuild when topics, lists or records changed; after a regrouping (a verdict)
+        only the core-set counts are recounted now, the topics' work counts on hover."""
+        if self._project is None:
+            return
+        if changes.topics or changes.lists or changes.records:
+            self.populate(self._project)
+        elif changes.works:
+            for topic, _item, core_item in self._topics.values():
+                core_item.setText(core_label(catalog.core_size(self._project, topic.id)))
+            self._tooltips_stale = True
+
+    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 — Qt override
+        if event.type() == QEvent.Type.ToolTip and self._tooltips_stale and self._project:
+            self._tooltips_stale = False
+            for topic, item, _core_item in self._topics.values():
+                item.setToolTip(_topic_tooltip(topic, catalog.work_count(self._project,
+                                                                         topic.id)))
+        return super().viewportEvent(event)
+
     def _fill_topic(self, item: QStandardItem, topic: str, core: int,
-                    lists: list[ListInfo]) -> None:
+                    lists: list[ListInfo]) -> QStandardItem:
         cores = [i for i in lists if i.role == "core"]
-        core_item = self._item(f"Core set ({core:,})", topic)
+        core_item = self._item(core_label(core), topic)
         if len(cores) == 1:
             self._attach(core_item, cores[0])
         else:
@@ -85,6 +121,7 @@ class TopicTree(QTreeView):
                 group = self._item(title, topic)
                 group.appendRows([self._list_item(i) for i in members])
                 item.appendRow(group)
+        return core_item
 
     def _item(self, text: str, topic: str) -> QStandardItem:
         item = QStandardItem(text)
@@ -125,17 +162,3 @@ class TopicTree(QTreeView):
     def topic_names(self) -> list[str]:
         model = self.model()
         return [model.index(row, 0).data(TOPIC_ROLE) for row in range(model.rowCount())]
-
-    def labels(self) -> list[str]:
-        """Every item's text, depth-first with two spaces of indent per level (for tests)."""
-        out: list[str] = []
-
-        def walk(parent: QModelIndex, depth: int) -> None:
-            model = self.model()
-            for row in range(model.rowCount(parent)):
-                index = model.index(row, 0, parent)
-                out.append("  " * depth + index.data())
-                walk(index, depth + 1)
-
-        walk(QModelIndex(), 0)
-        return out

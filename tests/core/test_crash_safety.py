@@ -9,9 +9,10 @@ import time
 
 import pytest
 
-from litqeval_gui.core import exporting, synthetic
+from litqeval_gui.core import exporting
 from litqeval_gui.core.importing import parallel
 from litqeval_gui.core.project import Project
+from tests.support import synthetic
 
 IMPORTER = textwrap.dedent("""
     import sys
@@ -46,7 +47,7 @@ def _descendants(pid: int) -> set[int]:
 
 
 @pytest.mark.parametrize(("kill_at", "discarded"), [
-    ("reading RIS records", []),  # mid-parse, workers running: the transaction never commits
+    ("reading RIS records", ["big"]),  # mid-parse, workers running: chunks stored, pending
     ("linking", ["big"]),  # records stored (import pending) and linking runs
 ])
 def test_sigkill_during_import_leaves_no_part_of_it(tmp_path, kill_at, discarded):

@@ -24,7 +24,7 @@ from litqeval_gui.core.linking import (
     item_from_record,
 )
 from litqeval_gui.core.records import Record
-from litqeval_gui.core.synthetic import generate, pair_quality
+from tests.support.synthetic import generate, pair_quality
 
 TITLE = "Effects of caffeine on sleep quality in older adults"
 

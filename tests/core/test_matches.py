@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from litqeval_gui.core import ingest, matches, works
+from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.errors import ProjectError
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
@@ -50,8 +51,9 @@ def test_verdicts_keep_works_equal_to_a_full_regroup(project):
     # c–r2 and r1–r2 that would join them, the newer one wins); {c,r2}{r1}
     expected_groups = [2, 2, 1, 2, 2, 2]
     for (x, y, accept), groups in zip(steps, expected_groups, strict=True):
-        decided = matches.decide(project, _pair(project, x, y).id, accept)
-        assert decided.status == ("confirmed" if accept else "rejected")
+        link_id = _pair(project, x, y).id
+        assert matches.decide(project, link_id, accept).verdicts
+        assert matches.match(project, link_id).status == ("confirmed" if accept else "rejected")
         fast = _work_ids(project)
         with project.transaction() as db:
             works.regroup(db, project.topic_id("T"))
@@ -99,10 +101,11 @@ def test_rejecting_a_match_splits_records_joined_through_a_third(tmp_path):
         _import(project, bridge, "bridge")
         # two DOIs are never joined automatically, not even through the bridge
         assert _work(project, "core") != _work(project, "preprint")
-        matches.decide(project, _pair(project, "core", "preprint").id, accept=True)
+        link_id = _pair(project, "core", "preprint").id
+        matches.decide(project, link_id, accept=True)
         assert _work(project, "core") == _work(project, "preprint")  # the user joined them
-        decided = matches.decide(project, _pair(project, "core", "preprint").id, accept=False)
-        assert decided.status == "rejected"
+        assert matches.decide(project, link_id, accept=False) == Changes(verdicts=True, works=True)
+        assert matches.match(project, link_id).status == "rejected"
         assert _work(project, "core") != _work(project, "preprint")
         assert _work(project, "bridge") == _work(project, "core")  # the first certain link
         fast = _work_ids(project)

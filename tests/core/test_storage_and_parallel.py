@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from litqeval_gui.core import exporting, synthetic
+from litqeval_gui.core import exporting
 from litqeval_gui.core.errors import ImportRefused
 from litqeval_gui.core.importing import parallel
 from litqeval_gui.core.importing.parallel import read_rows
@@ -23,6 +23,7 @@ from litqeval_gui.core.storage import (
     record_row,
     unpack_raw,
 )
+from tests.support import synthetic
 
 
 def test_pack_raw_stores_copies_of_columns_once_and_unpacks_exactly():

@@ -9,7 +9,7 @@ import pytest
 from rapidfuzz.distance import Levenshtein
 
 from litqeval_gui.core.records import Record, normalise_doi, normalise_title
-from litqeval_gui.core.synthetic import (
+from tests.support.synthetic import (
     HARD_NEGATIVES,
     TITLE_VARIATIONS,
     VARIATIONS,

@@ -1,7 +1,11 @@
 """GUI tests run offscreen, write settings to a temporary folder, and capture error boxes;
 no job thread may still run when a test ends."""
 
+import multiprocessing
 import os
+import threading
+import time
+import traceback
 
 import pytest
 
@@ -18,27 +22,36 @@ def isolated_config(tmp_path, monkeypatch):
 
 @pytest.fixture(autouse=True)
 def no_job_thread_outlives_the_test(monkeypatch):
-    """Every job thread started during the test has stopped by its end (``threading``
-    does not see QThreads, so they are recorded as they start)."""
+    """Every thread started during the test has stopped by its end: job QThreads
+    (``threading`` does not see them, so they are recorded as they start), Python threads
+    (the write path's worker) and the parser's worker processes. A leak is reported
+    with where it started."""
     from litqeval_gui.gui import jobs
 
     started = []
     real_start = jobs._JobThread.start
 
     def start(thread, *args):
-        started.append(thread)
+        started.append((thread, "".join(traceback.format_stack(limit=12)[:-1])))
         real_start(thread, *args)
 
     monkeypatch.setattr(jobs._JobThread, "start", start)
+    before = set(threading.enumerate())
     yield
-    running = []
-    for thread in started:
+    leaks = []
+    for thread, where in started:
         try:
             if thread.isRunning():
-                running.append(thread)
+                leaks.append(f"job thread started at:\n{where}")
         except RuntimeError:  # deleted after it finished
             continue
-    assert running == [], f"{len(running)} job thread(s) still running after the test"
+    deadline = time.monotonic() + 5
+    while (alive := [t for t in threading.enumerate() if t not in before and t.is_alive()
+                     and not t.daemon]) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    leaks += [f"thread {t.name!r} (target {getattr(t, '_target', None)!r})" for t in alive]
+    leaks += [f"process {p.name} pid {p.pid}" for p in multiprocessing.active_children()]
+    assert leaks == [], "still running after the test:\n" + "\n".join(leaks)
 
 
 @pytest.fixture

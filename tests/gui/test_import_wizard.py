@@ -8,13 +8,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QWizard
 
 from litqeval_gui.core import catalog, ingest
+from litqeval_gui.core.changes import IMPORTED
 from litqeval_gui.core.errors import ImportRefused
 from litqeval_gui.core.importing import detect
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
+from litqeval_gui.gui.import_wizard.preview import NOT_MAPPED
+from litqeval_gui.gui.import_wizard.wizard import ImportWizard
 from litqeval_gui.gui.session import ProjectSession
-from litqeval_gui.gui.views.import_preview import NOT_MAPPED
-from litqeval_gui.gui.views.import_wizard import ImportWizard
+from tests.support import pages
 
 SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
 
@@ -91,7 +93,7 @@ def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files,
     _wait_previews(qtbot, wizard)
     page = wizard.preview_page
     assert page.info_label.text().count("<b>") == 3 and "csv" in page.info_label.text()
-    assert page.table.titles()[0] == "Semantic precision for literature search evaluation"
+    assert pages.preview_titles(page.table)[0] == "Semantic precision for literature search evaluation"
     assert page.mapping_toggle.isVisible() and not page.mapping_editor.isVisible()
     qtbot.mouseClick(page.mapping_toggle, Qt.MouseButton.LeftButton)
     assert page.mapping_editor.isVisible()  # a table: its detected mapping can be edited
@@ -132,14 +134,14 @@ def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files,
 
     with qtbot.waitSignal(session.changed) as changed:
         qtbot.mouseClick(run.retry_button, Qt.MouseButton.LeftButton)
-    assert changed.args == ["imports"]
+    assert changed.args == [IMPORTED, None]
     qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=10_000)
     summary = run.summaries[results]  # the core's own summary of this import
     assert (summary.read, summary.new, summary.duplicate, summary.matched, summary.rejected,
             summary.uncertain) == (5, 2, 3, 2, 0, 0)
     shown = wizard.summary_page
     for key in ("read", "new", "duplicate", "matched", "rejected", "uncertain"):
-        assert shown.count("q1", key) == getattr(summary, key)
+        assert pages.summary_count(shown, "q1", key) == getattr(summary, key)
     assert not shown.matches_button.isEnabled()
     assert not wizard.button(QWizard.WizardButton.BackButton).isEnabled()
     info = catalog.find_list(session.project, "T", "q1")
@@ -208,7 +210,7 @@ def test_unknown_columns_are_mapped_by_the_user(qtbot, session, tmp_path):
 
     page.mapping_editor.choose("title", "Name of paper")
     _wait_previews(qtbot, wizard)
-    assert page.table.titles() == ["Ants in the kitchen", "Bees in the garden",
+    assert pages.preview_titles(page.table) == ["Ants in the kitchen", "Bees in the garden",
                                    "Wasps on the terrace"]
     for name, column in (("year", "Yr"), ("doi", "Identifier"), ("abstract", "Summary text")):
         page.mapping_editor.choose(name, column)
@@ -223,7 +225,7 @@ def test_unknown_columns_are_mapped_by_the_user(qtbot, session, tmp_path):
     wizard.next()
     qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=10_000)
     shown = wizard.summary_page
-    assert (shown.count("mapped", "read"), shown.count("mapped", "rejected")) == (4, 1)
+    assert (pages.summary_count(shown, "mapped", "read"), pages.summary_count(shown, "mapped", "rejected")) == (4, 1)
     assert "line 5: no title and no abstract" in shown.problems.toPlainText()
     _grab(wizard, "5_summary_rejected")
     info = catalog.find_list(session.project, "T", "mapped")
@@ -244,7 +246,7 @@ def test_several_files_are_imported_one_after_another(qtbot, session, small_file
     page = wizard.preview_page
     assert page.file_combo.isVisible() and page.file_combo.count() == 2
     page.file_combo.setCurrentIndex(1)
-    assert page.table.titles() == ["Core publications as a gold standard for query recall"]
+    assert pages.preview_titles(page.table) == ["Core publications as a gold standard for query recall"]
     assert not page.mapping_editor.isVisible()  # RIS has no columns to map
     wizard.next()
     names = {path: edit.text() for path, edit in wizard.settings_page.name_edits.items()}
@@ -255,7 +257,7 @@ def test_several_files_are_imported_one_after_another(qtbot, session, small_file
     sizes = {i.name: (i.role, i.size) for i in catalog.lists(session.project, "T")}
     assert sizes == {"core": ("core", 3), "scopus": ("results", 4), "pubmed": ("results", 1)}
     shown = wizard.summary_page
-    assert (shown.count("scopus", "matched"), shown.count("pubmed", "matched")) == (2, 1)
+    assert (pages.summary_count(shown, "scopus", "matched"), pages.summary_count(shown, "pubmed", "matched")) == (2, 1)
     _grab(wizard, "5_summary_two_files")
 
 
@@ -276,7 +278,7 @@ def test_uncertain_matches_open_the_review_dialog(qtbot, session, tmp_path):
     wizard.next()
     qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=10_000)
     shown = wizard.summary_page
-    assert shown.count("preprint", "uncertain") == 1 and shown.matches_button.isEnabled()
+    assert pages.summary_count(shown, "preprint", "uncertain") == 1 and shown.matches_button.isEnabled()
     qtbot.mouseClick(shown.matches_button, Qt.MouseButton.LeftButton)
     dialog = shown.matches_dialog
     assert dialog is not None and dialog.isVisible()

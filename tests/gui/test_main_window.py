@@ -14,8 +14,9 @@ from litqeval_gui.core.project import Project
 from litqeval_gui.gui import app as gui_app
 from litqeval_gui.gui import main_window
 from litqeval_gui.gui.main_window import NO_LISTS_HINT, MainWindow
+from litqeval_gui.gui.screens.records import RecordsView
 from litqeval_gui.gui.settings import Settings
-from litqeval_gui.gui.views.records_view import RecordsView
+from tests.support import pages
 
 SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
 
@@ -55,7 +56,7 @@ def test_no_project_shows_the_start_screen(window):
 def test_sidebar_shows_topics_with_counts_and_a_list_opens_in_a_tab(window, project_path):
     assert window.open_project(project_path)
     assert window.pages.currentWidget() is window.splitter
-    assert window.sidebar.labels() == [
+    assert pages.sidebar_labels(window.sidebar) == [
         "search eval", "  Core set (3)", "  Result lists", "    scopus (5 records)"]
     assert window.hint.text() == main_window.CHOOSE_LIST_HINT
     [info] = [i for i in _list_infos(window) if i.name == "scopus"]
@@ -81,20 +82,21 @@ def test_project_without_topics_shows_the_import_hint(window, tmp_path):
     window.open_project(path)
     assert window.content.currentWidget() is window.hint
     assert window.hint.text() == NO_LISTS_HINT
-    assert window.sidebar.labels() == []
+    assert pages.sidebar_labels(window.sidebar) == []
     assert not window.matches_action.isEnabled()
 
 
-def test_sidebar_refreshes_when_the_session_announces_an_import(window, project_path, tmp_path):
+def test_sidebar_refreshes_when_the_session_announces_an_import(window, project_path, tmp_path,
+                                                                 qtbot):
     window.open_project(project_path)
     extra = tmp_path / "wos.csv"
     extra.write_text("Title,Year,DOI\nA new paper on search filters,2023,10.7/x\n",
                      encoding="utf-8")
     session = window.session
-    run_job(ingest.import_file(session.project, extra, topic="second", role="results"))
-    session.notify_changed("imports")
+    with qtbot.waitSignal(session.changed):  # the session announces it by itself
+        run_job(ingest.import_file(session.project, extra, topic="second", role="results"))
     assert "second" in window.sidebar.topic_names()
-    assert "    wos (1 record)" in window.sidebar.labels()
+    assert "    wos (1 record)" in pages.sidebar_labels(window.sidebar)
 
 
 def test_unfinished_import_is_reported_once(window, project_path, shown_errors):
@@ -105,7 +107,7 @@ def test_unfinished_import_is_reported_once(window, project_path, shown_errors):
         "Unfinished import removed",
         main_window.discarded_message(["scopus"]))]
     assert "The unfinished import 'scopus' was removed" in shown_errors[0][1]
-    assert window.sidebar.labels() == ["search eval", "  Core set (3)", "  Result lists"]
+    assert pages.sidebar_labels(window.sidebar) == ["search eval", "  Core set (3)", "  Result lists"]
 
 
 def test_a_bad_file_is_reported_and_the_start_screen_stays(window, tmp_path, shown_errors):

@@ -4,16 +4,18 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QShortcut
 
 from litqeval_gui.core import evaluation, ingest, matches
+from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
-from litqeval_gui.gui.session import ProjectSession
-from litqeval_gui.gui.views.matches_dialog import (
+from litqeval_gui.gui.screens.matches.dialog import (
     EMPTY_TEXT,
     MatchesDialog,
     highlight_differences,
 )
+from litqeval_gui.gui.session import ProjectSession
 
 SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
 
@@ -63,7 +65,7 @@ def test_reject_with_r_is_stored_and_announced(qtbot, session):
 
     with qtbot.waitSignal(session.changed) as changed:
         qtbot.keyClick(dialog, Qt.Key.Key_R)
-    assert changed.args == ["matches"]
+    assert changed.args == [Changes(verdicts=True), dialog]  # they were two works already
     assert matches.matches(session.project, "T", uncertain=True) == []
     assert _status(session, match.id) == "rejected"
     assert evaluation.recall_report(session.project, "T").lists[0].retrieved_core == 0
@@ -73,7 +75,9 @@ def test_reject_with_r_is_stored_and_announced(qtbot, session):
 def test_accept_with_a_merges_the_works(qtbot, session):
     [match] = matches.matches(session.project, "T", uncertain=True)
     dialog = _dialog(qtbot, session)
-    qtbot.keyClick(dialog, Qt.Key.Key_A)
+    with qtbot.waitSignal(session.changed) as changed:
+        qtbot.keyClick(dialog, Qt.Key.Key_A)
+    assert changed.args == [Changes(verdicts=True, works=True), dialog]
     assert _status(session, match.id) == "confirmed"
     assert evaluation.recall_report(session.project, "T").lists[0].retrieved_core == 1
 
@@ -86,18 +90,20 @@ def test_skip_back_and_change_of_verdict(qtbot, session):
     assert "1 left undecided" in dialog.message_label.text()
     qtbot.keyClick(dialog, Qt.Key.Key_Left)
     assert dialog.current == match
-    qtbot.keyClick(dialog, Qt.Key.Key_A)
+    with qtbot.waitSignal(session.changed):
+        qtbot.keyClick(dialog, Qt.Key.Key_A)
     qtbot.keyClick(dialog, Qt.Key.Key_Left)
     assert "accepted" in dialog.verdict_label.text()
-    qtbot.keyClick(dialog, Qt.Key.Key_R)  # a changed mind is stored too
+    with qtbot.waitSignal(session.changed):
+        qtbot.keyClick(dialog, Qt.Key.Key_R)  # a changed mind is stored too
     assert _status(session, match.id) == "rejected"
 
 
 def test_shortcuts_are_removed_when_the_dialog_closes(qtbot, session):
     dialog = _dialog(qtbot, session)
-    assert sorted(dialog.shortcut_keys()) == ["A", "Left", "R", "Right", "S"]
+    assert sorted(dialog.shortcuts.live_keys()) == ["A", "Left", "R", "Right", "S"]
     dialog.reject()
-    assert dialog.shortcut_keys() == []
+    assert dialog.shortcuts.live_keys() == []
     [match] = matches.matches(session.project, "T", uncertain=True)
     qtbot.keyClick(dialog, Qt.Key.Key_R)  # a closed dialog ignores the key
     assert _status(session, match.id) == "uncertain"
@@ -116,3 +122,11 @@ def test_highlight_marks_only_the_differing_words():
     a, b = highlight_differences("Deep learning for screening", "Deep LEARNING in screening")
     assert a.count("<span") == 1 and "for" in a and "Deep learning" in a
     assert b.count("<span") == 1 and ">in<" in b
+
+
+def test_screen_keys_refuse_a_second_binding_and_do_not_repeat(qtbot, session):
+    dialog = _dialog(qtbot, session)
+    with pytest.raises(ValueError, match="already bound"):
+        dialog.shortcuts.add("A", dialog.skip)
+    live = dialog.findChildren(QShortcut)
+    assert len(live) == 5 and not any(s.autoRepeat() for s in live)  # holding A fires once

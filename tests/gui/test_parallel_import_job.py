@@ -2,10 +2,11 @@
 
 import pytest
 
-from litqeval_gui.core import catalog, exporting, ingest, synthetic
+from litqeval_gui.core import catalog, exporting, ingest
 from litqeval_gui.core.importing import parallel
 from litqeval_gui.core.project import Project
 from litqeval_gui.gui.jobs import JobRunner
+from tests.support import synthetic
 
 
 @pytest.fixture
@@ -18,6 +19,16 @@ def big_ris(tmp_path, monkeypatch):
     return path
 
 
+def _import(project, path, token):
+    """The import on a connection of the job's own thread (as the wizard runs it)."""
+    sibling = project.sibling()
+    try:
+        return (yield from ingest.import_file(sibling, path, topic="T", role="results",
+                                              token=token))
+    finally:
+        sibling.close()
+
+
 def _run(qtbot, project, path, cancel_at=None):
     runner, outcome = JobRunner(), []
     handle = None
@@ -28,8 +39,7 @@ def _run(qtbot, project, path, cancel_at=None):
 
     with qtbot.waitSignal(runner.ended, timeout=60_000):
         handle = runner.run(
-            "import", lambda token: ingest.import_file(project, path, topic="T", role="results",
-                                                       token=token),
+            "import", lambda token: _import(project, path, token),
             on_success=outcome.append, on_cancelled=lambda: outcome.append("cancelled"),
             on_progress=progressed)
     return outcome

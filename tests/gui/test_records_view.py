@@ -8,11 +8,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
 from litqeval_gui.core import catalog, ingest
+from litqeval_gui.core.changes import IMPORTED
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
+from litqeval_gui.gui.screens.records import view as records_view
+from litqeval_gui.gui.screens.records.view import CACHE_PAGES, RecordsView
 from litqeval_gui.gui.session import ProjectSession
-from litqeval_gui.gui.views import records_view
-from litqeval_gui.gui.views.records_view import CACHE_PAGES, RecordsView
 
 N = 100_000
 FRUITS = ("apple", "banana", "cherry", "damson", "elder", "fig", "grape", "hazel", "iris",
@@ -183,7 +184,7 @@ def test_a_hidden_stale_view_refreshes_when_shown(view, qtbot):
     view.filter_edit.setText("fig")
     view.apply_filter()
     browser = view.model.browser
-    view.mark_stale()  # hidden: only marked
+    view.project_changed(IMPORTED, None)  # hidden: only marked
     assert view.model.browser is browser
     view.show()
     qtbot.waitExposed(view)

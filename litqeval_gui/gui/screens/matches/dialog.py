@@ -1,9 +1,11 @@
 """Review a topic's uncertain matches one pair at a time: accept, reject, skip or go back.
 
-Each verdict goes through :func:`litqeval_gui.core.matches.decide` at once (a tiny write
-on the session's own connection) and is announced with ``notify_changed("matches")``.
-The keys A / R / S / → / ← belong to this dialog: they are registered when it is shown
-and removed when it is hidden or closed.
+Each verdict is queued at once on the session's write path
+(:func:`litqeval_gui.core.matches.decide` as an op) and the next pair is shown without
+waiting; the session announces what it changed, and a verdict that could not be
+stored is shown and forgotten.
+The keys A / R / S / → / ← belong to this dialog (a :class:`Shortcuts`): they are
+bound when it is shown and removed when it is hidden or closed; holding one fires once.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import html
 from difflib import SequenceMatcher
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QHideEvent, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -27,9 +29,11 @@ from PySide6.QtWidgets import (
 )
 
 from litqeval_gui.core import matches as core_matches
+from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.matches import Match, MatchSide
 from litqeval_gui.gui.notify import show_error
-from litqeval_gui.gui.session import MATCHES, ProjectSession
+from litqeval_gui.gui.session import ProjectSession
+from litqeval_gui.gui.shortcuts import Shortcuts
 
 EMPTY_TEXT = "No uncertain matches — nothing to review"
 _MARK = '<span style="background-color:#ffd54f; color:#000000; font-weight:600">{}</span>'
@@ -92,6 +96,8 @@ class _SidePanel(QGroupBox):
 class MatchesDialog(QDialog):
     """The uncertain matches of ``topic``, reviewed with the keyboard or the buttons."""
 
+    key = "matches"
+
     def __init__(self, session: ProjectSession, topic: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Uncertain matches — {topic}")
@@ -100,8 +106,28 @@ class MatchesDialog(QDialog):
         self._matches: list[Match] = core_matches.matches(session.project, topic, uncertain=True)
         self._verdicts: dict[int, bool] = {}  # link id -> accepted
         self._index = 0
-        self._shortcuts: list[QShortcut] = []
+        self.shortcuts = Shortcuts(self)
+        for key, slot in (("A", lambda: self.decide(True)), ("R", lambda: self.decide(False)),
+                          ("S", self.skip), ("Right", self.skip), ("Left", self.go_back)):
+            self.shortcuts.add(key, slot)
+        session.changed.connect(self.project_changed)
         self._build()
+        self._show_current()
+
+    @property
+    def title(self) -> str:
+        return self.windowTitle()
+
+    def project_changed(self, changes: Changes, initiator: object) -> None:
+        """Matches changed elsewhere (an import, the CLI): re-read them, keeping the place."""
+        if initiator is self or not (changes.verdicts or changes.records):
+            return
+        current = self.current
+        self._matches = core_matches.matches(self._session.project, self._topic,
+                                             uncertain=True)
+        ids = [m.id for m in self._matches]
+        self._index = ids.index(current.id) if current and current.id in ids else min(
+            self._index, len(ids))
         self._show_current()
 
     # -- layout -----------------------------------------------------------------
@@ -168,28 +194,12 @@ class MatchesDialog(QDialog):
 
     # -- shortcuts belong to this screen ----------------------------------------------
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt override
-        if not self._shortcuts:
-            keys = ((Qt.Key.Key_A, lambda: self.decide(True)),
-                    (Qt.Key.Key_R, lambda: self.decide(False)),
-                    (Qt.Key.Key_S, self.skip), (Qt.Key.Key_Right, self.skip),
-                    (Qt.Key.Key_Left, self.go_back))
-            for key, slot in keys:
-                shortcut = QShortcut(QKeySequence(key), self)
-                shortcut.activated.connect(slot)
-                self._shortcuts.append(shortcut)
+        self.shortcuts.bind()
         super().showEvent(event)
 
     def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 — Qt override
-        for shortcut in self._shortcuts:
-            shortcut.setEnabled(False)
-            shortcut.setParent(None)
-            shortcut.deleteLater()
-        self._shortcuts.clear()
+        self.shortcuts.unbind()
         super().hideEvent(event)
-
-    def shortcut_keys(self) -> list[str]:
-        """The keys registered right now (empty once the dialog is closed)."""
-        return [s.key().toString() for s in self._shortcuts]
 
     # -- reviewing ------------------------------------------------------------------
     @property
@@ -201,14 +211,15 @@ class MatchesDialog(QDialog):
         match = self.current
         if match is None:
             return
-        try:
-            core_matches.decide(self._session.project, match.id, accept)
-        except Exception as exc:  # noqa: BLE001 — the one notification path shows it
-            show_error(self, "Could not record the verdict", exc)
-            return
+        self._session.write(lambda p: core_matches.decide(p, match.id, accept), initiator=self,
+                            on_failure=lambda exc: self._not_stored(match, exc))
         self._verdicts[match.id] = accept
-        self._session.notify_changed(MATCHES)
         self._index += 1
+        self._show_current()
+
+    def _not_stored(self, match: Match, exc: BaseException) -> None:
+        self._verdicts.pop(match.id, None)
+        show_error(self, "Could not record the verdict", exc)
         self._show_current()
 
     def skip(self) -> None:

@@ -33,12 +33,12 @@ from PySide6.QtWidgets import (
 from litqeval_gui.core import ingest
 from litqeval_gui.core.ingest import ImportSummary
 from litqeval_gui.core.jobs import CancelToken
+from litqeval_gui.gui.import_wizard.list_settings import ImportSettings, SettingsPage
+from litqeval_gui.gui.import_wizard.messages import failure_text, message_label, show_error_text
+from litqeval_gui.gui.import_wizard.preview import FileState, PreviewPage
+from litqeval_gui.gui.import_wizard.summary import SummaryPage
 from litqeval_gui.gui.jobs import JobFactory, JobHandle
-from litqeval_gui.gui.session import IMPORTS, ProjectSession
-from litqeval_gui.gui.views.import_list_settings import ImportSettings, SettingsPage
-from litqeval_gui.gui.views.import_messages import failure_text, message_label, show_error_text
-from litqeval_gui.gui.views.import_preview import FileState, PreviewPage
-from litqeval_gui.gui.views.import_summary import SummaryPage
+from litqeval_gui.gui.session import ProjectSession
 
 
 class FilesPage(QWizardPage):
@@ -204,7 +204,6 @@ class RunPage(QWizardPage):
 
     def _imported(self, state: FileState, summary: ImportSummary) -> None:
         self.summaries[state.path] = summary
-        self._owner.session.notify_changed(IMPORTS)
         self._handle = None
         self._next()
 

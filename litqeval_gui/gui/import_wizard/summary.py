@@ -23,12 +23,12 @@ from PySide6.QtWidgets import (
 )
 
 from litqeval_gui.core.ingest import ImportSummary
+from litqeval_gui.gui.import_wizard.messages import message_label, show_error_text
 from litqeval_gui.gui.notify import show_error
-from litqeval_gui.gui.views.import_messages import message_label, show_error_text
-from litqeval_gui.gui.views.matches_dialog import MatchesDialog, open_matches_dialog
+from litqeval_gui.gui.screens.matches.dialog import MatchesDialog, open_matches_dialog
 
 if TYPE_CHECKING:
-    from litqeval_gui.gui.views.import_wizard import ImportWizard
+    from litqeval_gui.gui.import_wizard.wizard import ImportWizard
 
 
 class SummaryPage(QWizardPage):
@@ -101,12 +101,6 @@ class SummaryPage(QWizardPage):
         self.matches_button.setEnabled(uncertain > 0)
         self.matches_button.setText(f"Review {uncertain} &uncertain match(es)…" if uncertain
                                     else "No uncertain matches")
-
-    def count(self, name: str, key: str) -> int:
-        """The number shown for list ``name`` in row ``key`` (e.g. "matched")."""
-        col = [s.name for s in self.summaries()].index(name)
-        row = [k for k, _ in self.ROWS].index(key)
-        return int(self.counts.item(row, col).text().replace(",", ""))
 
     def report_text(self) -> str:
         """The text report of every import, then the files not imported."""

@@ -35,11 +35,11 @@ from litqeval_gui.core.importing import FORMATS, ParseResult, read_records
 from litqeval_gui.core.importing.layouts import FIELDS
 from litqeval_gui.core.jobs import CancelToken
 from litqeval_gui.core.records import Record
+from litqeval_gui.gui.import_wizard.messages import failure_text, message_label, show_error_text
 from litqeval_gui.gui.jobs import JobHandle
-from litqeval_gui.gui.views.import_messages import failure_text, message_label, show_error_text
 
 if TYPE_CHECKING:
-    from litqeval_gui.gui.views.import_wizard import ImportWizard
+    from litqeval_gui.gui.import_wizard.wizard import ImportWizard
 
 PREVIEW_ROWS = 20
 TABLE_FORMATS = ("csv", "tsv", "xlsx")
@@ -155,11 +155,6 @@ class PreviewTable(QTableWidget):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
                 self.setItem(row, col, item)
-
-    def titles(self) -> list[str]:
-        """The titles shown, top to bottom."""
-        return [self.item(row, 0).text() for row in range(self.rowCount())]
-
 
 class PreviewPage(QWizardPage):
     """Detected format and encoding, the column mapping of tables, the first records."""

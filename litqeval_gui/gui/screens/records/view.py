@@ -47,7 +47,9 @@ from litqeval_gui.core.browse import (
     year_span,
 )
 from litqeval_gui.core.catalog import ListInfo
+from litqeval_gui.core.changes import Changes
 from litqeval_gui.gui.session import ProjectSession
+from litqeval_gui.gui.settings import Settings
 
 PAGE_SIZE = 200
 CACHE_PAGES = 8
@@ -98,6 +100,14 @@ class RecordsModel(QAbstractTableModel):
     def cached_pages(self) -> int:
         return len(self._pages)
 
+    def works_changed(self) -> None:
+        """Same rows, new grouping: drop the cached pages and repaint the visible cells."""
+        self._browser.works_changed()
+        self._pages.clear()
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, 0),
+                                  self.index(self.rowCount() - 1, len(HEADERS) - 1))
+
     def row(self, row: int) -> RowSummary:
         """The summary of row ``row`` (fetching its page when not cached)."""
         number = row // PAGE_SIZE
@@ -142,14 +152,18 @@ class RecordsModel(QAbstractTableModel):
 
 
 class RecordsView(QWidget):
-    """One list's records: filter bar, table and a detail pane in a splitter."""
+    """One list's records: filter bar, table and a detail pane in a splitter (a
+    :class:`~litqeval_gui.gui.screens.Screen` opened on a :class:`ListInfo`)."""
+
+    key = "records"
 
     def __init__(self, session: ProjectSession, info: ListInfo,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.info = info
-        self._stale = False
+        self._stale = False  # reload everything when next shown
+        self._works_stale = False  # repaint the rows' groups when next shown
         self.model = RecordsModel(ListBrowser(session.project, info.id), self)
 
         self.filter_edit = QLineEdit(placeholderText="Filter title and abstract (Ctrl+F)")
@@ -179,6 +193,7 @@ class RecordsView(QWidget):
                                                 self.focus_filter)
         self.table.activated.connect(lambda _index: self.detail.setFocus())  # Enter, double-click
 
+        self.setFocusProxy(self.table)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(self._filter_bar())
@@ -186,6 +201,32 @@ class RecordsView(QWidget):
         self._reset_years()
         self._update_count()
         self._update_actions()
+
+    # -- the screen protocol ---------------------------------------------------------
+    @staticmethod
+    def id_of(info: ListInfo) -> int:
+        return info.id
+
+    def target_id(self) -> int:
+        return self.info.id
+
+    @property
+    def title(self) -> str:
+        return self.info.name
+
+    @property
+    def tooltip(self) -> str:
+        return f"{self.info.topic} · {self.info.name} ({self.info.role})"
+
+    def save_state(self, settings: Settings) -> None:
+        settings.set_splitter_sizes(self.key, self.splitter.sizes())
+
+    def restore_state(self, settings: Settings) -> None:
+        """The splitter as last left (in any records tab); moving it is remembered."""
+        sizes = settings.splitter_sizes(self.key)
+        if sizes:
+            self.splitter.setSizes(sizes)
+        self.splitter.splitterMoved.connect(lambda *_: self.save_state(settings))
 
     # -- building ------------------------------------------------------------------
     def _make_table(self) -> QTableView:
@@ -278,22 +319,31 @@ class RecordsView(QWidget):
                                  else f"{shown:,} of {total:,} records")
 
     # -- staleness -----------------------------------------------------------------
-    def mark_stale(self) -> None:
-        """The project changed: refresh now if visible, else when next shown."""
-        if self.isVisible():
-            self.refresh()
-        else:
+    def project_changed(self, changes: Changes, _initiator: object) -> None:
+        """Reload after records or lists changed; after a regrouping (a verdict) only the
+        rows' core and group cells are repainted. Now if visible, else when next shown."""
+        if changes.records or changes.lists:
             self._stale = True
+        elif changes.works:
+            self._works_stale = True
+        if self.isVisible():
+            self._refresh_stale()
+
+    def _refresh_stale(self) -> None:
+        if self._stale:
+            self.refresh()
+        elif self._works_stale:
+            self._works_stale = False
+            self.model.works_changed()
 
     def refresh(self) -> None:
-        self._stale = False
+        self._stale = self._works_stale = False
         self._reset_years()
         self.apply_filter()
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        if self._stale:
-            self.refresh()
+        self._refresh_stale()
 
     def hideEvent(self, event: QHideEvent) -> None:
         """A filter still waiting for its delay is applied when shown again."""

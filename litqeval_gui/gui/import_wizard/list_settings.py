@@ -18,10 +18,10 @@ from PySide6.QtWidgets import (
 )
 
 from litqeval_gui.core import catalog, ingest
-from litqeval_gui.gui.views.import_messages import message_label, show_error_text
+from litqeval_gui.gui.import_wizard.messages import message_label, show_error_text
 
 if TYPE_CHECKING:
-    from litqeval_gui.gui.views.import_wizard import ImportWizard
+    from litqeval_gui.gui.import_wizard.wizard import ImportWizard
 
 ROLE_LABELS = {
     "core": "Core set: publications known to be relevant",

@@ -70,9 +70,9 @@ def _describe(project: Project, topic_id: int, work_ids: list[int]) -> list[Miss
     marks = ",".join("?" * len(work_ids))
     # with MIN(), SQLite takes the other columns from the row holding the minimum
     rows = project.db.execute(
-        f"SELECT MIN(r.id), r.title, r.year, COALESCE(r.doi, '') FROM records r "
+        f"SELECT MIN(r.id), r.title, r.year, COALESCE(r.doi, '') FROM live_records r "
         f"JOIN imports i ON r.import_id = i.id "
-        f"WHERE i.topic_id = ? AND i.role = 'core' AND i.state = 'done' "
+        f"WHERE i.topic_id = ? AND i.role = 'core' "
         f"AND r.work_id IN ({marks}) GROUP BY r.work_id ORDER BY r.title",
         [topic_id, *work_ids],
     )

@@ -1,0 +1,105 @@
+"""From a verdict key (A) in the matches dialog to the repainted window, 200 000 records.
+
+A project with one 200 000-record result list (10 % duplicates) is open in the main
+window with its records view showing; the uncertain-matches dialog is open. Figure
+(median of 10): press A, wait until the verdict is committed and announced
+(``session.changed``) and the events are processed, then paint the dialog and the
+window. Baseline (same run): painting both without a verdict.
+
+Before (commit 677b7e2, same machine): median 329 ms per verdict — the sidebar was
+rebuilt (two catalogue queries over every record) and the records view reloaded.
+
+Usage: ``bench_verdict.py [records]`` (default 200 000; the project is built first).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
+
+from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtTest import QTest  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from litqeval_gui.core import catalog, exporting, ingest  # noqa: E402
+from litqeval_gui.core.jobs import run_job  # noqa: E402
+from litqeval_gui.core.project import Project  # noqa: E402
+from tests.support import synthetic  # noqa: E402
+
+N = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
+VERDICTS = 10
+
+
+def build(folder: Path) -> Path:
+    records, _ = synthetic.generate(N, dup_rate=0.1, seed=11)
+    ris = folder / "big.ris"
+    exporting.export_records(records, ris, "ris")
+    del records
+    path = folder / "big.litq"
+    with Project.create(path) as project:
+        run_job(ingest.import_file(project, ris, topic="bench", role="results"))
+    return path
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        os.environ["LITQEVAL_CONFIG_DIR"] = str(folder / "config")  # never the real settings
+        from litqeval_gui.gui.main_window import MainWindow
+
+        app = QApplication.instance() or QApplication([])
+        print(f"building a {N:,}-record project…", flush=True)
+        path = build(folder)
+        window = MainWindow()
+        window.resize(1200, 760)
+        window.show()
+        window.open_project(path)
+        [info] = catalog.lists(window.session.project)
+        window.open_list(info)
+        dialog = window.review_matches()
+        dialog.show()
+        app.processEvents()
+        announced = []
+        window.session.changed.connect(lambda changes, _who: announced.append(changes))
+
+        def paint() -> None:
+            dialog.grab()
+            window.grab()
+
+        still = []
+        for _ in range(VERDICTS):
+            start = time.perf_counter()
+            paint()
+            still.append(time.perf_counter() - start)
+        times = []
+        for _ in range(VERDICTS):
+            seen = len(announced)
+            start = time.perf_counter()
+            QTest.keyClick(dialog, Qt.Key.Key_A)
+            while len(announced) == seen:
+                app.processEvents()
+            app.processEvents()
+            paint()
+            times.append(time.perf_counter() - start)
+        dialog.close()
+        window.close()
+        app.processEvents()
+
+        b, v = statistics.median(still), statistics.median(times)
+        print(f"{info.records:,} records; median of {VERDICTS}")
+        print(f"baseline paint dialog + window:       {b * 1000:7.1f} ms")
+        print(f"verdict (A) → committed → repainted:  {v * 1000:7.1f} ms  ratio {v / b:5.1f}"
+              f"  (before: 329 ms; max {max(times) * 1000:.1f} ms)")
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,3 @@
+"""The import wizard: choose files (``wizard``), check each file's preview (``preview``),
+name the lists (``list_settings``), run the imports and show the summary (``summary``);
+``messages`` holds the labels and error texts the pages share."""

@@ -1,0 +1,9 @@
+"""Every screen the main window can open in a tab: key → class ``(session, target)``."""
+
+from __future__ import annotations
+
+from litqeval_gui.gui.screens.records import RecordsView
+
+SCREENS = {
+    RecordsView.key: RecordsView,
+}

@@ -1,1 +1,0 @@
-"""Views shown in the main window's tabs and its dialogs."""

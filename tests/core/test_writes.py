@@ -1,0 +1,137 @@
+"""The one write path: BEGIN IMMEDIATE, one thread per connection, and a decision made
+while a large import runs is stored at once without breaking the import (issue #12)."""
+
+import sqlite3
+import threading
+
+import pytest
+
+from litqeval_gui.core import catalog, exporting, ingest, matches
+from litqeval_gui.core.changes import NOTHING, Changes
+from litqeval_gui.core.importing import parallel
+from litqeval_gui.core.jobs import run_job
+from litqeval_gui.core.project import Project
+from litqeval_gui.core.writes import WritePath, chunks
+from tests.support import synthetic
+
+
+def _ris(path, title, doi):
+    path.write_text(f"TY  - JOUR\nAU  - Roe, R\nTI  - {title}\nPY  - 2020\nDO  - {doi}\nER  - \n\n",
+                    encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A project with one uncertain match in topic T, writing through a WritePath."""
+    project = Project.create(tmp_path / "p.litq")
+    title = "Deep learning for screening of medical abstracts"
+    for name, role, doi in (("core", "core", "10.1000/published"),
+                             ("r1", "results", "10.1101/preprint")):
+        run_job(ingest.import_file(project, _ris(tmp_path / f"{name}.ris", title, doi),
+                                   topic="T", role=role, name=name))
+    project.writes = WritePath(project)
+    yield project
+    project.writes.close()
+    project.close()
+
+
+def test_a_thread_using_another_threads_connection_fails_loudly(tmp_path):
+    with Project.create(tmp_path / "p.litq") as project:
+        errors = []
+
+        def touch():
+            try:
+                project.db.execute("SELECT 1")
+            except sqlite3.ProgrammingError as exc:
+                errors.append(exc)
+
+        worker = threading.Thread(target=touch)
+        worker.start()
+        worker.join()
+        assert errors and "thread" in str(errors[0])
+
+
+def test_a_write_transaction_takes_the_write_lock_when_it_begins(tmp_path):
+    with Project.create(tmp_path / "p.litq") as project, project.sibling() as other:
+        other.db.execute("PRAGMA busy_timeout = 0")
+        with project.transaction():  # nothing written yet
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                other.db.execute("BEGIN IMMEDIATE")
+
+
+def test_ops_run_in_order_on_one_thread_and_report_their_changes(tmp_path):
+    seen, threads = [], set()
+    with Project.create(tmp_path / "p.litq") as project:
+        path = WritePath(project, listener=lambda changes, who: seen.append((changes, who)))
+        project.writes = path
+
+        def op(value):
+            def write(p):
+                threads.add(threading.get_ident())
+                p.db["meta"].insert({"key": "k", "value": value}, replace=True)
+                return Changes(parameters=True) if value == "2" else NOTHING
+            return write
+
+        futures = [path.submit(op(str(i)), initiator=i) for i in range(3)]
+        assert [f.result() for f in futures] == [NOTHING, NOTHING, Changes(parameters=True)]
+        assert seen == [(Changes(parameters=True), 2)]  # only what changed something
+        assert threading.get_ident() not in threads and len(threads) == 1
+        assert project.meta("k") == "2"
+        with pytest.raises(RuntimeError, match="boom"):
+            project.write(_fail)
+        assert project.meta("k") == "2"  # a failed op leaves nothing
+        path.close()
+
+
+def _fail(p):
+    p.db["meta"].insert({"key": "k", "value": "x"}, replace=True)
+    raise RuntimeError("boom")
+
+
+def test_chunks_cover_every_row_once():
+    assert [list(c) for c in chunks(list(range(7)), 3)] == [[0, 1, 2], [3, 4, 5], [6]]
+    assert list(chunks([], 3)) == []
+
+
+@pytest.mark.parametrize("phase", ["storing", "linking"])
+def test_a_decision_during_a_large_import_is_stored_and_the_import_succeeds(
+        project, tmp_path, monkeypatch, phase):
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 10_000)  # rows stored piece by piece
+    monkeypatch.setattr(parallel, "PIECE_RECORDS", 200)
+    records, _ = synthetic.generate(3000, dup_rate=0.1, seed=5)
+    big = tmp_path / "big.ris"
+    exporting.export_records(records, big, "ris")
+    [match] = matches.matches(project, "T", uncertain=True)
+    paused, resume, outcome = threading.Event(), threading.Event(), {}
+
+    def pause_once(p):  # the import stops mid-phase while the decision is made
+        in_phase = 10 < p.done < 50 if phase == "storing" else 55 < p.done < 90
+        if in_phase and not paused.is_set():
+            paused.set()
+            resume.wait(30)
+
+    def job():
+        sibling = project.sibling()
+        try:
+            outcome["summary"] = run_job(
+                ingest.import_file(sibling, big, topic="B", role="results"), pause_once)
+        except Exception as exc:  # noqa: BLE001 — checked below
+            outcome["error"] = exc
+        finally:
+            sibling.close()
+            paused.set()
+
+    worker = threading.Thread(target=job)
+    worker.start()
+    assert paused.wait(60)
+    try:
+        assert matches.decide(project, match.id, accept=True) == Changes(verdicts=True,
+                                                                         works=True)
+    finally:
+        resume.set()
+        worker.join(120)
+    assert "error" not in outcome, outcome.get("error")
+    assert outcome["summary"].read == 3000
+    assert matches.match(project, match.id).status == "confirmed"
+    assert catalog.find_list(project, "B", "big").records == 3000

@@ -1,0 +1,32 @@
+"""Page objects: what a test reads off a widget, kept out of the widgets themselves."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex
+
+
+def sidebar_labels(tree) -> list[str]:
+    """Every item's text of a topic tree, depth-first, two spaces of indent per level."""
+    out: list[str] = []
+    model = tree.model()
+
+    def walk(parent: QModelIndex, depth: int) -> None:
+        for row in range(model.rowCount(parent)):
+            index = model.index(row, 0, parent)
+            out.append("  " * depth + index.data())
+            walk(index, depth + 1)
+
+    walk(QModelIndex(), 0)
+    return out
+
+
+def preview_titles(table) -> list[str]:
+    """The titles a preview table shows, top to bottom."""
+    return [table.item(row, 0).text() for row in range(table.rowCount())]
+
+
+def summary_count(page, name: str, key: str) -> int:
+    """The number a summary page shows for list ``name`` in row ``key`` (e.g. "matched")."""
+    col = [s.name for s in page.summaries()].index(name)
+    row = [k for k, _ in page.ROWS].index(key)
+    return int(page.counts.item(row, col).text().replace(",", ""))
