@@ -188,9 +188,17 @@ class Hull:
     triangulation: Delaunay = field(repr=False)
 
     def contains(self, points: ArrayLike) -> NDArray[np.bool_]:
-        """Mask of rows that lie in the hull (boundary included, Qhull tolerance)."""
+        """Mask of rows that lie in the hull (boundary included, Qhull tolerance).
+
+        Qhull's directed walk can miss a point on the boundary (even a vertex of the
+        triangulation); the rows it misses are looked up again over every simplex.
+        """
         query = np.asarray(points, dtype=np.float64).reshape(-1, self.points.shape[1])
-        return self.triangulation.find_simplex(query) >= 0
+        found = self.triangulation.find_simplex(query)
+        missed = found < 0
+        if missed.any():
+            found[missed] = self.triangulation.find_simplex(query[missed], bruteforce=True)
+        return found >= 0
 
 
 def convex_hull(points: ArrayLike) -> Hull:

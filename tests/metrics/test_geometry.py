@@ -168,6 +168,14 @@ grid_points = arrays(np.int64, st.tuples(st.integers(3, 15), st.just(2)),
                      elements=st.integers(-20, 20)).map(lambda a: a.astype(float))
 
 
+def test_hull_contains_a_vertex_qhulls_walk_misses():
+    """scipy's find_simplex walk returns -1 for the vertex (14, −18) of this triangulation
+    (found by the property below); every fitting point lies in its own hull."""
+    fit = np.array([[-7, -1], [-1, -1], [3, -9], [14, -18]], dtype=float)
+    assert convex_hull(fit).contains(fit).tolist() == [True, True, True, True]
+    assert not convex_hull(fit).contains([[14.5, -18.5], [0.0, 0.0]]).any()
+
+
 @settings(max_examples=50, deadline=None)
 @given(grid_points, st.integers(0, 2**31 - 1))
 def test_hull_containment_matches_convex_hull_equations(fit, seed):
