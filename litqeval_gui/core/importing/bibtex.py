@@ -8,7 +8,9 @@ Field values are decoded from LaTeX with pylatexenc (the decoder bibtexparser's
 
 from __future__ import annotations
 
+import logging
 import re
+import warnings
 from collections.abc import Generator, Iterator
 
 import bibtexparser
@@ -26,12 +28,19 @@ from litqeval_gui.core.importing.common import (
 )
 from litqeval_gui.core.jobs import Progress
 from litqeval_gui.core.records import (
+    MAX_FIELD_CHARS,
     OTHER_ID_KINDS,
     Record,
     normalise_doi,
     normalise_id,
     parse_year,
 )
+
+# The parser libraries log their complaints; without a handler Python prints them to
+# stderr. Every problem reaches the user as a rejected entry with its reason instead.
+for _library in ("bibtexparser", "pylatexenc"):
+    logging.getLogger(_library).addHandler(logging.NullHandler())
+    logging.getLogger(_library).propagate = False
 
 _BARE_PERCENT = re.compile(r"(?<!\\)%")
 _VENUE_FIELDS = ("journal", "journaltitle", "booktitle", "series")
@@ -61,9 +70,13 @@ def to_text(value: str) -> str:
 
     pylatexenc reads a value a character at a time (~5 µs each), so a value whose
     only markup is braces ("{COVID}-19", JabRef's case protection) just loses them.
+    Decoding is super-linear in length, so a value over ``MAX_FIELD_CHARS`` (which the
+    collector rejects anyway) is returned undecoded.
     """
     if not value:
         return ""
+    if len(value) > MAX_FIELD_CHARS:
+        return value
     if _LATEX_MARKUP.search(value):
         value = _LATEX.latex_to_text(_BARE_PERCENT.sub(r"\\%", value),
                                      latex_context=_PARSER_CONTEXT)
@@ -98,7 +111,9 @@ def read(text: str, col: Collector) -> Generator[Progress, None, None]:
     done = 0
     for first_line, chunk in _chunks(text):
         prefix_lines = strings.count("\n")
-        library = bibtexparser.parse_string(strings + chunk)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            library = bibtexparser.parse_string(strings + chunk)
         if not number:
             col.result.database = _database(library)
         elif _is_jabref(library):
@@ -162,10 +177,13 @@ def to_record(entry: model.Entry, line: int | None = None) -> Record:
     keywords = get("keywords", "")
     keywords_list = split_list(to_text(keywords), ";" if ";" in keywords else ",")
     groups = split_list(to_text(get("groups", "")), ",")
+    author = get("author", "")
+    authors = ([author] if len(author) > MAX_FIELD_CHARS  # rejected as too long, undecoded
+               else [to_text(n) for n in split_multiple_persons_names(author)])
     return Record(
         title=to_text(get("title", "")),
         abstract=to_text(get("abstract", "")),
-        authors=[to_text(n) for n in split_multiple_persons_names(get("author", ""))],
+        authors=authors,
         year=parse_year(get("year") or get("date")),
         venue=venue,
         keywords=dedupe(keywords_list + groups),

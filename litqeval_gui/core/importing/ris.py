@@ -69,14 +69,14 @@ def read(text: str, col: Collector, *, first_line: int = 1,
     for first in range(0, total, step):
         chunk_ends = ends[first:first + step]
         start = ends[first - 1] if first else 0
-        dicts = rispy.loads(text[start:chunk_ends[-1]], **_PARSER_OPTIONS)
-        if len(dicts) != len(chunk_ends):  # stray ER or missing TY: parse one by one
+        dicts = _loads(text[start:chunk_ends[-1]])
+        if dicts is None or len(dicts) != len(chunk_ends):  # a bad record: one by one
             dicts = []
             for seg_start, seg_end in zip([start, *chunk_ends[:-1]], chunk_ends, strict=True):
-                parsed = rispy.loads(text[seg_start:seg_end], **_PARSER_OPTIONS)
-                dicts.append(parsed[0] if parsed else None)
+                parsed = _loads(text[seg_start:seg_end])
+                dicts.append(_UNTAGGED if parsed is None else parsed[0] if parsed else _NO_TY)
         if not first:
-            col.result.database = _database(dicts[:20])
+            col.result.database = _database([d for d in dicts[:20] if isinstance(d, dict)])
         seg_start = start
         for data, seg_end in zip(dicts, chunk_ends, strict=True):
             number += 1
@@ -84,8 +84,8 @@ def read(text: str, col: Collector, *, first_line: int = 1,
             at = seg_start if at < 0 else at
             line += text.count("\n", counted, at)
             counted = at
-            if data is None:
-                col.reject(number, line, "an 'ER  -' line without a 'TY  -' line before it")
+            if isinstance(data, str):
+                col.reject(number, line, data)
             else:
                 col.add(to_record(data, line), number)
             seg_start = seg_end
@@ -99,6 +99,19 @@ def read(text: str, col: Collector, *, first_line: int = 1,
         col.reject(number + 1, start_line, "incomplete record: the file ends before its "
                    "'ER  -' line")
         col.result.notes.append("the file seems truncated: its last record has no 'ER  -' line")
+
+
+_NO_TY = "an 'ER  -' line without a 'TY  -' line before it"
+_UNTAGGED = "a blank or untagged line right after its 'TY  -' line"
+
+
+def _loads(text: str) -> list[dict] | None:
+    """rispy's records of ``text``, or None where rispy fails on a line it cannot place
+    (a blank or untagged line right after ``TY  -`` raises KeyError inside rispy)."""
+    try:
+        return rispy.loads(text, **_PARSER_OPTIONS)
+    except (KeyError, ValueError, IndexError):
+        return None
 
 
 def to_record(d: dict, line: int | None = None) -> Record:
