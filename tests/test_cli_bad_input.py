@@ -266,3 +266,28 @@ def test_read_only_project_file_and_unreadable_input_get_their_own_messages(tmp_
         code, err = as_nobody("import", path, core, "--topic", "T", "--role", "core")
         assert code == 2 and "core.ris" in err and "permission denied" in err, err
         assert "internal error" not in err
+
+
+def test_bibtex_field_length_limit_applies_before_latex_decoding(project, tmp_path, capsys,
+                                                                 monkeypatch):
+    from litqeval_gui.core.importing import bibtex
+    from litqeval_gui.core.records import MAX_FIELD_CHARS
+
+    decode = bibtex._LATEX.latex_to_text
+    seen = []
+
+    def watched(value, **kw):
+        seen.append(len(value))
+        return decode(value, **kw)
+
+    monkeypatch.setattr(bibtex._LATEX, "latex_to_text", watched)
+    long = r"\'e{}" * (MAX_FIELD_CHARS // 3)
+    bib = tmp_path / "long.bib"
+    bib.write_text("@article{a, title = {" + long + "}, author = {" + long + "}}\n"
+                   "@article{b, title = {Fine \\'etude}, author = {Doe, J.}}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert cli.main(["import", str(project), str(bib), "--topic", "T", "--role", "results",
+                     "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["rejected"] == 1 and "absurdly long" in summary["problems"][0]
+    assert seen and max(seen) <= MAX_FIELD_CHARS

@@ -1,0 +1,76 @@
+"""Issue 11 §3: Ctrl-C during a large RIS import ends it cleanly: one line, exit 130,
+the project unchanged, and no process left behind."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from litqeval_gui.core import exporting, synthetic
+from litqeval_gui.core.importing import parallel
+from litqeval_gui.core.project import Project
+from tests.core.test_crash_safety import _descendants
+from tests.test_cli_bad_input import dump
+
+CLI = [sys.executable, "-m", "litqeval_gui.cli"]
+
+
+def interrupt_import(project, big, delay: float) -> tuple[subprocess.CompletedProcess, float,
+                                                           set[int]]:
+    """Start ``litqeval import`` in its own process group, wait until its parser workers
+    run plus ``delay`` seconds, then Ctrl-C the group as a terminal does. Returns the
+    finished process, seconds from Ctrl-C to its exit, and its helpers' pids."""
+    proc = subprocess.Popen([*CLI, "import", str(project), str(big), "--topic", "T",
+                             "--role", "results"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    helpers: set[int] = set()
+    deadline = time.monotonic() + 60
+    while len(helpers) < 3 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+        helpers = _descendants(proc.pid)  # the forkserver and two workers
+    time.sleep(delay)
+    helpers |= _descendants(proc.pid)
+    sent = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    ended = time.monotonic() - sent
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err), ended, helpers
+
+
+def leftovers(helpers: set[int]) -> set[int]:
+    """Helpers still running (not zombies) a few seconds after the import ended."""
+    deadline = time.monotonic() + 10
+    alive = helpers
+    while alive and time.monotonic() < deadline:
+        alive = {pid for pid in helpers if os.path.exists(f"/proc/{pid}")
+                 and open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"}
+        time.sleep(0.1)
+    return alive
+
+
+@pytest.fixture
+def big_import(tmp_path):
+    project = tmp_path / "p.litq"
+    Project.create(project).close()
+    records, _ = synthetic.generate(30_000, dup_rate=0.1, seed=5)
+    big = tmp_path / "big.ris"
+    exporting.export_records(records, big, "ris")
+    assert big.stat().st_size >= parallel.PARALLEL_MIN_BYTES  # parsed by worker processes
+    return project, big
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("delay", [0.0, 0.3])
+def test_ctrl_c_during_a_parallel_ris_import(big_import, delay):
+    project, big = big_import
+    before = dump(project)
+    done, _, helpers = interrupt_import(project, big, delay)
+    assert len(helpers) >= 3
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "litqeval: interrupted; the project is unchanged\n"
+    assert not leftovers(helpers)
+    assert dump(project) == before
+    assert not os.path.exists(f"{project}.lock")
