@@ -228,8 +228,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail("interrupted; the project is unchanged", 130)
     except OSError as err:  # the environment: permissions, full disk, missing folders
         return _fail(f"error: {environment_message(err, str(err.filename or 'a file'))}", 2)
-    except sqlite3.OperationalError as err:
+    except sqlite3.DatabaseError as err:  # full disk, read-only file, damage found late
         return _fail(f"error: {database_message(err)}", 2)
+    except UnicodeDecodeError as err:  # SQLite hands back text bytes that are not UTF-8
+        return _fail(f"error: {args.project} is damaged: it holds text that is not UTF-8 "
+                     f"({err.reason} at byte {err.start}); nothing was changed", 2)
     except Exception as err:  # noqa: BLE001 — last resort: one line, never a traceback
         return _fail(f"internal error: {type(err).__name__}: {err}", 3)
     return 0

@@ -4,9 +4,13 @@ import contextlib
 import io
 import json
 import os
+import resource
 import shutil
+import signal
 import sqlite3
 import struct
+import subprocess
+import sys
 import tempfile
 import zipfile
 from pathlib import Path
@@ -15,6 +19,8 @@ import pytest
 from openpyxl import Workbook
 
 from litqeval_gui import cli
+from litqeval_gui.core.errors import ProjectError
+from litqeval_gui.core.locking import ProjectLock
 from litqeval_gui.core.project import Project
 from tests.conftest import CORE_RIS
 
@@ -160,11 +166,18 @@ def test_qrels_grade_beyond_int64_is_a_rejected_line(project, tmp_path, capsys):
     assert "OverflowError" not in err
 
 
-def test_bibtex_refusal_has_no_library_chatter(project, tmp_path, capsys):
+def test_bibtex_refusal_has_no_library_chatter(project, tmp_path):
+    """In its own process: pytest's log capture would hide the libraries' stderr output."""
     bib = tmp_path / "b.bib"
     bib.write_text("@article{a, title = {x}, year = 2020\n", encoding="utf-8")
-    err = refused(capsys, project, bib)
-    assert err.startswith("litqeval: error:") and "Parsing of" not in err
+    before = dump(project)
+    done = subprocess.run([sys.executable, "-m", "litqeval_gui.cli", "import", str(project),
+                           str(bib), "--topic", "T", "--role", "results"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("litqeval: error:"), \
+        done.stderr
+    assert dump(project) == before
 
 
 def test_long_column_and_topic_lists_are_capped(project, tmp_path, capsys):
@@ -207,17 +220,22 @@ def shared_folder():
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def as_nobody(*argv) -> tuple[int, str]:
-    """``cli.main(argv)`` in a forked child that dropped to user ``nobody`` (when root)."""
+def _drop_to_nobody() -> None:
+    if os.geteuid() == 0:
+        os.setgroups([])
+        os.setgid(65534)
+        os.setuid(65534)
+
+
+def as_nobody(*argv, setup=_drop_to_nobody) -> tuple[int, str]:
+    """``cli.main(argv)`` in a forked child that first runs ``setup`` (default: drop to
+    user ``nobody`` when root)."""
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # child
         try:
             os.close(read)
-            if os.geteuid() == 0:
-                os.setgroups([])
-                os.setgid(65534)
-                os.setuid(65534)
+            setup()
             err = io.StringIO()
             with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
                 code = cli.main([str(a) for a in argv])
@@ -291,3 +309,57 @@ def test_bibtex_field_length_limit_applies_before_latex_decoding(project, tmp_pa
     summary = json.loads(capsys.readouterr().out)
     assert summary["rejected"] == 1 and "absurdly long" in summary["problems"][0]
     assert seen and max(seen) <= MAX_FIELD_CHARS
+
+
+def _disk_full_at(size: int):
+    """A child ``setup``: no file may grow beyond ``size`` bytes (as on a full disk)."""
+    def setup() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a failed write instead of death
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+    return setup
+
+
+def test_full_disk_gets_its_own_message_and_leaves_nothing_behind(project, tmp_path):
+    core = tmp_path / "big.ris"
+    core.write_text("".join(CORE_RIS.replace("core.", f"big{i}.") for i in range(300)),
+                    encoding="utf-8")
+    before = dump(project)
+    code, err = as_nobody("import", project, core, "--topic", "T", "--role", "results",
+                          setup=_disk_full_at(0))  # no file may grow at all
+    assert code == 2 and err.count("\n") == 1, err
+    assert "cannot be used: input/output error" in err and "internal error" not in err, err
+    assert not Path(f"{project}.lock").exists()
+    code, err = as_nobody("import", project, core, "--topic", "T", "--role", "results",
+                          setup=_disk_full_at(project.stat().st_size + 8192))
+    assert code == 2 and err.count("\n") == 1, err
+    # SQLite reports a write beyond the size limit as an I/O error (a full disk: "full")
+    assert "input/output error on the disk" in err and "internal error" not in err, err
+    assert dump(project) == before
+    assert not Path(f"{project}.lock").exists()
+
+
+def _take_lock(path: Path) -> str:
+    try:
+        ProjectLock(path).acquire()
+    except ProjectError as err:
+        return str(err)
+    return "taken"
+
+
+def test_a_lock_file_that_cannot_be_written_is_not_left_behind(tmp_path):
+    path = tmp_path / "p.litq"
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child: every write fails as on a full disk
+        try:
+            os.close(read)
+            _disk_full_at(0)()
+            os.write(write, _take_lock(path).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as handle:
+        message = handle.read().decode()
+    os.waitpid(pid, 0)
+    assert message.startswith(f"cannot write the lock file {path}.lock: ")
+    assert not Path(f"{path}.lock").exists()

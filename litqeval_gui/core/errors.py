@@ -63,6 +63,7 @@ def listing(items: Sequence[str], limit: int = 10) -> str:
 _ENVIRONMENT = {
     errno.ENOSPC: "the disk is full",
     errno.EDQUOT: "the disk quota is exceeded",
+    errno.EFBIG: "the file would exceed the size limit",
     errno.EACCES: "permission denied",
     errno.EPERM: "permission denied",
     errno.EROFS: "the file system is read-only",
@@ -84,14 +85,21 @@ _DATABASE = (("disk is full", "the disk is full"),
              ("readonly database", "the project file or its folder is read-only"),
              ("disk i/o error", "input/output error on the disk"),
              ("database is locked", "the project is busy in another process"),
-             ("unable to open", "the project file cannot be opened"))
+             ("unable to open", "the project file cannot be opened"),
+             ("malformed", "the project file is damaged"))
+
+
+def database_reason(err: Exception) -> str | None:
+    """The environment problem behind an SQLite error (full disk, read-only file, I/O),
+    in words; None when the error is not one of those."""
+    text = str(err).lower()
+    return next((words for key, words in _DATABASE if key in text), None)
 
 
 def database_message(err: Exception) -> str:
-    """An SQLite error from the environment (full disk, read-only file, I/O) in words."""
-    text = str(err)
-    reason = next((words for key, words in _DATABASE if key in text.lower()), None)
-    return f"{reason} ({text}); the project is unchanged" if reason else f"database error: {text}"
+    """An SQLite error from the environment in words, for the user."""
+    reason = database_reason(err)
+    return f"{reason} ({err}); the project is unchanged" if reason else f"database error: {err}"
 
 
 def one_line(message: str, limit: int = 300) -> str:

@@ -29,6 +29,7 @@ from litqeval_gui.core.errors import (
     CorruptProjectError,
     ProjectError,
     ProjectTooNewError,
+    database_reason,
     environment_message,
     listing,
 )
@@ -234,8 +235,17 @@ def _connect(path: Path, *, readonly: bool, create: bool = False) -> sqlite_util
     except sqlite3.DatabaseError as exc:
         if conn is not None:
             conn.close()
-        raise CorruptProjectError(f"{path} is not a LitQEval project ({exc})") from None
+        raise _unusable(path, exc) from None
     return sqlite_utils.Database(conn)
+
+
+def _unusable(path: Path, exc: Exception) -> ProjectError:
+    """The error for a file SQLite could not read: the environment (disk, permissions)
+    or the file itself."""
+    reason = database_reason(exc) if isinstance(exc, sqlite3.OperationalError) else None
+    if reason:
+        return ProjectError(f"{path} cannot be used: {reason} ({exc})")
+    return CorruptProjectError(f"{path} is not a LitQEval project ({exc})")
 
 
 def _sniff(path: Path) -> None:
@@ -281,8 +291,8 @@ def _check(db: sqlite_utils.Database, path: Path) -> tuple[int, int, tuple[int, 
         if result != "ok":
             raise CorruptProjectError(f"{path} is damaged (integrity check: {result[:200]})")
         problems = _schema_differences(schema_of(db.conn), expected_schema(version))
-    except sqlite3.DatabaseError as exc:
-        raise CorruptProjectError(f"{path} is not a LitQEval project ({exc})") from None
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+        raise _unusable(path, exc) from None
     if problems:
         raise CorruptProjectError(f"{path} is not a LitQEval project as this version writes "
                                   f"it: {listing(problems, 5)}")

@@ -8,6 +8,7 @@ Field values are decoded from LaTeX with pylatexenc (the decoder bibtexparser's
 
 from __future__ import annotations
 
+import itertools
 import logging
 import re
 import warnings
@@ -63,6 +64,7 @@ _PARSER_CONTEXT = latexwalker.get_default_latex_context_db()
 # What makes pylatexenc change a value beyond dropping its braces: macros, math,
 # comments, ties and its text ligatures (dashes, quotes, inverted marks).
 _LATEX_MARKUP = re.compile(r"[\\$%~&]|--|``|''|[!?]`")
+MAX_BRACE_DEPTH = 50
 
 
 def to_text(value: str) -> str:
@@ -71,18 +73,25 @@ def to_text(value: str) -> str:
     pylatexenc reads a value a character at a time (~5 µs each), so a value whose
     only markup is braces ("{COVID}-19", JabRef's case protection) just loses them.
     Decoding is super-linear in length, so a value over ``MAX_FIELD_CHARS`` (which the
-    collector rejects anyway) is returned undecoded.
+    collector rejects anyway) is returned undecoded; pylatexenc recurses per group, so a
+    value nested deeper than ``MAX_BRACE_DEPTH`` only loses its braces.
     """
     if not value:
         return ""
     if len(value) > MAX_FIELD_CHARS:
         return value
-    if _LATEX_MARKUP.search(value):
+    if _LATEX_MARKUP.search(value) and _depth(value) <= MAX_BRACE_DEPTH:
         value = _LATEX.latex_to_text(_BARE_PERCENT.sub(r"\\%", value),
                                      latex_context=_PARSER_CONTEXT)
     elif "{" in value or "}" in value:
         value = value.replace("{", "").replace("}", "")
     return " ".join(value.split())
+
+
+def _depth(value: str) -> int:
+    """The deepest nesting of ``{`` groups in ``value``."""
+    steps = (1 if c == "{" else -1 if c == "}" else 0 for c in value)
+    return max(itertools.accumulate(steps), default=0)
 
 
 _ENTRY_START = re.compile(r"^[ \t]*@[A-Za-z]+[ \t]*[{(]", re.MULTILINE)
