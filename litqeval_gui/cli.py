@@ -78,18 +78,37 @@ def cmd_import(args: argparse.Namespace) -> None:
     mapping = _mapping(args.map) if args.map else None
     where = dict(_pair(clause, "--where") for clause in args.where or [])
     progress = TextProgress()
-    with _open_for_writing(args.project) as project:
-        job = ingest.import_file(
-            project, args.file, topic=args.topic, role=args.role, name=args.name,
-            query=args.query or "", database=args.database, fmt=args.format,
-            mapping=mapping, where=where or None,
-        )
-        try:
-            summary = run_job(job, progress)
-        finally:
-            job.close()  # an interrupted import rolls back here
-            progress.finish()
+    finished = False  # whether the import is committed (then Ctrl-C no longer undoes it)
+    try:
+        with _open_for_writing(args.project) as project:
+            job = ingest.import_file(
+                project, args.file, topic=args.topic, role=args.role, name=args.name,
+                query=args.query or "", database=args.database, fmt=args.format,
+                mapping=mapping, where=where or None,
+            )
+            try:
+                summary = run_job(job, progress)
+                finished = True
+            except KeyboardInterrupt:
+                job.close()  # an interrupted import rolls back here
+                finished = _import_done(project, args.topic, args.name or args.file.stem)
+                raise
+            finally:
+                job.close()
+                progress.finish()
+    except KeyboardInterrupt:
+        if finished:
+            raise KeyboardInterrupt("interrupted after the import had finished; "
+                                    "it is kept") from None
+        raise
     _emit(args, summary.as_dict(), summary.report)
+
+
+def _import_done(project: Project, topic: str, name: str) -> bool:
+    """Whether list ``name`` of ``topic`` is stored and linked (an interrupt came after)."""
+    return project.db.execute(
+        "SELECT 1 FROM imports i JOIN topics t ON t.id = i.topic_id "
+        "WHERE t.name = ? AND i.name = ? AND i.state = 'done'", [topic, name]).fetchone() is not None
 
 
 def cmd_info(args: argparse.Namespace) -> None:
@@ -224,8 +243,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.func(args)
     except LitqError as err:
         return _fail(f"error: {err}", 2)
-    except KeyboardInterrupt:
-        return _fail("interrupted; the project is unchanged", 130)
+    except KeyboardInterrupt as interrupt:
+        return _fail(str(interrupt) or "interrupted; the project is unchanged", 130)
     except OSError as err:  # the environment: permissions, full disk, missing folders
         return _fail(f"error: {environment_message(err, str(err.filename or 'a file'))}", 2)
     except sqlite3.DatabaseError as err:  # full disk, read-only file, damage found late

@@ -9,9 +9,11 @@ import time
 
 import pytest
 
+from litqeval_gui import cli
 from litqeval_gui.core import exporting, synthetic
 from litqeval_gui.core.importing import parallel
 from litqeval_gui.core.project import Project
+from tests.conftest import CORE_RIS
 from tests.core.test_crash_safety import _descendants
 from tests.test_cli_bad_input import dump
 
@@ -34,7 +36,8 @@ def interrupt_import(project, big, delay: float) -> tuple[subprocess.CompletedPr
     time.sleep(delay)
     helpers |= _descendants(proc.pid)
     sent = time.monotonic()
-    os.killpg(proc.pid, signal.SIGINT)
+    if proc.poll() is None:  # (a late Ctrl-C may find the import finished)
+        os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=120)
     ended = time.monotonic() - sent
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err), ended, helpers
@@ -63,14 +66,35 @@ def big_import(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("delay", [0.0, 0.3])
-def test_ctrl_c_during_a_parallel_ris_import(big_import, delay):
+def test_ctrl_c_during_a_parallel_ris_import(big_import):
     project, big = big_import
     before = dump(project)
-    done, _, helpers = interrupt_import(project, big, delay)
+    done, _, helpers = interrupt_import(project, big, 0.3)
     assert len(helpers) >= 3
     assert done.returncode == 130, done.stderr
     assert done.stderr == "litqeval: interrupted; the project is unchanged\n"
     assert not leftovers(helpers)
     assert dump(project) == before
     assert not os.path.exists(f"{project}.lock")
+
+
+@pytest.mark.parametrize("late", ["at the last progress report", "after the job"])
+def test_ctrl_c_after_the_commit_says_the_import_is_kept(tmp_path, capsys, monkeypatch, late):
+    project = tmp_path / "p.litq"
+    core = tmp_path / "core.ris"
+    core.write_text(CORE_RIS, encoding="utf-8")
+    assert cli.main(["new", str(project)]) == 0
+
+    def interrupt(*args):
+        if late == "after the job" or (args and args[0].message == "done"):
+            raise KeyboardInterrupt
+
+    hook = "__call__" if late == "at the last progress report" else "finish"
+    monkeypatch.setattr(cli.TextProgress, hook, lambda self, *args: interrupt(*args))
+    capsys.readouterr()
+    assert cli.main(["import", str(project), str(core), "--topic", "T", "--role", "core"]) == 130
+    assert capsys.readouterr().err == ("litqeval: interrupted after the import had finished; "
+                                       "it is kept\n")
+    with Project.open(project, readonly=True) as opened:
+        assert opened.db.execute("SELECT name, state, n_read FROM imports").fetchall() == [
+            ("core", "done", 3)]
