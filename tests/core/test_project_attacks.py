@@ -43,10 +43,13 @@ def test_every_command_works_on_a_project_with_an_odd_name(tmp_path, name, capsy
                  ["import", project, str(core), "--topic", "T", "--role", "results",
                   "--name", "again"],
                  ["info", project], ["lists", project], ["recall", project, "--topic", "T"],
-                 ["matches", project, "--topic", "T"]):
+                 ["matches", project, "--topic", "T"],
+                 ["matches", project, "--topic", "T", "--reject", "1"],
+                 ["export", project, "--topic", "T", "--list", "core", "--format", "ris",
+                  str(tmp_path / "out.ris")]):
         assert cli.main(argv) == 0, (argv, capsys.readouterr().err)
     # readers may leave the project's -wal/-shm (SQLite's own), nothing else
-    assert set(_files(tmp_path)) - {f"{name}-wal", f"{name}-shm"} == {"notes", "core.ris", name}
+    assert set(_files(tmp_path)) - {f"{name}-wal", f"{name}-shm"} == {"notes", "core.ris", "out.ris", name}
     assert (tmp_path / "notes").read_bytes() == before
     with Project.open(tmp_path / name, readonly=True) as opened:
         assert opened.db.execute("SELECT COUNT(*) FROM records").fetchone()[0] == 6

@@ -13,6 +13,7 @@ import datetime as dt
 import io
 import itertools
 import sys
+import warnings
 import zipfile
 import zlib
 from collections.abc import Generator, Iterable, Iterator, Sequence
@@ -165,6 +166,10 @@ def _unclosed(text: str, line: int, sep: str) -> bool:
         return "unexpected end of data" in str(err)
     return False
 
+
+# openpyxl warns on stderr about parts it ignores; a problem reaches the user as a
+# refusal or a rejected row instead
+warnings.filterwarnings("ignore", category=UserWarning, module=r"openpyxl(\.|$)")
 
 MAX_XLSX_UNPACKED = 768 * 2**20  # bytes all members of a workbook may unpack to
 MAX_XLSX_RATIO = 100  # unpacked : packed, for members over 1 MiB
