@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test bench lint install clean
+.PHONY: run test fuzz bench lint install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,11 @@ test: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+# thousands of fuzzed imports and project files, 50+ SIGKILLs, 1000 lock races; prints counts
+fuzz: $(TEST_STAMP)
+	LITQEVAL_FUZZ=1 QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest tests/fuzz \
+		-p no:cacheprovider
 
 bench: $(TEST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/run_all.py

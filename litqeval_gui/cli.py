@@ -12,16 +12,17 @@ import argparse
 import json
 import multiprocessing
 import os
+import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from litqeval_gui import __version__
 from litqeval_gui.core import catalog, evaluation, exporting, ingest, matches
-from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.errors import LitqError, database_message, environment_message, one_line
 from litqeval_gui.core.importing import FORMATS
 from litqeval_gui.core.jobs import Progress, run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.project import Project, discarded_message
 
 
 def _pair(part: str, option: str) -> tuple[str, str]:
@@ -62,6 +63,14 @@ def _emit(args: argparse.Namespace, document: object, text: Callable[[], str]) -
     print(json.dumps(document, ensure_ascii=False, indent=2) if args.json else text())
 
 
+def _open_for_writing(path: Path) -> Project:
+    """Open ``path`` for writing; say so when an import a crash left unfinished was removed."""
+    project = Project.open(path)
+    if project.discarded:
+        print(f"litqeval: {discarded_message(project.discarded)}", file=sys.stderr)
+    return project
+
+
 def cmd_new(args: argparse.Namespace) -> None:
     Project.create(args.project).close()
     _emit(args, {"created": str(args.project)}, lambda: f"created {args.project}")
@@ -71,18 +80,37 @@ def cmd_import(args: argparse.Namespace) -> None:
     mapping = _mapping(args.map) if args.map else None
     where = dict(_pair(clause, "--where") for clause in args.where or [])
     progress = TextProgress()
-    with Project.open(args.project) as project:
-        job = ingest.import_file(
-            project, args.file, topic=args.topic, role=args.role, name=args.name,
-            query=args.query or "", database=args.database, fmt=args.format,
-            mapping=mapping, where=where or None,
-        )
-        try:
-            summary = run_job(job, progress)
-        finally:
-            job.close()  # an interrupted import rolls back here
-            progress.finish()
+    finished = False  # whether the import is committed (then Ctrl-C no longer undoes it)
+    try:
+        with _open_for_writing(args.project) as project:
+            job = ingest.import_file(
+                project, args.file, topic=args.topic, role=args.role, name=args.name,
+                query=args.query or "", database=args.database, fmt=args.format,
+                mapping=mapping, where=where or None,
+            )
+            try:
+                summary = run_job(job, progress)
+                finished = True
+            except KeyboardInterrupt:
+                job.close()  # an interrupted import rolls back here
+                finished = _import_done(project, args.topic, args.name or args.file.stem)
+                raise
+            finally:
+                job.close()
+                progress.finish()
+    except KeyboardInterrupt:
+        if finished:
+            raise KeyboardInterrupt("interrupted after the import had finished; "
+                                    "it is kept") from None
+        raise
     _emit(args, summary.as_dict(), summary.report)
+
+
+def _import_done(project: Project, topic: str, name: str) -> bool:
+    """Whether list ``name`` of ``topic`` is stored and linked (an interrupt came after)."""
+    return project.db.execute(
+        "SELECT 1 FROM imports i JOIN topics t ON t.id = i.topic_id "
+        "WHERE t.name = ? AND i.name = ? AND i.state = 'done'", [topic, name]).fetchone() is not None
 
 
 def cmd_info(args: argparse.Namespace) -> None:
@@ -132,7 +160,10 @@ def cmd_recall(args: argparse.Namespace) -> None:
 
 
 def cmd_matches(args: argparse.Namespace) -> None:
-    with Project.open(args.project, readonly=not (args.confirm or args.reject)) as project:
+    deciding = bool(args.confirm or args.reject)
+    opened = (_open_for_writing(args.project) if deciding
+              else Project.open(args.project, readonly=True))
+    with opened as project:
         for link_id in args.confirm or []:
             matches.decide(project, link_id, accept=True)
         for link_id in args.reject or []:
@@ -229,15 +260,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return 128 + 13  # as a process killed by SIGPIPE
     except LitqError as err:
-        print(f"litqeval: error: {err}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("litqeval: interrupted; the project is unchanged", file=sys.stderr)
-        return 130
+        return _fail(f"error: {err}", 2)
+    except KeyboardInterrupt as interrupt:
+        return _fail(str(interrupt) or "interrupted; the project is unchanged", 130)
+    except OSError as err:  # the environment: permissions, full disk, missing folders
+        return _fail(f"error: {environment_message(err, str(err.filename or 'a file'))}", 2)
+    except sqlite3.DatabaseError as err:  # full disk, read-only file, damage found late
+        return _fail(f"error: {database_message(err)}", 2)
+    except UnicodeDecodeError as err:  # SQLite hands back text bytes that are not UTF-8
+        return _fail(f"error: {args.project} is damaged: it holds text that is not UTF-8 "
+                     f"({err.reason} at byte {err.start}); nothing was changed", 2)
     except Exception as err:  # noqa: BLE001 — last resort: one line, never a traceback
-        print(f"litqeval: internal error: {type(err).__name__}: {err}", file=sys.stderr)
-        return 3
+        return _fail(f"internal error: {type(err).__name__}: {err}", 3)
     return 0
+
+
+def _fail(message: str, code: int) -> int:
+    print(one_line(f"litqeval: {message}"), file=sys.stderr)
+    return code
 
 
 if __name__ == "__main__":

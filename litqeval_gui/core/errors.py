@@ -7,6 +7,9 @@ the GUI shows it through its one notification path. Never a traceback.
 
 from __future__ import annotations
 
+import errno
+from collections.abc import Sequence
+
 
 class LitqError(Exception):
     """Base class: the message is meant for the user."""
@@ -51,8 +54,62 @@ class UnknownLayoutError(ImportRefused):
 
     def __init__(self, path: str, columns: list[str]) -> None:
         self.columns = columns
-        shown = ", ".join(repr(c) for c in columns)
+        shown = listing([repr(c) for c in columns])
         super().__init__(
             f"{path}: cannot recognise the column layout (columns found: {shown}). "
             "Map the columns yourself, e.g. --map title=ColA,abstract=ColB,doi=ColC"
         )
+
+
+def listing(items: Sequence[str], limit: int = 10) -> str:
+    """``a, b, c`` — or the first ``limit`` items and ``... and N more``."""
+    shown = ", ".join(items[:limit])
+    return shown if len(items) <= limit else f"{shown} ... and {len(items) - limit} more"
+
+
+_ENVIRONMENT = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is exceeded",
+    errno.EFBIG: "the file would exceed the size limit",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EROFS: "the file system is read-only",
+    errno.EISDIR: "it is a folder",
+    errno.ENOTDIR: "a part of the path is not a folder",
+    errno.ENOENT: "no such file or folder",
+    errno.ENAMETOOLONG: "the name is too long",
+    errno.EIO: "input/output error",
+}
+
+
+def environment_message(err: OSError, what: str) -> str:
+    """``WHAT: REASON`` for an operating-system error, in words (no errno soup)."""
+    reason = _ENVIRONMENT.get(err.errno or 0, err.strerror or type(err).__name__)
+    return f"{what}: {reason}"
+
+
+_DATABASE = (("disk is full", "the disk is full"),
+             ("readonly database", "the project file or its folder is read-only"),
+             ("disk i/o error", "input/output error on the disk"),
+             ("database is locked", "the project is busy in another process"),
+             ("unable to open", "the project file cannot be opened"),
+             ("malformed", "the project file is damaged"))
+
+
+def database_reason(err: Exception) -> str | None:
+    """The environment problem behind an SQLite error (full disk, read-only file, I/O),
+    in words; None when the error is not one of those."""
+    text = str(err).lower()
+    return next((words for key, words in _DATABASE if key in text), None)
+
+
+def database_message(err: Exception) -> str:
+    """An SQLite error from the environment in words, for the user."""
+    reason = database_reason(err)
+    return f"{reason} ({err}); the project is unchanged" if reason else f"database error: {err}"
+
+
+def one_line(message: str, limit: int = 300) -> str:
+    """``message`` on one line (newlines shown as ``\\n``) of at most ``limit`` characters."""
+    flat = message.replace("\r", "\\r").replace("\n", "\\n")
+    return flat if len(flat) <= limit else flat[:limit - 3] + "..."

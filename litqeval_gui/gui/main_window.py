@@ -36,7 +36,7 @@ from litqeval_gui import __version__
 from litqeval_gui.core.catalog import ListInfo
 from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.project import SUFFIX, Project
+from litqeval_gui.core.project import SUFFIX, Project, discarded_message
 from litqeval_gui.gui import settings as settings_module
 from litqeval_gui.gui.icons import icon
 from litqeval_gui.gui.job_status import JobStatus
@@ -59,15 +59,6 @@ DEMO_TITLE = "Building the demo project"
 def demo_path() -> Path:
     """Where the demo project lives (built on first use)."""
     return settings_module.data_dir() / "demo.litq"
-
-
-def discarded_message(names: list[str]) -> str:
-    quoted = ", ".join(f"'{n}'" for n in names)
-    if len(names) == 1:
-        return (f"The unfinished import {quoted} was removed (the app stopped before it "
-                "finished). Import the file again to add it.")
-    return (f"The unfinished imports {quoted} were removed (the app stopped before they "
-            "finished). Import the files again to add them.")
 
 
 class MainWindow(QMainWindow):

@@ -41,7 +41,8 @@ def test_create_refuses_existing_file(tmp_path):
 def test_second_writer_in_same_process_is_refused_and_lock_released_on_close(tmp_path):
     path = tmp_path / "p.litq"
     project = Project.create(path)
-    with pytest.raises(ProjectLockedError, match=r"open in another window \(pid \d+\)"):
+    with pytest.raises(ProjectLockedError,
+                       match=r"open in another window \(pid \d+ on .*; lock file .*p\.litq\.lock\)"):
         Project.open(path)
     project.close()
     Project.open(path).close()  # free again

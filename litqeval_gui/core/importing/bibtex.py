@@ -9,7 +9,10 @@ field, where it has one, gives its type (else the entry type). JabRef's
 
 from __future__ import annotations
 
+import itertools
+import logging
 import re
+import warnings
 from collections.abc import Generator, Iterator
 
 import bibtexparser
@@ -27,6 +30,7 @@ from litqeval_gui.core.importing.common import (
 )
 from litqeval_gui.core.jobs import Progress
 from litqeval_gui.core.records import (
+    MAX_FIELD_CHARS,
     OTHER_ID_KINDS,
     Record,
     normalise_doi,
@@ -35,6 +39,11 @@ from litqeval_gui.core.records import (
 )
 
 _PAGE_DASHES = re.compile(r"\s*-+\s*")
+# The parser libraries log their complaints; without a handler Python prints them to
+# stderr. Every problem reaches the user as a rejected entry with its reason instead.
+for _library in ("bibtexparser", "pylatexenc"):
+    logging.getLogger(_library).addHandler(logging.NullHandler())
+    logging.getLogger(_library).propagate = False
 
 _BARE_PERCENT = re.compile(r"(?<!\\)%")
 # a line of text outside any entry that reads like a field: an entry that lost its head
@@ -60,6 +69,7 @@ _PARSER_CONTEXT = latexwalker.get_default_latex_context_db()
 # What makes pylatexenc change a value beyond dropping its braces: macros, math,
 # comments, ties and its text ligatures (dashes, quotes, inverted marks).
 _LATEX_MARKUP = re.compile(r"[\\$%~&]|--|``|''|[!?]`")
+MAX_BRACE_DEPTH = 50
 
 
 def to_text(value: str) -> str:
@@ -67,15 +77,26 @@ def to_text(value: str) -> str:
 
     pylatexenc reads a value a character at a time (~5 µs each), so a value whose
     only markup is braces ("{COVID}-19", JabRef's case protection) just loses them.
+    Decoding is super-linear in length, so a value over ``MAX_FIELD_CHARS`` (which the
+    collector rejects anyway) is returned undecoded; pylatexenc recurses per group, so a
+    value nested deeper than ``MAX_BRACE_DEPTH`` only loses its braces.
     """
     if not value:
         return ""
-    if _LATEX_MARKUP.search(value):
+    if len(value) > MAX_FIELD_CHARS:
+        return value
+    if _LATEX_MARKUP.search(value) and _depth(value) <= MAX_BRACE_DEPTH:
         value = _LATEX.latex_to_text(_BARE_PERCENT.sub(r"\\%", value),
                                      latex_context=_PARSER_CONTEXT)
     elif "{" in value or "}" in value:
         value = value.replace("{", "").replace("}", "")
     return " ".join(value.split())
+
+
+def _depth(value: str) -> int:
+    """The deepest nesting of ``{`` groups in ``value``."""
+    steps = (1 if c == "{" else -1 if c == "}" else 0 for c in value)
+    return max(itertools.accumulate(steps), default=0)
 
 
 _ENTRY_START = re.compile(r"^[ \t]*@[A-Za-z]+[ \t]*[{(]", re.MULTILINE)
@@ -104,7 +125,9 @@ def read(text: str, col: Collector) -> Generator[Progress, None, None]:
     done = 0
     for first_line, chunk in _chunks(text):
         prefix_lines = strings.count("\n")
-        library = bibtexparser.parse_string(strings + chunk)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            library = bibtexparser.parse_string(strings + chunk)
         if not number:
             col.result.database = _database(library)
         elif _is_jabref(library):
@@ -177,10 +200,13 @@ def to_record(entry: model.Entry, line: int | None = None) -> Record:
     keywords = get("keywords", "")
     keywords_list = split_list(to_text(keywords), ";" if ";" in keywords else ",")
     groups = split_list(to_text(get("groups", "")), ",")
+    author = get("author", "")
+    authors = ([author] if len(author) > MAX_FIELD_CHARS  # rejected as too long, undecoded
+               else [to_text(n) for n in split_multiple_persons_names(author)])
     return Record(
         title=to_text(get("title", "")),
         abstract=to_text(get("abstract", "")),
-        authors=[to_text(n) for n in split_multiple_persons_names(get("author", ""))],
+        authors=authors,
         year=parse_year(get("year") or get("date")),
         venue=venue,
         keywords=dedupe(keywords_list + groups),

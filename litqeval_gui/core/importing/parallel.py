@@ -25,6 +25,7 @@ import codecs
 import gc
 import multiprocessing
 import re
+import signal
 import sys
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -81,6 +82,8 @@ def _start_pool() -> Pool | None:
 
     Workers run without the cyclic garbage collector (see
     :func:`~litqeval_gui.core.jobs.gc_paused`): they only parse, and end with the import.
+    They ignore Ctrl-C (SIGINT reaches the whole process group): this process handles
+    it and stops them; a worker dying of it would print a traceback and be replaced.
     """
     if not _main_importable():
         return None
@@ -90,9 +93,14 @@ def _start_pool() -> Pool | None:
     else:
         context = multiprocessing.get_context("spawn")
     try:
-        return context.Pool(WORKERS, initializer=gc.disable)
+        return context.Pool(WORKERS, initializer=_worker_start)
     except (OSError, ImportError):  # no processes, sockets or semaphores (sandboxes)
         return None
+
+
+def _worker_start() -> None:
+    gc.disable()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _preload() -> list[str]:

@@ -99,7 +99,9 @@ def read(text: str, col: Collector, *, first_line: int = 1,
             line += text.count("\n", counted, at)
             counted = at
             if data is None:
-                col.reject(number, line, "an 'ER  -' line without a 'TY  -' line before it")
+                col.reject(number, line, _NO_TY)
+            elif isinstance(data, str):
+                col.reject(number, line, data)
             elif ended is None:
                 col.reject(number, line, "incomplete record: the file ends before its "
                            "'ER  -' line")
@@ -119,17 +121,19 @@ def read(text: str, col: Collector, *, first_line: int = 1,
     for first in range(0, total, step):
         chunk_ends = ends[first:first + step]
         start = ends[first - 1] if first else 0
-        dicts = rispy.loads(text[start:chunk_ends[-1]], **_PARSER_OPTIONS)
+        dicts = _loads(text[start:chunk_ends[-1]])
         bounds = list(zip([start, *chunk_ends[:-1]], chunk_ends, strict=True))
         pieces = []
-        if len(dicts) == len(chunk_ends) == _starts(text, start, chunk_ends[-1]):
+        if dicts is not None and len(dicts) == len(chunk_ends) == _starts(text, start,
+                                                                          chunk_ends[-1]):
             pieces = [(text.find("TY  -", a, b), data, True)
                       for (a, b), data in zip(bounds, dicts, strict=True)]
         if not pieces or min(at for at, _, _ in pieces) < 0:
-            # a stray ER, a missing TY or a missing ER: record by record
+            # a stray ER, a missing TY or ER, an untagged line: record by record
             pieces = [piece for a, b in bounds for piece in _segment(text, a, b)]
         if not first:
-            col.result.database = _database([data for _, data, _ in pieces[:20]])
+            col.result.database = _database([data for _, data, _ in pieces[:20]
+                                             if isinstance(data, dict)])
         take(pieces)
         if col.full:
             return
@@ -139,7 +143,9 @@ def read(text: str, col: Collector, *, first_line: int = 1,
         take(_segment(text, tail, len(text), complete=False))
 
 
-_Piece = tuple[int, dict | None, bool | None]  # (offset, parsed record, ended by an ER line)
+# (offset, parsed record — or the reason it cannot be read, or None without a TY line —,
+#  ended by an ER line)
+_Piece = tuple[int, dict | str | None, bool | None]
 
 
 def _starts(text: str, start: int, end: int) -> int:
@@ -150,7 +156,7 @@ def _starts(text: str, start: int, end: int) -> int:
 def _segment(text: str, start: int, end: int, *, complete: bool = True) -> list[_Piece]:
     """The records of ``text[start:end]``, which ends with an ER line (``complete``) or is
     the tail of the file: one per TY line, each up to the next; ``(start, None, True)``
-    when there is no TY line; ``ended`` False for a record cut short by the next TY line,
+    when there is no TY line, the reason when rispy cannot read it; ``ended`` False for a record cut short by the next TY line,
     None for the tail's last record."""
     tys = [m.start() for m in _START.finditer(text, start, end)]
     if not tys:
@@ -162,9 +168,23 @@ def _segment(text: str, start: int, end: int, *, complete: bool = True) -> list[
             pieces.append((at, {}, None))
             continue
         body = text[at:stop] if last else text[at:stop].rstrip("\n") + "\nER  - \n"
-        parsed = rispy.loads(body, **_PARSER_OPTIONS)
-        pieces.append((at, parsed[0] if parsed else None, last))
+        parsed = _loads(body)
+        pieces.append((at, _UNTAGGED if parsed is None else parsed[0] if parsed else None,
+                       last))
     return pieces
+
+
+_NO_TY = "an 'ER  -' line without a 'TY  -' line before it"
+_UNTAGGED = "a blank or untagged line right after its 'TY  -' line"
+
+
+def _loads(text: str) -> list[dict] | None:
+    """rispy's records of ``text``, or None where rispy fails on a line it cannot place
+    (a blank or untagged line right after ``TY  -`` raises KeyError inside rispy)."""
+    try:
+        return rispy.loads(text, **_PARSER_OPTIONS)
+    except (KeyError, ValueError, IndexError):
+        return None
 
 
 def to_record(d: dict, line: int | None = None) -> Record:

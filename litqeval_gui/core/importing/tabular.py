@@ -15,8 +15,11 @@ import io
 import itertools
 import re
 import sys
+import warnings
 import zipfile
+import zlib
 from collections.abc import Generator, Iterable, Iterator
+from xml.etree import ElementTree
 
 from litqeval_gui.core.errors import ImportRefused, UnknownLayoutError
 from litqeval_gui.core.importing.common import (
@@ -95,22 +98,66 @@ def _unclosed(text: str, line: int, sep: str) -> bool:
     return False
 
 
+# openpyxl warns on stderr about parts it ignores; a problem reaches the user as a
+# refusal or a rejected row instead
+warnings.filterwarnings("ignore", category=UserWarning, module=r"openpyxl(\.|$)")
+
+MAX_XLSX_UNPACKED = 768 * 2**20  # bytes all members of a workbook may unpack to
+MAX_XLSX_RATIO = 100  # unpacked : packed, for members over 1 MiB
+MAX_XLSX_MEMBERS = 10_000
+# what openpyxl raises on a malformed workbook: bad zip or deflate data, broken XML,
+# a missing part, values it cannot convert (dates, numbers)
+_XLSX_ERRORS = (zipfile.BadZipFile, zlib.error, ElementTree.ParseError, KeyError, IndexError,
+                ValueError, TypeError, OverflowError, AttributeError, EOFError, OSError)
+
+
+def check_archive(path: str) -> None:
+    """Refuse a zip whose declared unpacked size, ratio or member count is beyond sane
+    limits, before anything is unpacked (``zipfile`` never unpacks a member beyond its
+    declared size, so the declared sizes bound the actual ones)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as err:
+        raise ImportRefused(f"{path}: cannot open as an Excel workbook ({err})") from None
+    if len(members) > MAX_XLSX_MEMBERS:
+        raise ImportRefused(f"{path}: the workbook has {len(members):,} parts "
+                            f"(limit {MAX_XLSX_MEMBERS:,}); refused as a zip bomb")
+    unpacked = sum(m.file_size for m in members)
+    if unpacked > MAX_XLSX_UNPACKED:
+        raise ImportRefused(f"{path}: the workbook unpacks to {unpacked / 2**20:,.0f} MiB "
+                            f"(limit {MAX_XLSX_UNPACKED // 2**20} MiB); refused as a zip bomb")
+    for m in members:
+        if m.file_size > 2**20 and m.file_size > MAX_XLSX_RATIO * max(m.compress_size, 1):
+            raise ImportRefused(f"{path}: part {m.filename[:60]!r} unpacks "
+                                f"{m.file_size // max(m.compress_size, 1):,} times its size "
+                                f"(limit {MAX_XLSX_RATIO}); refused as a zip bomb")
+
+
 def read_xlsx(path: str, col: Collector,
               mapping: dict[str, str] | None) -> Generator[Progress, None, None]:
-    """Parse the first worksheet of an ``.xlsx`` workbook into ``col``."""
+    """Parse the first worksheet of an ``.xlsx`` workbook into ``col``; a malformed
+    workbook is refused as a whole."""
     from openpyxl import load_workbook
     from openpyxl.utils.exceptions import InvalidFileException
 
+    check_archive(path)
     try:
         book = load_workbook(path, read_only=True, data_only=True)
-    except (zipfile.BadZipFile, InvalidFileException, KeyError, OSError, ValueError) as err:
-        raise ImportRefused(f"{path}: cannot open as an Excel workbook ({err})") from None
+    except (InvalidFileException, *_XLSX_ERRORS) as err:
+        raise ImportRefused(f"{path}: cannot open as an Excel workbook "
+                            f"({type(err).__name__}: {str(err)[:120]})") from None
     try:
+        if not book.worksheets:
+            raise ImportRefused(f"{path}: the workbook has no worksheet")
         sheet = book.worksheets[0]
         total = sheet.max_row or 0
         rows = ((i, [_cell(v) for v in row])
                 for i, row in enumerate(sheet.iter_rows(values_only=True), start=1))
         yield from _read_rows(rows, col, mapping, total)
+    except _XLSX_ERRORS as err:
+        raise ImportRefused(f"{path}: the workbook is damaged "
+                            f"({type(err).__name__}: {str(err)[:120]})") from None
     finally:
         book.close()
 

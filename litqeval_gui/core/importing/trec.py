@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Generator
 
-from litqeval_gui.core.errors import ImportRefused
+from litqeval_gui.core.errors import ImportRefused, listing
 from litqeval_gui.core.importing.common import PROGRESS_EVERY, Collector
 from litqeval_gui.core.jobs import Progress
 from litqeval_gui.core.records import Record
 
+MAX_GRADE = 2**31 - 1  # a relevance grade beyond this is a malformed line, not a grade
 _SHAPES = {"trec-run": (6, "topic Q0 docid rank score tag"), "qrels": (4, "topic 0 docid rel")}
 
 
@@ -39,7 +40,7 @@ def read(text: str, col: Collector, topic: str | None) -> Generator[Progress, No
     col.result.topics = list(by_topic)
     if topic is not None:
         if topic not in by_topic:
-            shown = ", ".join(col.result.topics[:50]) or "none"
+            shown = listing(col.result.topics) or "none"
             raise ImportRefused(f"{col.result.path}: topic {topic!r} is not in this file "
                                 f"(topics found: {shown})")
         by_topic = {topic: by_topic[topic]}
@@ -76,6 +77,8 @@ def _parse(parts: list[str], width: int, lineno: int, fmt: str) -> Record | str:
         else:
             topic, iteration, docid, rel = parts
             value = int(rel)
+            if abs(value) > MAX_GRADE:
+                return f"relevance grade {rel[:20]} is outside ±{MAX_GRADE}"
             raw = {"topic": topic, "iteration": iteration, "docid": docid, "rel": rel}
     except ValueError:
         return "a rank, score or relevance value is not a number"

@@ -1,0 +1,101 @@
+"""Issue 11 §3: Ctrl-C during a large RIS import ends it cleanly: one line, exit 130,
+the project unchanged, and no process left behind."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from litqeval_gui import cli
+from litqeval_gui.core import exporting
+from litqeval_gui.core.importing import parallel
+from litqeval_gui.core.project import Project
+from tests.conftest import CORE_RIS
+from tests.core.test_crash_safety import _descendants
+from tests.support import synthetic
+from tests.test_cli_bad_input import dump
+
+CLI = [sys.executable, "-m", "litqeval_gui.cli"]
+
+
+def interrupt_import(project, big, delay: float) -> tuple[subprocess.CompletedProcess, float,
+                                                           set[int]]:
+    """Start ``litqeval import`` in its own process group, wait until its parser workers
+    run plus ``delay`` seconds, then Ctrl-C the group as a terminal does. Returns the
+    finished process, seconds from Ctrl-C to its exit, and its helpers' pids."""
+    proc = subprocess.Popen([*CLI, "import", str(project), str(big), "--topic", "T",
+                             "--role", "results"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    helpers: set[int] = set()
+    deadline = time.monotonic() + 60
+    while len(helpers) < 3 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+        helpers = _descendants(proc.pid)  # the forkserver and two workers
+    time.sleep(delay)
+    helpers |= _descendants(proc.pid)
+    sent = time.monotonic()
+    if proc.poll() is None:  # (a late Ctrl-C may find the import finished)
+        os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    ended = time.monotonic() - sent
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err), ended, helpers
+
+
+def leftovers(helpers: set[int]) -> set[int]:
+    """Helpers still running (not zombies) a few seconds after the import ended."""
+    deadline = time.monotonic() + 10
+    alive = helpers
+    while alive and time.monotonic() < deadline:
+        alive = {pid for pid in helpers if os.path.exists(f"/proc/{pid}")
+                 and open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"}
+        time.sleep(0.1)
+    return alive
+
+
+@pytest.fixture
+def big_import(tmp_path):
+    project = tmp_path / "p.litq"
+    Project.create(project).close()
+    records, _ = synthetic.generate(30_000, dup_rate=0.1, seed=5)
+    big = tmp_path / "big.ris"
+    exporting.export_records(records, big, "ris")
+    assert big.stat().st_size >= parallel.PARALLEL_MIN_BYTES  # parsed by worker processes
+    return project, big
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_a_parallel_ris_import(big_import):
+    project, big = big_import
+    before = dump(project)
+    done, _, helpers = interrupt_import(project, big, 0.3)
+    assert len(helpers) >= 3
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "litqeval: interrupted; the project is unchanged\n"
+    assert not leftovers(helpers)
+    assert dump(project) == before
+    assert not os.path.exists(f"{project}.lock")
+
+
+@pytest.mark.parametrize("late", ["at the last progress report", "after the job"])
+def test_ctrl_c_after_the_commit_says_the_import_is_kept(tmp_path, capsys, monkeypatch, late):
+    project = tmp_path / "p.litq"
+    core = tmp_path / "core.ris"
+    core.write_text(CORE_RIS, encoding="utf-8")
+    assert cli.main(["new", str(project)]) == 0
+
+    def interrupt(*args):
+        if late == "after the job" or (args and args[0].message == "done"):
+            raise KeyboardInterrupt
+
+    hook = "__call__" if late == "at the last progress report" else "finish"
+    monkeypatch.setattr(cli.TextProgress, hook, lambda self, *args: interrupt(*args))
+    capsys.readouterr()
+    assert cli.main(["import", str(project), str(core), "--topic", "T", "--role", "core"]) == 130
+    assert capsys.readouterr().err == ("litqeval: interrupted after the import had finished; "
+                                       "it is kept\n")
+    with Project.open(project, readonly=True) as opened:
+        assert opened.db.execute("SELECT name, state, n_read FROM imports").fetchall() == [
+            ("core", "done", 3)]
