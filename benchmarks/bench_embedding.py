@@ -24,8 +24,9 @@ from collections.abc import Callable
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 from litqeval_gui.core import synthetic
-from litqeval_gui.core.embedding.backends import Document, LsaBackend
+from litqeval_gui.core.embedding.backends import Document
 from litqeval_gui.core.embedding.errors import MissingExtraError
+from litqeval_gui.core.embedding.lsa import LsaBackend
 from litqeval_gui.core.embedding.neural import MiniLmBackend, find_model_dir
 from litqeval_gui.core.embedding.projection import project
 from litqeval_gui.core.jobs import run_job
@@ -38,7 +39,8 @@ MAP_SCRIPT = f"""
 import time
 start = time.perf_counter()
 from litqeval_gui.core import synthetic
-from litqeval_gui.core.embedding.backends import Document, LsaBackend
+from litqeval_gui.core.embedding.backends import Document
+from litqeval_gui.core.embedding.lsa import LsaBackend
 from litqeval_gui.core.embedding.projection import project
 from litqeval_gui.core.jobs import run_job
 records, _ = synthetic.generate({SMALL_TOPIC}, dup_rate=0.0, seed=1)

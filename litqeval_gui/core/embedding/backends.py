@@ -1,15 +1,10 @@
-"""One interface for every embedding backend, and the default one, ``lsa``.
+"""One interface for every embedding backend (``lsa``, ``minilm``, ``precomputed``).
 
 A backend's :meth:`Backend.embed` is a generator job (``core/jobs.py``): it yields
 :class:`~litqeval_gui.core.jobs.Progress`, honours a :class:`~litqeval_gui.core.jobs.CancelToken`
 and returns :class:`Embeddings` — L2-normalised float32 rows for the documents it could
 embed, their positions, and a :class:`BackendInfo` saying exactly what made them. Same
 input → same bytes.
-
-``lsa`` (latent semantic analysis, no extra install): TF-IDF over title + abstract
-(sublinear tf = 1 + log tf, English stop words, 1–2-grams) → TruncatedSVD to
-k = min(256, n_documents, n_terms) dimensions (randomized, fixed seed) → rows scaled to
-unit length. Fitted on all documents given, so a topic's vectors share one space.
 """
 
 from __future__ import annotations
@@ -20,17 +15,12 @@ from types import MappingProxyType
 from typing import Any, Protocol
 
 import numpy as np
-import sklearn
 from numpy.typing import NDArray
-from sklearn.decomposition import TruncatedSVD
-from sklearn.feature_extraction.text import TfidfVectorizer
 
-from litqeval_gui.core.embedding.errors import EmbeddingCancelled, EmbeddingError
-from litqeval_gui.core.jobs import CancelToken, Job, Progress
+from litqeval_gui.core.embedding.errors import EmbeddingCancelled
+from litqeval_gui.core.jobs import CancelToken, Job
 from litqeval_gui.core.records import Record
 
-LSA_MAX_DIM = 256
-LSA_SEED = 0
 # A row whose norm is below this before normalising has no direction (no indexed words).
 ZERO_NORM = 1e-12
 
@@ -131,8 +121,8 @@ def text_embeddings(vectors: NDArray[np.floating], n_documents: int, texts_prese
         notes.append(f"{n_documents - len(texts_present)} of {n_documents} records have no "
                      "title or abstract")
     if (~keep).sum():
-        notes.append(f"{int((~keep).sum())} of {n_documents} records have no words the {info.name} "
-                     "backend can use (only stop words or symbols)")
+        notes.append(f"{int((~keep).sum())} of {n_documents} records have no words the "
+                     f"{info.name} backend can use (only stop words or symbols)")
     return Embeddings(unit, rows, n_documents, info, tuple(notes))
 
 
@@ -141,44 +131,3 @@ def document_texts(documents: Sequence[Document]) -> tuple[list[str], NDArray[np
     texts = [doc.text for doc in documents]
     present = np.flatnonzero([bool(t) for t in texts]).astype(np.intp)
     return [texts[i] for i in present], present
-
-
-class LsaBackend:
-    """TF-IDF → TruncatedSVD → unit rows (module docstring); deterministic for a seed."""
-
-    def __init__(self, max_dim: int = LSA_MAX_DIM, seed: int = LSA_SEED) -> None:
-        self.max_dim = max_dim
-        self.seed = seed
-
-    @property
-    def info(self) -> BackendInfo:
-        return BackendInfo("lsa", "tfidf-truncated-svd", f"scikit-learn {sklearn.__version__}", {
-            "max_dim": self.max_dim, "seed": self.seed, "sublinear_tf": True,
-            "stop_words": "english", "ngram_range": [1, 2],
-        })
-
-    def embed(self, documents: Sequence[Document],
-              token: CancelToken | None = None) -> Job[Embeddings]:
-        texts, present = document_texts(documents)
-        if len(texts) < 2:
-            raise EmbeddingError(f"lsa needs at least 2 records with a title or abstract; "
-                                 f"{len(texts)} of {len(documents)} have one")
-        yield Progress(0, 3, "indexing words (TF-IDF)")
-        checkpoint(token)
-        tfidf = TfidfVectorizer(sublinear_tf=True, stop_words="english", ngram_range=(1, 2),
-                                dtype=np.float32)
-        try:
-            weights = tfidf.fit_transform(texts)
-        except ValueError as err:  # "empty vocabulary": only stop words everywhere
-            raise EmbeddingError(f"lsa found no usable words in {len(texts)} records "
-                                 f"(only stop words or symbols): {err}") from None
-        yield Progress(1, 3, f"reducing {weights.shape[1]} terms (SVD)")
-        checkpoint(token)
-        dim = min(self.max_dim, *weights.shape)
-        reduced = TruncatedSVD(dim, algorithm="randomized",
-                               random_state=self.seed).fit_transform(weights)
-        yield Progress(2, 3, "normalising")
-        checkpoint(token)
-        result = text_embeddings(reduced, len(documents), present, self.info)
-        yield Progress(3, 3, "done")
-        return result

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from sklearn.decomposition import TruncatedSVD
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from litqeval_gui.core.embedding.backends import Document, LsaBackend
+from litqeval_gui.core.embedding.backends import Document
 from litqeval_gui.core.embedding.errors import EmbeddingCancelled, EmbeddingError
+from litqeval_gui.core.embedding.lsa import LsaBackend, lsa_rows, tfidf_matrix
 from litqeval_gui.core.jobs import CancelToken, run_job
 
 
@@ -51,6 +53,25 @@ def test_with_a_dimension_per_record_every_angle_of_the_tfidf_rows_is_kept(make_
     np.testing.assert_allclose(result.vectors @ result.vectors.T, rows @ rows.T, atol=1e-5)
 
 
+def test_coordinates_match_scikit_learns_truncated_svd(make_corpus):
+    # Same TF-IDF; exact SVD (ARPACK) as the independent reference, for the 3 topic
+    # directions (beyond them the random words' spectrum is flat, where any randomized
+    # SVD converges slowly). Compare singular values and the records' cosines, which a
+    # randomized SVD gets to ~1e-2 (scikit-learn's own randomized one to 3e-3 here).
+    docs, _ = make_corpus(30)
+    x = tfidf_matrix([d.text for d in docs])
+    ours = run_job(lsa_rows(x, 3, seed=0))
+    reference = TruncatedSVD(3, algorithm="arpack").fit(x)
+    np.testing.assert_allclose(np.linalg.norm(ours, axis=0), reference.singular_values_,
+                               rtol=1e-4)
+    theirs = reference.transform(x)
+    cos = lambda m: (m / np.linalg.norm(m, axis=1, keepdims=True)) @ (  # noqa: E731
+        m / np.linalg.norm(m, axis=1, keepdims=True)).T
+    np.testing.assert_allclose(cos(ours), cos(theirs), atol=0.02)
+    vectors = embed(docs, max_dim=3).vectors
+    np.testing.assert_allclose(vectors @ vectors.T, cos(ours), atol=1e-6)
+
+
 def test_dimension_is_capped_at_256_and_at_the_number_of_records(make_corpus):
     docs, _ = make_corpus(100)  # 300 records, several hundred terms
     assert embed(docs).dim == 256
@@ -80,8 +101,11 @@ def test_progress_runs_to_the_end_and_cancel_stops_the_job(corpus):
     docs, _ = corpus
     seen = []
     run_job(LsaBackend().embed(docs), seen.append)
-    assert [(p.done, p.total) for p in seen] == [(0, 3), (1, 3), (2, 3), (3, 3)]
+    assert [p.done for p in seen] == list(range(9))
+    assert {p.total for p in seen} == {8}
     token = CancelToken()
+    job = LsaBackend().embed(docs, token)
+    next(job), next(job), next(job)  # TF-IDF done, the SVD under way
     token.cancel()
     with pytest.raises(EmbeddingCancelled, match="embedding cancelled"):
-        run_job(LsaBackend().embed(docs, token))
+        run_job(job)
