@@ -104,6 +104,8 @@ def _read_npy(path: Path, ids_path: Path) -> VectorFile:
         raise VectorFileError(f"{path}: holds a {array.dtype} array of shape {array.shape}; "
                               "expected real numbers, one row per record")
     _check_size(path, array.shape[1], array.shape[0] * array.shape[1])
+    if 0 in array.shape:
+        raise VectorFileError(f"{path}: no vectors in the file (shape {array.shape})")
     ids = _read_ids(ids_path)
     if len(ids) != array.shape[0]:
         raise VectorFileError(f"{ids_path}: {len(ids)} ids for the {array.shape[0]} rows "
@@ -184,7 +186,7 @@ def _read_table(path: Path, delimiter: str) -> VectorFile:
             try:
                 values = np.array([float(cell) for cell in cells[1:]], dtype=np.float32)
             except ValueError:
-                if number == 1:
+                if number == 1 and not any(_is_number(c) for c in cells[1:]):
                     continue  # a header row
                 bad = next(c for c in cells[1:] if not _is_number(c))
                 raise VectorFileError(f"{path}: line {number}: {bad[:40]!r} is not a number"

@@ -97,6 +97,7 @@ def test_csv_with_header_and_jsonl_read_the_same_vectors(tmp_path):
     ("zero.csv", "a,1,2\nb,0,0\n", "line 2 (id 'b') is all zeros"),
     ("twice.csv", "a,1,2\na,2,1\n", "id 'a' appears twice (line 1 and line 2)"),
     ("word.csv", "a,1,2\nb,1,x\n", "line 2: 'x' is not a number"),
+    ("first.csv", "a,1,x\nb,1,2\n", "line 1: 'x' is not a number"),
     ("nested.jsonl", '{"id": "a", "vector": [[1, 2]]}\n', "line 1 (id 'a') has no vector"),
     ("text.jsonl", '{"id": "a", "vector": ["one"]}\n', "line 1: the vector is not a list"),
     ("noid.jsonl", '{"vector": [1, 2]}\n', 'needs an object with "id"'),
@@ -120,6 +121,10 @@ def test_npy_shape_dtype_and_id_count_are_checked(tmp_path):
         read_vectors(tmp_path / "cube.npy", tmp_path / "ids.txt")
     with pytest.raises(VectorFileError, match="not a readable numeric .npy"):
         read_vectors(tmp_path / "objects.npy", tmp_path / "ids.txt")
+    np.save(tmp_path / "none.npy", np.ones((0, 3)))
+    (tmp_path / "no-ids.txt").write_text("")
+    with pytest.raises(VectorFileError, match=r"no vectors in the file \(shape \(0, 3\)\)"):
+        read_vectors(tmp_path / "none.npy", tmp_path / "no-ids.txt")
     with pytest.raises(VectorFileError, match="needs an id list"):
         read_vectors(tmp_path / "cube.npy")
     with pytest.raises(VectorFileError, match="3 ids for the 4 rows"):

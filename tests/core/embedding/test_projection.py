@@ -34,6 +34,7 @@ def test_umap_map_is_finite_deterministic_and_keeps_clusters_apart():
     assert first.coords.shape == (300, 2) and first.coords.dtype == np.float32
     assert np.isfinite(first.coords).all()
     assert first.coords.tobytes() == second.coords.tobytes()
+    assert run_job(project(rows, seed=1)).coords.tobytes() != first.coords.tobytes()
     assert first.params["metric"] == "cosine" and first.method == "umap"
     distance = np.linalg.norm(first.coords[:, None] - first.coords[None], axis=2)
     np.fill_diagonal(distance, np.inf)
