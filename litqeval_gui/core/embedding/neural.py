@@ -61,9 +61,11 @@ def find_model_dir(search_path: Sequence[str] | None = None) -> Path:
 
 
 def load_sentence_transformer(model_dir: Path) -> Any:
-    """A CPU SentenceTransformer over the local ``model_dir``, the hub switched off."""
+    """A CPU SentenceTransformer over the local ``model_dir``, the hub switched off (and
+    its progress bars: the job reports progress itself)."""
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
+    os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "1"
     try:
         from sentence_transformers import SentenceTransformer
     except ImportError as err:

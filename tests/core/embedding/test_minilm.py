@@ -6,6 +6,7 @@ installed; these tests need neither torch nor sentence-transformers.
 
 from __future__ import annotations
 
+import os
 import sys
 
 import numpy as np
@@ -33,8 +34,10 @@ def fake_package(root, files=MODEL_FILES):
 def test_without_sentence_transformers_the_error_says_how_to_install_the_extra(
         tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     with pytest.raises(MissingExtraError) as err:
         neural.load_sentence_transformer(tmp_path)
+    assert os.environ["HF_HUB_OFFLINE"] == "1"  # set before the library is imported
     message = str(err.value)
     assert "\n" not in message
     assert 'pip install "litqeval-gui[neural]"' in message
