@@ -1,0 +1,36 @@
+"""Typed errors of the embedding and projection code (messages meant for the user)."""
+
+from __future__ import annotations
+
+from litqeval_gui.core.errors import JobCancelled, LitqError
+
+
+class EmbeddingError(LitqError):
+    """Vectors cannot be computed or read."""
+
+
+class MissingExtraError(EmbeddingError):
+    """A backend needs an optional extra that is not installed."""
+
+    def __init__(self, backend: str, extra: str, missing: str) -> None:
+        self.extra = extra
+        super().__init__(
+            f"the {backend} backend needs the optional '{extra}' extra ({missing} is not "
+            f"installed): pip install \"litqeval-gui[{extra}]\" "
+            f"(in a source checkout: .venv/bin/pip install -e \".[{extra}]\")"
+        )
+
+
+class VectorFileError(EmbeddingError):
+    """A file of precomputed vectors is unreadable or malformed."""
+
+
+class ProjectionError(LitqError):
+    """No 2D map can be made of the given vectors."""
+
+
+class EmbeddingCancelled(JobCancelled):
+    """The user cancelled an embedding or map job; nothing was kept."""
+
+    def __init__(self) -> None:
+        super().__init__("embedding cancelled; nothing was kept")

@@ -1,0 +1,120 @@
+"""``lsa``, the default backend: latent semantic analysis, no extra install.
+
+TF-IDF over title + abstract (scikit-learn's TfidfVectorizer: sublinear tf = 1 + log tf,
+English stop words, 1–2-grams) gives the records × terms matrix X. Its rank-k truncated
+SVD X ≈ U Σ Vᵀ, k = min(256, records, terms), places record i at (UΣ)ᵢ, and rows are
+scaled to unit length. Fitted on all records given, so a topic's vectors share one space.
+
+The SVD is the randomized subspace iteration of Halko, Martinsson & Tropp (2011,
+Alg. 4.4 with the eigen-decomposition of Alg. 5.3) applied to the records' Gram
+operator XXᵀ, never formed: Q₀ = a seeded Gaussian n × (k+10) block, then
+Qⱼ = qr(X(XᵀQⱼ₋₁)) for :data:`POWER_ITERATIONS` steps, and the Rayleigh–Ritz step
+QᵀXXᵀQ = W Λ Wᵀ gives UΣ ≈ Q W Λ^½ (top k). It is the algorithm of scikit-learn's
+TruncatedSVD, but every dense block has n rows, not one row per term: on 50 000
+records with ~10⁶ 1–2-gram terms TruncatedSVD spends minutes and gigabytes in QR/LU
+factorisations of a terms × k block (benchmarks/bench_embedding.py). The tests compare
+it with TruncatedSVD.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import scipy
+import sklearn
+from numpy.typing import NDArray
+from scipy import linalg, sparse
+from sklearn.feature_extraction.text import TfidfVectorizer
+
+from litqeval_gui.core.embedding.backends import (
+    BackendInfo,
+    Document,
+    Embeddings,
+    checkpoint,
+    document_texts,
+    text_embeddings,
+)
+from litqeval_gui.core.embedding.errors import EmbeddingError
+from litqeval_gui.core.jobs import CancelToken, Job, Progress, scaled
+
+LSA_MAX_DIM = 256
+LSA_SEED = 0
+OVERSAMPLES = 10
+POWER_ITERATIONS = 5
+TERM_BLOCK = 200_000  # terms per block of XᵀQ: bounds its memory (block × (k+10) floats)
+
+
+def tfidf_matrix(texts: Sequence[str]) -> sparse.csr_matrix:
+    """The records × terms TF-IDF matrix (module docstring), float32."""
+    tfidf = TfidfVectorizer(sublinear_tf=True, stop_words="english", ngram_range=(1, 2),
+                            dtype=np.float32)
+    try:
+        return tfidf.fit_transform(texts).tocsr()
+    except ValueError as err:  # "empty vocabulary": only stop words everywhere
+        raise EmbeddingError(f"lsa found no usable words in {len(texts)} records "
+                             f"(only stop words or symbols): {err}") from None
+
+
+def _gram_times(x: sparse.csr_matrix, xt: sparse.csr_matrix,
+                block: NDArray[np.float32]) -> NDArray[np.float32]:
+    """X Xᵀ block, with Xᵀ·block computed TERM_BLOCK terms at a time."""
+    out = np.zeros_like(block)
+    for start in range(0, xt.shape[0], TERM_BLOCK):
+        rows = xt[start:start + TERM_BLOCK]
+        out += rows.T @ (rows @ block)
+    return out
+
+
+def lsa_rows(x: sparse.csr_matrix, dim: int, seed: int,
+             token: CancelToken | None = None) -> Job[NDArray[np.float64]]:
+    """The n × dim LSA coordinates UΣ of ``x`` (module docstring), a job per iteration."""
+    n = x.shape[0]
+    width = min(dim + OVERSAMPLES, n)
+    xt = x.T.tocsr()
+    q = np.random.default_rng(seed).standard_normal((n, width), dtype=np.float32)
+    for step in range(POWER_ITERATIONS):
+        yield Progress(step, POWER_ITERATIONS + 1, f"SVD: power iteration {step + 1}")
+        checkpoint(token)
+        q, _ = linalg.qr(_gram_times(x, xt, q), mode="economic", check_finite=False)
+    yield Progress(POWER_ITERATIONS, POWER_ITERATIONS + 1, "SVD: Rayleigh–Ritz step")
+    checkpoint(token)
+    ritz = q.T.astype(np.float64) @ _gram_times(x, xt, q).astype(np.float64)
+    values, vectors = linalg.eigh(ritz, check_finite=False)
+    top = np.argsort(values)[::-1][:dim]
+    return (q @ vectors[:, top]) * np.sqrt(np.clip(values[top], 0.0, None))
+
+
+class LsaBackend:
+    """TF-IDF → truncated SVD → unit rows (module docstring); same seed → same bytes."""
+
+    def __init__(self, max_dim: int = LSA_MAX_DIM, seed: int = LSA_SEED) -> None:
+        self.max_dim = max_dim
+        self.seed = seed
+
+    @property
+    def info(self) -> BackendInfo:
+        return BackendInfo(
+            "lsa", "tfidf-truncated-svd",
+            f"scikit-learn {sklearn.__version__}, scipy {scipy.__version__}",
+            {"max_dim": self.max_dim, "seed": self.seed, "sublinear_tf": True,
+             "stop_words": "english", "ngram_range": [1, 2],
+             "power_iterations": POWER_ITERATIONS, "oversamples": OVERSAMPLES})
+
+    def embed(self, documents: Sequence[Document],
+              token: CancelToken | None = None) -> Job[Embeddings]:
+        texts, present = document_texts(documents)
+        if len(texts) < 2:
+            raise EmbeddingError(f"lsa needs at least 2 records with a title or abstract; "
+                                 f"{len(texts)} of {len(documents)} have one")
+        total = POWER_ITERATIONS + 3
+        yield Progress(0, total, "indexing words (TF-IDF)")
+        checkpoint(token)
+        x = tfidf_matrix(texts)
+        dim = min(self.max_dim, *x.shape)
+        reduced = yield from scaled(lsa_rows(x, dim, self.seed, token), 1, total - 1, total)
+        reduced[x.getnnz(axis=1) == 0] = 0.0  # no indexed words: no direction, no vector
+        yield Progress(total - 1, total, "normalising")
+        result = text_embeddings(reduced, len(documents), present, self.info)
+        yield Progress(total, total, "done")
+        return result

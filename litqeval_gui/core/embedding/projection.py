@@ -1,0 +1,153 @@
+"""The shared 2D map of a topic: UMAP (cosine, fixed seed) or PCA, with its fidelity.
+
+One map is fitted jointly on every row given (core set and all result lists), so lists
+share it. ``pca`` (2 components, deterministic) is the option for very large topics.
+Fidelity (SPEC §1.5) is :func:`litqeval_gui.metrics.semantic.projection_fidelity` of the
+map against the vectors it came from: the share of the vectors' variance the map keeps.
+
+UMAP compiles numba code on first use; :func:`use_numba_cache` points numba's cache at a
+writable per-user directory (:func:`numba_cache_dir`) before umap is imported, and
+:func:`cache_umap_kernels` turns numba's on-disk cache on for the kernels umap-learn jits
+without ``cache=True`` (without it every process spends ~10 s compiling them again), so
+only the first map of an installation pays the compilation.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.decomposition import PCA
+
+from litqeval_gui.core.embedding.backends import checkpoint
+from litqeval_gui.core.embedding.errors import ProjectionError
+from litqeval_gui.core.jobs import CancelToken, Job, Progress
+from litqeval_gui.metrics.semantic import projection_fidelity
+
+Method = Literal["umap", "pca"]
+MAP_SEED = 0
+UMAP_NEIGHBOURS = 15
+UMAP_MIN_DIST = 0.1
+MIN_ROWS = 5  # fewer distinct rows make no map worth drawing
+
+
+@dataclass(frozen=True)
+class Projection:
+    """``coords`` (n × 2 float32, one row per input row), how they were made, and
+    ``fidelity`` in [0, 1] (NaN when undefined, ``note`` says why)."""
+
+    coords: NDArray[np.float32]
+    method: Method
+    params: Mapping[str, Any] = field(default_factory=dict)
+    fidelity: float = float("nan")
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+
+
+def user_cache_dir() -> Path:
+    """The per-user cache directory of the app (``$XDG_CACHE_HOME/litqeval`` on Linux,
+    ``~/Library/Caches/litqeval`` on macOS, ``%LOCALAPPDATA%/litqeval/Cache`` on Windows)."""
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+        return Path(base) / "litqeval" / "Cache"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "litqeval"
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "litqeval"
+
+
+def numba_cache_dir() -> Path:
+    return user_cache_dir() / "numba"
+
+
+def use_numba_cache() -> Path:
+    """Set ``NUMBA_CACHE_DIR`` to :func:`numba_cache_dir` (created) unless the user set it,
+    re-reading numba's configuration when numba is already imported; return the directory."""
+    if not os.environ.get("NUMBA_CACHE_DIR"):
+        directory = numba_cache_dir()
+        directory.mkdir(parents=True, exist_ok=True)
+        os.environ["NUMBA_CACHE_DIR"] = str(directory)
+        if "numba" in sys.modules:
+            from numba.core import config
+
+            config.reload_config()
+    return Path(os.environ["NUMBA_CACHE_DIR"])
+
+
+def cache_umap_kernels() -> int:
+    """Enable numba's on-disk cache for every jitted function of the imported ``umap``
+    modules (numba recompiles a cached kernel when its source changes); return how many."""
+    from numba.core.dispatcher import Dispatcher
+
+    kernels = {id(obj): obj for name, module in list(sys.modules.items())
+               if name == "umap" or name.startswith("umap.")
+               for obj in vars(module).values() if isinstance(obj, Dispatcher)}
+    for kernel in kernels.values():
+        kernel.enable_caching()
+    return len(kernels)
+
+
+def project(vectors: ArrayLike, method: Method = "umap", seed: int = MAP_SEED,
+            token: CancelToken | None = None) -> Job[Projection]:
+    """The 2D map of ``vectors`` (n × d) by ``method``, with its fidelity.
+
+    Fewer than :data:`MIN_ROWS` rows raise :class:`ProjectionError`; rows that are all
+    identical give every row the point (0, 0) with a note (there is nothing to map).
+    """
+    rows = np.asarray(vectors, dtype=np.float32)
+    if rows.ndim != 2 or not np.isfinite(rows).all():
+        raise ProjectionError(f"a map needs a finite rows × dimensions array, got shape "
+                              f"{rows.shape}")
+    if method not in ("umap", "pca"):
+        raise ProjectionError(f"unknown map method {method!r}; use 'umap' or 'pca'")
+    if rows.shape[0] < MIN_ROWS:
+        raise ProjectionError(f"a map needs at least {MIN_ROWS} records with vectors; "
+                              f"there are {rows.shape[0]}")
+    params = _params(method, seed)
+    if np.all(rows == rows[0]):
+        return Projection(np.zeros((rows.shape[0], 2), np.float32), method, params,
+                          note="all records have the same vector: they share one point")
+    yield Progress(0, 3, f"fitting the {method.upper()} map of {rows.shape[0]} records")
+    checkpoint(token)
+    coords = _umap(rows, seed) if method == "umap" else _pca(rows, seed)
+    yield Progress(2, 3, "measuring the map's fidelity")
+    checkpoint(token)
+    fidelity = projection_fidelity(coords, rows)
+    yield Progress(3, 3, "done")
+    return Projection(coords, method, params, fidelity)
+
+
+def _params(method: Method, seed: int) -> dict[str, Any]:
+    if method == "pca":
+        return {"n_components": 2, "seed": seed}
+    return {"n_components": 2, "metric": "cosine", "n_neighbors": UMAP_NEIGHBOURS,
+            "min_dist": UMAP_MIN_DIST, "seed": seed}
+
+
+def _umap(rows: NDArray[np.float32], seed: int) -> NDArray[np.float32]:
+    distinct = len(np.unique(rows, axis=0))
+    if distinct < MIN_ROWS:
+        raise ProjectionError(f"a UMAP map needs at least {MIN_ROWS} different vectors; "
+                              f"these {rows.shape[0]} records have {distinct} (use PCA)")
+    use_numba_cache()
+    import umap  # lazily: numba must see NUMBA_CACHE_DIR first, and import costs seconds
+
+    cache_umap_kernels()
+    model = umap.UMAP(n_components=2, metric="cosine", n_neighbors=UMAP_NEIGHBOURS,
+                      min_dist=UMAP_MIN_DIST, random_state=seed, n_jobs=1)
+    with warnings.catch_warnings():  # "n_jobs overridden by random_state": as intended
+        warnings.filterwarnings("ignore", message="n_jobs value", category=UserWarning)
+        return np.asarray(model.fit_transform(rows), dtype=np.float32)
+
+
+def _pca(rows: NDArray[np.float32], seed: int) -> NDArray[np.float32]:
+    return PCA(n_components=2, random_state=seed).fit_transform(rows).astype(np.float32)

@@ -1,0 +1,123 @@
+"""The shared 2D map: UMAP/PCA coordinates, fidelity through metrics, numba's cache."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from sklearn.decomposition import PCA
+
+from litqeval_gui.core.embedding import projection
+from litqeval_gui.core.embedding.errors import EmbeddingCancelled, ProjectionError
+from litqeval_gui.core.embedding.projection import project
+from litqeval_gui.core.jobs import CancelToken, run_job
+from litqeval_gui.metrics.semantic import projection_fidelity
+
+
+def clusters(n_per=100, dim=30, seed=0):
+    """Three well-separated clusters of unit rows, and each row's cluster."""
+    rng = np.random.default_rng(seed)
+    centres = rng.standard_normal((3, dim)) * 3
+    rows = np.vstack([c + rng.standard_normal((n_per, dim)) for c in centres])
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    return rows.astype(np.float32), np.repeat(np.arange(3), n_per)
+
+
+def test_umap_map_is_finite_deterministic_and_keeps_clusters_apart():
+    rows, label = clusters()
+    first, second = run_job(project(rows)), run_job(project(rows))
+    assert first.coords.shape == (300, 2) and first.coords.dtype == np.float32
+    assert np.isfinite(first.coords).all()
+    assert first.coords.tobytes() == second.coords.tobytes()
+    assert run_job(project(rows, seed=1)).coords.tobytes() != first.coords.tobytes()
+    assert first.params["metric"] == "cosine" and first.method == "umap"
+    distance = np.linalg.norm(first.coords[:, None] - first.coords[None], axis=2)
+    np.fill_diagonal(distance, np.inf)
+    assert (label[distance.argmin(axis=1)] == label).all()
+    assert 0.0 <= first.fidelity <= 1.0
+    assert first.fidelity == projection_fidelity(first.coords, rows)
+
+
+def test_umap_kernels_jitted_without_cache_are_cached_in_numba_cache_dir():
+    run_job(project(clusters(n_per=10)[0]))
+    from umap.umap_ import smooth_knn_dist  # umap-learn jits it without cache=True
+
+    assert smooth_knn_dist.stats.cache_path.startswith(os.environ["NUMBA_CACHE_DIR"])
+
+
+def test_pca_fidelity_is_the_explained_variance_of_two_components():
+    rows, _ = clusters(n_per=40)
+    result = run_job(project(rows, "pca"))
+    assert result.coords.shape == (120, 2)
+    expected = PCA(n_components=2).fit(rows).explained_variance_ratio_.sum()
+    assert result.fidelity == pytest.approx(expected, abs=1e-6)
+    assert result.fidelity == projection_fidelity(result.coords, rows)
+
+
+def test_tiny_or_degenerate_inputs_give_a_clear_result_or_error():
+    rows, _ = clusters(n_per=2)
+    with pytest.raises(ProjectionError, match="at least 5 records with vectors; there are 4"):
+        run_job(project(rows[:4]))
+    same = run_job(project(np.tile(rows[:1], (6, 1))))
+    assert same.coords.tolist() == [[0.0, 0.0]] * 6
+    assert np.isnan(same.fidelity) and "same vector" in same.note
+    three = np.repeat(rows[:3], 5, axis=0)
+    with pytest.raises(ProjectionError, match="these 15 records have 3 .use PCA."):
+        run_job(project(three))
+    assert np.isfinite(run_job(project(three, "pca")).coords).all()
+    with pytest.raises(ProjectionError, match="finite"):
+        run_job(project(np.full((6, 3), np.nan)))
+    with pytest.raises(ProjectionError, match="unknown map method 'tsne'"):
+        run_job(project(rows, "tsne"))
+
+
+def test_a_cancelled_map_stops_before_fitting():
+    token = CancelToken()
+    token.cancel()
+    with pytest.raises(EmbeddingCancelled):
+        run_job(project(clusters(n_per=5)[0], token=token))
+
+
+def test_a_numba_cache_dir_set_by_the_user_is_kept(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
+    assert projection.use_numba_cache() == tmp_path / "mine"
+    assert os.environ["NUMBA_CACHE_DIR"] == str(tmp_path / "mine")
+
+
+def test_the_map_points_numba_at_the_per_user_cache_before_umap_is_imported(tmp_path):
+    # A stand-in umap records NUMBA_CACHE_DIR at its import; numba itself is imported
+    # first, so its configuration must be re-read too.
+    (tmp_path / "fake").mkdir()
+    (tmp_path / "fake" / "umap.py").write_text(textwrap.dedent("""
+        import os
+        SEEN = os.environ.get("NUMBA_CACHE_DIR")
+        class UMAP:
+            def __init__(self, **kwargs):
+                pass
+            def fit_transform(self, rows):
+                return rows[:, :2]
+    """))
+    script = textwrap.dedent("""
+        import json, os, sys
+        import numba.core.config
+        import numpy as np
+        from litqeval_gui.core.embedding.projection import project
+        from litqeval_gui.core.jobs import run_job
+        assert "umap" not in sys.modules
+        rows = np.random.default_rng(0).standard_normal((8, 4))
+        run_job(project(rows))
+        import umap
+        print(json.dumps({"seen": umap.SEEN, "numba": numba.core.config.CACHE_DIR,
+                          "exists": os.path.isdir(umap.SEEN)}))
+    """)
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env.update(XDG_CACHE_HOME=str(tmp_path / "cache"), PYTHONPATH=str(tmp_path / "fake"))
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                         text=True, check=True, timeout=120)
+    expected = str(tmp_path / "cache" / "litqeval" / "numba")
+    assert json.loads(out.stdout) == {"seen": expected, "numba": expected, "exists": True}
