@@ -12,12 +12,15 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
-from sklearn.cluster import KMeans
 from threadpoolctl import threadpool_limits
 
 from litqeval_gui.metrics.semantic import sp_cluster, sp_cos
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: the reference
+from tests.support.kmeans_reference import plain_loop  # noqa: E402
 
 N_TOPICS = 20
 
@@ -66,21 +69,6 @@ def clustered_data(n: int = 20_000, dim: int = 384, seed: int = 0):
     for blob, count in ((N_TOPICS, 24), (N_TOPICS + 1, 16)):
         is_core[np.flatnonzero(labels == blob)[:count]] = True
     return rows, is_core
-
-
-def plain_loop(rows, is_core, theta=0.7, k_max=99, seed=0):
-    """The baseline: SPEC §1.3 with sklearn only. Returns (best k, M(k) per k, relevant)."""
-    m, core_max, best_k = int(is_core.sum()), {}, min(k_max, len(rows))
-    for k in range(2, min(k_max, len(rows)) + 1):
-        labels = KMeans(n_clusters=k, random_state=seed, n_init=1).fit(rows).labels_
-        core_max[k] = int(np.bincount(labels[is_core], minlength=k).max())
-        if core_max[k] <= theta * m:
-            best_k = k - 1
-            break
-    if best_k == 1:
-        return best_k, core_max, np.ones(len(rows), bool)
-    labels = KMeans(n_clusters=best_k, random_state=seed, n_init=1).fit(rows).labels_
-    return best_k, core_max, labels == np.argmax(np.bincount(labels[is_core], minlength=best_k))
 
 
 def bench_sp_cluster() -> None:

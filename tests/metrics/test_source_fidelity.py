@@ -12,7 +12,6 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from scipy.stats import kendalltau
-from sklearn.cluster import KMeans
 
 from litqeval_gui.metrics.agreement import tau_ap
 from litqeval_gui.metrics.relevance import (
@@ -23,24 +22,9 @@ from litqeval_gui.metrics.relevance import (
     threshold_grid,
 )
 from litqeval_gui.metrics.semantic import cluster_k_search, sp_cluster, sp_cos, sp_mvee
+from tests.support.kmeans_reference import plain_loop
 
 # ------------------------------------------------------------------ 1. SP_cluster
-
-
-def plain_loop(rows, core, theta=0.7, k_max=99, seed=0):
-    """SPEC §1.3 written out with sklearn only: a fresh KMeans per k, then the refit."""
-    m = int(core.sum())
-    best_k, core_max = min(k_max, len(rows)), {}
-    for k in range(2, min(k_max, len(rows)) + 1):
-        labels = KMeans(n_clusters=k, random_state=seed, n_init=1).fit(rows).labels_
-        core_max[k] = int(np.bincount(labels[core], minlength=k).max())
-        if core_max[k] <= theta * m:
-            best_k = k - 1
-            break
-    if best_k == 1:
-        return best_k, core_max, np.ones(len(rows), bool)
-    labels = KMeans(n_clusters=best_k, random_state=seed, n_init=1).fit(rows).labels_
-    return best_k, core_max, labels == np.argmax(np.bincount(labels[core], minlength=best_k))
 
 
 def blobs(seed, n_blobs=3, per_blob=20, dim=5, noise=0.5, n_core=8):
