@@ -1,0 +1,85 @@
+"""``litqeval``: the headless front door over the same core functions the GUI uses.
+
+Every command takes a project file; ``--json`` prints one JSON document. Errors go
+to stderr as one line with a non-zero exit code (2 = user error, 3 = internal
+error, 130 = interrupted), never a traceback; output into a closed pipe
+(``litqeval … | head``) ends the command quietly (exit 141, as SIGPIPE would).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import sqlite3
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from litqeval_gui import __version__
+from litqeval_gui.cli import records
+from litqeval_gui.cli.common import TextProgress
+from litqeval_gui.core.errors import LitqError, database_message, environment_message, one_line
+
+# each module's ``register(command)`` adds its sub-commands, in this order
+COMMAND_MODULES = (records,)
+
+__all__ = ["COMMAND_MODULES", "TextProgress", "build_parser", "main"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="litqeval", description=__doc__.split("\n")[0])
+    parser.add_argument("--version", action="version", version=f"litqeval {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, func: Callable, help_text: str, *,
+                project: bool = True) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if project:
+            p.add_argument("project", type=Path, metavar="PROJECT.litq")
+        p.add_argument("--json", action="store_true", help="print one JSON document")
+        p.set_defaults(func=func)
+        return p
+
+    for module in COMMAND_MODULES:
+        module.register(command)
+    return parser
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so the interpreter's final flush of the closed
+    pipe raises nothing (Python's advice for SIGPIPE)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    multiprocessing.freeze_support()  # the frozen bundle spawns the parallel parser
+    args = build_parser().parse_args(argv)
+    try:
+        args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+    except BrokenPipeError:  # ``litqeval … | head``: the reader has all it wanted
+        _silence_stdout()
+        return 128 + 13  # as a process killed by SIGPIPE
+    except LitqError as err:
+        return _fail(f"error: {err}", 2)
+    except KeyboardInterrupt as interrupt:
+        return _fail(str(interrupt) or "interrupted; the project is unchanged", 130)
+    except OSError as err:  # the environment: permissions, full disk, missing folders
+        return _fail(f"error: {environment_message(err, str(err.filename or 'a file'))}", 2)
+    except sqlite3.DatabaseError as err:  # full disk, read-only file, damage found late
+        return _fail(f"error: {database_message(err)}", 2)
+    except UnicodeDecodeError as err:  # SQLite hands back text bytes that are not UTF-8
+        return _fail(f"error: {args.project} is damaged: it holds text that is not UTF-8 "
+                     f"({err.reason} at byte {err.start}); nothing was changed", 2)
+    except Exception as err:  # noqa: BLE001 — last resort: one line, never a traceback
+        return _fail(f"internal error: {type(err).__name__}: {err}", 3)
+    return 0
+
+
+def _fail(message: str, code: int) -> int:
+    print(one_line(f"litqeval: {message}"), file=sys.stderr)
+    return code
+

@@ -1,0 +1,68 @@
+"""What every ``litqeval`` command shares: arguments, output, progress, opening a project."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.jobs import Progress
+from litqeval_gui.core.project import Project, discarded_message
+
+
+class Command(Protocol):
+    """``command(name, func, help)`` adds a sub-command and returns its parser; with
+    ``project=False`` the command takes no ``PROJECT.litq`` argument."""
+
+    def __call__(self, name: str, func: Callable[[argparse.Namespace], None], help_text: str,
+                 *, project: bool = True) -> argparse.ArgumentParser: ...
+
+
+def pair(part: str, option: str) -> tuple[str, str]:
+    """``FIELD=VALUE`` → (field, value); quotes around the value are dropped."""
+    key, sep, value = part.partition("=")
+    if not sep or not key.strip():
+        raise LitqError(f"{option} expects FIELD=VALUE, got {part!r}")
+    return key.strip(), value.strip().strip('"')
+
+
+def column_mapping(text: str) -> dict[str, str]:
+    """``--map title=ColA,abstract=ColB`` → {"title": "ColA", "abstract": "ColB"}."""
+    return dict(pair(part, "--map") for part in text.split(",") if part.strip())
+
+
+class TextProgress:
+    """A one-line text progress bar on stderr (only when stderr is a terminal)."""
+
+    def __init__(self, stream=sys.stderr) -> None:
+        self.stream = stream
+        self.enabled = stream.isatty()
+
+    def __call__(self, p: Progress) -> None:
+        if not self.enabled or not p.total:
+            return
+        width = 30
+        filled = int(width * p.fraction)
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] "
+                          f"{100 * p.fraction:5.1f}% {p.message[:30]:30}")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+
+
+def emit(args: argparse.Namespace, document: object, text: Callable[[], str]) -> None:
+    print(json.dumps(document, ensure_ascii=False, indent=2) if args.json else text())
+
+
+def open_for_writing(path: Path) -> Project:
+    """Open ``path`` for writing; say so when an import a crash left unfinished was removed."""
+    project = Project.open(path)
+    if project.discarded:
+        print(f"litqeval: {discarded_message(project.discarded)}", file=sys.stderr)
+    return project
