@@ -46,8 +46,9 @@ next ``window`` entries in both orders. Cost is O(n log n + n·window·rare_keys
 from __future__ import annotations
 
 import hashlib
+import heapq
 from collections import Counter, defaultdict
-from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -219,22 +220,44 @@ def _identifier_pairs(items: Sequence[LinkItem], n_new: int,
                 yield min(partner, m), max(partner, m), kind
 
 
+_SLICE = 8192  # items one C-level sort call orders: it holds the GIL for a few ms
+
+
+def _gentle_sorted(values: Sequence, key: Callable | None = None) -> list:
+    """``sorted(values, key=key)`` (stable, the same result), made of sorts of at most
+    ``_SLICE`` items merged by :func:`heapq.merge` (Python code), so no single C call holds
+    the GIL for long: a decision queued on another thread meanwhile waits for one slice,
+    not for a sort of 200 000 titles."""
+    runs = [sorted(values[s:s + _SLICE], key=key) for s in range(0, len(values), _SLICE)]
+    return list(heapq.merge(*runs, key=key))
+
+
 def _sort_orders(titles: list[str], rare_keys: int) -> list[list[int]]:
     """Two index orders of the non-empty titles (see the module doc).
 
     The second lists each title once per each of its ``rare_keys`` rarest shared
-    tokens, sorted by (token, title): titles sharing a rare token sit together
-    whichever rank that token has in either title.
+    tokens, sorted by (token, title, index): titles sharing a rare token sit together
+    whichever rank that token has in either title. It is sorted as one int64 key per
+    entry, ``token's alphabetical code × n + title's rank``, by numpy (which sorts
+    integers without holding the GIL).
     """
     present = [i for i, title in enumerate(titles) if title]
+    by_title = _gentle_sorted(present, key=titles.__getitem__)
+    title_rank = np.empty(len(titles), dtype=np.int64)
+    title_rank[by_title] = np.arange(len(by_title))
     tokens = {i: set(titles[i].split()) for i in present}
     df = Counter(token for words in tokens.values() for token in words)
-    shared = sorted((t for t, count in df.items() if count > 1), key=lambda t: (df[t], t))
-    rank = {token: position for position, token in enumerate(shared)}
-    keyed = sorted((token, titles[i], i) for i, words in tokens.items()
-                   for token in sorted((t for t in words if t in rank),
-                                       key=rank.__getitem__)[:rare_keys])
-    return [sorted(present, key=titles.__getitem__), [i for _token, _title, i in keyed]]
+    shared = _gentle_sorted([t for t, count in df.items() if count > 1],
+                            key=lambda t: (df[t], t))
+    rarity = {token: position for position, token in enumerate(shared)}
+    code = {token: position for position, token in enumerate(_gentle_sorted(shared))}
+    entries = [(code[token], i) for i, words in tokens.items()
+               for token in sorted((t for t in words if t in rarity),
+                                   key=rarity.__getitem__)[:rare_keys]]
+    entry_codes = np.fromiter((c for c, _i in entries), dtype=np.int64, count=len(entries))
+    entry_index = np.fromiter((i for _c, i in entries), dtype=np.int64, count=len(entries))
+    keys = entry_codes * max(len(by_title), 1) + title_rank[entry_index]
+    return [by_title, entry_index[np.argsort(keys)].tolist()]
 
 
 def _neighbour_codes(order: list[int], window: int, is_new: np.ndarray) -> np.ndarray:
@@ -276,7 +299,7 @@ def _title_scores(titles: np.ndarray, a: np.ndarray, b: np.ndarray,
     return np.asarray(scores, dtype=np.float64) / 100, subtitle
 
 
-_CHUNK = 250_000  # candidate pairs scored between two progress reports
+_CHUNK = 50_000  # candidate pairs scored in one call (the GIL is held while it reads them)
 
 
 def _title_links(items: Sequence[LinkItem], n_new: int, settings: LinkSettings,

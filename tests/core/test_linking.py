@@ -360,3 +360,50 @@ def test_group_never_joins_two_dois_through_a_third_record_unless_the_user_does(
     assert group([1, 2, 3], [Link(1, 2, "user", 1.0, True)], dois) == {1: 1, 2: 1, 3: 3}
     assert group([1, 2], [Link(1, 2, "doi", 1.0, True)], {1: "10.1/a", 2: "10.1/a"}) == \
         {1: 1, 2: 1}
+
+
+# -- the candidate orders are sorted in GIL-friendly pieces, with the same result --------
+
+
+def _plain_orders(titles: list[str], rare_keys: int) -> list[list[int]]:
+    """The two orders as plain ``sorted`` calls compute them (the reference)."""
+    from collections import Counter
+
+    present = [i for i, title in enumerate(titles) if title]
+    tokens = {i: set(titles[i].split()) for i in present}
+    df = Counter(token for words in tokens.values() for token in words)
+    shared = sorted((t for t, count in df.items() if count > 1), key=lambda t: (df[t], t))
+    rank = {token: position for position, token in enumerate(shared)}
+    keyed = sorted((token, titles[i], i) for i, words in tokens.items()
+                   for token in sorted((t for t in words if t in rank),
+                                       key=rank.__getitem__)[:rare_keys])
+    return [sorted(present, key=titles.__getitem__), [i for _t, _title, i in keyed]]
+
+
+_words = st.sampled_from("sleep caffeine older adults trial review cohort a of in".split())
+_titles = st.lists(st.lists(_words, max_size=6).map(" ".join), max_size=60)
+
+
+@given(_titles, st.integers(1, 4), st.integers(1, 7))
+def test_sort_orders_equal_plain_sorting(titles, rare_keys, slice_size):
+    import litqeval_gui.core.linking as linking
+
+    saved = linking._SLICE
+    linking._SLICE = slice_size  # tiny slices: many merged runs, ties across runs
+    try:
+        assert linking._sort_orders(titles, rare_keys) == _plain_orders(titles, rare_keys)
+    finally:
+        linking._SLICE = saved
+
+
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers())), st.integers(1, 9))
+def test_gentle_sorted_is_sorted_and_stable(values, slice_size):
+    import litqeval_gui.core.linking as linking
+
+    saved = linking._SLICE
+    linking._SLICE = slice_size
+    try:
+        assert linking._gentle_sorted(values, key=lambda v: v[0]) == sorted(
+            values, key=lambda v: v[0])
+    finally:
+        linking._SLICE = saved
