@@ -67,18 +67,23 @@ RACER = textwrap.dedent("""
         print("refused", flush=True)
     else:
         print("won", flush=True)
-        time.sleep(1.0)
+        sys.stdin.read()  # hold the lock until every racer has tried
         project.close()
 """)
 
 
 def race(path: Path, racers: int) -> list[str]:
     """Start ``racers`` processes that open ``path`` for writing at the same instant;
-    returns what each printed ("won" or "refused")."""
+    returns what each printed ("won" or "refused"). A winner holds the project until
+    all have answered (a racer slow to start must still meet the lock)."""
     start = time.time() + 1.5
     procs = [subprocess.Popen([sys.executable, "-c", RACER, str(path), str(start)],
-                              stdout=subprocess.PIPE, text=True) for _ in range(racers)]
-    return [proc.communicate(timeout=60)[0].strip() for proc in procs]
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+             for _ in range(racers)]
+    outcomes = [proc.stdout.readline().strip() for proc in procs]
+    for proc in procs:
+        proc.communicate(timeout=60)  # closes stdin: the winner lets go
+    return outcomes
 
 
 def _stale_lock(path: Path) -> None:
