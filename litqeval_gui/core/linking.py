@@ -55,7 +55,7 @@ import numpy as np
 from rapidfuzz import fuzz
 from rapidfuzz.process import cpdist
 
-from litqeval_gui.core.jobs import CancelToken, Progress
+from litqeval_gui.core.jobs import NEVER, CancelToken, Progress
 from litqeval_gui.core.records import Record, normalise_id, normalise_title
 
 
@@ -303,7 +303,7 @@ _CHUNK = 50_000  # candidate pairs scored in one call (the GIL is held while it 
 
 
 def _title_links(items: Sequence[LinkItem], n_new: int, settings: LinkSettings,
-                 verdicts: _Verdicts, token: CancelToken | None,
+                 verdicts: _Verdicts, token: CancelToken,
                  ) -> Generator[Progress, None, list[tuple[int, int, str, float, bool]]]:
     """(i, j, method, score, certain) for title matches, best pairs from the sorted orders."""
     titles = [item.title for item in items]
@@ -311,7 +311,7 @@ def _title_links(items: Sequence[LinkItem], n_new: int, settings: LinkSettings,
     orders = _sort_orders(titles, settings.rare_keys)
     codes = []
     for step, order in enumerate(orders):
-        _check(token)
+        token.raise_if_cancelled()
         yield Progress(step, len(orders), "finding candidate titles")
         codes.append(_neighbour_codes(order, settings.window, is_new))
     pairs = np.sort(np.concatenate(codes))
@@ -324,7 +324,7 @@ def _title_links(items: Sequence[LinkItem], n_new: int, settings: LinkSettings,
     title_array = np.array(titles, dtype=object)
     found = []
     for start in range(0, len(a), _CHUNK):
-        _check(token)
+        token.raise_if_cancelled()
         yield Progress(start, len(a), "comparing titles")
         ca, cb = a[start:start + _CHUNK], b[start:start + _CHUNK]
         scores, subtitle = _title_scores(title_array, ca, cb, settings)
@@ -339,15 +339,10 @@ def _title_links(items: Sequence[LinkItem], n_new: int, settings: LinkSettings,
     return found
 
 
-def _check(token: CancelToken | None) -> None:
-    if token is not None:
-        token.raise_if_cancelled()
-
-
 def find_links(new: Sequence[LinkItem], existing: Sequence[LinkItem] = (), *,
                settings: LinkSettings = LinkSettings(),
                verdicts: Mapping[frozenset[str], bool] | None = None,
-               token: CancelToken | None = None) -> Generator[Progress, None, list[Link]]:
+               token: CancelToken = NEVER) -> Generator[Progress, None, list[Link]]:
     """Job: links among ``new`` and between ``new`` and ``existing`` (never existing × existing).
 
     At most one link per pair, sorted by ``(a, b)``; the strongest evidence wins
@@ -360,7 +355,7 @@ def find_links(new: Sequence[LinkItem], existing: Sequence[LinkItem] = (), *,
     items = [*new, *existing]
     n_new = len(new)
     judged = _Verdicts(items, verdicts or {})
-    _check(token)
+    token.raise_if_cancelled()
     yield Progress(0, 0, "matching identifiers")
     best: dict[tuple[int, int], tuple[str, float, bool]] = {}
     for i, j, kind in _identifier_pairs(items, n_new, judged):

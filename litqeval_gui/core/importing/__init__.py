@@ -16,7 +16,7 @@ from litqeval_gui.core.errors import ImportRefused
 from litqeval_gui.core.importing import bibtex, medline, ris, tabular, trec
 from litqeval_gui.core.importing.common import FORMATS, Collector, ParseResult, decode
 from litqeval_gui.core.importing.detect import detect, inspect
-from litqeval_gui.core.jobs import CancelToken, Progress
+from litqeval_gui.core.jobs import NEVER, CancelToken, Progress
 
 __all__ = ["FORMATS", "ParseResult", "detect", "read_records"]
 
@@ -26,7 +26,7 @@ _TEXT_READERS = {"ris": ris.read, "bibtex": bibtex.read, "medline": medline.read
 
 def read_records(path: str | Path, *, fmt: str = "auto", mapping: dict[str, str] | None = None,
                  where: dict[str, str] | None = None, topic: str | None = None,
-                 token: CancelToken | None = None,
+                 token: CancelToken = NEVER,
                  limit: int | None = None) -> Generator[Progress, None, ParseResult]:
     """Read the records of ``path`` as a generator job returning a :class:`ParseResult`.
 
@@ -60,7 +60,7 @@ def read_records(path: str | Path, *, fmt: str = "auto", mapping: dict[str, str]
 
 
 def _collector(path: str, fmt: str, encoding: str, where: dict[str, str] | None,
-               limit: int | None, token: CancelToken | None) -> Collector:
+               limit: int | None, token: CancelToken) -> Collector:
     exempt = fmt in ("trec-run", "qrels")
     return Collector(ParseResult(path=path, format=fmt, encoding=encoding), where=where,
                      limit=limit, token=token, need_text=not exempt,

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from litqeval_gui.core.errors import ImportRefused
-from litqeval_gui.core.jobs import CancelToken, Progress
+from litqeval_gui.core.jobs import NEVER, CancelToken, Progress
 from litqeval_gui.core.records import (
     DIMENSIONS_ID,
     MAX_FIELD_CHARS,
@@ -203,7 +203,7 @@ class Collector:
     """
 
     def __init__(self, result: ParseResult, *, where: dict[str, str] | None = None,
-                 limit: int | None = None, token: CancelToken | None = None,
+                 limit: int | None = None, token: CancelToken = NEVER,
                  need_text: bool = True, keep_rank: bool = False) -> None:
         self.result = result
         self.where = dict(where or {})
@@ -278,8 +278,7 @@ class Collector:
 
     def progress(self, done: int, total: int, message: str) -> Progress:
         """A progress report; also the point where cancellation is honoured."""
-        if self.token is not None:
-            self.token.raise_if_cancelled()
+        self.token.raise_if_cancelled()
         return Progress(done, total, message)
 
     def finish(self) -> ParseResult:

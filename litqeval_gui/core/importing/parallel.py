@@ -34,7 +34,7 @@ from pathlib import Path
 
 from litqeval_gui.core.importing import _choose_format, _collector, read_records, ris
 from litqeval_gui.core.importing.common import ParseResult, decode
-from litqeval_gui.core.jobs import CancelToken, Progress, run_job
+from litqeval_gui.core.jobs import NEVER, CancelToken, Progress, run_job
 from litqeval_gui.core.records import RejectedRecord
 from litqeval_gui.core.storage import record_row
 
@@ -49,7 +49,7 @@ Sink = Callable[[list[tuple], int], object]  # (rows, rank offset)
 
 def read_rows(path: str | Path, sink: Sink, *, fmt: str = "auto",
               mapping: dict[str, str] | None = None, where: dict[str, str] | None = None,
-              topic: str | None = None, token: CancelToken | None = None,
+              topic: str | None = None, token: CancelToken = NEVER,
               parallel: bool | None = None) -> Generator[Progress, None, ParseResult]:
     """Parse ``path``, passing its rows to ``sink``; return the result (``records`` empty).
 
@@ -144,7 +144,7 @@ def _parse_piece(task: tuple[str | bytes, str, str, dict[str, str] | None, int, 
     (ranks from 1)."""
     piece, path, encoding, where, first_line, first_number = task
     text = piece if isinstance(piece, str) else decode(piece, "utf-8", path)[0]
-    col = _collector(path, "ris", encoding, where, None, None)
+    col = _collector(path, "ris", encoding, where, None, NEVER)
     run_job(ris.read(text, col, first_line=first_line, first_number=first_number))
     result = col.result
     rows = [record_row(rec) for rec in result.records]
@@ -206,7 +206,7 @@ def _results(pool: Future[Pool | None], tasks: list[tuple]) -> Iterator[PieceRes
 
 def _ris_in_pieces(path: str, pieces: list[tuple[str | bytes, int, int]], encoding: str,
                    notes: list[str],
-                   where: dict[str, str] | None, token: CancelToken | None, sink: Sink,
+                   where: dict[str, str] | None, token: CancelToken, sink: Sink,
                    pool: Future[Pool | None]) -> Generator[Progress, None, ParseResult]:
     """Pieces are parsed by worker processes (the first few here); their rows reach
     ``sink`` in file order as they arrive, so writing overlaps parsing."""
