@@ -41,6 +41,7 @@ from litqeval_gui.gui import settings as settings_module
 from litqeval_gui.gui.icons import icon
 from litqeval_gui.gui.job_status import JobStatus
 from litqeval_gui.gui.jobs import JobRunner
+from litqeval_gui.gui.manage import ManageActions
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.screens.registry import SCREENS
 from litqeval_gui.gui.session import ProjectSession
@@ -79,6 +80,7 @@ class MainWindow(QMainWindow):
         self.start_view = StartView()
         self.sidebar = TopicTree()
         self.sidebar.list_activated.connect(self.open_list)
+        self.sidebar.customContextMenuRequested.connect(lambda pos: self.manage.sidebar_menu(pos))
         self.tabs = QTabWidget(documentMode=True, tabsClosable=True, movable=True)
         self.tabs.tabCloseRequested.connect(self.close_tab)
         self.hint = QLabel(alignment=Qt.AlignmentFlag.AlignCenter, wordWrap=True)
@@ -139,6 +141,11 @@ class MainWindow(QMainWindow):
         self.sidebar_action = a("Topic &Sidebar", self._toggle_sidebar, "Ctrl+B")
         self.sidebar_action.setCheckable(True)
         self.sidebar_action.setChecked(True)
+        self.open_selected_action = a("&Open", self._open_selected_list, "", "",
+                                      "Show the selected list's records")
+        self.manage = ManageActions(self)
+        self.sidebar.selectionModel().currentChanged.connect(self.manage.update)
+        self.tabs.currentChanged.connect(self.manage.update)
         self.matches_action = a("Review Uncertain &Matches…", self.review_matches, "", "",
                                 "Decide on record matches the linker was unsure about")
         self.help_action = a("LitQEval GUI &Help", self.show_help, "F1")
@@ -154,6 +161,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.demo_action)
         file_menu.addSeparator()
         file_menu.addAction(self.import_action)
+        file_menu.addActions([self.manage.export, self.manage.export_missed])
         file_menu.addSeparator()
         file_menu.addActions([self.close_action, self.quit_action])
         self.view_menu = bar.addMenu("&View")
@@ -161,6 +169,12 @@ class MainWindow(QMainWindow):
         self.view_menu.addAction(self.close_tab_action)
         topic_menu = bar.addMenu("&Topic")
         topic_menu.addAction(self.matches_action)
+        topic_menu.addSeparator()
+        topic_menu.addActions([self.manage.rename_topic, self.manage.delete_topic])
+        topic_menu.addSeparator()
+        topic_menu.addActions([self.manage.rename_list, self.manage.delete_list])
+        topic_menu.aboutToShow.connect(self.manage.update)
+        file_menu.aboutToShow.connect(self.manage.update)
         help_menu = bar.addMenu("&Help")
         help_menu.addActions([self.help_action, self.about_action])
 
@@ -211,6 +225,7 @@ class MainWindow(QMainWindow):
         self.close_action.setEnabled(has_project)
         self.close_tab_action.setEnabled(self.tabs.count() > 0)
         self.matches_action.setEnabled(has_project and bool(self.sidebar.topic_names()))
+        self.manage.update()
 
     def _update_content(self) -> None:
         """The tabs, or a centred hint when no view is open."""
@@ -282,8 +297,13 @@ class MainWindow(QMainWindow):
         if self.session is None:
             return
         self.sidebar.project_changed(changes, initiator)
-        for index in range(self.tabs.count()):
-            self.tabs.widget(index).project_changed(changes, initiator)
+        for index in reversed(range(self.tabs.count())):
+            view = self.tabs.widget(index)
+            view.project_changed(changes, initiator)
+            if getattr(view, "target_gone", False):  # its list was deleted
+                self.close_tab(index)
+            else:
+                self.tabs.setTabText(index, view.title)  # renamed
         if changes.topics or changes.lists:
             self._update_content()
 
@@ -324,6 +344,11 @@ class MainWindow(QMainWindow):
                                                           exc))
 
     # -- lists and tabs ----------------------------------------------------------------
+    def _open_selected_list(self) -> None:
+        info = self.sidebar.current_list()
+        if info is not None:
+            self.open_list(info)
+
     def open_list(self, info: ListInfo) -> QWidget | None:
         """Show a list's records in a tab (switching to it when already open)."""
         return self.open_screen("records", info)

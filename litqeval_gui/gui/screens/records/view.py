@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from litqeval_gui.core import catalog
 from litqeval_gui.core.browse import (
     ListBrowser,
     RecordDetail,
@@ -48,6 +49,7 @@ from litqeval_gui.core.browse import (
 )
 from litqeval_gui.core.catalog import ListInfo
 from litqeval_gui.core.changes import Changes
+from litqeval_gui.gui.export_dialog import export_dialog
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
 
@@ -162,6 +164,8 @@ class RecordsView(QWidget):
         super().__init__(parent)
         self.session = session
         self.info = info
+        self.target_gone = False  # its list was deleted: the window closes the tab
+        self._settings = Settings()  # replaced by the window's in restore_state
         self._stale = False  # reload everything when next shown
         self._works_stale = False  # repaint the rows' groups when next shown
         self.model = RecordsModel(ListBrowser(session.project, info.id), self)
@@ -191,6 +195,7 @@ class RecordsView(QWidget):
         self.open_doi_action = self._action("Open DOI in Browser", "", self.open_doi)
         self.focus_filter_action = self._action("Find", QKeySequence.StandardKey.Find,
                                                 self.focus_filter)
+        self.export_action = self._action("Export These Records…", "", self.export)
         self.table.activated.connect(lambda _index: self.detail.setFocus())  # Enter, double-click
 
         self.setFocusProxy(self.table)
@@ -223,6 +228,7 @@ class RecordsView(QWidget):
 
     def restore_state(self, settings: Settings) -> None:
         """The splitter as last left (in any records tab); moving it is remembered."""
+        self._settings = settings
         sizes = settings.splitter_sizes(self.key)
         if sizes:
             self.splitter.setSizes(sizes)
@@ -322,6 +328,10 @@ class RecordsView(QWidget):
     def project_changed(self, changes: Changes, _initiator: object) -> None:
         """Reload after records or lists changed; after a regrouping (a verdict) only the
         rows' core and group cells are repainted. Now if visible, else when next shown."""
+        if changes.lists:
+            info = catalog.list_info(self.session.project, self.info.id)
+            self.target_gone = info is None
+            self.info = info or self.info
         if changes.records or changes.lists:
             self._stale = True
         elif changes.works:
@@ -388,9 +398,24 @@ class RecordsView(QWidget):
         if row and row.doi:
             QDesktopServices.openUrl(doi_url(row.doi))
 
+    def export_source(self) -> tuple[str, object]:
+        """(name, records factory) of the rows shown: the list, with the filter if any."""
+        browser = self.model.browser
+        filtered = len(browser) != self.info.records
+        return (f"{self.info.name} (filtered)" if filtered else self.info.name), browser.records
+
+    def export(self) -> None:
+        """Export the rows shown (the filter applied) through a save dialog."""
+        if self._timer.isActive():  # a filter still being typed
+            self.apply_filter()
+        name, records = self.export_source()
+        export_dialog(self, self.session.project.path, name, records, self._settings)
+
     def _context_menu(self, pos: object) -> None:
         menu = QMenu(self)
         menu.addActions([self.copy_doi_action, self.open_doi_action])
+        menu.addSeparator()
+        menu.addAction(self.export_action)
         menu.popup(self.table.viewport().mapToGlobal(pos))
 
 
