@@ -36,6 +36,7 @@ from litqeval_gui import __version__
 from litqeval_gui.core.catalog import ListInfo
 from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.exporting import SQLITE_HEADER
 from litqeval_gui.core.project import SUFFIX, Project, discarded_message
 from litqeval_gui.gui import settings as settings_module
 from litqeval_gui.gui.icons import icon
@@ -51,6 +52,8 @@ from litqeval_gui.gui.start_view import StartView
 
 APP_TITLE = "LitQEval GUI"
 PROJECT_FILTER = f"LitQEval projects (*{SUFFIX});;All files (*)"
+OPEN_FILTER = (f"LitQEval projects (*{SUFFIX});;Search exports to import (*.ris *.txt *.nbib "
+               "*.bib *.csv *.tsv *.xlsx *.json);;All files (*)")
 NO_LISTS_HINT = ("No result lists yet — import a search export\n"
                  "(Ctrl+I or drop a file here)")
 CHOOSE_LIST_HINT = "Choose a list in the sidebar to see its records."
@@ -245,6 +248,9 @@ class MainWindow(QMainWindow):
         path = Path(path)
         if self.session is not None and self.session.project.path.resolve() == path.resolve():
             return True
+        if is_search_export(path):
+            self.offer_import(path)
+            return False
         if not self.close_project():
             return False
         QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
@@ -320,9 +326,26 @@ class MainWindow(QMainWindow):
             return
         self.open_project(path)
 
+    def offer_import(self, path: Path) -> None:
+        """``path`` is a search export, not a project: offer to import it into the open one."""
+        if self.session is None:
+            show_error(self, "Not a project",
+                       f"{path.name} is not a LitQEval project but a file to import. Create "
+                       "or open a project first (File ▸ New Project…), then import it into "
+                       "the project (File ▸ Import… or drop it on the window).")
+            return
+        answer = QMessageBox.question(
+            self, "Import this file?",
+            f"{path.name} is not a project but a file to import.\n\n"
+            f"Import it into {self.session.project.path.name}?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Yes)
+        if answer == QMessageBox.StandardButton.Yes:
+            self.open_import_wizard([path])
+
     def open_dialog(self) -> None:
         name, _ = QFileDialog.getOpenFileName(self, "Open Project", str(self.settings.last_dir),
-                                              PROJECT_FILTER)
+                                              OPEN_FILTER)
         if name:
             self.open_project(name)
 
@@ -463,6 +486,17 @@ de-duplication was unsure about.</li>
 <h3>Keys in the records view</h3>
 <p>Arrows move · Enter shows the details · Ctrl+F filters · Ctrl+Shift+C copies the DOI</p>
 """
+
+
+def is_search_export(path: Path) -> bool:
+    """A readable file that is no project: not named ``.litq`` and not SQLite inside."""
+    if path.suffix.lower() == SUFFIX:
+        return False
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(len(SQLITE_HEADER)) != SQLITE_HEADER
+    except OSError:
+        return False  # opening it will say why
 
 
 def _local_paths(urls: list) -> list[Path]:
