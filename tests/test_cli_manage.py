@@ -58,3 +58,17 @@ def test_delete_a_list_then_the_topic(proj, capsys):
     assert (code, doc["deleted"], doc["lists"], doc["topic_goes"]) == (0, True, ["core"], True)
     code, out, _ = run(capsys, "info", proj, "--json")
     assert (json.loads(out)["records"], json.loads(out)["topics"]) == (0, [])
+
+
+def test_matches_decided_lists_past_verdicts_with_both_sides_details(proj, capsys):
+    code, out, _ = run(capsys, "matches", proj, "--topic", "T", "--json")
+    by_doi = {m["a"]["doi"]: m for m in json.loads(out)["matches"]}
+    link = by_doi["10.1000/core.1"]
+    assert (link["a"]["authors"], link["a"]["venue"]) == (["Smith, Jane"], "Journal of Search")
+    assert link["b"]["abstract"] == "We measure ..."
+    assert run(capsys, "matches", proj, "--topic", "T", "--decided")[1].strip() == \
+        "no verdicts yet"
+    assert run(capsys, "matches", proj, "--topic", "T", "--reject", link["id"])[0] == 0
+    code, out, _ = run(capsys, "matches", proj, "--topic", "T", "--decided", "--json")
+    assert [(m["id"], m["status"]) for m in json.loads(out)["matches"]] == [
+        (link["id"], "rejected")]

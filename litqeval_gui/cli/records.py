@@ -117,11 +117,13 @@ def cmd_matches(args: argparse.Namespace) -> None:
             matches.decide(project, link_id, accept=True)
         for link_id in args.reject or []:
             matches.decide(project, link_id, accept=False)
-        found = matches.matches(project, args.topic, uncertain=args.uncertain)
+        found = matches.matches(project, args.topic, uncertain=args.uncertain,
+                                decided=args.decided)
 
     def text() -> str:
         if not found:
-            return "no uncertain matches" if args.uncertain else "no matches"
+            return ("no uncertain matches" if args.uncertain else
+                    "no verdicts yet" if args.decided else "no matches")
         out = []
         for m in found:
             out.append(f"#{m.id} {m.method} {m.score:.3f} [{m.status}]")
@@ -168,7 +170,10 @@ def register(command: Command) -> None:
     p.add_argument("--results", help="only this result list")
     p = command("matches", cmd_matches, "matches between records; review uncertain ones")
     p.add_argument("--topic", required=True)
-    p.add_argument("--uncertain", action="store_true", help="only matches awaiting a verdict")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--uncertain", action="store_true", help="only matches awaiting a verdict")
+    which.add_argument("--decided", action="store_true",
+                       help="only matches you decided (to list or change past verdicts)")
     p.add_argument("--confirm", type=int, action="append", metavar="ID",
                    help="accept match ID (the same work)")
     p.add_argument("--reject", type=int, action="append", metavar="ID",
