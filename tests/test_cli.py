@@ -41,7 +41,8 @@ def test_recall_json_shape_and_values(proj, capsys):
         "name": "scopus", "size": 4, "core": 3, "retrieved_core": 2}
     assert lst["recall"] == pytest.approx(2 / 3)
     assert lst["missed"] == [{"title": "Core publications as a gold standard for query recall",
-                              "year": 2020, "doi": "10.1000/core.2"}]
+                              "year": 2020, "doi": "10.1000/core.2", "pending_review": False}]
+    assert lst["pending"] == 0
 
 
 def test_recall_text(proj, capsys):

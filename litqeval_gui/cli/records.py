@@ -99,10 +99,15 @@ def cmd_recall(args: argparse.Namespace) -> None:
     def text() -> str:
         lines = [f"topic {report.topic}"]
         for r in report.lists:
+            pending = (f"; {r.pending} of the missed core records pending review (an "
+                       "uncertain match would retrieve them: `litqeval matches --uncertain`)"
+                       if r.pending else "")
             lines.append(f"{r.name}: size {r.size}, core {r.core}, retrieved core "
-                         f"{r.retrieved_core}, recall {r.recall:.3f}")
+                         f"{r.retrieved_core}, recall {r.recall:.3f}{pending}")
             for m in r.missed:
-                lines.append(f"    missed: {m.title} ({m.year or 'n.d.'}) {m.doi}".rstrip())
+                mark = " [pending review]" if m.pending_review else ""
+                lines.append(f"    missed: {m.title} ({m.year or 'n.d.'}) {m.doi}".rstrip()
+                             + mark)
         return "\n".join(lines)
 
     emit(args, report.as_dict(), text)

@@ -140,7 +140,8 @@ def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files,
     assert (summary.read, summary.new, summary.duplicate, summary.matched, summary.rejected,
             summary.uncertain) == (5, 2, 3, 2, 0, 0)
     shown = wizard.summary_page
-    for key in ("read", "new", "duplicate", "matched", "rejected", "uncertain"):
+    assert (summary.in_file, summary.known) == (1, 2)  # agri twice; core.1 and core.3
+    for key in ("read", "new", "in_file", "known", "matched", "rejected", "uncertain"):
         assert pages.summary_count(shown, "q1", key) == getattr(summary, key)
     assert not shown.matches_button.isEnabled()
     assert not wizard.button(QWizard.WizardButton.BackButton).isEnabled()
@@ -153,7 +154,8 @@ def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files,
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(report), ""))
     qtbot.mouseClick(shown.save_button, Qt.MouseButton.LeftButton)
     assert report.read_text(encoding="utf-8") == summary.report()
-    assert "read 5, new 2, duplicates merged 3, matched to core 2" in report.read_text()
+    assert ("read 5, new 2, duplicates merged 3 (1 within the file, 2 already in the topic), "
+            "matched to core 2") in report.read_text()
     wizard.button(QWizard.WizardButton.FinishButton).click()
     assert not wizard.isVisible()
 
@@ -279,6 +281,7 @@ def test_uncertain_matches_open_the_review_dialog(qtbot, session, tmp_path):
     qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=10_000)
     shown = wizard.summary_page
     assert pages.summary_count(shown, "preprint", "uncertain") == 1 and shown.matches_button.isEnabled()
+    assert pages.summary_count(shown, "preprint", "pending") == 1  # the core work it would add
     qtbot.mouseClick(shown.matches_button, Qt.MouseButton.LeftButton)
     dialog = shown.matches_dialog
     assert dialog is not None and dialog.isVisible()
