@@ -72,3 +72,13 @@ def test_matches_decided_lists_past_verdicts_with_both_sides_details(proj, capsy
     code, out, _ = run(capsys, "matches", proj, "--topic", "T", "--decided", "--json")
     assert [(m["id"], m["status"]) for m in json.loads(out)["matches"]] == [
         (link["id"], "rejected")]
+
+
+def test_an_unknown_layout_tells_the_cli_user_about_map(tmp_path, capsys):
+    path = tmp_path / "p.litq"
+    run(capsys, "new", path)
+    odd = tmp_path / "odd.csv"
+    odd.write_text("ColA,ColB\n1,2\n", encoding="utf-8")
+    code, _, err = run(capsys, "import", path, odd, "--topic", "T", "--role", "results")
+    assert code == 2 and "Say which column holds the title" in err
+    assert err.strip().endswith("with --map, e.g. --map title=ColA,abstract=ColB,doi=ColC")

@@ -64,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return 128 + 13  # as a process killed by SIGPIPE
     except LitqError as err:
-        return _fail(f"error: {err}", 2)
+        return _fail(f"error: {err}" + (f" {err.cli_hint}" if err.cli_hint else ""), 2)
     except KeyboardInterrupt as interrupt:
         return _fail(str(interrupt) or "interrupted; the project is unchanged", 130)
     except OSError as err:  # the environment: permissions, full disk, missing folders

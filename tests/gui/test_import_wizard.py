@@ -204,6 +204,7 @@ def test_unknown_columns_are_mapped_by_the_user(qtbot, session, tmp_path):
     _wait_previews(qtbot, wizard)
     page = wizard.preview_page
     assert "cannot recognise the column layout" in page.error_label.text()
+    assert "--map" not in page.error_label.text()  # no CLI syntax in the app
     assert page.mapping_editor.isVisible() and not _next_enabled(wizard)
     combo = page.mapping_editor.combos["title"]
     assert [combo.itemText(i) for i in range(combo.count())] == [

@@ -38,3 +38,18 @@ def test_a_damaged_litq_file_is_still_reported_as_a_project_problem(window, tmp_
     assert not main_window.is_search_export(bad)
     assert not window.open_project(bad)
     assert shown_errors[0][0] == "Cannot open project"
+
+
+def test_the_lock_refusal_details_show_the_facts_not_a_traceback(window, project_path,
+                                                                 shown_errors):
+    import os
+
+    from litqeval_gui.core.project import Project
+
+    with Project.open(project_path):  # held for writing elsewhere
+        assert not window.open_project(project_path)
+    [(title, message, details)] = shown_errors
+    assert title == "Cannot open project" and "open in another window" in message
+    assert details.splitlines()[:2] == [f"Lock file: {project_path}.lock",
+                                        f"Held by: pid {os.getpid()} on {os.uname().nodename}"]
+    assert "Traceback" not in details
