@@ -44,6 +44,12 @@ def data_dir() -> Path:
     return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
 
 
+def documents_dir() -> Path:
+    """The user's documents folder (the home folder when there is none)."""
+    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(location) if location and Path(location).is_dir() else Path.home()
+
+
 def log_path() -> Path:
     return config_dir() / LOG_NAME
 
@@ -132,11 +138,11 @@ class Settings:
     # -- last folder ----------------------------------------------------------------
     @property
     def last_dir(self) -> Path:
-        """The folder the last file dialog used (the home folder at first)."""
+        """The folder the last file dialog used (the documents folder at first)."""
         text = self._data.get("last_dir")
         if isinstance(text, str) and Path(text).is_dir():
             return Path(text)
-        return Path.home()
+        return documents_dir()
 
     @last_dir.setter
     def last_dir(self, folder: Path) -> None:

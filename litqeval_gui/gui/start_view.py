@@ -22,7 +22,7 @@ PATH_ROLE = Qt.ItemDataRole.UserRole
 
 
 class RecentList(QListWidget):
-    """Recent projects; double-click or Enter opens one."""
+    """Recent projects; a click or Enter opens one."""
 
     chosen = Signal(Path)
 
@@ -34,6 +34,7 @@ class RecentList(QListWidget):
         self.setIconSize(QSize(32, 32))
         self.setSpacing(2)
         self.itemActivated.connect(lambda item: self.chosen.emit(item.data(PATH_ROLE)))
+        self.itemClicked.connect(lambda item: self.chosen.emit(item.data(PATH_ROLE)))
 
     def set_paths(self, paths: list[Path]) -> None:
         self.clear()

@@ -53,3 +53,77 @@ def test_the_lock_refusal_details_show_the_facts_not_a_traceback(window, project
     assert details.splitlines()[:2] == [f"Lock file: {project_path}.lock",
                                         f"Held by: pid {os.getpid()} on {os.uname().nodename}"]
     assert "Traceback" not in details
+
+
+def _scopus_view(window, project_path):
+    from litqeval_gui.core import catalog
+
+    window.open_project(project_path)
+    return window.open_list(catalog.find_list(window.session.project, "search eval", "scopus"))
+
+
+def test_escape_clears_the_filter(window, project_path, qtbot):
+    from PySide6.QtCore import Qt
+
+    window.show()
+    view = _scopus_view(window, project_path)
+    with qtbot.waitActive(window):  # shortcuts need the active window
+        window.activateWindow()
+    view.filter_edit.setFocus()
+    qtbot.keyClicks(view.filter_edit, "crop")
+    view.apply_filter()
+    assert view.model.rowCount() == 2 and view.count_label.text() == "2 of 5 records"
+    qtbot.keyClick(view.filter_edit, Qt.Key.Key_Escape)
+    assert view.filter_edit.text() == "" and view.model.rowCount() == 5
+    assert view.count_label.text() == "5 records"
+
+
+def test_one_click_on_a_recent_project_opens_it(window, project_path, qtbot):
+    from PySide6.QtCore import Qt
+
+    window.settings.add_recent(project_path)
+    window.start_view.set_recent(window.settings.recent_files)
+    window.show()
+    recent = window.start_view.recent
+    rect = recent.visualItemRect(recent.item(0))
+    qtbot.mouseClick(recent.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.session is not None and window.session.project.path == project_path
+
+
+def test_one_click_on_a_sidebar_list_opens_it(window, project_path, qtbot):
+    from PySide6.QtCore import Qt
+
+    from tests.support import pages
+
+    window.show()
+    window.open_project(project_path)
+    index = pages.sidebar_index(window.sidebar, "scopus")
+    qtbot.mouseClick(window.sidebar.viewport(), Qt.MouseButton.LeftButton,
+                     pos=window.sidebar.visualRect(index).center())
+    assert window.tabs.count() == 1 and window.tabs.tabText(0) == "scopus"
+
+
+def test_file_dialogs_start_in_the_documents_folder_then_the_last_one(
+        window, project_path, tmp_path, monkeypatch, small_files):
+    from PySide6.QtCore import QStandardPaths
+
+    from litqeval_gui.gui.settings import Settings
+
+    docs = tmp_path / "Documents"
+    docs.mkdir()
+    real = QStandardPaths.writableLocation
+    monkeypatch.setattr(QStandardPaths, "writableLocation", lambda where: str(docs) if
+                        where == QStandardPaths.StandardLocation.DocumentsLocation
+                        else real(where))
+    assert Settings().last_dir == docs  # nothing chosen yet
+    window.open_project(project_path)  # now the project's folder
+    starts = []
+    _core, results = small_files
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames",
+                        lambda parent, caption, start="", *a: starts.append(start)
+                        or ([str(results)], ""))
+    wizard = window.open_import_wizard([])
+    wizard.files_page._browse()
+    assert starts == [str(project_path.parent)]
+    assert wizard.files_page.list.count() == 1
+    wizard.reject()

@@ -142,8 +142,9 @@ class SummaryPage(QWizardPage):
 
     def _save_clicked(self) -> None:
         first = next(iter(self.summaries()), None)
-        default = f"import-report-{first.name if first else 'lists'}.txt"
-        chosen, _ = QFileDialog.getSaveFileName(self, "Save import report", default,
+        settings = self._owner.app_settings()
+        default = settings.last_dir / f"import-report-{first.name if first else 'lists'}.txt"
+        chosen, _ = QFileDialog.getSaveFileName(self, "Save import report", str(default),
                                                 "Text files (*.txt);;All files (*)")
         if chosen:
             self.save_report(Path(chosen))

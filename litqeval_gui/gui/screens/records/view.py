@@ -196,6 +196,7 @@ class RecordsView(QWidget):
         self.focus_filter_action = self._action("Find", QKeySequence.StandardKey.Find,
                                                 self.focus_filter)
         self.export_action = self._action("Export These Records…", "", self.export)
+        self.clear_filter_action = self._action("Clear Filter", "Escape", self.clear_filter)
         self.table.activated.connect(lambda _index: self.detail.setFocus())  # Enter, double-click
 
         self.setFocusProxy(self.table)
@@ -387,6 +388,18 @@ class RecordsView(QWidget):
     def focus_filter(self) -> None:
         self.filter_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.filter_edit.selectAll()
+
+    def clear_filter(self) -> None:
+        """Escape: show every record again (text and years), keeping the current record."""
+        row = self.current_row()
+        self.filter_edit.blockSignals(True)
+        self.filter_edit.clear()
+        self.filter_edit.blockSignals(False)
+        self._reset_years()
+        self.apply_filter()
+        if row is not None and row.id in self.model.browser.ids:
+            self.table.selectRow(self.model.browser.ids.index(row.id))
+        self.table.setFocus()
 
     def copy_doi(self) -> None:
         row = self.current_row()
