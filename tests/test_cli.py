@@ -48,7 +48,7 @@ def test_recall_json_shape_and_values(proj, capsys):
 def test_recall_text(proj, capsys):
     code, out, _ = run(capsys, "recall", proj, "--topic", "T")
     assert code == 0
-    assert "scopus: size 4, core 3, retrieved core 2, recall 0.667" in out
+    assert "scopus: size 4 works, core 3, retrieved core 2, recall 0.667" in out
     assert "missed: Core publications as a gold standard for query recall (2020)" in out
 
 

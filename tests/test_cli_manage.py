@@ -82,3 +82,10 @@ def test_an_unknown_layout_tells_the_cli_user_about_map(tmp_path, capsys):
     code, _, err = run(capsys, "import", path, odd, "--topic", "T", "--role", "results")
     assert code == 2 and "Say which column holds the title" in err
     assert err.strip().endswith("with --map, e.g. --map title=ColA,abstract=ColB,doi=ColC")
+
+
+def test_lists_labels_works_and_records_as_the_sidebar_does(proj, capsys):
+    code, out, _ = run(capsys, "lists", proj)
+    head, _core, scopus = out.splitlines()
+    assert head.split() == ["topic", "role", "name", "works", "records", "read", "rejected"]
+    assert scopus.split() == ["T", "results", "scopus", "4", "5", "5", "0"]

@@ -84,9 +84,10 @@ def cmd_lists(args: argparse.Namespace) -> None:
     def text() -> str:
         if not found:
             return "no lists yet — import a search export with `litqeval import`"
-        head = f"{'topic':<16} {'role':<8} {'name':<28} {'size':>7} {'read':>7} {'rejected':>8}"
-        rows = [f"{i.topic[:16]:<16} {i.role:<8} {i.name[:28]:<28} {i.size:>7} {i.read:>7} "
-                f"{i.rejected:>8}" for i in found]
+        head = (f"{'topic':<16} {'role':<8} {'name':<28} {'works':>7} {'records':>7} "
+                f"{'read':>7} {'rejected':>8}")
+        rows = [f"{i.topic[:16]:<16} {i.role:<8} {i.name[:28]:<28} {i.size:>7} {i.records:>7} "
+                f"{i.read:>7} {i.rejected:>8}" for i in found]
         return "\n".join([head, *rows])
 
     emit(args, {"lists": [i.as_dict() for i in found]}, text)
@@ -102,7 +103,7 @@ def cmd_recall(args: argparse.Namespace) -> None:
             pending = (f"; {r.pending} of the missed core records pending review (an "
                        "uncertain match would retrieve them: `litqeval matches --uncertain`)"
                        if r.pending else "")
-            lines.append(f"{r.name}: size {r.size}, core {r.core}, retrieved core "
+            lines.append(f"{r.name}: size {r.size} works, core {r.core}, retrieved core "
                          f"{r.retrieved_core}, recall {r.recall:.3f}{pending}")
             for m in r.missed:
                 mark = " [pending review]" if m.pending_review else ""

@@ -20,12 +20,20 @@ LIST_ROLE = Qt.ItemDataRole.UserRole + 1
 TOPIC_ROLE = Qt.ItemDataRole.UserRole + 2
 
 
+def _n(count: int, what: str) -> str:
+    return f"{count:,} {what}{'' if count == 1 else 's'}"
+
+
 def list_label(info: ListInfo) -> str:
-    return f"{info.name} ({info.records:,} record{'s' if info.records != 1 else ''})"
+    """``name (n records)``, with the distinct works when duplicates make them fewer (the
+    CLI's ``works``)."""
+    works = f" · {_n(info.size, 'work')}" if info.size != info.records else ""
+    return f"{info.name} ({_n(info.records, 'record')}{works})"
 
 
 def core_label(core: int) -> str:
-    return f"Core set ({core:,})"
+    """The core set's distinct works (as ``litqeval recall`` counts them)."""
+    return f"Core set ({_n(core, 'work')})"
 
 
 def _topic_tooltip(topic: TopicInfo, works: int) -> str:

@@ -30,7 +30,8 @@ def test_sidebar_shows_topics_with_counts_and_a_list_opens_in_a_tab(window, proj
     assert window.open_project(project_path)
     assert window.pages.currentWidget() is window.splitter
     assert pages.sidebar_labels(window.sidebar) == [
-        "search eval", "  Core set (3)", "  Result lists", "    scopus (5 records)"]
+        "search eval", "  Core set (3 works)", "  Result lists",
+        "    scopus (5 records · 4 works)"]
     assert window.hint.text() == main_window.CHOOSE_LIST_HINT
     [info] = [i for i in _list_infos(window) if i.name == "scopus"]
     view = window.open_list(info)
@@ -80,7 +81,8 @@ def test_unfinished_import_is_reported_once(window, project_path, shown_errors):
         "Unfinished import removed",
         main_window.discarded_message(["scopus"]))]
     assert "The unfinished import 'scopus' was removed" in shown_errors[0][1]
-    assert pages.sidebar_labels(window.sidebar) == ["search eval", "  Core set (3)", "  Result lists"]
+    assert pages.sidebar_labels(window.sidebar) == ["search eval", "  Core set (3 works)",
+                                                    "  Result lists"]
 
 
 def test_a_bad_file_is_reported_and_the_start_screen_stays(window, tmp_path, shown_errors):

@@ -28,7 +28,7 @@ def test_renaming_a_list_updates_the_sidebar_and_its_open_tab(window, project_pa
     view = window.open_list(window.sidebar.current_list())
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("Scopus 2024", True))
     window.manage.rename_list.trigger()
-    qtbot.waitUntil(lambda: "    Scopus 2024 (5 records)" in _labels(window))
+    qtbot.waitUntil(lambda: "    Scopus 2024 (5 records · 4 works)" in _labels(window))
     assert window.tabs.tabText(window.tabs.indexOf(view)) == "Scopus 2024"
     assert view.info.name == "Scopus 2024"
 
@@ -52,10 +52,10 @@ def test_deleting_a_list_asks_first_saying_what_goes_and_closes_its_tab(
     window.manage.delete_list.trigger()  # cancelled: nothing goes
     assert "removes 5 records; 2 works no other list holds leave the topic" in asked[0]
     assert "3 matches between these records and others go" in asked[0]
-    assert "    scopus (5 records)" in _labels(window) and window.tabs.count() == 1
+    assert "    scopus (5 records · 4 works)" in _labels(window) and window.tabs.count() == 1
     monkeypatch.setattr(gui_manage, "confirm", lambda *a: True)
     window.manage.delete_list.trigger()
-    qtbot.waitUntil(lambda: _labels(window) == ["search eval", "  Core set (3)",
+    qtbot.waitUntil(lambda: _labels(window) == ["search eval", "  Core set (3 works)",
                                                 "  Result lists"])
     assert window.tabs.count() == 0
 
