@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from litqeval_gui import __version__
-from litqeval_gui.core.catalog import ListInfo
+from litqeval_gui.core.catalog import ListInfo, list_info
 from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.exporting import SQLITE_HEADER
@@ -276,6 +276,7 @@ class MainWindow(QMainWindow):
         self.sidebar.populate(session.project)
         self.pages.setCurrentWidget(self.splitter)
         self.setWindowTitle(session.project.path.stem)
+        self._restore_tabs(session.project)
         self._update_content()
         self.statusBar().showMessage(f"Opened {session.project.path}", 5000)
 
@@ -285,6 +286,7 @@ class MainWindow(QMainWindow):
         if session is None:
             return True
         self.save_view_state()
+        self._remember_tabs(session.project.path)
         self.job_status.unwatch(session.jobs)
         if not session.close():
             self.job_status.watch(session.jobs)
@@ -394,6 +396,25 @@ class MainWindow(QMainWindow):
         self._update_content()
         view.setFocus()
         return view
+
+    def _remember_tabs(self, path: Path) -> None:
+        """Which lists are open in tabs, to open them again with the project."""
+        views = [self.tabs.widget(i) for i in range(self.tabs.count())]
+        ids = [v.target_id() for v in views if v.key == "records"]
+        current = self.tabs.currentWidget()
+        at = ids.index(current.target_id()) if current in views and current.key == "records" \
+            else 0
+        self.settings.set_open_lists(path, ids, at)
+        self.settings.save()
+
+    def _restore_tabs(self, project: Project) -> None:
+        """Open the lists that were open when the project was last closed (if they exist)."""
+        ids, current = self.settings.open_lists(project.path)
+        infos = [info for i in ids if (info := list_info(project, i)) is not None]
+        for info in infos:
+            self.open_list(info)
+        if infos:
+            self.tabs.setCurrentIndex(min(current, len(infos) - 1))
 
     def close_tab(self, index: int) -> None:
         view = self.tabs.widget(index)

@@ -135,6 +135,29 @@ class Settings:
     def clear_recent(self) -> None:
         self._data["recent_files"] = []
 
+    # -- open tabs per project ------------------------------------------------------
+    def open_lists(self, project: Path) -> tuple[list[int], int]:
+        """(ids of the lists open in tabs, index of the current tab) when ``project`` was
+        last closed."""
+        stored = self._data.get("open_tabs")
+        entry = stored.get(str(Path(project).resolve())) if isinstance(stored, dict) else None
+        if not isinstance(entry, dict):
+            return [], 0
+        ids = entry.get("lists")
+        current = entry.get("current")
+        ids = [i for i in ids if isinstance(i, int)] if isinstance(ids, list) else []
+        return ids, current if isinstance(current, int) else 0
+
+    def set_open_lists(self, project: Path, ids: list[int], current: int) -> None:
+        stored = self._data.get("open_tabs")
+        if not isinstance(stored, dict):
+            stored = self._data["open_tabs"] = {}
+        key = str(Path(project).resolve())
+        stored.pop(key, None)
+        stored[key] = {"lists": [int(i) for i in ids], "current": int(current)}
+        while len(stored) > MAX_RECENT:  # only the projects opened lately
+            stored.pop(next(iter(stored)))
+
     # -- last folder ----------------------------------------------------------------
     @property
     def last_dir(self) -> Path:

@@ -127,3 +127,24 @@ def test_file_dialogs_start_in_the_documents_folder_then_the_last_one(
     assert starts == [str(project_path.parent)]
     assert wizard.files_page.list.count() == 1
     wizard.reject()
+
+
+def test_open_tabs_are_restored_when_the_project_is_reopened(window, project_path):
+    from litqeval_gui.core import catalog
+
+    window.open_project(project_path)
+    project = window.session.project
+    core = catalog.find_list(project, "search eval", "core")
+    scopus = catalog.find_list(project, "search eval", "scopus")
+    window.open_list(scopus)
+    window.open_list(core)
+    window.tabs.setCurrentIndex(0)  # scopus
+    assert window.close_project() and window.tabs.count() == 0
+    window.open_project(project_path)
+    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["scopus", "core"]
+    assert window.tabs.currentIndex() == 0
+    window.close_tab(0)
+    window.close_tab(0)
+    window.close_project()
+    window.open_project(project_path)
+    assert window.tabs.count() == 0  # closed tabs stay closed
