@@ -73,6 +73,7 @@ class MainWindow(QMainWindow):
         self.settings = Settings()
         self.session: ProjectSession | None = None
         self.runner = JobRunner(self)  # jobs without a project (building the demo)
+        self._help: QWidget | None = None
         self.setWindowIcon(icon("app"))
         self.setAcceptDrops(True)
 
@@ -465,8 +466,15 @@ class MainWindow(QMainWindow):
             self.open_import_wizard(paths)
 
     # -- help ----------------------------------------------------------------------------
-    def show_help(self) -> None:
-        QMessageBox.information(self, "LitQEval GUI Help", HELP_HTML)
+    def show_help(self) -> QWidget:
+        """The help page (one window, raised when already open)."""
+        from litqeval_gui.gui.help import HelpDialog, window_keys
+
+        if self._help is None:
+            self._help = HelpDialog(window_keys(self.findChildren(QAction)), self)
+        self._help.show()
+        self._help.raise_()
+        return self._help
 
     def show_about(self) -> None:
         QMessageBox.about(self, "About LitQEval GUI",
@@ -490,23 +498,6 @@ class MainWindow(QMainWindow):
         self.save_view_state()
         self.runner.shutdown()
         event.accept()
-
-
-HELP_HTML = """
-<h3>Getting started</h3>
-<ol>
-<li><b>File ▸ New Project…</b> (Ctrl+N) creates a project file (<i>.litq</i>);
-<b>Open Demo Project</b> shows a ready-made one.</li>
-<li><b>File ▸ Import…</b> (Ctrl+I), or drop files on the window, imports a core set
-(known relevant publications) and search exports (RIS, CSV, BibTeX, MEDLINE…) into a topic.</li>
-<li>Double-click a list in the sidebar to browse its records; the detail pane shows where each
-record came from and which records were matched to it.</li>
-<li><b>Topic ▸ Review Uncertain Matches…</b> lets you confirm or reject matches the
-de-duplication was unsure about.</li>
-</ol>
-<h3>Keys in the records view</h3>
-<p>Arrows move · Enter shows the details · Ctrl+F filters · Ctrl+Shift+C copies the DOI</p>
-"""
 
 
 def is_search_export(path: Path) -> bool:

@@ -148,3 +148,33 @@ def test_open_tabs_are_restored_when_the_project_is_reopened(window, project_pat
     window.close_project()
     window.open_project(project_path)
     assert window.tabs.count() == 0  # closed tabs stay closed
+
+
+def test_f1_opens_a_help_page_with_columns_formulas_and_true_shortcuts(window, project_path,
+                                                                      qtbot):
+    from PySide6.QtGui import QAction, QKeySequence
+
+    from litqeval_gui.core import catalog
+    from litqeval_gui.gui import help as help_page
+    from litqeval_gui.gui.screens.matches.dialog import MatchesDialog
+
+    dialog = window.show_help()
+    text = dialog.browser.toPlainText()
+    for needle in ("Copies", "Core pending review", "Duplicates within the file",
+                   "Recall = |C ∩ R| / |C|", "SPEC.md §1", "Records view"):
+        assert needle in text
+    window_keys = dict(help_page.window_keys(window.findChildren(QAction)))
+    assert window_keys["Ctrl+E"] == "Export" and window_keys["F1"] == "LitQEval GUI Help"
+    assert all(key in text for key in window_keys)
+    assert window.show_help() is dialog  # one help window
+    window.open_project(project_path)
+    view = window.open_list(catalog.find_list(window.session.project, "search eval", "scopus"))
+    bound = {a.shortcut().toString(QKeySequence.SequenceFormat.PortableText)
+             for a in view.actions()} | {"Enter"}  # Enter: the table's activation
+    assert {k for k, _ in help_page.RECORDS_KEYS} <= bound
+    matches = MatchesDialog(window.session, "search eval")
+    qtbot.addWidget(matches)
+    matches.show()
+    assert sorted(matches.shortcuts.live_keys()) == sorted(k for k, _ in help_page.MATCHES_KEYS)
+    matches.close()
+    dialog.grab().save("/tmp/wt10_help.png")
