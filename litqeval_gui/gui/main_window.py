@@ -14,6 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import (
     QAction,
+    QActionGroup,
     QCloseEvent,
     QDragEnterEvent,
     QDropEvent,
@@ -49,6 +50,7 @@ from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
 from litqeval_gui.gui.sidebar import TopicTree
 from litqeval_gui.gui.start_view import StartView
+from litqeval_gui.gui.theme import THEMES, apply_theme
 
 APP_TITLE = "LitQEval GUI"
 PROJECT_FILTER = f"LitQEval projects (*{SUFFIX});;All files (*)"
@@ -105,6 +107,8 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self.splitter)
         self.setCentralWidget(self.pages)
 
+        if self.settings.theme != "system":
+            apply_theme(self.settings.theme)
         self._build_actions()
         self._build_menus()
         self._build_toolbar()
@@ -171,6 +175,15 @@ class MainWindow(QMainWindow):
         self.view_menu = bar.addMenu("&View")
         self.view_menu.addAction(self.sidebar_action)
         self.view_menu.addAction(self.close_tab_action)
+        self.view_menu.addSeparator()
+        theme_menu = self.view_menu.addMenu("T&heme")
+        self.theme_actions = QActionGroup(self)
+        for name, text in THEMES.items():
+            action = theme_menu.addAction(text, lambda n=name: self.set_theme(n))
+            action.setCheckable(True)
+            action.setChecked(name == self.settings.theme)
+            action.setData(name)
+            self.theme_actions.addAction(action)
         topic_menu = bar.addMenu("&Topic")
         topic_menu.addAction(self.matches_action)
         topic_menu.addSeparator()
@@ -239,6 +252,14 @@ class MainWindow(QMainWindow):
             self.hint.setText(CHOOSE_LIST_HINT if self.sidebar.topic_names() else NO_LISTS_HINT)
             self.content.setCurrentWidget(self.hint)
         self._update_actions()
+
+    def set_theme(self, name: str) -> None:
+        """Show the app in theme ``name`` (system, light, dark) and remember it."""
+        self.settings.theme = name
+        self.settings.save()
+        apply_theme(name)
+        for action in self.theme_actions.actions():
+            action.setChecked(action.data() == name)
 
     def _toggle_sidebar(self, visible: bool) -> None:
         self.sidebar.setVisible(visible)

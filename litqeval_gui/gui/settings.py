@@ -158,6 +158,17 @@ class Settings:
         while len(stored) > MAX_RECENT:  # only the projects opened lately
             stored.pop(next(iter(stored)))
 
+    # -- theme ----------------------------------------------------------------------
+    @property
+    def theme(self) -> str:
+        """``system`` (default), ``light`` or ``dark``."""
+        value = self._data.get("theme")
+        return value if value in ("system", "light", "dark") else "system"
+
+    @theme.setter
+    def theme(self, value: str) -> None:
+        self._data["theme"] = value
+
     # -- last folder ----------------------------------------------------------------
     @property
     def last_dir(self) -> Path:

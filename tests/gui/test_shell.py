@@ -178,3 +178,28 @@ def test_f1_opens_a_help_page_with_columns_formulas_and_true_shortcuts(window, p
     assert sorted(matches.shortcuts.live_keys()) == sorted(k for k, _ in help_page.MATCHES_KEYS)
     matches.close()
     dialog.grab().save("/tmp/wt10_help.png")
+
+
+def test_the_theme_choice_applies_at_once_and_is_remembered(window, qtbot):
+    from PySide6.QtWidgets import QApplication
+
+    from litqeval_gui.gui.main_window import MainWindow
+    from litqeval_gui.gui.settings import Settings
+
+    app = QApplication.instance()
+    before = app.palette().window().color().name()
+    try:
+        window.set_theme("dark")
+        assert app.palette().window().color().lightness() < 80
+        assert app.palette().text().color().lightness() > 180  # light text on dark
+        assert Settings().theme == "dark"
+        assert [a.data() for a in window.theme_actions.actions() if a.isChecked()] == ["dark"]
+        again = MainWindow()  # a new start shows the remembered theme
+        qtbot.addWidget(again)
+        assert [a.data() for a in again.theme_actions.actions() if a.isChecked()] == ["dark"]
+        window.set_theme("light")
+        assert app.palette().window().color().lightness() > 200
+    finally:
+        window.set_theme("system")
+    assert app.palette().window().color().name() == before
+    assert Settings().theme == "system"
