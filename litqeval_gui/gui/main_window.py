@@ -81,6 +81,8 @@ class MainWindow(QMainWindow):
 
         self.job_status = JobStatus()
         self.job_status.watch(self.runner)
+        self.runner.progress.connect(self._demo_progress)
+        self.runner.ended.connect(self._job_ended)
         self.statusBar().addPermanentWidget(self.job_status)
 
         self.start_view = StartView()
@@ -385,10 +387,19 @@ class MainWindow(QMainWindow):
         from litqeval_gui.core.demo import build_demo
 
         path.parent.mkdir(parents=True, exist_ok=True)
+        self.start_view.show_demo_progress((0, 0, "starting"))
         self.runner.run(DEMO_TITLE, lambda token: build_demo(path, token),
                         on_success=self.open_project,
                         on_failure=lambda exc: show_error(self, "Cannot build the demo project",
                                                           exc))
+
+    def _demo_progress(self, title: str, done: int, total: int, message: str) -> None:
+        if title == DEMO_TITLE:
+            self.start_view.show_demo_progress((done, total, message))
+
+    def _job_ended(self, title: str) -> None:
+        if title == DEMO_TITLE:
+            self.start_view.show_demo_progress(None)
 
     # -- lists and tabs ----------------------------------------------------------------
     def _open_selected_list(self) -> None:

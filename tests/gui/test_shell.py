@@ -203,3 +203,34 @@ def test_the_theme_choice_applies_at_once_and_is_remembered(window, qtbot):
         window.set_theme("system")
     assert app.palette().window().color().name() == before
     assert Settings().theme == "system"
+
+
+def test_the_start_screen_shows_the_demo_being_built(window, qtbot, monkeypatch, small_files):
+    import threading
+
+    from litqeval_gui.core import demo
+    from litqeval_gui.core.jobs import Progress
+    from tests.support.projects import make_project
+
+    release = threading.Event()
+
+    def slow_build(path, token):
+        yield Progress(1, 4, "topic 1 of 3")
+        release.wait(10)
+        make_project(path, small_files)
+        return path
+
+    monkeypatch.setattr(demo, "build_demo", slow_build)
+    window.show()
+    start = window.start_view
+    assert not start.demo_progress.isVisible()
+    window.open_demo()
+    qtbot.waitUntil(lambda: start.demo_progress.value() == 1)
+    assert start.demo_progress.isVisible() and start.demo_progress.maximum() == 4
+    assert start.demo_label.text() == ("Building the demo project (first time only): "
+                                       "topic 1 of 3")
+    assert not start.demo_button.isEnabled()  # no second build
+    start.grab().save("/tmp/wt10_demo_progress.png")
+    release.set()
+    qtbot.waitUntil(lambda: window.session is not None, timeout=10_000)
+    assert not start.demo_progress.isVisibleTo(start) and start.demo_button.isEnabled()
