@@ -41,13 +41,14 @@ def test_recall_json_shape_and_values(proj, capsys):
         "name": "scopus", "size": 4, "core": 3, "retrieved_core": 2}
     assert lst["recall"] == pytest.approx(2 / 3)
     assert lst["missed"] == [{"title": "Core publications as a gold standard for query recall",
-                              "year": 2020, "doi": "10.1000/core.2"}]
+                              "year": 2020, "doi": "10.1000/core.2", "pending_review": False}]
+    assert lst["pending"] == 0
 
 
 def test_recall_text(proj, capsys):
     code, out, _ = run(capsys, "recall", proj, "--topic", "T")
     assert code == 0
-    assert "scopus: size 4, core 3, retrieved core 2, recall 0.667" in out
+    assert "scopus: size 4 works, core 3, retrieved core 2, recall 0.667" in out
     assert "missed: Core publications as a gold standard for query recall (2020)" in out
 
 

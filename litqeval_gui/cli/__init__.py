@@ -17,12 +17,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from litqeval_gui import __version__
-from litqeval_gui.cli import records
+from litqeval_gui.cli import manage, records
 from litqeval_gui.cli.common import TextProgress
 from litqeval_gui.core.errors import LitqError, database_message, environment_message, one_line
 
 # each module's ``register(command)`` adds its sub-commands, in this order
-COMMAND_MODULES = (records,)
+COMMAND_MODULES = (records, manage)
 
 __all__ = ["COMMAND_MODULES", "TextProgress", "build_parser", "main"]
 
@@ -64,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return 128 + 13  # as a process killed by SIGPIPE
     except LitqError as err:
-        return _fail(f"error: {err}", 2)
+        return _fail(f"error: {err}" + (f" {err.cli_hint}" if err.cli_hint else ""), 2)
     except KeyboardInterrupt as interrupt:
         return _fail(str(interrupt) or "interrupted; the project is unchanged", 130)
     except OSError as err:  # the environment: permissions, full disk, missing folders

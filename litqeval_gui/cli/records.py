@@ -84,9 +84,10 @@ def cmd_lists(args: argparse.Namespace) -> None:
     def text() -> str:
         if not found:
             return "no lists yet — import a search export with `litqeval import`"
-        head = f"{'topic':<16} {'role':<8} {'name':<28} {'size':>7} {'read':>7} {'rejected':>8}"
-        rows = [f"{i.topic[:16]:<16} {i.role:<8} {i.name[:28]:<28} {i.size:>7} {i.read:>7} "
-                f"{i.rejected:>8}" for i in found]
+        head = (f"{'topic':<16} {'role':<8} {'name':<28} {'works':>7} {'records':>7} "
+                f"{'read':>7} {'rejected':>8}")
+        rows = [f"{i.topic[:16]:<16} {i.role:<8} {i.name[:28]:<28} {i.size:>7} {i.records:>7} "
+                f"{i.read:>7} {i.rejected:>8}" for i in found]
         return "\n".join([head, *rows])
 
     emit(args, {"lists": [i.as_dict() for i in found]}, text)
@@ -99,10 +100,15 @@ def cmd_recall(args: argparse.Namespace) -> None:
     def text() -> str:
         lines = [f"topic {report.topic}"]
         for r in report.lists:
-            lines.append(f"{r.name}: size {r.size}, core {r.core}, retrieved core "
-                         f"{r.retrieved_core}, recall {r.recall:.3f}")
+            pending = (f"; {r.pending} of the missed core records pending review (an "
+                       "uncertain match would retrieve them: `litqeval matches --uncertain`)"
+                       if r.pending else "")
+            lines.append(f"{r.name}: size {r.size} works, core {r.core}, retrieved core "
+                         f"{r.retrieved_core}, recall {r.recall:.3f}{pending}")
             for m in r.missed:
-                lines.append(f"    missed: {m.title} ({m.year or 'n.d.'}) {m.doi}".rstrip())
+                mark = " [pending review]" if m.pending_review else ""
+                lines.append(f"    missed: {m.title} ({m.year or 'n.d.'}) {m.doi}".rstrip()
+                             + mark)
         return "\n".join(lines)
 
     emit(args, report.as_dict(), text)
@@ -117,11 +123,13 @@ def cmd_matches(args: argparse.Namespace) -> None:
             matches.decide(project, link_id, accept=True)
         for link_id in args.reject or []:
             matches.decide(project, link_id, accept=False)
-        found = matches.matches(project, args.topic, uncertain=args.uncertain)
+        found = matches.matches(project, args.topic, uncertain=args.uncertain,
+                                decided=args.decided)
 
     def text() -> str:
         if not found:
-            return "no uncertain matches" if args.uncertain else "no matches"
+            return ("no uncertain matches" if args.uncertain else
+                    "no verdicts yet" if args.decided else "no matches")
         out = []
         for m in found:
             out.append(f"#{m.id} {m.method} {m.score:.3f} [{m.status}]")
@@ -168,7 +176,10 @@ def register(command: Command) -> None:
     p.add_argument("--results", help="only this result list")
     p = command("matches", cmd_matches, "matches between records; review uncertain ones")
     p.add_argument("--topic", required=True)
-    p.add_argument("--uncertain", action="store_true", help="only matches awaiting a verdict")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--uncertain", action="store_true", help="only matches awaiting a verdict")
+    which.add_argument("--decided", action="store_true",
+                       help="only matches you decided (to list or change past verdicts)")
     p.add_argument("--confirm", type=int, action="append", metavar="ID",
                    help="accept match ID (the same work)")
     p.add_argument("--reject", type=int, action="append", metavar="ID",

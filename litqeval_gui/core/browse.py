@@ -7,6 +7,7 @@ row 99 999 costs the same as row 0 and no row objects are built for unseen rows.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from litqeval_gui.core import works
@@ -77,6 +78,15 @@ class ListBrowser:
 
     def __len__(self) -> int:
         return len(self.ids)
+
+    def records(self, chunk: int = 500) -> Iterator[Record]:
+        """The full records of the rows, in row order (for an export), ``chunk`` at a time."""
+        for start in range(0, len(self.ids), chunk):
+            page = self.ids[start:start + chunk]
+            found = {row[0]: row[1:] for row in self.project.db.execute(
+                f"SELECT id, {SELECT_CONTENT} FROM records "
+                f"WHERE id IN ({','.join('?' * len(page))})", page)}
+            yield from (record_from_row(found[i]) for i in page)
 
     def rows(self, offset: int, limit: int) -> list[RowSummary]:
         """Rows ``offset`` … ``offset+limit-1`` (clipped to the end)."""

@@ -90,6 +90,12 @@ def lists(project: Project, topic: str | None = None) -> list[ListInfo]:
     return [ListInfo(*row) for row in rows]
 
 
+def list_info(project: Project, list_id: int) -> ListInfo | None:
+    """The live list with id ``list_id``, or None when there is none (deleted)."""
+    rows = project.db.execute(_LIST_SQL.format(where="AND i.id = ?"), [list_id]).fetchall()
+    return ListInfo(*rows[0]) if rows else None
+
+
 def find_list(project: Project, topic: str, name: str) -> ListInfo:
     """The list ``name`` of ``topic``; a clear error names the lists that exist."""
     found = lists(project, topic)

@@ -12,7 +12,11 @@ from collections.abc import Sequence
 
 
 class LitqError(Exception):
-    """Base class: the message is meant for the user."""
+    """Base class: the message is meant for the user. ``cli_hint`` is what the command
+    line adds (its own syntax, e.g. an option), never shown in the app."""
+
+    cli_hint = ""
+    details = ""  # facts for the app's "Show Details" (path, pid…), instead of a traceback
 
 
 class ProjectError(LitqError):
@@ -57,8 +61,9 @@ class UnknownLayoutError(ImportRefused):
         shown = listing([repr(c) for c in columns])
         super().__init__(
             f"{path}: cannot recognise the column layout (columns found: {shown}). "
-            "Map the columns yourself, e.g. --map title=ColA,abstract=ColB,doi=ColC"
+            "Say which column holds the title (and abstract, DOI, …)"
         )
+        self.cli_hint = "with --map, e.g. --map title=ColA,abstract=ColB,doi=ColC"
 
 
 def listing(items: Sequence[str], limit: int = 10) -> str:

@@ -14,7 +14,10 @@ Either way the project ends exactly as it was.
 Counts of an import: ``read`` = entries read (accepted + rejected); ``rejected`` =
 entries refused with a reason; ``new`` = works of this import that the topic did not
 have before; ``duplicate`` = accepted entries that are not new works (a duplicate
-inside the file or a record the topic already had); ``matched`` = for a result list,
+inside the file or a record the topic already had), split into ``in_file`` (entries
+of a work another entry of the same file already holds) and ``known`` (works of the
+file the topic already had), so ``new + in_file + known = read - rejected``;
+``matched`` = for a result list,
 the core works it contains; for a core import, its works found in some result list.
 """
 
@@ -57,6 +60,8 @@ class ImportSummary:
     matched: int
     rejected: int
     uncertain: int
+    in_file: int = 0  # duplicates inside the file
+    known: int = 0  # works of the file the topic already had
     notes: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # one line per rejected record
 
@@ -68,7 +73,8 @@ class ImportSummary:
         lines = [
             f"Import '{self.name}' into topic '{self.topic}' as {self.role}",
             f"format {self.format} ({self.encoding}), database {self.database or 'unknown'}",
-            f"read {self.read}, new {self.new}, duplicates merged {self.duplicate}, "
+            f"read {self.read}, new {self.new}, duplicates merged {self.duplicate} "
+            f"({self.in_file} within the file, {self.known} already in the topic), "
             f"matched to core {self.matched}, rejected {self.rejected}, "
             f"uncertain matches {self.uncertain}",
         ]
@@ -253,6 +259,8 @@ def _count_works(db, summary: ImportSummary, topic_id: int, links: list[Link]) -
         [topic_id, summary.import_id])}
     summary.new = len(listed - old_works)
     summary.duplicate = len(mine) - summary.new
+    summary.in_file = len(mine) - len(listed)
+    summary.known = len(listed & old_works)
     if summary.role == "results":
         summary.matched = len(listed & works.core_works(db, topic_id))
     elif summary.role == "core":

@@ -62,9 +62,13 @@ class ProjectLock:
             fd = self._open()
             try:
                 if not _try_lock(fd):
-                    raise ProjectLockedError(
-                        f"project is open in another window ({self._holder()}; "
-                        f"lock file {self.path})")
+                    holder = self._holder()
+                    refused = ProjectLockedError(
+                        f"project is open in another window ({holder}; lock file {self.path})")
+                    refused.details = (f"Lock file: {self.path}\nHeld by: {holder}\n"
+                                       "Close the project there (or end that process), "
+                                       "then open it again.")
+                    raise refused
                 # the holder before us may have unlinked the file between our open and
                 # our lock: then we locked a dead inode and must try the new file
                 if os.name != "nt" and not _same_file(fd, self.path):

@@ -7,7 +7,8 @@ Confirming an uncertain match merges the two works; rejecting keeps them apart.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+import json
+from dataclasses import asdict, dataclass, field
 
 from litqeval_gui.core import works
 from litqeval_gui.core.changes import Changes
@@ -23,6 +24,9 @@ class MatchSide:
     title: str
     year: int | None
     doi: str
+    authors: list[str] = field(default_factory=list)
+    venue: str = ""
+    abstract: str = ""
 
 
 @dataclass(frozen=True)
@@ -41,7 +45,9 @@ class Match:
 _SQL = """
 SELECT l.id, l.method, l.score, l.status,
        ra.id, ia.name, ia.role, ra.title, ra.year, COALESCE(ra.doi, ''),
-       rb.id, ib.name, ib.role, rb.title, rb.year, COALESCE(rb.doi, '')
+       ra.authors, COALESCE(ra.venue, ''), COALESCE(ra.abstract, ''),
+       rb.id, ib.name, ib.role, rb.title, rb.year, COALESCE(rb.doi, ''),
+       rb.authors, COALESCE(rb.venue, ''), COALESCE(rb.abstract, '')
 FROM links l
 JOIN records ra ON ra.id = l.a JOIN live_imports ia ON ia.id = ra.import_id
 JOIN records rb ON rb.id = l.b JOIN live_imports ib ON ib.id = rb.import_id
@@ -50,19 +56,28 @@ ORDER BY l.score DESC, l.id
 """
 
 
-def matches(project: Project, topic: str, *, uncertain: bool = False) -> list[Match]:
-    """Links of ``topic``: all, or only those awaiting the user's verdict."""
-    where = "l.topic_id = ?" + (" AND l.status = 'uncertain'" if uncertain else "")
+def matches(project: Project, topic: str, *, uncertain: bool = False,
+            decided: bool = False) -> list[Match]:
+    """Links of ``topic``: all, only those awaiting the user's verdict (``uncertain``),
+    or only those the user decided (``decided``: confirmed or rejected)."""
+    where = "l.topic_id = ?"
+    if uncertain:
+        where += " AND l.status = 'uncertain'"
+    if decided:
+        where += " AND l.status IN ('confirmed', 'rejected')"
     return _query(project, where, project.topic_id(topic))
+
+
+def _side(r: tuple) -> MatchSide:
+    return MatchSide(record_id=r[0], list_name=r[1], role=r[2], title=r[3] or "", year=r[4],
+                     doi=r[5], authors=json.loads(r[6]) if r[6] else [], venue=r[7],
+                     abstract=r[8])
 
 
 def _query(project: Project, where: str, value: int) -> list[Match]:
     rows = project.db.execute(_SQL.format(where=where), [value])
-    return [
-        Match(id=r[0], method=r[1], score=r[2], status=r[3],
-              a=MatchSide(*r[4:9], r[9]), b=MatchSide(*r[10:15], r[15]))
-        for r in rows
-    ]
+    return [Match(id=r[0], method=r[1], score=r[2], status=r[3], a=_side(r[4:13]),
+                  b=_side(r[13:22])) for r in rows]
 
 
 def decide(project: Project, link_id: int, accept: bool) -> Changes:

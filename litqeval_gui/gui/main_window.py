@@ -14,6 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import (
     QAction,
+    QActionGroup,
     QCloseEvent,
     QDragEnterEvent,
     QDropEvent,
@@ -33,23 +34,28 @@ from PySide6.QtWidgets import (
 )
 
 from litqeval_gui import __version__
-from litqeval_gui.core.catalog import ListInfo
+from litqeval_gui.core.catalog import ListInfo, list_info
 from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.exporting import SQLITE_HEADER
 from litqeval_gui.core.project import SUFFIX, Project, discarded_message
 from litqeval_gui.gui import settings as settings_module
 from litqeval_gui.gui.icons import icon
 from litqeval_gui.gui.job_status import JobStatus
 from litqeval_gui.gui.jobs import JobRunner
+from litqeval_gui.gui.manage import ManageActions
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.screens.registry import SCREENS
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
 from litqeval_gui.gui.sidebar import TopicTree
 from litqeval_gui.gui.start_view import StartView
+from litqeval_gui.gui.theme import THEMES, apply_theme
 
 APP_TITLE = "LitQEval GUI"
 PROJECT_FILTER = f"LitQEval projects (*{SUFFIX});;All files (*)"
+OPEN_FILTER = (f"LitQEval projects (*{SUFFIX});;Search exports to import (*.ris *.txt *.nbib "
+               "*.bib *.csv *.tsv *.xlsx *.json);;All files (*)")
 NO_LISTS_HINT = ("No result lists yet — import a search export\n"
                  "(Ctrl+I or drop a file here)")
 CHOOSE_LIST_HINT = "Choose a list in the sidebar to see its records."
@@ -69,16 +75,20 @@ class MainWindow(QMainWindow):
         self.settings = Settings()
         self.session: ProjectSession | None = None
         self.runner = JobRunner(self)  # jobs without a project (building the demo)
+        self._help: QWidget | None = None
         self.setWindowIcon(icon("app"))
         self.setAcceptDrops(True)
 
         self.job_status = JobStatus()
         self.job_status.watch(self.runner)
+        self.runner.progress.connect(self._demo_progress)
+        self.runner.ended.connect(self._job_ended)
         self.statusBar().addPermanentWidget(self.job_status)
 
         self.start_view = StartView()
         self.sidebar = TopicTree()
         self.sidebar.list_activated.connect(self.open_list)
+        self.sidebar.customContextMenuRequested.connect(lambda pos: self.manage.sidebar_menu(pos))
         self.tabs = QTabWidget(documentMode=True, tabsClosable=True, movable=True)
         self.tabs.tabCloseRequested.connect(self.close_tab)
         self.hint = QLabel(alignment=Qt.AlignmentFlag.AlignCenter, wordWrap=True)
@@ -99,6 +109,8 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self.splitter)
         self.setCentralWidget(self.pages)
 
+        if self.settings.theme != "system":
+            apply_theme(self.settings.theme)
         self._build_actions()
         self._build_menus()
         self._build_toolbar()
@@ -139,6 +151,11 @@ class MainWindow(QMainWindow):
         self.sidebar_action = a("Topic &Sidebar", self._toggle_sidebar, "Ctrl+B")
         self.sidebar_action.setCheckable(True)
         self.sidebar_action.setChecked(True)
+        self.open_selected_action = a("&Open", self._open_selected_list, "", "",
+                                      "Show the selected list's records")
+        self.manage = ManageActions(self)
+        self.sidebar.selectionModel().currentChanged.connect(self.manage.update)
+        self.tabs.currentChanged.connect(self.manage.update)
         self.matches_action = a("Review Uncertain &Matches…", self.review_matches, "", "",
                                 "Decide on record matches the linker was unsure about")
         self.help_action = a("LitQEval GUI &Help", self.show_help, "F1")
@@ -154,13 +171,29 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.demo_action)
         file_menu.addSeparator()
         file_menu.addAction(self.import_action)
+        file_menu.addActions([self.manage.export, self.manage.export_missed])
         file_menu.addSeparator()
         file_menu.addActions([self.close_action, self.quit_action])
         self.view_menu = bar.addMenu("&View")
         self.view_menu.addAction(self.sidebar_action)
         self.view_menu.addAction(self.close_tab_action)
+        self.view_menu.addSeparator()
+        theme_menu = self.view_menu.addMenu("T&heme")
+        self.theme_actions = QActionGroup(self)
+        for name, text in THEMES.items():
+            action = theme_menu.addAction(text, lambda n=name: self.set_theme(n))
+            action.setCheckable(True)
+            action.setChecked(name == self.settings.theme)
+            action.setData(name)
+            self.theme_actions.addAction(action)
         topic_menu = bar.addMenu("&Topic")
         topic_menu.addAction(self.matches_action)
+        topic_menu.addSeparator()
+        topic_menu.addActions([self.manage.rename_topic, self.manage.delete_topic])
+        topic_menu.addSeparator()
+        topic_menu.addActions([self.manage.rename_list, self.manage.delete_list])
+        topic_menu.aboutToShow.connect(self.manage.update)
+        file_menu.aboutToShow.connect(self.manage.update)
         help_menu = bar.addMenu("&Help")
         help_menu.addActions([self.help_action, self.about_action])
 
@@ -211,6 +244,7 @@ class MainWindow(QMainWindow):
         self.close_action.setEnabled(has_project)
         self.close_tab_action.setEnabled(self.tabs.count() > 0)
         self.matches_action.setEnabled(has_project and bool(self.sidebar.topic_names()))
+        self.manage.update()
 
     def _update_content(self) -> None:
         """The tabs, or a centred hint when no view is open."""
@@ -221,6 +255,14 @@ class MainWindow(QMainWindow):
             self.content.setCurrentWidget(self.hint)
         self._update_actions()
 
+    def set_theme(self, name: str) -> None:
+        """Show the app in theme ``name`` (system, light, dark) and remember it."""
+        self.settings.theme = name
+        self.settings.save()
+        apply_theme(name)
+        for action in self.theme_actions.actions():
+            action.setChecked(action.data() == name)
+
     def _toggle_sidebar(self, visible: bool) -> None:
         self.sidebar.setVisible(visible)
 
@@ -230,6 +272,9 @@ class MainWindow(QMainWindow):
         path = Path(path)
         if self.session is not None and self.session.project.path.resolve() == path.resolve():
             return True
+        if is_search_export(path):
+            self.offer_import(path)
+            return False
         if not self.close_project():
             return False
         QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
@@ -255,6 +300,7 @@ class MainWindow(QMainWindow):
         self.sidebar.populate(session.project)
         self.pages.setCurrentWidget(self.splitter)
         self.setWindowTitle(session.project.path.stem)
+        self._restore_tabs(session.project)
         self._update_content()
         self.statusBar().showMessage(f"Opened {session.project.path}", 5000)
 
@@ -264,6 +310,7 @@ class MainWindow(QMainWindow):
         if session is None:
             return True
         self.save_view_state()
+        self._remember_tabs(session.project.path)
         self.job_status.unwatch(session.jobs)
         if not session.close():
             self.job_status.watch(session.jobs)
@@ -282,8 +329,13 @@ class MainWindow(QMainWindow):
         if self.session is None:
             return
         self.sidebar.project_changed(changes, initiator)
-        for index in range(self.tabs.count()):
-            self.tabs.widget(index).project_changed(changes, initiator)
+        for index in reversed(range(self.tabs.count())):
+            view = self.tabs.widget(index)
+            view.project_changed(changes, initiator)
+            if getattr(view, "target_gone", False):  # its list was deleted
+                self.close_tab(index)
+            else:
+                self.tabs.setTabText(index, view.title)  # renamed
         if changes.topics or changes.lists:
             self._update_content()
 
@@ -300,9 +352,26 @@ class MainWindow(QMainWindow):
             return
         self.open_project(path)
 
+    def offer_import(self, path: Path) -> None:
+        """``path`` is a search export, not a project: offer to import it into the open one."""
+        if self.session is None:
+            show_error(self, "Not a project",
+                       f"{path.name} is not a LitQEval project but a file to import. Create "
+                       "or open a project first (File ▸ New Project…), then import it into "
+                       "the project (File ▸ Import… or drop it on the window).")
+            return
+        answer = QMessageBox.question(
+            self, "Import this file?",
+            f"{path.name} is not a project but a file to import.\n\n"
+            f"Import it into {self.session.project.path.name}?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Yes)
+        if answer == QMessageBox.StandardButton.Yes:
+            self.open_import_wizard([path])
+
     def open_dialog(self) -> None:
         name, _ = QFileDialog.getOpenFileName(self, "Open Project", str(self.settings.last_dir),
-                                              PROJECT_FILTER)
+                                              OPEN_FILTER)
         if name:
             self.open_project(name)
 
@@ -318,12 +387,26 @@ class MainWindow(QMainWindow):
         from litqeval_gui.core.demo import build_demo
 
         path.parent.mkdir(parents=True, exist_ok=True)
+        self.start_view.show_demo_progress((0, 0, "starting"))
         self.runner.run(DEMO_TITLE, lambda token: build_demo(path, token),
                         on_success=self.open_project,
                         on_failure=lambda exc: show_error(self, "Cannot build the demo project",
                                                           exc))
 
+    def _demo_progress(self, title: str, done: int, total: int, message: str) -> None:
+        if title == DEMO_TITLE:
+            self.start_view.show_demo_progress((done, total, message))
+
+    def _job_ended(self, title: str) -> None:
+        if title == DEMO_TITLE:
+            self.start_view.show_demo_progress(None)
+
     # -- lists and tabs ----------------------------------------------------------------
+    def _open_selected_list(self) -> None:
+        info = self.sidebar.current_list()
+        if info is not None:
+            self.open_list(info)
+
     def open_list(self, info: ListInfo) -> QWidget | None:
         """Show a list's records in a tab (switching to it when already open)."""
         return self.open_screen("records", info)
@@ -346,6 +429,25 @@ class MainWindow(QMainWindow):
         self._update_content()
         view.setFocus()
         return view
+
+    def _remember_tabs(self, path: Path) -> None:
+        """Which lists are open in tabs, to open them again with the project."""
+        views = [self.tabs.widget(i) for i in range(self.tabs.count())]
+        ids = [v.target_id() for v in views if v.key == "records"]
+        current = self.tabs.currentWidget()
+        at = ids.index(current.target_id()) if current in views and current.key == "records" \
+            else 0
+        self.settings.set_open_lists(path, ids, at)
+        self.settings.save()
+
+    def _restore_tabs(self, project: Project) -> None:
+        """Open the lists that were open when the project was last closed (if they exist)."""
+        ids, current = self.settings.open_lists(project.path)
+        infos = [info for i in ids if (info := list_info(project, i)) is not None]
+        for info in infos:
+            self.open_list(info)
+        if infos:
+            self.tabs.setCurrentIndex(min(current, len(infos) - 1))
 
     def close_tab(self, index: int) -> None:
         view = self.tabs.widget(index)
@@ -396,8 +498,15 @@ class MainWindow(QMainWindow):
             self.open_import_wizard(paths)
 
     # -- help ----------------------------------------------------------------------------
-    def show_help(self) -> None:
-        QMessageBox.information(self, "LitQEval GUI Help", HELP_HTML)
+    def show_help(self) -> QWidget:
+        """The help page (one window, raised when already open)."""
+        from litqeval_gui.gui.help import HelpDialog, window_keys
+
+        if self._help is None:
+            self._help = HelpDialog(window_keys(self.findChildren(QAction)), self)
+        self._help.show()
+        self._help.raise_()
+        return self._help
 
     def show_about(self) -> None:
         QMessageBox.about(self, "About LitQEval GUI",
@@ -423,21 +532,15 @@ class MainWindow(QMainWindow):
         event.accept()
 
 
-HELP_HTML = """
-<h3>Getting started</h3>
-<ol>
-<li><b>File ▸ New Project…</b> (Ctrl+N) creates a project file (<i>.litq</i>);
-<b>Open Demo Project</b> shows a ready-made one.</li>
-<li><b>File ▸ Import…</b> (Ctrl+I), or drop files on the window, imports a core set
-(known relevant publications) and search exports (RIS, CSV, BibTeX, MEDLINE…) into a topic.</li>
-<li>Double-click a list in the sidebar to browse its records; the detail pane shows where each
-record came from and which records were matched to it.</li>
-<li><b>Topic ▸ Review Uncertain Matches…</b> lets you confirm or reject matches the
-de-duplication was unsure about.</li>
-</ol>
-<h3>Keys in the records view</h3>
-<p>Arrows move · Enter shows the details · Ctrl+F filters · Ctrl+Shift+C copies the DOI</p>
-"""
+def is_search_export(path: Path) -> bool:
+    """A readable file that is no project: not named ``.litq`` and not SQLite inside."""
+    if path.suffix.lower() == SUFFIX:
+        return False
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(len(SQLITE_HEADER)) != SQLITE_HEADER
+    except OSError:
+        return False  # opening it will say why
 
 
 def _local_paths(urls: list) -> list[Path]:

@@ -2,7 +2,8 @@
 
 :func:`show_error` shows a readable message with a "Show Details" expander
 (``QMessageBox.setDetailedText``). A :class:`~litqeval_gui.core.errors.LitqError`
-is the user's message as is; any other exception is described as an internal error
+is the user's message as is, with its ``details`` (facts such as a path or a pid) when
+it has them, else its traceback; any other exception is described as an internal error
 with its traceback in the details. Tests replace :data:`presenter` to capture calls.
 """
 
@@ -20,7 +21,7 @@ def describe(exc: BaseException) -> tuple[str, str]:
     """(message, details) for an exception, as the user should see them."""
     details = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     if isinstance(exc, LitqError):
-        return str(exc), details
+        return str(exc), exc.details or details
     return (f"An internal error occurred: {type(exc).__name__}: {exc}\n"
             "Your project file is safe; the details below help us fix it."), details
 

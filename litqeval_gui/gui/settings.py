@@ -44,6 +44,12 @@ def data_dir() -> Path:
     return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
 
 
+def documents_dir() -> Path:
+    """The user's documents folder (the home folder when there is none)."""
+    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(location) if location and Path(location).is_dir() else Path.home()
+
+
 def log_path() -> Path:
     return config_dir() / LOG_NAME
 
@@ -129,14 +135,48 @@ class Settings:
     def clear_recent(self) -> None:
         self._data["recent_files"] = []
 
+    # -- open tabs per project ------------------------------------------------------
+    def open_lists(self, project: Path) -> tuple[list[int], int]:
+        """(ids of the lists open in tabs, index of the current tab) when ``project`` was
+        last closed."""
+        stored = self._data.get("open_tabs")
+        entry = stored.get(str(Path(project).resolve())) if isinstance(stored, dict) else None
+        if not isinstance(entry, dict):
+            return [], 0
+        ids = entry.get("lists")
+        current = entry.get("current")
+        ids = [i for i in ids if isinstance(i, int)] if isinstance(ids, list) else []
+        return ids, current if isinstance(current, int) else 0
+
+    def set_open_lists(self, project: Path, ids: list[int], current: int) -> None:
+        stored = self._data.get("open_tabs")
+        if not isinstance(stored, dict):
+            stored = self._data["open_tabs"] = {}
+        key = str(Path(project).resolve())
+        stored.pop(key, None)
+        stored[key] = {"lists": [int(i) for i in ids], "current": int(current)}
+        while len(stored) > MAX_RECENT:  # only the projects opened lately
+            stored.pop(next(iter(stored)))
+
+    # -- theme ----------------------------------------------------------------------
+    @property
+    def theme(self) -> str:
+        """``system`` (default), ``light`` or ``dark``."""
+        value = self._data.get("theme")
+        return value if value in ("system", "light", "dark") else "system"
+
+    @theme.setter
+    def theme(self, value: str) -> None:
+        self._data["theme"] = value
+
     # -- last folder ----------------------------------------------------------------
     @property
     def last_dir(self) -> Path:
-        """The folder the last file dialog used (the home folder at first)."""
+        """The folder the last file dialog used (the documents folder at first)."""
         text = self._data.get("last_dir")
         if isinstance(text, str) and Path(text).is_dir():
             return Path(text)
-        return Path.home()
+        return documents_dir()
 
     @last_dir.setter
     def last_dir(self, folder: Path) -> None:

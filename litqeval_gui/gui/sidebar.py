@@ -1,7 +1,7 @@
 """The topic sidebar: topic → "Core set (n)", "Result lists" → each list, "Other lists".
 
-Counts come from :mod:`litqeval_gui.core.catalog`. Activating a list (double-click
-or Enter) emits :attr:`TopicTree.list_activated` with its
+Counts come from :mod:`litqeval_gui.core.catalog`. Activating a list (a click,
+Enter) emits :attr:`TopicTree.list_activated` with its
 :class:`~litqeval_gui.core.catalog.ListInfo`.
 """
 
@@ -20,12 +20,20 @@ LIST_ROLE = Qt.ItemDataRole.UserRole + 1
 TOPIC_ROLE = Qt.ItemDataRole.UserRole + 2
 
 
+def _n(count: int, what: str) -> str:
+    return f"{count:,} {what}{'' if count == 1 else 's'}"
+
+
 def list_label(info: ListInfo) -> str:
-    return f"{info.name} ({info.records:,} record{'s' if info.records != 1 else ''})"
+    """``name (n records)``, with the distinct works when duplicates make them fewer (the
+    CLI's ``works``)."""
+    works = f" · {_n(info.size, 'work')}" if info.size != info.records else ""
+    return f"{info.name} ({_n(info.records, 'record')}{works})"
 
 
 def core_label(core: int) -> str:
-    return f"Core set ({core:,})"
+    """The core set's distinct works (as ``litqeval recall`` counts them)."""
+    return f"Core set ({_n(core, 'work')})"
 
 
 def _topic_tooltip(topic: TopicInfo, works: int) -> str:
@@ -54,6 +62,8 @@ class TopicTree(QTreeView):
         self.setUniformRowHeights(True)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.activated.connect(self._activated)
+        self.clicked.connect(self._activated)  # one click opens a list, as in a file browser
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self._collapsed: set[str] = set()
         self._project: Project | None = None
         self._topics: dict[str, tuple[TopicInfo, QStandardItem, QStandardItem]] = {}
@@ -151,6 +161,10 @@ class TopicTree(QTreeView):
         info = index.data(LIST_ROLE)
         if info is not None:
             self.list_activated.emit(info)
+
+    def current_list(self) -> ListInfo | None:
+        """The list of the selected item (None for a topic or a group)."""
+        return self.currentIndex().data(LIST_ROLE)
 
     def current_topic(self) -> str | None:
         """The topic of the selected item, or the only topic there is."""

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QProgressBar,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -22,7 +23,7 @@ PATH_ROLE = Qt.ItemDataRole.UserRole
 
 
 class RecentList(QListWidget):
-    """Recent projects; double-click or Enter opens one."""
+    """Recent projects; a click or Enter opens one."""
 
     chosen = Signal(Path)
 
@@ -34,6 +35,7 @@ class RecentList(QListWidget):
         self.setIconSize(QSize(32, 32))
         self.setSpacing(2)
         self.itemActivated.connect(lambda item: self.chosen.emit(item.data(PATH_ROLE)))
+        self.itemClicked.connect(lambda item: self.chosen.emit(item.data(PATH_ROLE)))
 
     def set_paths(self, paths: list[Path]) -> None:
         self.clear()
@@ -76,10 +78,17 @@ class StartView(QWidget):
         self.open_button = self._button("Open Project…", "open", self.open_requested)
         self.demo_button = self._button("Open Demo Project", "app", self.demo_requested)
         self.demo_button.setToolTip("A small ready-made project with three topics to explore")
+        self.demo_progress = QProgressBar()
+        self.demo_progress.setTextVisible(True)
+        self.demo_label = QLabel()
+        self.demo_label.setWordWrap(True)
         buttons = QVBoxLayout()
         for button in (self.new_button, self.open_button, self.demo_button):
             buttons.addWidget(button)
+        buttons.addWidget(self.demo_label)
+        buttons.addWidget(self.demo_progress)
         buttons.addStretch(1)
+        self.show_demo_progress(None)
 
         self.recent = RecentList()
         self.recent.chosen.connect(self.recent_chosen)
@@ -119,6 +128,18 @@ class StartView(QWidget):
         button.setMinimumWidth(200)
         button.clicked.connect(signal)
         return button
+
+    def show_demo_progress(self, progress: tuple[int, int, str] | None) -> None:
+        """(done, total, message) of the demo being built, or None when it is not."""
+        building = progress is not None
+        self.demo_button.setEnabled(not building)
+        self.demo_label.setVisible(building)
+        self.demo_progress.setVisible(building)
+        if progress is not None:
+            done, total, message = progress
+            self.demo_label.setText(f"Building the demo project (first time only): {message}")
+            self.demo_progress.setRange(0, max(total, 0))
+            self.demo_progress.setValue(done)
 
     def set_recent(self, paths: list[Path]) -> None:
         self.recent.set_paths(paths)

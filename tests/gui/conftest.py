@@ -62,3 +62,28 @@ def shown_errors(monkeypatch):
     seen = []
     monkeypatch.setattr(notify, "presenter", lambda parent, t, m, d: seen.append((t, m, d)))
     return seen
+
+
+@pytest.fixture
+def project_path(tmp_path, small_files):
+    """The small project: topic "search eval", core (3 records), scopus (5 records)."""
+    from tests.support.projects import make_project
+
+    return make_project(tmp_path / "small.litq", small_files)
+
+
+@pytest.fixture
+def window(qtbot):
+    """A main window; when the test ends, no job or thread of it is left running."""
+    from litqeval_gui.gui.main_window import MainWindow
+
+    threads_before = threading.active_count()
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.resize(1100, 700)
+    yield win
+    sessions = [win.session] if win.session else []
+    win.close()
+    assert win.runner.active() == []
+    assert all(s.jobs.active() == [] for s in sessions)
+    qtbot.waitUntil(lambda: threading.active_count() <= threads_before, timeout=5000)

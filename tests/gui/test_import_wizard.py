@@ -140,7 +140,8 @@ def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files,
     assert (summary.read, summary.new, summary.duplicate, summary.matched, summary.rejected,
             summary.uncertain) == (5, 2, 3, 2, 0, 0)
     shown = wizard.summary_page
-    for key in ("read", "new", "duplicate", "matched", "rejected", "uncertain"):
+    assert (summary.in_file, summary.known) == (1, 2)  # agri twice; core.1 and core.3
+    for key in ("read", "new", "in_file", "known", "matched", "rejected", "uncertain"):
         assert pages.summary_count(shown, "q1", key) == getattr(summary, key)
     assert not shown.matches_button.isEnabled()
     assert not wizard.button(QWizard.WizardButton.BackButton).isEnabled()
@@ -153,7 +154,8 @@ def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files,
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(report), ""))
     qtbot.mouseClick(shown.save_button, Qt.MouseButton.LeftButton)
     assert report.read_text(encoding="utf-8") == summary.report()
-    assert "read 5, new 2, duplicates merged 3, matched to core 2" in report.read_text()
+    assert ("read 5, new 2, duplicates merged 3 (1 within the file, 2 already in the topic), "
+            "matched to core 2") in report.read_text()
     wizard.button(QWizard.WizardButton.FinishButton).click()
     assert not wizard.isVisible()
 
@@ -202,6 +204,7 @@ def test_unknown_columns_are_mapped_by_the_user(qtbot, session, tmp_path):
     _wait_previews(qtbot, wizard)
     page = wizard.preview_page
     assert "cannot recognise the column layout" in page.error_label.text()
+    assert "--map" not in page.error_label.text()  # no CLI syntax in the app
     assert page.mapping_editor.isVisible() and not _next_enabled(wizard)
     combo = page.mapping_editor.combos["title"]
     assert [combo.itemText(i) for i in range(combo.count())] == [
@@ -279,6 +282,7 @@ def test_uncertain_matches_open_the_review_dialog(qtbot, session, tmp_path):
     qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=10_000)
     shown = wizard.summary_page
     assert pages.summary_count(shown, "preprint", "uncertain") == 1 and shown.matches_button.isEnabled()
+    assert pages.summary_count(shown, "preprint", "pending") == 1  # the core work it would add
     qtbot.mouseClick(shown.matches_button, Qt.MouseButton.LeftButton)
     dialog = shown.matches_dialog
     assert dialog is not None and dialog.isVisible()

@@ -3,7 +3,6 @@
 import threading
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, QStandardPaths, Qt, QUrl
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
@@ -17,35 +16,9 @@ from litqeval_gui.gui.main_window import NO_LISTS_HINT, MainWindow
 from litqeval_gui.gui.screens.records import RecordsView
 from litqeval_gui.gui.settings import Settings
 from tests.support import pages
+from tests.support.projects import make_project
 
 SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
-
-
-def make_project(path: Path, small_files, topic: str = "search eval") -> Path:
-    core, results = small_files
-    with Project.create(path) as project:
-        run_job(ingest.import_file(project, core, topic=topic, role="core"))
-        run_job(ingest.import_file(project, results, topic=topic, role="results"))
-    return path
-
-
-@pytest.fixture
-def project_path(tmp_path, small_files):
-    return make_project(tmp_path / "small.litq", small_files)
-
-
-@pytest.fixture
-def window(qtbot):
-    threads_before = threading.active_count()
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1100, 700)
-    yield win
-    sessions = [win.session] if win.session else []
-    win.close()
-    assert win.runner.active() == []
-    assert all(s.jobs.active() == [] for s in sessions)
-    qtbot.waitUntil(lambda: threading.active_count() <= threads_before, timeout=5000)
 
 
 def test_no_project_shows_the_start_screen(window):
@@ -57,7 +30,8 @@ def test_sidebar_shows_topics_with_counts_and_a_list_opens_in_a_tab(window, proj
     assert window.open_project(project_path)
     assert window.pages.currentWidget() is window.splitter
     assert pages.sidebar_labels(window.sidebar) == [
-        "search eval", "  Core set (3)", "  Result lists", "    scopus (5 records)"]
+        "search eval", "  Core set (3 works)", "  Result lists",
+        "    scopus (5 records · 4 works)"]
     assert window.hint.text() == main_window.CHOOSE_LIST_HINT
     [info] = [i for i in _list_infos(window) if i.name == "scopus"]
     view = window.open_list(info)
@@ -107,7 +81,8 @@ def test_unfinished_import_is_reported_once(window, project_path, shown_errors):
         "Unfinished import removed",
         main_window.discarded_message(["scopus"]))]
     assert "The unfinished import 'scopus' was removed" in shown_errors[0][1]
-    assert pages.sidebar_labels(window.sidebar) == ["search eval", "  Core set (3)", "  Result lists"]
+    assert pages.sidebar_labels(window.sidebar) == ["search eval", "  Core set (3 works)",
+                                                    "  Result lists"]
 
 
 def test_a_bad_file_is_reported_and_the_start_screen_stays(window, tmp_path, shown_errors):
@@ -121,15 +96,16 @@ def test_a_bad_file_is_reported_and_the_start_screen_stays(window, tmp_path, sho
 def test_shortcuts_and_menus_exist(window):
     bound = {a.shortcut().toString(): a for a in window.findChildren(QAction)
              if not a.shortcut().isEmpty()}
-    assert {key: bound[key] for key in ("Ctrl+N", "Ctrl+O", "Ctrl+Q", "Ctrl+I", "F1")} == {
+    assert {key: bound[key] for key in ("Ctrl+N", "Ctrl+O", "Ctrl+Q", "Ctrl+I", "F1", "Ctrl+E")} == {
         "Ctrl+N": window.new_action, "Ctrl+O": window.open_action,
         "Ctrl+Q": window.quit_action, "Ctrl+I": window.import_action,
-        "F1": window.help_action}
+        "F1": window.help_action, "Ctrl+E": window.manage.export}
     menus = [a.text() for a in window.menuBar().actions()]
     assert menus == ["&File", "&View", "&Topic", "&Help"]
     file_items = [a.text() for a in window.menuBar().actions()[0].menu().actions() if a.text()]
     assert file_items == ["&New Project…", "&Open Project…", "Open &Recent",
-                          "Open &Demo Project", "&Import…", "&Close Project", "&Quit"]
+                          "Open &Demo Project", "&Import…", "&Export…",
+                          "Export &Missed Core Records…", "&Close Project", "&Quit"]
 
 
 def _drop(window, paths):

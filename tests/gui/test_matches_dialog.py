@@ -130,3 +130,63 @@ def test_screen_keys_refuse_a_second_binding_and_do_not_repeat(qtbot, session):
         dialog.shortcuts.add("A", dialog.skip)
     live = dialog.findChildren(QShortcut)
     assert len(live) == 5 and not any(s.autoRepeat() for s in live)  # holding A fires once
+
+
+@pytest.fixture
+def rich_session(tmp_path, qtbot):
+    """One uncertain pair whose sides have authors, venues and abstracts."""
+    project = Project.create(tmp_path / "r.litq")
+    title = "Deep learning for screening of medical abstracts"
+    sides = (("core", "core", "10.1000/published", "Journal of Screening",
+              ["Roe, Rita", "Lam, Ken", "Diaz, Ana", "Berg, Ole", "Fox, May"],
+              "We train a classifier. " * 30),
+             ("r1", "results", "10.1101/preprint", "medRxiv", ["Roe, R."],
+              "A preprint of the classifier study."))
+    for name, role, doi, venue, authors, abstract in sides:
+        lines = ["TY  - JOUR", *[f"AU  - {a}" for a in authors], f"TI  - {title}",
+                 "PY  - 2020", f"JO  - {venue}", f"AB  - {abstract.strip()}", f"DO  - {doi}",
+                 "ER  - ", "", ""]
+        path = tmp_path / f"{name}.ris"
+        path.write_text("\n".join(lines), encoding="utf-8")
+        run_job(ingest.import_file(project, path, topic="T", role=role, name=name))
+    session = ProjectSession(project)
+    yield session
+    assert session.close()
+
+
+def test_each_side_shows_authors_venue_and_the_start_of_the_abstract(qtbot, rich_session):
+    dialog = _dialog(qtbot, rich_session)
+    sides = {dialog.side_a.source.text(): dialog.side_a, dialog.side_b.source.text(): dialog.side_b}
+    core, preprint = sides["core (core)"], sides["r1 (results)"]
+    assert "Berg, Ole" in core.authors.text() and "et al. (5)" in core.authors.text()
+    assert "Fox, May" not in core.authors.text()
+    assert "Journal of Screening" in core.venue.text() and "medRxiv" in preprint.venue.text()
+    assert "<span" in core.venue.text()  # the venues differ: both marked
+    assert core.abstract.text().startswith("We train a classifier. We train")
+    assert core.abstract.text().endswith(" …") and len(core.abstract.text()) <= 402
+    assert preprint.abstract.text() == "A preprint of the classifier study."
+    dialog.resize(1000, 520)
+    dialog.grab().save(str(SCREENS / "matches_dialog_details.png"))
+
+
+def test_past_verdicts_are_listed_and_can_be_changed(qtbot, rich_session):
+    session = rich_session
+    [match] = matches.matches(session.project, "T", uncertain=True)
+    dialog = _dialog(qtbot, session)
+    dialog.show_decided(True)
+    assert dialog.message_label.text().startswith("No verdicts yet")
+    dialog.show_decided(False)
+    with qtbot.waitSignal(session.changed):
+        qtbot.keyClick(dialog, Qt.Key.Key_A)
+    dialog.close()
+
+    again = _dialog(qtbot, session)  # a later session: the verdict is listed from the file
+    assert again.message_label.text() == EMPTY_TEXT
+    again.show_decided(True)
+    assert again.current.id == match.id and again.progress_label.text() == "1 of 1"
+    assert "same work (accepted)" in again.verdict_label.text()
+    with qtbot.waitSignal(session.changed) as changed:
+        qtbot.keyClick(again, Qt.Key.Key_R)  # changed: the works split again
+    assert changed.args == [Changes(verdicts=True, works=True), again]
+    assert _status(session, match.id) == "rejected"
+    assert evaluation.recall_report(session.project, "T").lists[0].retrieved_core == 0

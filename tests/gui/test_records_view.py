@@ -107,14 +107,17 @@ def test_page_cache_evicts_least_recently_used_pages(view):
 def test_columns_mark_core_works_and_duplicate_groups(view):
     model = view.model
     assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(7)] == [
-        "Rank", "Title", "Year", "Venue", "DOI", "Core", "Group"]
+        "Rank", "Title", "Year", "Venue", "DOI", "Core", "Copies"]
     assert [model.index(0, c).data() for c in (0, 1, 2, 3, 4, 5)] == [
         "1", title(0), "1990", "Journal 0", "10.5555/r.0", "✓"]
     assert model.index(1, 5).data() == ""
     assert model.index(N - 1, 5).data() == "✓"
-    assert model.index(5, 6).data().endswith("(×2)")
-    assert model.index(5, 6).data() == model.index(6, 6).data()
-    assert "(×" not in model.index(7, 6).data()
+    assert model.index(5, 6).data() == model.index(6, 6).data() == "2 copies"
+    work = model.row(5).group
+    assert model.index(5, 6).data(Qt.ItemDataRole.ToolTipRole).startswith(
+        f"2 records of the topic are this publication (work #{work})")
+    assert model.index(7, 6).data() == "" and model.index(7, 6).data(
+        Qt.ItemDataRole.ToolTipRole) is None  # a work alone: no marker, no number
 
 
 def test_filter_text_is_debounced_and_narrows_rows(view, qtbot):
@@ -189,3 +192,20 @@ def test_a_hidden_stale_view_refreshes_when_shown(view, qtbot):
     view.show()
     qtbot.waitExposed(view)
     assert view.model.browser is not browser and view.model.rowCount() == N // 10
+
+
+def test_on_a_narrow_window_the_title_keeps_its_share_and_venue_doi_give_way(view, qtbot):
+    header = view.table.horizontalHeader()
+    view.show()
+    view.resize(1400, 600)
+    qtbot.waitUntil(lambda: view.table.viewport().width() > 1200)
+    wide = [header.sectionSize(c) for c in range(7)]
+    assert [wide[3], wide[4]] == [view._natural[3], view._natural[4]]  # room: natural widths
+    view.resize(520, 600)
+    qtbot.waitUntil(lambda: view.table.viewport().width() < 520)
+    width = view.table.viewport().width()
+    sizes = [header.sectionSize(c) for c in range(7)]
+    assert sizes[1] >= records_view.TITLE_SHARE * width - 1  # the title keeps its share
+    assert sum(sizes) <= width + 1  # no horizontal scrolling
+    assert sizes[3] < wide[3] and sizes[4] < wide[4]  # venue and DOI gave way
+    assert [sizes[c] for c in (0, 2, 5, 6)] == [wide[c] for c in (0, 2, 5, 6)]

@@ -53,6 +53,6 @@ def test_a_verdict_neither_rebuilds_the_sidebar_nor_reloads_the_records(window, 
     assert rebuilt == []  # no sidebar rebuild …
     assert view.model.browser is browser  # … and no records reload
     assert view.model.row(0).core  # yet the row shows the merge
-    assert "  Core set (1)" in pages.sidebar_labels(window.sidebar)
+    assert "  Core set (1 work)" in pages.sidebar_labels(window.sidebar)
     assert matches.match(session.project, match.id).status == "confirmed"
     dialog.close()

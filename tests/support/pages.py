@@ -30,3 +30,22 @@ def summary_count(page, name: str, key: str) -> int:
     col = [s.name for s in page.summaries()].index(name)
     row = [k for k, _ in page.ROWS].index(key)
     return int(page.counts.item(row, col).text().replace(",", ""))
+
+
+def sidebar_index(tree, text: str) -> QModelIndex:
+    """The index of the sidebar item whose text is ``text`` or starts with ``text + " ("``."""
+    model = tree.model()
+
+    def walk(parent: QModelIndex):
+        for row in range(model.rowCount(parent)):
+            index = model.index(row, 0, parent)
+            if index.data() == text or index.data().startswith(text + " ("):
+                return index
+            found = walk(index)
+            if found is not None:
+                return found
+        return None
+
+    found = walk(QModelIndex())
+    assert found is not None, f"no sidebar item {text!r} in {sidebar_labels(tree)}"
+    return found

@@ -162,6 +162,19 @@ def split_list(value: str, seps: str = ";") -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
+def split_authors(value: str, seps: str = ";") -> list[str]:
+    """An authors cell as a list: split on ``seps`` (``;``) always; on ``,`` only when the
+    cell has none of them and every piece looks like a whole name (two words or more, the
+    first capitalised: "Jane Smith", "Smith J"), so "Smith, J." or "van der Berg, Jan
+    Peter" stays one author."""
+    if any(sep in value for sep in seps):
+        return split_list(value, seps)
+    pieces = split_list(value, ",")
+    if len(pieces) > 1 and all(len(p.split()) >= 2 and p[:1].isupper() for p in pieces):
+        return pieces
+    return [value.strip()] if value.strip() else []
+
+
 def dedupe(items: Iterable[str]) -> list[str]:
     """``items`` without repeats, first occurrence kept."""
     return list(dict.fromkeys(i for i in items if i))

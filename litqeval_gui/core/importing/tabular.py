@@ -25,6 +25,7 @@ from litqeval_gui.core.errors import ImportRefused, UnknownLayoutError
 from litqeval_gui.core.importing.common import (
     PROGRESS_EVERY,
     Collector,
+    split_authors,
     split_list,
     unescape_formula,
 )
@@ -267,7 +268,7 @@ def _record(row: list[str], header: list[str], columns: dict[str, int], sep: str
     return Record(
         title=cell("title"),
         abstract=cell("abstract"),
-        authors=split_list(authors, sep),
+        authors=split_list(authors, sep) if "," in sep else split_authors(authors, sep),
         year=parse_year(cell("year")),
         venue=cell("venue"),
         keywords=split_list(cell("keywords"), sep),

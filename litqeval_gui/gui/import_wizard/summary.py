@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from litqeval_gui.core import evaluation
+from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.ingest import ImportSummary
 from litqeval_gui.gui.import_wizard.messages import message_label, show_error_text
 from litqeval_gui.gui.notify import show_error
@@ -34,9 +36,12 @@ if TYPE_CHECKING:
 class SummaryPage(QWizardPage):
     """What each import did, the rejected records, the uncertain matches, the report."""
 
-    ROWS = (("read", "Read"), ("new", "New works"), ("duplicate", "Duplicates merged"),
-            ("matched", "Matched to core"), ("rejected", "Rejected"),
-            ("uncertain", "Uncertain matches"))
+    ROWS = (("read", "Read"), ("new", "New works"), ("in_file", "Duplicates within the file"),
+            ("known", "Already in the topic"), ("matched", "Matched to core"),
+            ("rejected", "Rejected"),
+            ("uncertain", "Uncertain matches"), ("pending", "Core pending review"))
+    PENDING_TIP = ("Core works a result list misses only because a match awaits your "
+                   "verdict: accepting it would retrieve them")
 
     def __init__(self, wizard: ImportWizard) -> None:
         super().__init__(wizard)
@@ -46,6 +51,14 @@ class SummaryPage(QWizardPage):
         self.headline = message_label()
         self.counts = QTableWidget(len(self.ROWS), 0)
         self.counts.setVerticalHeaderLabels([label for _, label in self.ROWS])
+        for row, tip in ((2, "Entries of a work another entry of this file already holds: "
+                              "merged into one work"),
+                         (3, "Works of this file the topic already had, from any list "
+                             "(the core set included)"),
+                         (4, "Core works this list contains (for a core set: its works "
+                             "found in some result list)"),
+                         (len(self.ROWS) - 1, self.PENDING_TIP)):
+            self.counts.verticalHeaderItem(row).setToolTip(tip)
         self.counts.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.counts.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.counts.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -87,7 +100,8 @@ class SummaryPage(QWizardPage):
         self.counts.setHorizontalHeaderLabels([s.name for s in summaries])
         for col, summary in enumerate(summaries):
             for row, (key, _) in enumerate(self.ROWS):
-                item = QTableWidgetItem(f"{getattr(summary, key):,}")
+                item = QTableWidgetItem(self._pending(summary) if key == "pending"
+                                        else f"{getattr(summary, key):,}")
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 self.counts.setItem(row, col, item)
         failures = self._owner.run_page.failures
@@ -101,6 +115,17 @@ class SummaryPage(QWizardPage):
         self.matches_button.setEnabled(uncertain > 0)
         self.matches_button.setText(f"Review {uncertain} &uncertain match(es)…" if uncertain
                                     else "No uncertain matches")
+
+    def _pending(self, summary: ImportSummary) -> str:
+        """Missed core works of a result list pending review; "–" where that means nothing."""
+        if summary.role != "results":
+            return "–"
+        try:
+            report = evaluation.recall_report(self._owner.session.project, summary.topic,
+                                              summary.name)
+        except LitqError:  # no core set yet
+            return "–"
+        return f"{report.lists[0].pending:,}"
 
     def report_text(self) -> str:
         """The text report of every import, then the files not imported."""
@@ -117,8 +142,9 @@ class SummaryPage(QWizardPage):
 
     def _save_clicked(self) -> None:
         first = next(iter(self.summaries()), None)
-        default = f"import-report-{first.name if first else 'lists'}.txt"
-        chosen, _ = QFileDialog.getSaveFileName(self, "Save import report", default,
+        settings = self._owner.app_settings()
+        default = settings.last_dir / f"import-report-{first.name if first else 'lists'}.txt"
+        chosen, _ = QFileDialog.getSaveFileName(self, "Save import report", str(default),
                                                 "Text files (*.txt);;All files (*)")
         if chosen:
             self.save_report(Path(chosen))

@@ -39,6 +39,7 @@ from litqeval_gui.gui.import_wizard.preview import FileState, PreviewPage
 from litqeval_gui.gui.import_wizard.summary import SummaryPage
 from litqeval_gui.gui.jobs import JobFactory, JobHandle
 from litqeval_gui.gui.session import ProjectSession
+from litqeval_gui.gui.settings import Settings
 
 
 class FilesPage(QWizardPage):
@@ -80,7 +81,13 @@ class FilesPage(QWizardPage):
         return self.list.count() > 0
 
     def _browse(self) -> None:
-        chosen, _ = QFileDialog.getOpenFileNames(self, "Choose search exports")
+        """Choose files, starting in the folder the app's file dialogs used last."""
+        settings = self.wizard().app_settings()
+        chosen, _ = QFileDialog.getOpenFileNames(self, "Choose search exports",
+                                                 str(settings.last_dir))
+        if chosen:
+            settings.last_dir = Path(chosen[0]).parent
+            settings.save()
         self.add_paths(chosen)
 
     def _remove_selected(self) -> None:
@@ -256,6 +263,10 @@ class ImportWizard(QWizard):
     """Import one or more search exports as lists of a topic (Ctrl+I, drag and drop)."""
 
     FILES, PREVIEW, SETTINGS, RUN, SUMMARY = range(5)
+
+    def app_settings(self) -> Settings:
+        """The app's settings: the main window's (when it is the parent), else the file's."""
+        return getattr(self.parent(), "settings", None) or Settings()
 
     def __init__(self, session: ProjectSession, paths: list[Path] | None = None,
                  parent: QWidget | None = None) -> None:

@@ -1,4 +1,8 @@
-"""Review a topic's uncertain matches one pair at a time: accept, reject, skip or go back.
+"""Review a topic's uncertain matches one pair at a time: accept, reject, skip or go back;
+or list the verdicts given before and change one ("Past verdicts").
+
+Each side shows title, year, DOI, authors, venue and the start of the abstract, with
+the differences marked.
 
 Each verdict is queued at once on the session's write path
 (:func:`litqeval_gui.core.matches.decide` as an op) and the next pair is shown without
@@ -16,6 +20,7 @@ from difflib import SequenceMatcher
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -36,6 +41,10 @@ from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.shortcuts import Shortcuts
 
 EMPTY_TEXT = "No uncertain matches — nothing to review"
+NO_VERDICTS_TEXT = "No verdicts yet — the matches you accept or reject appear here"
+ABSTRACT_CHARS = 400
+SHOWN_AUTHORS = 4
+PENDING, DECIDED = "Awaiting review", "Past verdicts"
 _MARK = '<span style="background-color:#ffd54f; color:#000000; font-weight:600">{}</span>'
 
 
@@ -62,8 +71,23 @@ def _marked_pair(a: str, b: str, empty: str = "—") -> tuple[str, str]:
     return shown[0], shown[1]
 
 
+def authors_text(authors: list[str]) -> str:
+    """The first :data:`SHOWN_AUTHORS` authors, then "et al. (n)"."""
+    shown = "; ".join(authors[:SHOWN_AUTHORS])
+    return shown + (f"; et al. ({len(authors)})" if len(authors) > SHOWN_AUTHORS else "")
+
+
+def abstract_start(text: str) -> str:
+    """The first :data:`ABSTRACT_CHARS` characters of an abstract, cut at a word."""
+    text = " ".join(text.split())
+    if len(text) <= ABSTRACT_CHARS:
+        return text
+    return text[:ABSTRACT_CHARS].rsplit(" ", 1)[0] + " …"
+
+
 class _SidePanel(QGroupBox):
-    """One record of the pair: title, year, DOI and the list it comes from."""
+    """One record of the pair: title, year, DOI, authors, venue, the start of its
+    abstract and the list it comes from."""
 
     def __init__(self, heading: str, parent: QWidget | None = None) -> None:
         super().__init__(heading, parent)
@@ -71,11 +95,18 @@ class _SidePanel(QGroupBox):
         self.title.setStyleSheet("font-size: 11pt;")
         self.year = self._label()
         self.doi = self._label()
+        self.authors = self._label()
+        self.venue = self._label()
+        self.abstract = self._label()
+        self.abstract.setTextFormat(Qt.TextFormat.PlainText)
         self.source = self._label()
         form = QFormLayout(self)
         form.addRow("Title:", self.title)
         form.addRow("Year:", self.year)
         form.addRow("DOI:", self.doi)
+        form.addRow("Authors:", self.authors)
+        form.addRow("Venue:", self.venue)
+        form.addRow("Abstract:", self.abstract)
         form.addRow("List:", self.source)
 
     @staticmethod
@@ -86,10 +117,14 @@ class _SidePanel(QGroupBox):
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         return label
 
-    def show_side(self, side: MatchSide, title: str, year: str, doi: str) -> None:
+    def show_side(self, side: MatchSide, title: str, year: str, doi: str, authors: str,
+                  venue: str) -> None:
         self.title.setText(title or "<i>(no title)</i>")
         self.year.setText(year)
         self.doi.setText(doi)
+        self.authors.setText(authors)
+        self.venue.setText(venue)
+        self.abstract.setText(abstract_start(side.abstract) or "—")
         self.source.setText(f"{html.escape(side.list_name)} ({html.escape(side.role)})")
 
 
@@ -103,7 +138,8 @@ class MatchesDialog(QDialog):
         self.setWindowTitle(f"Uncertain matches — {topic}")
         self._session = session
         self._topic = topic
-        self._matches: list[Match] = core_matches.matches(session.project, topic, uncertain=True)
+        self._decided = False  # showing past verdicts instead of the pending matches
+        self._matches: list[Match] = self._read()
         self._verdicts: dict[int, bool] = {}  # link id -> accepted
         self._index = 0
         self.shortcuts = Shortcuts(self)
@@ -123,20 +159,40 @@ class MatchesDialog(QDialog):
         if initiator is self or not (changes.verdicts or changes.records):
             return
         current = self.current
-        self._matches = core_matches.matches(self._session.project, self._topic,
-                                             uncertain=True)
+        self._matches = self._read()
         ids = [m.id for m in self._matches]
         self._index = ids.index(current.id) if current and current.id in ids else min(
             self._index, len(ids))
         self._show_current()
 
+    def _read(self) -> list[Match]:
+        if self._decided:
+            return core_matches.matches(self._session.project, self._topic, decided=True)
+        return core_matches.matches(self._session.project, self._topic, uncertain=True)
+
+    def show_decided(self, decided: bool) -> None:
+        """List the past verdicts (to change one), or the matches awaiting review."""
+        self._decided = decided
+        self.mode.setCurrentText(DECIDED if decided else PENDING)
+        self._matches = self._read()
+        self._verdicts = {}
+        self._index = 0
+        self._show_current()
+
     # -- layout -----------------------------------------------------------------
     def _build(self) -> None:
-        intro = QLabel(f"Uncertain matches of topic <b>{html.escape(self._topic)}</b>")
+        intro = QLabel(f"Matches of topic <b>{html.escape(self._topic)}</b>:")
+        self.mode = QComboBox()
+        self.mode.addItems([PENDING, DECIDED])
+        self.mode.setToolTip("Review the matches awaiting a verdict, or see and change "
+                             "the verdicts you gave before")
+        self.mode.activated.connect(lambda row: self.show_decided(row == 1))
         self.progress_label = QLabel()
         self.progress_label.setAlignment(Qt.AlignmentFlag.AlignRight)
         top = QHBoxLayout()
-        top.addWidget(intro, 1)
+        top.addWidget(intro)
+        top.addWidget(self.mode)
+        top.addStretch(1)
         top.addWidget(self.progress_label)
 
         self.side_a = _SidePanel("Record A")
@@ -190,7 +246,7 @@ class MatchesDialog(QDialog):
         layout.addLayout(top)
         layout.addWidget(self.stack, 1)
         layout.addWidget(buttons)
-        self.resize(860, 340)
+        self.resize(900, 520)  # room for the abstracts
 
     # -- shortcuts belong to this screen ----------------------------------------------
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt override
@@ -238,7 +294,7 @@ class MatchesDialog(QDialog):
         self.back_button.setEnabled(self._index > 0)
         if not total:
             self.progress_label.setText("")
-            self._show_message(EMPTY_TEXT)
+            self._show_message(NO_VERDICTS_TEXT if self._decided else EMPTY_TEXT)
             return
         if match is None:
             self.progress_label.setText(f"{total} of {total}")
@@ -254,12 +310,17 @@ class MatchesDialog(QDialog):
         title_a, title_b = highlight_differences(match.a.title, match.b.title)
         year_a, year_b = _marked_pair(str(match.a.year or ""), str(match.b.year or ""))
         doi_a, doi_b = _marked_pair(match.a.doi, match.b.doi)
-        self.side_a.show_side(match.a, title_a, year_a, doi_a)
-        self.side_b.show_side(match.b, title_b, year_b, doi_b)
+        authors_a, authors_b = highlight_differences(authors_text(match.a.authors),
+                                                     authors_text(match.b.authors))
+        venue_a, venue_b = _marked_pair(match.a.venue, match.b.venue)
+        self.side_a.show_side(match.a, title_a, year_a, doi_a, authors_a or "—", venue_a)
+        self.side_b.show_side(match.b, title_b, year_b, doi_b, authors_b or "—", venue_b)
         self.method_label.setText(f"<b>Are these the same publication?</b> Found by "
                                   f"{match.method}, similarity {match.score:.2f}; "
                                   "differences are highlighted")
         verdict = self._verdicts.get(match.id)
+        if verdict is None and match.status in ("confirmed", "rejected"):
+            verdict = match.status == "confirmed"
         self.verdict_label.setText(
             "" if verdict is None
             else f"Your verdict: {'same work (accepted)' if verdict else 'different (rejected)'}"

@@ -12,7 +12,15 @@ from __future__ import annotations
 import html
 from collections import OrderedDict
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, QUrl
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QEvent,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+    QUrl,
+)
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -38,6 +46,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from litqeval_gui.core import catalog
 from litqeval_gui.core.browse import (
     ListBrowser,
     RecordDetail,
@@ -48,15 +57,19 @@ from litqeval_gui.core.browse import (
 )
 from litqeval_gui.core.catalog import ListInfo
 from litqeval_gui.core.changes import Changes
+from litqeval_gui.gui.export_dialog import export_dialog
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
 
 PAGE_SIZE = 200
 CACHE_PAGES = 8
 FILTER_DELAY_MS = 250
-HEADERS = ("Rank", "Title", "Year", "Venue", "DOI", "Core", "Group")
+HEADERS = ("Rank", "Title", "Year", "Venue", "DOI", "Core", "Copies")
 HEADER_TIPS = {5: "✓ when the record's work is in the topic's core set",
-               6: "Duplicate group: the work id, with (×n) when n records are the same work"}
+               6: "How many records of the topic (in any list, the core set included) are "
+                  "this same publication; empty when it is the only one"}
+TITLE_SHARE = 0.4  # of the table's width the title column keeps on a narrow window
+SHRINKING = (3, 4)  # venue, DOI: the columns that give way to the title
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _CENTRE = Qt.AlignmentFlag.AlignCenter
 
@@ -74,7 +87,14 @@ def _cell(row: RowSummary, column: int) -> str:
         return row.doi
     if column == 5:
         return "✓" if row.core else ""
-    return f"{row.group} (×{row.group_size})" if row.group_size > 1 else str(row.group)
+    return f"{row.group_size} copies" if row.group_size > 1 else ""
+
+
+def _copies_tip(row: RowSummary) -> str | None:
+    if row.group_size < 2:
+        return None
+    return (f"{row.group_size} records of the topic are this publication (work "
+            f"#{row.group}), merged as duplicates; the detail pane lists where each is from")
 
 
 class RecordsModel(QAbstractTableModel):
@@ -146,8 +166,10 @@ class RecordsModel(QAbstractTableModel):
             return _cell(self.row(index.row()), column)
         if role == Qt.ItemDataRole.ToolTipRole and column in (1, 3):
             return _cell(self.row(index.row()), column) or None
+        if role == Qt.ItemDataRole.ToolTipRole and column == 6:
+            return _copies_tip(self.row(index.row()))
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            return _RIGHT if column in (0, 2) else _CENTRE if column == 5 else None
+            return _RIGHT if column in (0, 2) else _CENTRE if column in (5, 6) else None
         return None
 
 
@@ -162,12 +184,16 @@ class RecordsView(QWidget):
         super().__init__(parent)
         self.session = session
         self.info = info
+        self.target_gone = False  # its list was deleted: the window closes the tab
+        self._settings = Settings()  # replaced by the window's in restore_state
         self._stale = False  # reload everything when next shown
         self._works_stale = False  # repaint the rows' groups when next shown
         self.model = RecordsModel(ListBrowser(session.project, info.id), self)
 
         self.filter_edit = QLineEdit(placeholderText="Filter title and abstract (Ctrl+F)")
         self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.setMinimumWidth(self.filter_edit.fontMetrics().horizontalAdvance(
+            "Filter title and"))
         self.year_from = QSpinBox(toolTip="Earliest publication year")
         self.year_to = QSpinBox(toolTip="Latest publication year")
         self.count_label = QLabel()
@@ -188,9 +214,12 @@ class RecordsView(QWidget):
         self.splitter.setSizes([600, 400])
 
         self.copy_doi_action = self._action("Copy DOI", "Ctrl+Shift+C", self.copy_doi)
-        self.open_doi_action = self._action("Open DOI in Browser", "", self.open_doi)
+        self.open_doi_action = self._action("Open DOI", "", self.open_doi)
+        self.open_doi_action.setToolTip("Open the DOI in the web browser")
         self.focus_filter_action = self._action("Find", QKeySequence.StandardKey.Find,
                                                 self.focus_filter)
+        self.export_action = self._action("Export These Records…", "", self.export)
+        self.clear_filter_action = self._action("Clear Filter", "Escape", self.clear_filter)
         self.table.activated.connect(lambda _index: self.detail.setFocus())  # Enter, double-click
 
         self.setFocusProxy(self.table)
@@ -223,6 +252,7 @@ class RecordsView(QWidget):
 
     def restore_state(self, settings: Settings) -> None:
         """The splitter as last left (in any records tab); moving it is remembered."""
+        self._settings = settings
         sizes = settings.splitter_sizes(self.key)
         if sizes:
             self.splitter.setSizes(sizes)
@@ -246,12 +276,33 @@ class RecordsView(QWidget):
         header = table.horizontalHeader()
         header.setHighlightSections(False)
         width = table.fontMetrics().horizontalAdvance
-        for column, sample in ((0, "Rank0"), (2, "Year0"), (3, "Venue venue v"),
-                               (4, "10.0000/abc.0000"), (5, "Core"), (6, "00000 (×0)")):
-            header.resizeSection(column, width(sample) + 14)
+        self._natural = {column: width(sample) + 14 for column, sample in (
+            (0, "Rank0"), (2, "Year0"), (3, "Venue venue v"), (4, "10.0000/abc.0000"),
+            (5, "Core"), (6, "00 copies"))}
+        for column, natural in self._natural.items():
+            header.resizeSection(column, natural)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(width("Core") + 6)
         table.selectionModel().currentRowChanged.connect(self._show_detail)
+        table.viewport().installEventFilter(self)
         return table
+
+    def eventFilter(self, watched: object, event: QEvent) -> bool:  # noqa: N802 — Qt override
+        if event.type() == QEvent.Type.Resize and watched is self.table.viewport():
+            self.fit_columns()
+        return super().eventFilter(watched, event)
+
+    def fit_columns(self) -> None:
+        """On a narrow table the venue and DOI columns give way first (in proportion to
+        their natural widths) so the title keeps :data:`TITLE_SHARE` of the width; the
+        short columns (rank, year, core, copies) keep theirs."""
+        fixed = sum(w for c, w in self._natural.items() if c not in SHRINKING)
+        room = self.table.viewport().width() * (1 - TITLE_SHARE) - fixed
+        scale = max(0.0, min(1.0, room / sum(self._natural[c] for c in SHRINKING)))
+        header = self.table.horizontalHeader()
+        for column in SHRINKING:
+            header.resizeSection(column, max(header.minimumSectionSize(),
+                                             int(self._natural[column] * scale)))
 
     def _filter_bar(self) -> QHBoxLayout:
         bar = QHBoxLayout()
@@ -322,6 +373,10 @@ class RecordsView(QWidget):
     def project_changed(self, changes: Changes, _initiator: object) -> None:
         """Reload after records or lists changed; after a regrouping (a verdict) only the
         rows' core and group cells are repainted. Now if visible, else when next shown."""
+        if changes.lists:
+            info = catalog.list_info(self.session.project, self.info.id)
+            self.target_gone = info is None
+            self.info = info or self.info
         if changes.records or changes.lists:
             self._stale = True
         elif changes.works:
@@ -378,6 +433,18 @@ class RecordsView(QWidget):
         self.filter_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.filter_edit.selectAll()
 
+    def clear_filter(self) -> None:
+        """Escape: show every record again (text and years), keeping the current record."""
+        row = self.current_row()
+        self.filter_edit.blockSignals(True)
+        self.filter_edit.clear()
+        self.filter_edit.blockSignals(False)
+        self._reset_years()
+        self.apply_filter()
+        if row is not None and row.id in self.model.browser.ids:
+            self.table.selectRow(self.model.browser.ids.index(row.id))
+        self.table.setFocus()
+
     def copy_doi(self) -> None:
         row = self.current_row()
         if row and row.doi:
@@ -388,9 +455,24 @@ class RecordsView(QWidget):
         if row and row.doi:
             QDesktopServices.openUrl(doi_url(row.doi))
 
+    def export_source(self) -> tuple[str, object]:
+        """(name, records factory) of the rows shown: the list, with the filter if any."""
+        browser = self.model.browser
+        filtered = len(browser) != self.info.records
+        return (f"{self.info.name} (filtered)" if filtered else self.info.name), browser.records
+
+    def export(self) -> None:
+        """Export the rows shown (the filter applied) through a save dialog."""
+        if self._timer.isActive():  # a filter still being typed
+            self.apply_filter()
+        name, records = self.export_source()
+        export_dialog(self, self.session.project.path, name, records, self._settings)
+
     def _context_menu(self, pos: object) -> None:
         menu = QMenu(self)
         menu.addActions([self.copy_doi_action, self.open_doi_action])
+        menu.addSeparator()
+        menu.addAction(self.export_action)
         menu.popup(self.table.viewport().mapToGlobal(pos))
 
 

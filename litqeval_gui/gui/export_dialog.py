@@ -1,0 +1,69 @@
+"""Export records from the app: a save dialog whose file extension picks the format.
+
+The same writers and safety checks as ``litqeval export``
+(:func:`litqeval_gui.core.exporting.export_records`): a project or any SQLite file is
+never overwritten. A name without a known extension gets the chosen filter's one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QFileDialog, QWidget
+
+from litqeval_gui.core import exporting
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.records import Record
+from litqeval_gui.gui.notify import show_error
+from litqeval_gui.gui.settings import Settings
+
+FILTERS = {"ris": "RIS — EndNote, Zotero, Mendeley (*.ris)", "bibtex": "BibTeX (*.bib)",
+           "csv": "CSV table (*.csv)", "xlsx": "Excel workbook (*.xlsx)"}
+
+
+def target_and_format(name: str, chosen_filter: str) -> tuple[Path, str]:
+    """The file and format for a name typed in the dialog: its extension decides; without
+    a known one, the chosen filter's format and extension are used."""
+    path = Path(name)
+    for fmt, suffixes in exporting.EXTENSIONS.items():
+        if path.suffix.lower() in suffixes:
+            return path, fmt
+    fmt = next((f for f, label in FILTERS.items() if label == chosen_filter), "ris")
+    return path.with_name(path.name + exporting.EXTENSIONS[fmt][0]), fmt
+
+
+def safe_file_name(text: str) -> str:
+    """``text`` usable as a file name on every system."""
+    return re.sub(r'[\\/:*?"<>|\s]+', "_", text).strip("._") or "records"
+
+
+def export_dialog(parent: QWidget, project_path: Path, name: str,
+                  records: Callable[[], Iterable[Record]], settings: Settings) -> Path | None:
+    """Ask where to export ``records()`` (suggesting ``name``) and write them there.
+
+    Returns the file written, or None when cancelled or refused (the reason is shown).
+    """
+    start = settings.last_dir / f"{safe_file_name(name)}.ris"
+    chosen, chosen_filter = QFileDialog.getSaveFileName(
+        parent, f"Export {name}", str(start), ";;".join(FILTERS.values()), FILTERS["ris"])
+    if not chosen:
+        return None
+    target, fmt = target_and_format(chosen, chosen_filter)
+    QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+    try:
+        count = exporting.export_records(records(), target, fmt, project=project_path)
+    except LitqError as exc:
+        show_error(parent, "Export failed", exc)
+        return None
+    finally:
+        QGuiApplication.restoreOverrideCursor()
+    settings.last_dir = target.parent
+    settings.save()
+    window = parent.window()
+    if hasattr(window, "statusBar"):
+        window.statusBar().showMessage(f"Exported {count:,} records to {target}", 8000)
+    return target
