@@ -10,6 +10,7 @@ on ``packaging/litqeval.spec`` and prints the build time and the bundle's size.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -36,6 +37,7 @@ def main() -> int:
     if not venv_python().exists():
         venv.create(VENV, with_pip=True)
     python = str(venv_python())
+    shutil.rmtree(ROOT / "build" / "lib", ignore_errors=True)  # no stale modules in the wheel
     subprocess.run([python, "-m", "pip", "install", "--quiet", "--upgrade", "pip"], check=True)
     subprocess.run([python, "-m", "pip", "install", "--quiet", f"{ROOT}[package]"], check=True)
     installed = time.perf_counter()

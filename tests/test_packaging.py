@@ -4,6 +4,7 @@ import ast
 import configparser
 import importlib.util
 import json
+import shutil
 import subprocess
 import sys
 import types
@@ -39,10 +40,15 @@ def test_the_package_holds_no_resources_of_its_own():
 def test_a_wheel_carries_the_resources_and_the_installed_package_finds_them(tmp_path):
     """The wheel ``pip install .`` installs: resources/ inside as litqeval_gui/_resources,
     found from there (an interpreter that sees only the unpacked wheel)."""
+    source = tmp_path / "source"  # a copy: the build writes build/ and egg-info beside it
+    for name in ("litqeval_gui", "resources", "packaging"):
+        shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
     built = subprocess.run(
         [sys.executable, "-c", "import sys; from setuptools import build_meta; "
          "print(build_meta.build_wheel(sys.argv[1]))", str(tmp_path / "wheel")],
-        cwd=ROOT, capture_output=True, text=True, timeout=300)
+        cwd=source, capture_output=True, text=True, timeout=300)
     assert built.returncode == 0, built.stderr[-3000:]
     wheel = tmp_path / "wheel" / built.stdout.split()[-1]
     names = set(zipfile.ZipFile(wheel).namelist())
