@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test fuzz bench lint install clean
+.PHONY: run test fuzz bench lint install clean package package-test
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,7 @@ test: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+	$(BIN)/litqeval-gui --self-test
 
 # thousands of fuzzed imports and project files, 50+ SIGKILLs, 1000 lock races; prints counts
 fuzz: $(TEST_STAMP)
@@ -37,8 +38,16 @@ fuzz: $(TEST_STAMP)
 bench: $(TEST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/run_all.py
 
+# the one-folder bundle dist/LitQEval/ (PyInstaller, in its own build/package-venv)
+package:
+	$(PYTHON) packaging/build.py
+
+# build the bundle, then run its self-test, a parallel RIS import by its CLI and more checks
+package-test: package
+	$(PYTHON) packaging/check_bundle.py
+
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build dist *.egg-info

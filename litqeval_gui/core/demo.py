@@ -44,8 +44,8 @@ from litqeval_gui.core.linking import LinkItem, LinkSettings, find_links
 from litqeval_gui.core.locking import ProjectLock
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.records import Record, normalise_title
+from litqeval_gui.resources import resource
 
-RESOURCES = Path(__file__).resolve().parents[1] / "resources" / "demo"
 TOPIC_FILES = ("polyp_detection.json", "soil_carbon.json", "misinformation.json")
 
 KINDS = ("core", "related", "loose", "noise")  # also the order of relevance in a list
@@ -84,7 +84,7 @@ class DemoList:
 def load_vocabulary() -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The shared pools (``common.json``) and the topic vocabularies, in topic order."""
     def read(name: str) -> dict[str, Any]:
-        return json.loads((RESOURCES / name).read_text(encoding="utf-8"))
+        return json.loads(resource("demo", name).read_text(encoding="utf-8"))
 
     return read("common.json"), [read(name) for name in TOPIC_FILES]
 

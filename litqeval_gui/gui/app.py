@@ -1,4 +1,7 @@
-"""``litqeval-gui [PROJECT.litq] [--demo]``: start the desktop application.
+"""``litqeval-gui [PROJECT.litq] [--demo] [--self-test]``: start the desktop application.
+
+``--self-test`` runs :mod:`litqeval_gui.selftest` and the main window offscreen
+(:mod:`litqeval_gui.gui.selftest`) instead, and exits 0 when every step passes.
 
 Without a display (Linux, no ``DISPLAY``/``WAYLAND_DISPLAY`` and no headless Qt
 platform) it exits with code 2 and one line on stderr instead of a Qt abort.
@@ -157,6 +160,8 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, l
     parser = argparse.ArgumentParser(prog="litqeval-gui", description=__doc__.splitlines()[0])
     parser.add_argument("project", nargs="?", type=Path, help="a .litq project to open")
     parser.add_argument("--demo", action="store_true", help="open the demo project")
+    parser.add_argument("--self-test", action="store_true",
+                        help="check this installation offscreen on a temporary project")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return parser.parse_known_args(argv)
 
@@ -178,12 +183,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The ``litqeval-gui`` entry point."""
     multiprocessing.freeze_support()
     args, qt_args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.self_test:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"  # read when the QApplication starts
     problem = display_problem(os.environ)
     if problem:
         print(f"litqeval-gui: {problem}", file=sys.stderr)
         return 2
     app = QApplication([sys.argv[0] if sys.argv else APP_NAME, *qt_args])
     identify(app)
+    if args.self_test:
+        from litqeval_gui.gui import selftest
+
+        return selftest.main()
     app.setWindowIcon(icon("app"))
     setup_logging()
     install_error_reporting(app)

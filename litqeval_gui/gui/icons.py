@@ -1,16 +1,15 @@
-"""The app's own SVG icons (``litqeval_gui/resources/icons``)."""
+"""The app's own SVG icons (``resources/icons``)."""
 
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 from PySide6.QtGui import QIcon
 
-ICON_DIR = Path(__file__).resolve().parent.parent / "resources" / "icons"
+from litqeval_gui.resources import resource
 
 
 @cache
 def icon(name: str) -> QIcon:
     """The icon ``resources/icons/<name>.svg``."""
-    return QIcon(str(ICON_DIR / f"{name}.svg"))
+    return QIcon(str(resource("icons", f"{name}.svg")))

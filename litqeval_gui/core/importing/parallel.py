@@ -119,7 +119,11 @@ def _main_importable() -> bool:
     it do, without running the program again. A script read from standard input cannot
     be imported (its workers would die as they start, and the pool would start new ones
     forever); a script without an ``if __name__ == "__main__":`` guard would run again in
-    every worker, starting its own import and pool there, for ever."""
+    every worker, starting its own import and pool there, for ever. A frozen executable
+    (the PyInstaller bundle) can: its entry calls ``multiprocessing.freeze_support()``
+    before anything else (``packaging/launch.py``)."""
+    if getattr(sys, "frozen", False):
+        return True
     main = sys.modules["__main__"]
     spec = getattr(main, "__spec__", None)
     path = spec.origin if getattr(spec, "name", None) else getattr(main, "__file__", None)

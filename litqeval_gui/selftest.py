@@ -1,0 +1,234 @@
+"""``litqeval-gui --self-test``: prove that an installation (or the bundle) works.
+
+The run goes through :data:`STEPS` in order on a temporary project, printing one line
+per step with its time, and exits 0; the first step that raises ends the run with exit
+code 1 and a line naming the step and the error. Nothing outside the temporary folder
+is touched (the GUI step points the settings at it too).
+
+A step is a function ``step(run: SelfTest) -> str`` that raises when something is wrong
+and returns a short detail for its line. To add one (a capability that lands later),
+write the function and add ``("name", function)`` to :data:`STEPS` where it belongs
+(before ``reopen project`` when the reopened project should show its work). The
+fixtures are small files in ``resources/selftest`` (a core set and result lists in
+every import format; the XLSX list is written here from the CSV one).
+"""
+
+from __future__ import annotations
+
+import csv
+import multiprocessing
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import TextIO
+
+import numpy as np
+
+from litqeval_gui.core import catalog, exporting
+from litqeval_gui.core.evaluation import recall_report
+from litqeval_gui.core.importing import read_records
+from litqeval_gui.core.importing.parallel import MAIN_PIECES, PIECE_RECORDS, read_rows
+from litqeval_gui.core.ingest import import_file
+from litqeval_gui.core.jobs import run_job
+from litqeval_gui.core.project import Project
+from litqeval_gui.resources import resource
+
+TOPIC = "screening methods"
+TREC_TOPIC = "401"  # the topic id inside qrels.txt and run.txt
+# import format -> (fixture file, topic, role), one for each format; results.xlsx is made
+# from results.csv
+FIXTURES = {
+    "ris": ("core.ris", TOPIC, "core"),
+    "qrels": ("qrels.txt", TREC_TOPIC, "core"),
+    "bibtex": ("results.bib", TOPIC, "results"),
+    "csv": ("results.csv", TOPIC, "results"),
+    "tsv": ("results.tsv", TOPIC, "results"),
+    "xlsx": ("results.xlsx", TOPIC, "results"),
+    "medline": ("results.nbib", TOPIC, "results"),
+    "trec-run": ("run.txt", TREC_TOPIC, "results"),
+}
+# (topic, list) -> recall, counted by hand from the fixtures (4 core works per topic)
+EXPECTED_RECALL = {
+    (TOPIC, "results-bibtex"): 0.5, (TOPIC, "results-csv"): 0.75,
+    (TOPIC, "results-tsv"): 0.25, (TOPIC, "results-xlsx"): 0.75,
+    (TOPIC, "results-medline"): 0.5, (TREC_TOPIC, "results-trec-run"): 0.5,
+}
+MAP_POINTS = 40
+PARALLEL_RECORDS = (MAIN_PIECES + 1) * PIECE_RECORDS + 1  # more pieces than this process parses
+
+
+@dataclass
+class SelfTest:
+    """What the steps share: a temporary ``folder`` holding the project file, and the
+    project while it is open."""
+
+    folder: Path
+    project: Project | None = None
+    counts: dict[str, int] = field(default_factory=dict)  # list name -> records
+
+    @property
+    def path(self) -> Path:
+        return self.folder / "selftest.litq"
+
+    def open_project(self) -> Project:
+        if self.project is None:
+            self.project = Project.open(self.path)
+        return self.project
+
+    def close_project(self) -> None:
+        if self.project is not None:
+            self.project.close()
+            self.project = None
+
+
+Step = tuple[str, Callable[[SelfTest], str]]
+
+
+def create_project(run: SelfTest) -> str:
+    run.project = Project.create(run.path)
+    return str(run.path)
+
+
+def import_fixture(fmt: str, run: SelfTest) -> str:
+    """Import the fixture of ``fmt`` (format detected from the content) as list
+    ``<role>-<fmt>``."""
+    name, topic, role = FIXTURES[fmt]
+    path = _xlsx_from_csv(run.folder / name) if fmt == "xlsx" else resource("selftest", name)
+    summary = run_job(import_file(run.open_project(), path, topic=topic, role=role,
+                                  name=f"{role}-{fmt}"))
+    if summary.format != fmt or summary.rejected or not summary.read:
+        raise AssertionError(f"{path.name} was read as {summary.format} with {summary.read} "
+                             f"records, {summary.rejected} rejected")
+    run.counts[summary.name] = summary.read
+    return f"{summary.read} records from {path.name}"
+
+
+def _xlsx_from_csv(target: Path) -> Path:
+    from openpyxl import Workbook
+
+    book = Workbook()
+    with resource("selftest", "results.csv").open(encoding="utf-8", newline="") as rows:
+        for row in csv.reader(rows):
+            book.active.append(row)
+    book.save(target)
+    return target
+
+
+def parse_in_workers(run: SelfTest) -> str:
+    """A RIS file of more pieces than this process parses alone goes through the
+    worker processes of the parallel parser: every record arrives, and workers ran."""
+    path = run.folder / "many.ris"
+    path.write_text("".join(f"TY  - JOUR\nTI  - Record {i}\nPY  - 2020\nER  - \n\n"
+                            for i in range(PARALLEL_RECORDS)), encoding="utf-8")
+    rows: list[int] = []
+    workers: set[int | None] = set()
+
+    def sink(batch: list[tuple], _offset: int) -> None:
+        rows.append(len(batch))
+        workers.update(child.pid for child in multiprocessing.active_children())
+
+    result = run_job(read_rows(path, sink, parallel=True))
+    if sum(rows) != PARALLEL_RECORDS or result.rejected:
+        raise AssertionError(f"{sum(rows)} of {PARALLEL_RECORDS} records arrived, "
+                             f"{len(result.rejected)} rejected")
+    if not workers:
+        raise AssertionError("no worker process was started")
+    return f"{PARALLEL_RECORDS} records, {len(workers)} worker processes"
+
+
+def map_with_umap(run: SelfTest) -> str:
+    """UMAP (numba, llvmlite, pynndescent) maps two clusters of points apart, with numba's
+    cache in the per-user folder (a bundle's own folder may be read-only)."""
+    from litqeval_gui.core.embedding.projection import project
+
+    rng = np.random.default_rng(0)
+    centres = np.repeat(np.eye(2, 8) * 4, MAP_POINTS // 2, axis=0)
+    coords = run_job(project(centres + rng.normal(size=centres.shape), "umap")).coords
+    half = MAP_POINTS // 2
+    gap = np.linalg.norm(coords[:half].mean(axis=0) - coords[half:].mean(axis=0))
+    spread = max(coords[:half].std(axis=0).max(), coords[half:].std(axis=0).max())
+    if coords.shape != (MAP_POINTS, 2) or not gap > spread:
+        raise AssertionError(f"map of shape {coords.shape}: clusters {gap:.2f} apart, "
+                             f"spread {spread:.2f}")
+    return f"{MAP_POINTS} points, numba cache in {os.environ['NUMBA_CACHE_DIR']}"
+
+
+def compute_recall(run: SelfTest) -> str:
+    found = {(topic, item.name): item.recall
+             for topic in (TOPIC, TREC_TOPIC)
+             for item in recall_report(run.open_project(), topic).lists}
+    if found != EXPECTED_RECALL:
+        raise AssertionError(f"recall {found}, expected {EXPECTED_RECALL}")
+    return ", ".join(f"{name} {value:.2f}" for (_, name), value in found.items())
+
+
+def export_lists(run: SelfTest) -> str:
+    """The core set written in every export format reads back with all its records."""
+    project = run.open_project()
+    records = list(catalog.list_records(project, catalog.find_list(project, TOPIC, "core-ris").id))
+    for fmt in exporting.EXPORT_FORMATS:
+        target = run.folder / f"export.{fmt}"
+        exporting.export_records(records, target, fmt)
+        back = run_job(read_records(target))
+        if len(back.records) != len(records) or back.rejected:
+            raise AssertionError(f"{fmt}: {len(back.records)} of {len(records)} records "
+                                 f"read back, {len(back.rejected)} rejected")
+    return f"{len(records)} records as {', '.join(exporting.EXPORT_FORMATS)}"
+
+
+def reopen_project(run: SelfTest) -> str:
+    """Closed and opened again, the project holds every list with its records."""
+    run.close_project()
+    found = {row["name"]: row["records"] for row in run.open_project().db.query(
+        "SELECT name, (SELECT count(*) FROM records r WHERE r.import_id = i.id) AS records "
+        "FROM live_imports i")}
+    if found != run.counts:
+        raise AssertionError(f"lists after reopening {found}, before {run.counts}")
+    return f"{len(found)} lists"
+
+
+STEPS: list[Step] = [
+    ("create project", create_project),
+    *((f"import {fmt}", partial(import_fixture, fmt)) for fmt in FIXTURES),
+    ("parse RIS in workers", parse_in_workers),
+    ("compute recall", compute_recall),
+    ("map with UMAP", map_with_umap),
+    ("export lists", export_lists),
+    ("reopen project", reopen_project),
+]
+
+
+def run(steps: Sequence[Step] = STEPS, out: TextIO = sys.stdout) -> int:
+    """Run ``steps`` on a fresh temporary project; 0 when all pass, else 1. The last line
+    reads ``self-test: N passed, N failed``."""
+    started = time.perf_counter()
+    folder = Path(tempfile.mkdtemp(prefix="litqeval-selftest-"))
+    state = SelfTest(folder)
+    passed = 0
+    try:
+        for name, step in steps:
+            began = time.perf_counter()
+            try:
+                detail = step(state)
+            except Exception as exc:  # noqa: BLE001 — any failure names its step
+                print(f"FAILED  {name} ({time.perf_counter() - began:.2f} s): "
+                      f"{type(exc).__name__}: {exc}", file=out)
+                print(f"self-test failed at step '{name}'", file=out)
+                break
+            passed += 1
+            print(f"ok {time.perf_counter() - began:6.2f} s  {name}: {detail}", file=out,
+                  flush=True)
+        else:
+            print(f"self-test took {time.perf_counter() - started:.2f} s", file=out)
+    finally:
+        state.close_project()
+        shutil.rmtree(folder, ignore_errors=True)
+    failed = int(passed < len(steps))
+    print(f"self-test: {passed} passed, {failed} failed", file=out, flush=True)
+    return failed

@@ -1,0 +1,82 @@
+"""The self-test: its runner, and ``litqeval-gui --self-test`` from source."""
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+from litqeval_gui import selftest
+from litqeval_gui.core.importing import FORMATS, parallel
+
+GUI_SCRIPT = Path(sys.executable).with_name("litqeval-gui")
+
+
+def test_steps_run_in_order_and_the_first_failure_ends_the_run_naming_it():
+    ran = []
+
+    def step(name, error=None):
+        def run(state):
+            ran.append(name)
+            if error:
+                raise error
+            return f"{name} done"
+        return name, run
+
+    out = io.StringIO()
+    code = selftest.run([step("first"), step("second", OSError("disk on fire")), step("third")],
+                        out=out)
+    assert code == 1 and ran == ["first", "second"]
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("ok ") and lines[0].endswith("first: first done")
+    assert lines[1].startswith("FAILED  second (") and lines[1].endswith("OSError: disk on fire")
+    assert lines[2:] == ["self-test failed at step 'second'", "self-test: 1 passed, 1 failed"]
+
+
+def test_the_temporary_folder_is_removed_after_a_run():
+    seen = []
+    assert selftest.run([("look", lambda state: seen.append(state.folder) or "")],
+                        out=io.StringIO()) == 0
+    assert seen and not seen[0].exists()
+
+
+def test_every_import_format_has_a_fixture_step():
+    names = [name for name, _ in selftest.STEPS]
+    assert [name for name in names if name.startswith("import ")] == [
+        f"import {fmt}" for fmt in selftest.FIXTURES]
+    assert sorted(selftest.FIXTURES) == sorted(FORMATS)
+    assert names[0] == "create project" and names[-1] == "reopen project"
+
+
+def test_self_test_from_source_passes_with_one_line_per_step():
+    done = subprocess.run([str(GUI_SCRIPT), "--self-test"], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    names = [name for name, _ in selftest.STEPS] + ["open main window"]
+    assert len(lines) == len(names) + 2
+    for line, name in zip(lines, names, strict=False):
+        assert line.startswith("ok ") and f" s  {name}: " in line, line
+    assert lines[-2].startswith("self-test took ")
+    assert lines[-1] == f"self-test: {len(names)} passed, 0 failed"
+    assert f"{parallel.WORKERS} worker processes" in done.stdout  # the RIS parser's workers ran
+
+
+def test_a_failing_step_exits_non_zero_naming_the_step():
+    script = ("import sys\n"
+              "from litqeval_gui import selftest\n"
+              "def broken(state):\n"
+              "    raise OSError('disk on fire')\n"
+              "selftest.STEPS.insert(2, ('broken step', broken))\n"
+              "from litqeval_gui.gui.app import main\n"
+              "sys.exit(main(['--self-test']))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split(": ")[0].split("  ")[-1] for line in lines[:2]] == [
+        "create project", "import ris"]
+    assert lines[2].startswith("FAILED  broken step (")
+    assert lines[2].endswith("OSError: disk on fire")
+    assert lines[3:] == ["self-test failed at step 'broken step'", "self-test: 2 passed, 1 failed"]
+    project = Path(lines[0].split(": ", 1)[1])
+    assert project.name == "selftest.litq" and not project.parent.exists()
