@@ -7,7 +7,8 @@ each item is computed by the same function, so every mode gives the serial resul
 * ``jobs=1`` (default): in this process, one item after another.
 * ``jobs=N``: a ``ProcessPoolExecutor`` of N processes (forkserver where available,
   else spawn — never plain fork, which is unsafe in a process with threads such as the
-  GUI). ``func`` and the items must be picklable, ``func`` importable by name.
+  GUI). ``func`` and the items must be picklable, ``func`` importable by name. A program
+  whose main module workers cannot import (a script read from stdin) runs serially.
 * ``dask_address="tcp://host:8786"``: on an existing Dask cluster, through the optional
   extra ``dask`` (``pip install "litqeval-gui[dask]"``); the cluster is left running.
 """
@@ -20,6 +21,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, TypeVar
 
 from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.importing.parallel import main_importable
 from litqeval_gui.core.jobs import Progress
 
 T = TypeVar("T")
@@ -42,7 +44,7 @@ def map_tasks(func: Callable[[T], R], items: Iterable[T], *, jobs: int = 1,
         raise LitqError(f"--jobs must be at least 1, got {jobs}")
     if dask_address:
         return _on_dask(func, tasks, dask_address, report)
-    if jobs > 1 and len(tasks) > 1:
+    if jobs > 1 and len(tasks) > 1 and main_importable():
         return _on_processes(func, tasks, min(jobs, len(tasks)), report)
     results = []
     for done, item in enumerate(tasks, 1):

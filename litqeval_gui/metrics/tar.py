@@ -14,7 +14,8 @@ A score mapping is ranked by score, highest first, ties broken by the mapping's 
 
 ``convention="clef"`` reproduces the official CLEF TAR script (``eval_measures.py``,
 CountBasedMeasures) instead: TP = ``round(float(r)·|I|)`` in floating point with Python's
-round-half-to-even, WSS@r = 0 when fewer than TP relevant records are among the first
+round-half-to-even, WSS@r = (N − cutoff)/N − (1 − r) in the script's floating-point
+operations (1 − r as the decimal it prints as: 0.05 for 0.95), WSS@r = 0 when fewer than TP relevant records are among the first
 ``retrieved`` ranks (the records the run actually returned), and last_rel = the rank of
 the last relevant record among them (0 if none), not a percentage.
 """
@@ -108,9 +109,10 @@ def tar_at_recall(
     fn = n_inc - tp
     precision = tp / cutoff if tp else NAN
     wss = (tn + fn) / n - (1 - float(recall))
-    if clef:
+    if clef:  # the script's float operations: (N − cutoff)/N − 0.05 for r = 0.95
         found = positions[positions <= shown]
-        wss = wss if found.size >= tp else 0.0
+        missed = float(1 - Fraction(str(float(recall))))
+        wss = (n - cutoff) / n - missed if found.size >= tp else 0.0
         last_rel = float(found[-1]) if found.size else 0.0
     else:
         last_rel = float(positions[-1]) / n * 100

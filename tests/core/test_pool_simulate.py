@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from dask import distributed
 
 from litqeval_gui.cli import main
 from litqeval_gui.core.errors import LitqError
@@ -83,11 +84,23 @@ def test_recall_at_1000_instead_of_map(collection):
     assert doc["measure"] == "recall@1000" and setting["rms"] == 0.0
 
 
-def test_local_processes_give_the_serial_result(collection):
+def test_local_processes_and_dask_give_the_serial_result(collection):
     serial = pool_simulate([collection[0]], collection[1], depth=DEPTH, grid="presets")
     parallel = pool_simulate([collection[0]], collection[1], depth=DEPTH, grid="presets",
                              jobs=2)
-    assert parallel == serial
+    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as c:
+        on_dask = pool_simulate([collection[0]], collection[1], depth=DEPTH, grid="presets",
+                                dask_address=c.scheduler_address)
+    assert parallel == serial == on_dask
+
+
+def test_text_output(collection, capsys):
+    code = main(["pool-simulate", "--runs", *map(str, collection[0].iterdir()), "--qrels",
+                 str(collection[1]), "--depth", str(DEPTH), "--grid", "aggressive"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.splitlines()[0].startswith("3 runs, 2 topics, depth 30, 1 settings")
+    assert out.splitlines()[2].split()[:6] == ["6", "2", "0.8", "3", "0.5500", "0.6364"]
 
 
 def test_bad_arguments_are_one_clear_error(collection, tmp_path):

@@ -168,3 +168,16 @@ def test_text_output_and_errors(files, tmp_path, capsys):
         read_run(write(tmp_path / "s.run", ["A Q0 a 1 high x"]))
     with pytest.raises(LitqError, match="recall"):
         tar_eval([files[0]], files[1], recall=1.5)
+
+
+def test_column_reading_sees_every_line_shape(tmp_path):
+    # tabs, runs of spaces, CRLF, a blank line and a unit separator all separate columns
+    run = tmp_path / "r.run"
+    run.write_bytes(b"A\tQ0  a 1 3 x\r\n\nA Q0 b\x1f2 2 x\r\nB Q0 c 1 1 x")
+    assert read_run(run).topics == {"A": ["a", "b"], "B": ["c"]}
+    # 5 + 7 tokens add up to two lines of 6: the first is named
+    bad = write(tmp_path / "bad.run", ["A Q0 a 1 3", "A Q0 b 2 2 x extra"])
+    with pytest.raises(LitqError, match="line 1: 5 columns instead of 6"):
+        read_run(bad)
+    commented = write(tmp_path / "c.run", ["# a comment", "A Q0 a 1 3 x"])
+    assert read_run(commented).topics == {"A": ["a"]}

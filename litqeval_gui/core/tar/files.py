@@ -26,6 +26,8 @@ import numpy as np
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.importing.trec import SHAPES, parse_line
 
+_WHITESPACE = np.zeros(256, dtype=bool)
+_WHITESPACE[list(b" \t\n\r\v\f\x1c\x1d\x1e\x1f")] = True  # ASCII that str.split() splits on
 Ties = Literal["file", "trec_eval"]
 TIES: tuple[Ties, ...] = ("file", "trec_eval")
 
@@ -52,20 +54,42 @@ class Qrels:
         object.__setattr__(self, "relevant", relevant)
 
 
-def _columns(path: Path, fmt: str) -> list[tuple[str, ...]]:
-    """The file's columns (one tuple per column); comments and blank lines skipped."""
+def _tokens_per_line(data: bytes) -> np.ndarray:
+    """How many whitespace-separated tokens each line of ``data`` holds (vectorised)."""
+    raw = np.frombuffer(data, dtype=np.uint8)
+    newline = raw == 10
+    gap = _WHITESPACE[raw]
+    starts = np.flatnonzero(~gap & np.concatenate(([True], gap[:-1])))  # first byte of a token
+    line_of_token = np.searchsorted(np.flatnonzero(newline), starts, side="right")
+    return np.bincount(line_of_token, minlength=int(newline.sum()) + 1)
+
+
+def _columns(path: Path, fmt: str) -> list[list[str]]:
+    """The file's columns (one list per column); comments and blank lines skipped.
+
+    Fast path: one ``split`` of the whole text, each line's token count checked with
+    numpy; a file with comments or a malformed line is read line by line.
+    """
+    data = path.read_bytes()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         raise LitqError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
     width, shape = SHAPES[fmt]
-    rows = [parts for parts in map(str.split, text.splitlines())
-            if parts and not parts[0].startswith("#")]
-    if not rows:
+    if "#" in text or not text.isascii():  # comments, or whitespace numpy cannot see
+        rows = [parts for parts in map(str.split, text.splitlines())
+                if parts and not parts[0].startswith("#")]
+        if any(len(parts) != width for parts in rows):
+            _first_bad_line(path, text, fmt)
+        tokens = [token for parts in rows for token in parts]
+    else:
+        counts = _tokens_per_line(data)
+        if np.any((counts != 0) & (counts != width)):
+            _first_bad_line(path, text, fmt)
+        tokens = text.split()
+    if not tokens:
         raise LitqError(f"{path}: no {fmt} line (expected '{shape}')")
-    if any(len(parts) != width for parts in rows):
-        _first_bad_line(path, text, fmt)
-    return list(zip(*rows, strict=True))
+    return [tokens[i::width] for i in range(width)]
 
 
 def _first_bad_line(path: Path, text: str, fmt: str) -> None:
@@ -81,9 +105,10 @@ def _first_bad_line(path: Path, text: str, fmt: str) -> None:
     raise LitqError(f"{path}: not a {fmt} file (expected '{shape}')")  # pragma: no cover
 
 
-def _numbers(path: Path, text_values: tuple[str, ...], dtype: type, fmt: str) -> np.ndarray:
+def _numbers(path: Path, values: list[str], kind: type, fmt: str) -> np.ndarray:
+    """``values`` parsed by ``int`` or ``float``; a bad one names its line."""
     try:
-        return np.array(text_values).astype(dtype)
+        return np.fromiter(map(kind, values), dtype=kind, count=len(values))
     except (ValueError, OverflowError):
         _first_bad_line(path, path.read_text(encoding="utf-8"), fmt)
         raise  # pragma: no cover — _first_bad_line raises
@@ -93,23 +118,25 @@ def read_run(path: Path, ties: Ties = "file") -> RunFile:
     """Read a TREC run file (``topic Q0 docid rank score tag``) ranked by ``ties``."""
     if ties not in TIES:
         raise LitqError(f"ties must be one of {', '.join(TIES)}, got {ties!r}")
-    topic_col, _, doc_col, rank_col, score_col, _ = _columns(path, "trec-run")
-    _numbers(path, rank_col, np.int64, "trec-run")
+    topic_col, _, docs, rank_col, score_col, _ = _columns(path, "trec-run")
+    _numbers(path, rank_col, int, "trec-run")
     scores = _numbers(path, score_col, float, "trec-run")
     if np.isnan(scores).any():
         raise LitqError(f"{path}: a score is NaN; scores must be numbers to rank by")
-    topic_names, topic_codes = np.unique(np.array(topic_col), return_inverse=True)
-    docs = np.array(doc_col)
+    topic_names = sorted(dict.fromkeys(topic_col))
+    code = {topic: i for i, topic in enumerate(topic_names)}
+    topic_codes = np.fromiter(map(code.__getitem__, topic_col), dtype=np.int64,
+                              count=len(topic_col))
     if ties == "file":
-        tiebreak = np.arange(docs.size)
+        tiebreak = np.arange(len(docs))
     else:  # docid descending: negate the docid's position in sorted order
-        tiebreak = -np.unique(docs, return_inverse=True)[1]
+        tiebreak = -np.unique(np.array(docs), return_inverse=True)[1]
     order = np.lexsort((tiebreak, -scores, topic_codes))
-    bounds = np.searchsorted(topic_codes[order], np.arange(topic_names.size + 1))
-    ranked_docs = docs[order].tolist()
+    bounds = np.searchsorted(topic_codes[order], np.arange(len(topic_names) + 1)).tolist()
+    ranked_docs = [docs[i] for i in order.tolist()]
     topics: dict[str, list[str]] = {}
     duplicates = 0
-    for i, topic in enumerate(topic_names.tolist()):
+    for i, topic in enumerate(topic_names):
         ranked = ranked_docs[bounds[i]:bounds[i + 1]]
         unique = list(dict.fromkeys(ranked))
         duplicates += len(ranked) - len(unique)
@@ -120,7 +147,7 @@ def read_run(path: Path, ties: Ties = "file") -> RunFile:
 def read_qrels(path: Path) -> Qrels:
     """Read TREC qrels (``topic iteration docid grade``); a repeated pair keeps its last grade."""
     topic_col, _, doc_col, grade_col = _columns(path, "qrels")
-    grades = _numbers(path, grade_col, np.int64, "qrels").tolist()
+    grades = _numbers(path, grade_col, int, "qrels").tolist()
     by_topic: dict[str, dict[str, int]] = {}
     for topic, doc, grade in zip(topic_col, doc_col, grades, strict=True):
         by_topic.setdefault(topic, {})[doc] = grade
