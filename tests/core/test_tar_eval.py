@@ -168,6 +168,10 @@ def test_text_output_and_errors(files, tmp_path, capsys):
         read_run(write(tmp_path / "s.run", ["A Q0 a 1 high x"]))
     with pytest.raises(LitqError, match="recall"):
         tar_eval([files[0]], files[1], recall=1.5)
+    (tmp_path / "other").mkdir()
+    twin = write(tmp_path / "other" / "my-run.run", ["A Q0 a 1 3 x"])
+    with pytest.raises(LitqError, match="share the name 'my-run'"):
+        tar_eval([files[0], twin], files[1])
 
 
 def test_column_reading_sees_every_line_shape(tmp_path):

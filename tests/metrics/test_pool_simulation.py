@@ -167,7 +167,12 @@ def test_pareto_frontier_hand_case():
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000))
 def test_aggressive_preset_never_judges_more_than_relaxed(seed):
-    """(6, 2, 0.80, 3) stops each topic no later than (14, 6, 0.05, 6) (thesis §8.5)."""
+    """(6, 2, 0.80, 3) stops each topic no later than (14, 6, 0.05, 6) (thesis §8.5).
+
+    It must: nrels never decreases, so nrels(j+2) − nrels(j) <= nrels(j+6) − nrels(j), and
+    relaxed ŕ(i) < 0.05 (a 14-window sum grows by < 4.2 over 6 depths) gives aggressive
+    ŕ(i) < 0.8 (a 6-window sum grows by < 9.6 over 2 depths) at the same i.
+    """
     rng = np.random.default_rng(seed)
     docs = [f"d{i}" for i in range(200)]
     topics = [f"T{t}" for t in range(3)]

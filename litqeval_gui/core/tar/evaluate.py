@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.tar.files import Qrels, RunFile, Ties, read_qrels, read_run
+from litqeval_gui.core.tar.files import Qrels, RunFile, Ties, read_qrels, read_run, run_paths
 from litqeval_gui.metrics.ranking import (
     average_precision_batch,
     recall_from_ranks,
@@ -109,14 +109,16 @@ def _means(topics: dict[str, dict], evaluated: list[str], cutoffs: Sequence[int]
 def tar_eval(run_files: Sequence[Path], qrels_file: Path, recall: float = 0.95,
              ties: Ties = "file", convention: Convention = "paper",
              cutoffs: Sequence[int] = DEFAULT_CUTOFFS) -> dict:
-    """Evaluate every run file against ``qrels_file``: the ``tar-eval --json`` document."""
+    """Evaluate every run file (or every file of a folder) against ``qrels_file``: the
+    ``tar-eval --json`` document."""
     if not 0 < recall <= 1:
         raise LitqError(f"--recall must be in (0, 1], got {recall:g}")
     if convention not in CONVENTIONS:
         raise LitqError(f"convention must be one of {', '.join(CONVENTIONS)}")
     if any(k < 1 for k in cutoffs):
         raise LitqError("recall@k cut-offs must be positive integers")
+    paths = run_paths(list(run_files))
     qrels = read_qrels(qrels_file)
     runs = [evaluate_run(read_run(path, ties), qrels, recall, convention, cutoffs)
-            for path in run_files]
+            for path in paths]
     return {"recall_level": recall, "convention": convention, "ties": ties, "runs": runs}
