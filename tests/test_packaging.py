@@ -133,7 +133,7 @@ def frozen_main(monkeypatch, tmp_path):
 def test_a_frozen_executable_starts_the_parallel_parsers_workers(frozen_main):
     """Its entry calls freeze_support() first (packaging/launch.py), so the workers can
     start; reading the missing script made the bundle parse every big RIS file serially."""
-    assert parallel._main_importable()
+    assert parallel.main_importable()
 
 
 def test_the_bundle_entry_calls_freeze_support_before_importing_the_app():

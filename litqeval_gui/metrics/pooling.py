@@ -19,6 +19,8 @@ window ``W`` over the rate (SPEC §4 defines the rate on the smoothed curve):
     rate(i) = s(i+1) - s(i)
     ŕ(i)  = mean(rate(i .. i+W-1)) = (s(i+W) - s(i)) / W        (telescoping sum)
 
+Simulation with complete judgements over the parameter grid: ``pool_simulation``.
+
 ``ŕ`` is evaluated from integer window sums with a single division, so values such as
 0.4 compare exactly against the thresholds of the grid.
 """
@@ -29,19 +31,13 @@ import math
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
-from typing import Literal
 
 import numpy as np
-
-from litqeval_gui.metrics.agreement import kendall_tau_b, rms_error, tau_ap
-from litqeval_gui.metrics.ranking import mean_average_precision, mean_recall_at_k
 
 DocId = Hashable
 Run = Sequence[DocId]
 
 DEFAULT_FULL_DEPTH = 100
-Measure = Literal["map", "recall@1000"]
-MEASURES: tuple[Measure, ...] = ("map", "recall@1000")
 GRID_WINDOWS = (6, 8, 10, 12, 14)
 GRID_RATE_WINDOWS = (2, 3, 4, 5, 6)
 GRID_THRESHOLDS = (0.05, 0.1, 0.2, 0.4, 0.8)
@@ -286,207 +282,3 @@ def pooling_decision(
         return PoolingDecision(full_depth, crit.k_cr, low, full_depth, judged, "full depth")
     needed = min(max(crit.depth_needed, yield_depth if low is None else 0), full_depth)
     return PoolingDecision(None, crit.k_cr, low, needed, judged, "undetermined")
-
-
-# ------------------------------------------------------------------ simulation
-
-RunSet = Mapping[str, Mapping[str, Run]]
-"""run name -> topic -> ranked record ids."""
-CompleteQrels = Mapping[str, Collection[DocId]]
-"""topic -> ids of its relevant records (complete judgements: everything else is not)."""
-
-
-@dataclass(frozen=True)
-class TopicOutcome:
-    """One topic under one parameter setting: the decision and the pool sizes it implies."""
-
-    topic: str
-    decision: PoolingDecision
-    stop_depth: int
-    judged_reduced: int
-    judged_full: int
-    judged_interactive: int
-    nrels_reduced: int
-    nrels_full: int
-
-
-@dataclass(frozen=True)
-class SimulationResult:
-    """Reduced vs full-depth pool for one parameter setting (thesis §8.5, Tables 8.2–8.5).
-
-    ``effort`` E = Σ|P_t(stop_t)| / Σ|P_t(full)|; ``recall_ratio`` R = Σ nrels_t(stop_t) /
-    Σ nrels_t(full) (sums over topics; NaN when the denominator is 0).
-    ``effort_interactive`` replaces stop_t by the depth that had to be judged to reach the
-    decision. ``tau``/``tau_ap`` compare the run rankings by ``measure`` (MAP or
-    recall@1000; full qrels = reference), ``rms`` is the RMS error between those values;
-    ``score_full``/``score_reduced`` hold them per run.
-    """
-
-    params: StopParams
-    effort: float
-    recall_ratio: float
-    effort_interactive: float
-    tau: float
-    tau_ap: float
-    rms: float
-    score_full: Mapping[str, float]
-    score_reduced: Mapping[str, float]
-    topics: tuple[TopicOutcome, ...]
-    measure: Measure = "map"
-
-    @property
-    def map_full(self) -> Mapping[str, float]:
-        """Old name of ``score_full`` (MAP per run when ``measure`` is "map")."""
-        return self.score_full
-
-    @property
-    def map_reduced(self) -> Mapping[str, float]:
-        """Old name of ``score_reduced``."""
-        return self.score_reduced
-
-
-@dataclass(frozen=True)
-class _TopicCurve:
-    topic: str
-    layers: list[list[DocId]]
-    relevant: frozenset[DocId]
-    nrels: np.ndarray
-    sizes: np.ndarray
-
-
-def _topic_curves(runs: RunSet, qrels: CompleteQrels, full_depth: int) -> list[_TopicCurve]:
-    topics = sorted({t for per_topic in runs.values() for t in per_topic} | set(qrels))
-    curves = []
-    for topic in topics:
-        lists = [per_topic[topic] for per_topic in runs.values() if topic in per_topic]
-        layers = new_at_each_depth(lists, full_depth)
-        relevant = frozenset(qrels.get(topic, ()))
-        curves.append(
-            _TopicCurve(topic, layers, relevant, nrels_curve(layers, relevant), pool_sizes(layers))
-        )
-    return curves
-
-
-def _reduced_qrels(curve: _TopicCurve, depth: int) -> dict[DocId, int]:
-    return {doc: 1 for layer in curve.layers[:depth] for doc in layer if doc in curve.relevant}
-
-
-def _ratio(numerator: int, denominator: int) -> float:
-    return numerator / denominator if denominator else float("nan")
-
-
-def _dedupe(run: Run) -> list[DocId]:
-    return list(dict.fromkeys(run))
-
-
-def _score_per_run(
-    runs: RunSet, qrels: Mapping[str, Mapping[DocId, int]], measure: Measure
-) -> dict[str, float]:
-    """MAP or mean recall@1000 of every run over the topics of ``qrels``."""
-    if measure not in MEASURES:
-        raise ValueError(f"measure must be one of {MEASURES}, got {measure!r}")
-    scores = {}
-    for name, per_topic in runs.items():
-        ranked = {topic: _dedupe(per_topic.get(topic, ())) for topic in qrels}
-        scores[name] = (mean_average_precision(ranked, qrels) if measure == "map"
-                        else mean_recall_at_k(ranked, qrels, 1000))
-    return scores
-
-
-def simulate_grid(
-    runs: RunSet,
-    qrels: CompleteQrels,
-    grid: Sequence[StopParams] | None = None,
-    full_depth: int = DEFAULT_FULL_DEPTH,
-    low_yield: LowYieldRule | None = LowYieldRule(),
-    measure: Measure = "map",
-) -> list[SimulationResult]:
-    """Simulate incremental pooling with complete judgements for every setting of ``grid``.
-
-    Per topic the pool is built from all runs to ``full_depth`` and nrels(k) is read off
-    ``qrels``; :func:`pooling_decision` gives the stop depth. Reduced qrels = relevant
-    records in P(stop); full qrels = relevant records in P(full_depth). Every run is
-    scored by MAP (``ranking.mean_average_precision``) over the topics with at least one
-    relevant record in the full qrels, using the same topic set for both qrels; runs are
-    de-duplicated (first occurrence kept) before scoring. ``measure="recall@1000"`` scores
-    them by mean recall@1000 instead (thesis Table 8.6). ``grid`` defaults to
-    :func:`parameter_grid` (500 settings).
-    """
-    settings = parameter_grid() if grid is None else grid
-    curves = _topic_curves(runs, qrels, full_depth)
-    full = {c.topic: _reduced_qrels(c, full_depth) for c in curves}
-    scored = [c for c in curves if full[c.topic]]
-    score_full = _score_per_run(runs, {c.topic: full[c.topic] for c in scored}, measure)
-    reference = [score_full[name] for name in runs]
-    cache: dict[tuple[int, ...], dict[str, float]] = {}
-    results = []
-    for params in settings:
-        outcomes = tuple(_topic_outcome(c, params, full_depth, low_yield) for c in curves)
-        stops = {o.topic: o.stop_depth for o in outcomes}
-        key = tuple(stops[c.topic] for c in scored)
-        if key not in cache:
-            reduced = {c.topic: _reduced_qrels(c, stops[c.topic]) for c in scored}
-            cache[key] = _score_per_run(runs, reduced, measure)
-        score_reduced = cache[key]
-        tau, tau_ap_value, rms = _compare(reference, [score_reduced[name] for name in runs])
-        results.append(
-            SimulationResult(
-                params=params,
-                effort=_ratio(*_totals(outcomes, "judged_reduced", "judged_full")),
-                recall_ratio=_ratio(*_totals(outcomes, "nrels_reduced", "nrels_full")),
-                effort_interactive=_ratio(*_totals(outcomes, "judged_interactive", "judged_full")),
-                tau=tau,
-                tau_ap=tau_ap_value,
-                rms=rms,
-                score_full=score_full,
-                score_reduced=score_reduced,
-                topics=outcomes,
-                measure=measure,
-            )
-        )
-    return results
-
-
-def simulate(
-    runs: RunSet,
-    qrels: CompleteQrels,
-    params: StopParams,
-    full_depth: int = DEFAULT_FULL_DEPTH,
-    low_yield: LowYieldRule | None = LowYieldRule(),
-    measure: Measure = "map",
-) -> SimulationResult:
-    """:func:`simulate_grid` for a single parameter setting."""
-    return simulate_grid(runs, qrels, (params,), full_depth, low_yield, measure)[0]
-
-
-def _compare(reference: Sequence[float], estimate: Sequence[float]) -> tuple[float, float, float]:
-    """(Kendall τ-b, τ_AP, RMS error) of the run scores; NaN when no topic could be scored."""
-    if not reference or math.isnan(reference[0]):
-        return math.nan, math.nan, math.nan
-    return (
-        kendall_tau_b(reference, estimate),
-        tau_ap(reference, estimate),
-        rms_error(reference, estimate),
-    )
-
-
-def _totals(outcomes: Sequence[TopicOutcome], num: str, den: str) -> tuple[int, int]:
-    return sum(getattr(o, num) for o in outcomes), sum(getattr(o, den) for o in outcomes)
-
-
-def _topic_outcome(
-    curve: _TopicCurve, params: StopParams, full_depth: int, low_yield: LowYieldRule | None
-) -> TopicOutcome:
-    decision = pooling_decision(curve.nrels, curve.sizes, params, full_depth, low_yield)
-    stop = decision.stop_depth
-    assert stop is not None  # all full_depth depths are judged, so the decision is final
-    return TopicOutcome(
-        topic=curve.topic,
-        decision=decision,
-        stop_depth=stop,
-        judged_reduced=int(curve.sizes[stop - 1]),
-        judged_full=int(curve.sizes[full_depth - 1]),
-        judged_interactive=int(curve.sizes[decision.depth_needed - 1]),
-        nrels_reduced=int(curve.nrels[stop - 1]),
-        nrels_full=int(curve.nrels[full_depth - 1]),
-    )

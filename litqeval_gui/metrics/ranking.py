@@ -67,6 +67,53 @@ def _check_k(k: int) -> None:
         raise ValueError(f"cut-off k must be a positive integer, got {k!r}")
 
 
+def average_precision_from_ranks(
+    ranks: np.ndarray, groups: np.ndarray, n_relevant: Sequence[int] | np.ndarray
+) -> np.ndarray:
+    """AP per group from the 1-based ``ranks`` of its relevant retrieved documents.
+
+    ``AP_g = (1/R_g) · Σ_j j / rank_gj`` where ``rank_gj`` is the rank of the j-th relevant
+    document group g retrieves. ``groups`` gives each entry's group (non-decreasing, ranks
+    ascending within a group); ``n_relevant[g] = R_g`` counts relevant documents retrieved
+    or not. AP is 0.0 where ``R_g = 0``. Vectorised: O(len(ranks)).
+    """
+    n_rel = np.asarray(n_relevant, dtype=float)
+    ranks = np.asarray(ranks, dtype=float)
+    groups = np.asarray(groups, dtype=np.int64)
+    first_hit = np.searchsorted(groups, np.arange(n_rel.size))  # first entry of each group
+    found = np.arange(ranks.size) - first_hit[groups] + 1
+    if np.any(found > n_rel[groups]):
+        raise ValueError("a topic retrieves more relevant documents than n_relevant")
+    sums = np.bincount(groups, weights=found / ranks, minlength=n_rel.size)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n_rel > 0, sums / n_rel, 0.0)
+
+
+def recall_from_ranks(
+    ranks: np.ndarray, groups: np.ndarray, n_relevant: Sequence[int] | np.ndarray, k: int
+) -> np.ndarray:
+    """recall@k per group = #(ranks <= k) / R_g from the ranks of the relevant retrieved
+    documents (as :func:`average_precision_from_ranks`); 0.0 where ``R_g = 0``."""
+    _check_k(k)
+    n_rel = np.asarray(n_relevant, dtype=float)
+    groups = np.asarray(groups, dtype=np.int64)
+    found = np.bincount(groups[np.asarray(ranks) <= k], minlength=n_rel.size)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n_rel > 0, found / n_rel, 0.0)
+
+
+def relevant_ranks(relevance: Sequence[np.ndarray] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(ranks, groups) of the relevant entries (>= 1 or True) of rank-ordered rows; NaN is
+    unjudged = not relevant. The input of :func:`average_precision_from_ranks`."""
+    rows = [np.asarray(r) for r in relevance]
+    lengths = np.fromiter((r.size for r in rows), dtype=np.int64, count=len(rows))
+    flat = np.concatenate(rows) if rows else np.empty(0)
+    hits = np.flatnonzero(flat >= RELEVANCE_LEVEL)  # NaN compares False: unjudged = non-rel
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    groups = np.searchsorted(starts, hits, side="right") - 1
+    return hits - starts[groups] + 1, groups
+
+
 def average_precision_batch(
     relevance: Sequence[np.ndarray] | np.ndarray, n_relevant: Sequence[int] | np.ndarray
 ) -> np.ndarray:
@@ -78,23 +125,9 @@ def average_precision_batch(
     retrieved or not. AP is 0.0 where ``R_t = 0``. Cost: O(total length), no Python loop over
     documents.
     """
-    rows = [np.asarray(r) for r in relevance]
-    n_rel = np.asarray(n_relevant, dtype=float)
-    if n_rel.shape != (len(rows),):
+    if np.shape(n_relevant) != (len(relevance),):
         raise ValueError("n_relevant needs one entry per topic")
-    lengths = np.fromiter((r.size for r in rows), dtype=np.int64, count=len(rows))
-    flat = np.concatenate(rows) if rows else np.empty(0)
-    hits = np.flatnonzero(flat >= RELEVANCE_LEVEL)  # NaN compares False: unjudged = non-rel
-    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-    topic = np.searchsorted(starts, hits, side="right") - 1
-    first_hit = np.searchsorted(hits, starts)  # index in ``hits`` of each topic's first hit
-    rank = hits - starts[topic] + 1
-    found = np.arange(hits.size) - first_hit[topic] + 1
-    if np.any(found > n_rel[topic]):
-        raise ValueError("a topic retrieves more relevant documents than n_relevant")
-    sums = np.bincount(topic, weights=found / rank, minlength=len(rows))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(n_rel > 0, sums / n_rel, 0.0)
+    return average_precision_from_ranks(*relevant_ranks(relevance), n_relevant)
 
 
 def average_precision(run: Run, qrels: Qrels) -> float:
@@ -124,11 +157,8 @@ def precision_at_k(run: Run, qrels: Qrels, k: int) -> float:
 
 def recall_at_k(run: Run, qrels: Qrels, k: int) -> float:
     """recall@k = #relevant in the top k / R; 0.0 when R = 0."""
-    _check_k(k)
-    n_rel = _n_relevant(qrels)
-    if n_rel == 0:
-        return 0.0
-    return float(np.count_nonzero(grades_in_rank_order(run, qrels)[:k] >= RELEVANCE_LEVEL) / n_rel)
+    ranks, groups = relevant_ranks([grades_in_rank_order(run, qrels)])
+    return float(recall_from_ranks(ranks, groups, [_n_relevant(qrels)], k)[0])
 
 
 def mean_recall_at_k(runs: Mapping[str, Run], qrels: Mapping[str, Qrels], k: int) -> float:

@@ -11,6 +11,13 @@ A ranking covers the whole candidate set of N records: I = relevant records, E =
 TP is computed exactly: r is read as the decimal it prints as (``Fraction(str(r))``), so
 0.95·20 gives 19 and 0.7·10 gives 7, never 8 through floating-point error.
 A score mapping is ranked by score, highest first, ties broken by the mapping's own order.
+
+``convention="clef"`` reproduces the official CLEF TAR script (``eval_measures.py``,
+CountBasedMeasures) instead: TP = ``round(float(r)·|I|)`` in floating point with Python's
+round-half-to-even, WSS@r = (N − cutoff)/N − (1 − r) in the script's floating-point
+operations (1 − r as the decimal it prints as: 0.05 for 0.95), WSS@r = 0 when fewer than TP relevant records are among the first
+``retrieved`` ranks (the records the run actually returned), and last_rel = the rank of
+the last relevant record among them (0 if none), not a percentage.
 """
 
 from __future__ import annotations
@@ -19,12 +26,15 @@ import math
 from collections.abc import Collection
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Literal
 
 import numpy as np
 
 from litqeval_gui.metrics.ranking import Run, grades_in_rank_order
 
 NAN = float("nan")
+Convention = Literal["paper", "clef"]
+CONVENTIONS: tuple[Convention, ...] = ("paper", "clef")
 
 
 @dataclass(frozen=True)
@@ -57,38 +67,65 @@ def target_true_positives(recall: float | Fraction, n_includes: int) -> int:
     return math.ceil(exact * n_includes)
 
 
-def tar_at_recall(labels: np.ndarray | list[bool], recall: float = 0.95) -> TarResult:
+def clef_true_positives(recall: float, n_includes: int) -> int:
+    """TP = round(r·|I|) as the CLEF TAR script computes it (float product, half to even)."""
+    if not 0 < recall <= 1:
+        raise ValueError(f"recall level must be in (0, 1], got {recall!r}")
+    return round(float(n_includes) * float(recall))
+
+
+def tar_at_recall(
+    labels: np.ndarray | list[bool],
+    recall: float = 0.95,
+    *,
+    convention: Convention = "paper",
+    retrieved: int | None = None,
+) -> TarResult:
     """TAR measures from relevance labels in rank order (truthy = relevant, index 0 = rank 1).
 
     Undefined values are NaN and ``reason`` says why: N = 0 (empty ranking) or |I| = 0 (no
-    relevant record) → all measures NaN; |E| = 0 → TNR, nP and snP NaN.
+    relevant record) → all measures NaN; |E| = 0 → TNR, nP and snP NaN; TP = 0 (CLEF
+    rounding of a small r·|I|) → P@r, nP and snP NaN. ``retrieved`` (default N) is how many
+    leading ranks the run returned; only ``convention="clef"`` uses it (see the module).
     """
+    if convention not in CONVENTIONS:
+        raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
     rel = np.asarray(labels, dtype=bool)
     n = rel.size
+    shown = n if retrieved is None else retrieved
     positions = np.flatnonzero(rel) + 1  # 1-based ranks of the relevant records
     n_inc = positions.size
     n_exc = n - n_inc
-    tp = target_true_positives(recall, n_inc)
+    clef = convention == "clef"
+    tp = clef_true_positives(recall, n_inc) if clef else target_true_positives(recall, n_inc)
     if n_inc == 0:
         reason = "empty ranking (N = 0)" if n == 0 else "no relevant record (|I| = 0)"
         return TarResult(
             float(recall), n, 0, n_exc, 0, 0, 0, 0, 0, NAN, NAN, NAN, NAN, NAN, NAN, reason
         )
-    cutoff = int(positions[tp - 1])
+    cutoff = int(positions[tp - 1]) if tp else 0
     fp = cutoff - tp
     tn = n_exc - fp
     fn = n_inc - tp
-    precision = tp / cutoff
+    precision = tp / cutoff if tp else NAN
     wss = (tn + fn) / n - (1 - float(recall))
-    last_rel = float(positions[-1]) / n * 100
+    if clef:  # the script's float operations: (N − cutoff)/N − 0.05 for r = 0.95
+        found = positions[positions <= shown]
+        missed = float(1 - Fraction(str(float(recall))))
+        wss = (n - cutoff) / n - missed if found.size >= tp else 0.0
+        last_rel = float(found[-1]) if found.size else 0.0
+    else:
+        last_rel = float(positions[-1]) / n * 100
+    reasons = []
+    if not tp:
+        reasons.append(f"TP = round({recall:g}·{n_inc}) = 0: P@r, nP and snP are undefined")
     if n_exc == 0:
         tnr = nprec = snprec = NAN
-        reason = "no excluded record (|E| = 0): TNR, nP and snP are undefined"
+        reasons.append("no excluded record (|E| = 0): TNR, nP and snP are undefined")
     else:
         tnr = tn / n_exc
         nprec = precision * tnr
-        snprec = math.sqrt(nprec)
-        reason = ""
+        snprec = math.sqrt(nprec) if tp else NAN
     return TarResult(
         float(recall),
         n,
@@ -105,7 +142,7 @@ def tar_at_recall(labels: np.ndarray | list[bool], recall: float = 0.95) -> TarR
         snprec,
         wss,
         last_rel,
-        reason,
+        "; ".join(reasons),
     )
 
 

@@ -227,7 +227,7 @@ def test_a_script_without_a_main_guard_imports_a_large_file_serially(tmp_path):
     guarded = tmp_path / "guarded.py"
     guarded.write_text("from litqeval_gui.core.importing import parallel\n"
                        "if __name__ == '__main__':\n"
-                       "    print(parallel._main_importable())\n")
+                       "    print(parallel.main_importable())\n")
     done = subprocess.run([sys.executable, str(guarded)], capture_output=True, text=True,
                           timeout=60, cwd=tmp_path)
     assert done.stdout.split() == ["True"], done.stderr[-2000:]

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from litqeval_gui.metrics.tar import (
+    clef_true_positives,
     recall_curve,
     relevance_labels,
     tar_at_recall,
@@ -160,3 +161,41 @@ def test_properties(labels, recall):
             assert 0 <= value <= 1
         assert res.nprecision == pytest.approx(res.precision * res.tnr)
         assert res.snprecision**2 == pytest.approx(res.nprecision)
+
+
+# --------------------------------------------------------------- CLEF convention
+
+FIVE = [1, 0, 1, 0, 0, 1, 1, 0, 0, 1]  # |I| = 5 at ranks 1, 3, 6, 7, 10; N = 10
+
+
+@pytest.mark.parametrize(("recall", "n_includes", "tp"), [
+    (0.95, 11, 10),  # 10.45 -> 10 (paper: 11)
+    (0.95, 30, 28),  # 0.95·30 = 28.499999999999996 in floating point (paper: 29)
+    (0.5, 5, 2),     # 2.5 -> 2: half to even (paper: 3)
+    (0.95, 10, 10),  # 9.5 -> 10: half to even
+])
+def test_clef_true_positives_round_as_the_script(recall, n_includes, tp):
+    assert clef_true_positives(recall, n_includes) == tp
+
+
+def test_clef_convention_hand_computed():
+    paper = tar_at_recall(FIVE, 0.5)
+    clef = tar_at_recall(FIVE, 0.5, convention="clef")
+    assert (paper.tp, paper.cutoff, clef.tp, clef.cutoff) == (3, 6, 2, 3)
+    assert clef.precision == pytest.approx(2 / 3) and clef.tnr == pytest.approx(4 / 5)
+    assert clef.wss == pytest.approx((4 + 3) / 10 - 0.5)
+    assert (clef.last_rel, paper.last_rel) == (10.0, 100.0)
+    # only the first 2 ranks were returned: 1 relevant < TP = 2 -> WSS 0, last_rel rank 1
+    short = tar_at_recall(FIVE, 0.5, convention="clef", retrieved=2)
+    assert (short.wss, short.last_rel) == (0.0, 1.0)
+    assert tar_at_recall(FIVE, 0.5, retrieved=2).wss == paper.wss  # paper ignores it
+
+
+def test_clef_rounding_to_zero_true_positives():
+    # r·|I| = 0.2 -> TP = 0: no cutoff; P@r undefined; WSS = (|E| + |I|)/N − (1 − r) = r
+    result = tar_at_recall([0, 1, 0, 0], 0.2, convention="clef")
+    assert (result.tp, result.cutoff) == (0, 0)
+    assert math.isnan(result.precision) and math.isnan(result.nprecision)
+    assert result.wss == pytest.approx(0.2) and "TP = round" in result.reason
+    with pytest.raises(ValueError):
+        tar_at_recall(FIVE, 0.5, convention="trec")

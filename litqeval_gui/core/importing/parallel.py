@@ -85,7 +85,7 @@ def _start_pool() -> Pool | None:
     They ignore Ctrl-C (SIGINT reaches the whole process group): this process handles
     it and stops them; a worker dying of it would print a traceback and be replaced.
     """
-    if not _main_importable():
+    if not main_importable():
         return None
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
@@ -114,7 +114,7 @@ def _preload() -> list[str]:
 _MAIN_GUARD = re.compile(r"""__name__\s*==\s*['"]__main__['"]|['"]__main__['"]\s*==\s*__name__""")
 
 
-def _main_importable() -> bool:
+def main_importable() -> bool:
     """Whether a worker can import this program's main module, as multiprocessing makes
     it do, without running the program again. A script read from standard input cannot
     be imported (its workers would die as they start, and the pool would start new ones

@@ -15,13 +15,13 @@ from litqeval_gui.core.jobs import Progress
 from litqeval_gui.core.records import Record
 
 MAX_GRADE = 2**31 - 1  # a relevance grade beyond this is a malformed line, not a grade
-_SHAPES = {"trec-run": (6, "topic Q0 docid rank score tag"), "qrels": (4, "topic 0 docid rel")}
+SHAPES = {"trec-run": (6, "topic Q0 docid rank score tag"), "qrels": (4, "topic 0 docid rel")}
 
 
 def read(text: str, col: Collector, topic: str | None) -> Generator[Progress, None, None]:
     """Parse a run or qrels ``text`` (``col.result.format`` says which) into ``col``."""
     fmt = col.result.format
-    width, shape = _SHAPES[fmt]
+    width, shape = SHAPES[fmt]
     lines = text.split("\n")
     by_topic: dict[str, list[tuple[int, Record]]] = {}
     number = 0
@@ -30,7 +30,7 @@ def read(text: str, col: Collector, topic: str | None) -> Generator[Progress, No
         if not parts or parts[0].startswith("#"):
             continue
         number += 1
-        record = _parse(parts, width, lineno, fmt)
+        record = parse_line(parts, width, lineno, fmt)
         if isinstance(record, str):
             col.reject(number, lineno, f"{record} (expected '{shape}')")
             continue
@@ -64,7 +64,7 @@ def read(text: str, col: Collector, topic: str | None) -> Generator[Progress, No
                 return
 
 
-def _parse(parts: list[str], width: int, lineno: int, fmt: str) -> Record | str:
+def parse_line(parts: list[str], width: int, lineno: int, fmt: str) -> Record | str:
     """The record of one split line, or the reason it is malformed."""
     if len(parts) != width:
         return f"{len(parts)} columns instead of {width}"

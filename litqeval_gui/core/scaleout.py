@@ -1,0 +1,85 @@
+"""Map a picklable function over task items: here, on local processes, or on Dask.
+
+:func:`map_tasks` is the one entry point (the pool simulation uses it; batch evaluation
+may too). Results come back in the order of ``items`` however the work was spread, and
+each item is computed by the same function, so every mode gives the serial results.
+
+* ``jobs=1`` (default): in this process, one item after another.
+* ``jobs=N``: a ``ProcessPoolExecutor`` of N processes (forkserver where available,
+  else spawn — never plain fork, which is unsafe in a process with threads such as the
+  GUI). ``func`` and the items must be picklable, ``func`` importable by name. A program
+  whose main module workers cannot import (a script read from stdin) runs serially.
+* ``dask_address="tcp://host:8786"``: on an existing Dask cluster, through the optional
+  extra ``dask`` (``pip install "litqeval-gui[dask]"``); the cluster is left running.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any, TypeVar
+
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.importing.parallel import main_importable
+from litqeval_gui.core.jobs import Progress
+
+T = TypeVar("T")
+R = TypeVar("R")
+DASK_INSTALL = 'pip install "litqeval-gui[dask]"'
+ProgressCallback = Callable[[Progress], None]
+
+
+def map_tasks(func: Callable[[T], R], items: Iterable[T], *, jobs: int = 1,
+              dask_address: str | None = None,
+              progress: ProgressCallback | None = None) -> list[R]:
+    """``[func(item) for item in items]``, spread over ``jobs`` processes or a Dask cluster.
+
+    ``progress`` is called with ``Progress(done, total, "tasks")`` as tasks finish.
+    An exception in a task is raised here.
+    """
+    tasks = list(items)
+    report = progress or (lambda _p: None)
+    if jobs < 1:
+        raise LitqError(f"--jobs must be at least 1, got {jobs}")
+    if dask_address:
+        return _on_dask(func, tasks, dask_address, report)
+    if jobs > 1 and len(tasks) > 1 and main_importable():
+        return _on_processes(func, tasks, min(jobs, len(tasks)), report)
+    results = []
+    for done, item in enumerate(tasks, 1):
+        results.append(func(item))
+        report(Progress(done, len(tasks), "tasks"))
+    return results
+
+
+def _on_processes(func: Callable[[T], R], tasks: list[T], workers: int,
+                  report: ProgressCallback) -> list[R]:
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method)) as pool:
+        futures = [pool.submit(func, item) for item in tasks]
+        for done, _ in enumerate(as_completed(futures), 1):
+            report(Progress(done, len(tasks), "tasks"))
+        return [future.result() for future in futures]
+
+
+def _dask() -> Any:
+    try:
+        import dask.distributed
+    except ImportError:
+        raise LitqError(f"--dask needs the optional Dask extra: {DASK_INSTALL}") from None
+    return dask.distributed
+
+
+def _on_dask(func: Callable[[T], R], tasks: list[T], address: str,
+             report: ProgressCallback) -> list[R]:
+    distributed = _dask()
+    try:
+        client = distributed.Client(address, timeout="10s")
+    except (OSError, TimeoutError, ValueError) as err:
+        raise LitqError(f"cannot reach the Dask scheduler at {address}: {err}") from None
+    with client:
+        futures = client.map(func, tasks, pure=False)
+        for done, _ in enumerate(distributed.as_completed(futures), 1):
+            report(Progress(done, len(tasks), "tasks"))
+        return client.gather(futures)
