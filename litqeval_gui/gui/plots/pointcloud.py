@@ -1,0 +1,162 @@
+"""Hundreds of thousands of map points, drawn by rasterising them with numpy.
+
+Each paint maps every point to a device pixel (one affine transform of two float32
+arrays), writes its label into an 8-bit label image in ascending label order (a higher label
+wins a shared pixel), grows each pixel to a dot with a max filter (so the dot's size
+costs the same whatever the number of points), and draws that image with a colour table
+(an indexed QImage). No Python runs per point; hit tests are numpy on the stored arrays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from numpy.typing import ArrayLike, NDArray
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QColor, QImage
+
+
+def _grow(image: NDArray[np.uint8], radius: int) -> NDArray[np.uint8]:
+    """Max filter with a rounded (2r+1)² footprint: the union of a wide-short and a
+    narrow-tall box, each a separable running maximum."""
+    if radius <= 0:
+        return image
+
+    def box(img: NDArray[np.uint8], rx: int, ry: int) -> NDArray[np.uint8]:
+        out = img.copy()
+        for s in range(1, rx + 1):
+            np.maximum(out[:, s:], img[:, :-s], out=out[:, s:])
+            np.maximum(out[:, :-s], img[:, s:], out=out[:, :-s])
+        tall = out.copy()
+        for s in range(1, ry + 1):
+            np.maximum(tall[s:], out[:-s], out=tall[s:])
+            np.maximum(tall[:-s], out[s:], out=tall[:-s])
+        return tall
+
+    inner = max(radius - 1, 0)
+    return np.maximum(box(image, radius, inner), box(image, inner, radius))
+
+
+class PointCloudItem(pg.GraphicsObject):
+    """Points with a label each (1…K; 0 = not drawn) and one colour per label.
+
+    ``radius`` is the dot's radius in pixels; ``ring`` draws each set of dots as its
+    outline only (``ring`` pixels wide), for overlays that mark a subset.
+    """
+
+    def __init__(self, *, radius: int = 2, ring: int = 0) -> None:
+        super().__init__()
+        self.radius = radius
+        self.ring = ring
+        self._x = np.empty(0, np.float32)
+        self._y = np.empty(0, np.float32)
+        self._labels = np.empty(0, np.uint8)
+        self._colours: list[QColor] = []
+        self._table = [0]
+        self._data_rect = QRectF()
+        self._bounds = QRectF()
+
+    def set_points(self, xy: ArrayLike, labels: ArrayLike, colours: list[QColor]) -> None:
+        """Draw ``xy`` (N×2) with ``labels`` (N ints, 0…len(colours)); label i uses
+        ``colours[i-1]``; a higher label is drawn on top."""
+        xy = np.asarray(xy, dtype=np.float32).reshape(-1, 2)
+        labels = np.asarray(labels, dtype=np.uint8)
+        if labels.shape != (xy.shape[0],):
+            raise ValueError("one label per point is needed")
+        if labels.size and labels.max() > len(colours):
+            raise ValueError("a label has no colour")
+        keep = labels > 0
+        order = np.argsort(labels[keep], kind="stable")
+        self._x = np.ascontiguousarray(xy[keep, 0][order])
+        self._y = np.ascontiguousarray(xy[keep, 1][order])
+        self._labels = labels[keep][order]
+        self._colours = [QColor(c) for c in colours]
+        self._table = [0, *(c.rgba() for c in self._colours)]  # 0: transparent
+        self.prepareGeometryChange()
+        if self._x.size:
+            x0, x1 = float(self._x.min()), float(self._x.max())
+            y0, y1 = float(self._y.min()), float(self._y.max())
+            self._data_rect = QRectF(x0, y0, x1 - x0, y1 - y0)
+        else:
+            self._data_rect = QRectF()
+        self._bounds = self._padded()
+        self.informViewBoundsChanged()
+        self.update()
+
+    @property
+    def count(self) -> int:
+        """Number of points drawn."""
+        return int(self._labels.size)
+
+    def label_counts(self) -> NDArray[np.int64]:
+        """Points per label (index 0 unused: undrawn points are not kept)."""
+        return np.bincount(self._labels, minlength=len(self._table))
+
+    def colour_of(self, label: int) -> QColor:
+        return QColor(self._colours[label - 1])
+
+    # -- geometry for the ViewBox --------------------------------------------------
+
+    def _extent(self) -> int:
+        return self.radius + self.ring
+
+    def _padded(self) -> QRectF:
+        if self._data_rect.isNull() and not self._x.size:
+            return QRectF()
+        px, py = self.pixelVectors()
+        pad_x = (px.length() if px is not None else 0.0) * (self._extent() + 1)
+        pad_y = (py.length() if py is not None else 0.0) * (self._extent() + 1)
+        return self._data_rect.adjusted(-pad_x, -pad_y, pad_x, pad_y)
+
+    def dataBounds(self, ax: int, frac: float = 1.0, orthoRange=None):
+        if not self._x.size:
+            return None
+        values = self._x if ax == 0 else self._y
+        return float(values.min()), float(values.max())
+
+    def pixelPadding(self) -> float:
+        return float(self._extent())
+
+    def viewTransformChanged(self) -> None:
+        self.prepareGeometryChange()
+        self._bounds = self._padded()
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    # -- painting ------------------------------------------------------------------
+
+    def paint(self, painter, option, widget=None) -> None:
+        if not self._x.size:
+            return
+        scale = self._exportOpts.get("resolutionScale", 1.0) if self._exportOpts else 1.0
+        transform = painter.transform()
+        device = QRectF(0, 0, painter.device().width(), painter.device().height())
+        target = transform.mapRect(self.viewRect()).intersected(device).toAlignedRect()
+        if target.isEmpty():
+            return
+        radius = max(0, round(self.radius * scale))
+        ring = max(0, round(self.ring * scale))
+        pad = radius + ring + 1
+        width, height = target.width() + 2 * pad, target.height() + 2 * pad
+        ox, oy = target.left() - pad, target.top() - pad
+        col = self._x * np.float32(transform.m11()) + self._y * np.float32(transform.m21())
+        col += np.float32(transform.dx() - ox)
+        row = self._x * np.float32(transform.m12()) + self._y * np.float32(transform.m22())
+        row += np.float32(transform.dy() - oy)
+        cols = np.clip(col, -1, width, out=col).astype(np.int32)
+        rows = np.clip(row, -1, height, out=row).astype(np.int32)
+        inside = (cols >= 0) & (cols < width) & (rows >= 0) & (rows < height)
+        flat = np.zeros(height * width, np.uint8)
+        flat[(rows * np.int32(width) + cols)[inside]] = self._labels[inside]
+        labels = _grow(flat.reshape(height, width), radius)
+        if ring:
+            labels = np.where(labels > 0, 0, _grow(labels, ring)).astype(np.uint8)
+        shown = np.ascontiguousarray(labels[pad:-pad, pad:-pad])
+        image = QImage(shown.data, shown.shape[1], shown.shape[0], shown.strides[0],
+                       QImage.Format.Format_Indexed8)
+        image.setColorTable(self._table)
+        painter.save()
+        painter.resetTransform()
+        painter.drawImage(QPointF(target.left(), target.top()), image)
+        painter.restore()
