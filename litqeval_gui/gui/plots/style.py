@@ -45,65 +45,117 @@ def foreground(widget) -> QColor:
     return widget.palette().color(QPalette.ColorRole.Text)
 
 
-class ThemedPlot(pg.PlotWidget):
+LEGEND_CORNERS = {"top right": (-10, 10), "bottom right": (-10, -10), "top left": (10, 10),
+                  "bottom left": (10, -10)}
+
+
+def setup_plot_item(item: pg.PlotItem, *, legend: str | None = "top right"
+                    ) -> pg.LegendItem | None:
+    """Quiet defaults for a plot: no context menu, no auto-range button, a faint grid,
+    plain axis numbers (no SI-prefix rescaling such as "×0.001"), a legend in a corner."""
+    item.setMenuEnabled(False)
+    item.hideButtons()
+    item.showGrid(x=True, y=True, alpha=0.15)
+    for name in ("left", "bottom"):
+        item.getAxis(name).enableAutoSIPrefix(False)
+    if legend is None:
+        return None
+    return item.addLegend(offset=LEGEND_CORNERS[legend], labelTextSize="9pt")
+
+
+def add_legend_entry(legend: pg.LegendItem, sample, name: str) -> None:
+    """A legend line drawn like ``sample`` (an item not in the plot); clicking it does
+    nothing (the legend explains, the controls toggle)."""
+    legend.addItem(sample, name)
+    legend.items[-1][0].setAcceptedMouseButtons(pg.QtCore.Qt.MouseButton.NoButton)
+
+
+def paint_plot_item(item: pg.PlotItem, palette: QPalette, *, title: str = "",
+                    x_label: str = "", y_label: str = "") -> None:
+    """Axes, axis titles, plot title and legend in ``palette``'s text colour."""
+    fg = palette.color(QPalette.ColorRole.Text)
+    base = QColor(palette.color(QPalette.ColorRole.Base))
+    for name, label in (("left", y_label), ("bottom", x_label)):
+        axis = item.getAxis(name)
+        axis.setPen(fg)
+        axis.setTextPen(fg)
+        axis.setLabel(label, color=fg.name())
+    if title:
+        item.setTitle(title, color=fg.name(), size="10pt")
+    legend = item.legend
+    if legend is not None:
+        legend.setLabelTextColor(fg)
+        base.setAlpha(210)
+        legend.setBrush(base)
+        legend.setPen(pen(QColor(fg.red(), fg.green(), fg.blue(), 80), 1))
+        for _sample, label in legend.items:
+            label.setText(label.text, color=fg.name())
+
+
+class _FollowsPalette:
+    """Repaint the plots' colours when the palette changes (after construction)."""
+
+    def changeEvent(self, event) -> None:
+        if (event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange)
+                and hasattr(self, "_specs")):  # not while pyqtgraph builds the widget
+            self.apply_palette()
+        super().changeEvent(event)
+
+    def apply_palette(self) -> None:
+        self.setBackground(self.palette().color(QPalette.ColorRole.Base))
+        for item, spec in self._specs.items():
+            paint_plot_item(item, self.palette(), **spec)
+
+    def set_axis_labels(self, item: pg.PlotItem, *, x_label: str | None = None,
+                        y_label: str | None = None) -> None:
+        spec = self._specs[item]
+        spec.update({k: v for k, v in (("x_label", x_label), ("y_label", y_label)) if v is not None})
+        self.apply_palette()
+
+
+class ThemedPlot(_FollowsPalette, pg.PlotWidget):
     """A PlotWidget in the palette's colours with axis titles, a legend and ``save``."""
 
     def __init__(self, parent=None, *, title: str = "", x_label: str = "",
-                 y_label: str = "", legend: bool = True, view_box=None) -> None:
+                 y_label: str = "", legend: str | None = "top right", view_box=None) -> None:
         super().__init__(parent, **({"viewBox": view_box} if view_box is not None else {}))
         self.title = title
-        item = self.getPlotItem()
-        item.setMenuEnabled(False)
-        item.hideButtons()
-        item.showGrid(x=True, y=True, alpha=0.15)
-        self.legend = item.addLegend(offset=(-10, 10), labelTextSize="9pt") if legend else None
-        self._labels = {"bottom": x_label, "left": y_label}
+        self.legend = setup_plot_item(self.getPlotItem(), legend=legend)
+        self._specs = {self.getPlotItem(): {"title": title, "x_label": x_label,
+                                            "y_label": y_label}}
         self.apply_palette()
 
     def add_legend_entry(self, sample, name: str) -> None:
-        """A legend line drawn like ``sample`` (an item not in the plot); clicking it
-        does nothing (the legend explains, the controls toggle)."""
-        self.legend.addItem(sample, name)
-        self.legend.items[-1][0].setAcceptedMouseButtons(pg.QtCore.Qt.MouseButton.NoButton)
+        add_legend_entry(self.legend, sample, name)
         self.apply_palette()
 
     def legend_names(self) -> list[str]:
         return [label.text for _sample, label in self.legend.items] if self.legend else []
 
-    def set_axis_labels(self, x_label: str | None = None, y_label: str | None = None) -> None:
-        if x_label is not None:
-            self._labels["bottom"] = x_label
-        if y_label is not None:
-            self._labels["left"] = y_label
-        self.apply_palette()
-
-    def apply_palette(self) -> None:
-        """Background, axes, titles and legend text in the current palette's colours."""
-        fg = foreground(self)
-        self.setBackground(self.palette().color(QPalette.ColorRole.Base))
-        item = self.getPlotItem()
-        for name in ("left", "bottom"):
-            axis = item.getAxis(name)
-            axis.setPen(fg)
-            axis.setTextPen(fg)
-            axis.setLabel(self._labels.get(name, ""), color=fg.name())
-        if self.title:
-            item.setTitle(self.title, color=fg.name(), size="10pt")
-        if self.legend is not None:
-            self.legend.setLabelTextColor(fg)
-            background = QColor(self.palette().color(QPalette.ColorRole.Base))
-            background.setAlpha(210)
-            self.legend.setBrush(background)
-            self.legend.setPen(pen(QColor(fg.red(), fg.green(), fg.blue(), 80), 1))
-            for _sample, label in self.legend.items:
-                label.setText(label.text, color=fg.name())
-
-    def changeEvent(self, event) -> None:
-        if (event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange)
-                and hasattr(self, "_labels")):  # not while PlotWidget is being built
-            self.apply_palette()
-        super().changeEvent(event)
-
     def save(self, path: Path, *, scale: float = 2.0) -> Path:
         """PNG or SVG by the suffix (:func:`save_plot`)."""
+        return save_plot(self, path, scale=scale, title=self.title)
+
+
+class ThemedLayout(_FollowsPalette, pg.GraphicsLayoutWidget):
+    """Several plots in a grid, in the palette's colours, saved as one image."""
+
+    AXIS_WIDTH = 62  # the same left-axis width in every panel keeps linked x axes aligned
+
+    def __init__(self, parent=None, *, title: str = "") -> None:
+        super().__init__(parent)
+        self.title = title
+        self._specs: dict[pg.PlotItem, dict[str, str]] = {}
+
+    def add_plot(self, row: int, col: int = 0, *, title: str = "", x_label: str = "",
+                 y_label: str = "", legend: str | None = "top right") -> pg.PlotItem:
+        item = self.addPlot(row=row, col=col)
+        setup_plot_item(item, legend=legend)
+        item.getAxis("left").setWidth(self.AXIS_WIDTH)
+        self._specs[item] = {"title": title, "x_label": x_label, "y_label": y_label}
+        self.apply_palette()
+        return item
+
+    def save(self, path: Path, *, scale: float = 2.0) -> Path:
+        """Every panel in one PNG or SVG (:func:`save_plot`)."""
         return save_plot(self, path, scale=scale, title=self.title)
