@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt
-from PySide6.QtGui import QImage, QMouseEvent
+from PySide6.QtGui import QColor, QImage, QMouseEvent, QPalette
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -194,3 +194,16 @@ def test_exports_png_and_svg(view, tmp_path):
     root = ET.parse(view.save(tmp_path / "map.svg")).getroot()
     tags = {el.tag.rsplit("}", 1)[-1] for el in root.iter()}
     assert {"image", "path"} <= tags  # the points as one raster, the ellipse as a path
+
+
+def test_a_palette_change_redraws_what_takes_its_colours(view):
+    view.draw(tiny(), ["a"])
+    view.set_overlay("hull", True)
+    dark = QPalette()
+    dark.setColor(QPalette.ColorRole.Base, QColor(30, 30, 30))
+    dark.setColor(QPalette.ColorRole.Text, QColor(230, 230, 230))
+    view.setPalette(dark)
+    (halo,) = view._halos
+    assert halo.opts["pen"].color().rgb() == QColor(30, 30, 30).rgb()  # the line's halo
+    assert view.core.opts["pen"].color() == QColor(230, 230, 230)  # core marker outlines
+    assert view.legend_names()[0] == "retrieved" and len(view.outlines["hull"]) == 1

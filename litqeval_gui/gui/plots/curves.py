@@ -141,12 +141,12 @@ class DepthPlot(style.ThemedLayout):
                                             f"judged to {judged}" if i == 2 else "", 0.55))
         legend = self.rate_panel.legend
         legend.clear()
-        style.add_legend_entry(legend, pg.PlotDataItem(pen=self.rate.opts["pen"]), "ŕ(k)")
+        fg = style.foreground(self)
+        style.add_legend_entry(legend, pg.PlotDataItem(pen=self.rate.opts["pen"]), "ŕ(k)", fg)
         if l_run is not None:
             style.add_legend_entry(legend, pg.ScatterPlotItem(symbol="s", size=12, pen=None,
                                                               brush=self.run.brush),
-                                   f"ŕ below t at depths {l_run[0]}–{l_run[1]}")
-        self.apply_palette()
+                                   f"ŕ below t at depths {l_run[0]}–{l_run[1]}", fg)
 
 
 class FrontierPlot(style.ThemedPlot):

@@ -45,11 +45,15 @@ class DecayPlot(style.ThemedPlot):
         brushes = [pg.mkBrush(style.series_colour(i + 1)) for i in range(len(names))]
         self.marks.setData(x=xs, y=ys, brush=brushes, data=names)
         self.labels = []
+        stacked = 0  # labels of marks near λ = 0 are stacked so they do not overlap
         for i, name in enumerate(names):
             right = xs[i] > 0.6 * alpha  # label to the left of marks near the right edge
+            lift = 1.0
+            if ys[i] < 0.2:
+                lift, stacked = 1.0 + 1.1 * stacked, stacked + 1
             label = pg.TextItem(f"{name}\nn = {xs[i]:,.0f}, λ = {ys[i]:.3f}",
                                 color=style.series_colour(i + 1),
-                                anchor=(1.05, 1.0) if right else (-0.05, 1.0))
+                                anchor=(1.05 if right else -0.05, lift))
             label.setPos(xs[i], ys[i])
             self.addItem(label)
             self.labels.append(label)

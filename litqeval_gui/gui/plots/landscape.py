@@ -83,6 +83,8 @@ class LandscapeView(style.ThemedPlot):
     record_clicked = Signal(int)
     records_selected = Signal(list)
     record_hovered = Signal(int, str)
+    data: LandscapeData | None = None  # class defaults: the palette may change mid-__init__
+    _restyling = False
 
     def __init__(self, parent=None) -> None:
         view_box = SelectingViewBox()
@@ -132,6 +134,19 @@ class LandscapeView(style.ThemedPlot):
         if fit:
             self.view_box.setRange(xRange=_span(data.xy[:, 0]), yRange=_span(data.xy[:, 1]),
                                    padding=0.05)
+
+    def apply_palette(self) -> None:
+        """Also redraw what takes the palette's colours: core outlines, the halos under
+        the shapes, the legend."""
+        super().apply_palette()
+        if self.data is not None and not self._restyling:
+            self._restyling = True
+            try:
+                self.core.setPen(pg.mkPen(style.foreground(self), width=1))
+                self._draw_outlines()
+                self._fill_legend()
+            finally:
+                self._restyling = False
 
     def set_method(self, method: str) -> None:
         if self.data is not None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from numpy.typing import ArrayLike, NDArray
-from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage
 
 
@@ -137,26 +137,31 @@ class PointCloudItem(pg.GraphicsObject):
             return
         radius = max(0, round(self.radius * scale))
         ring = max(0, round(self.ring * scale))
-        pad = radius + ring + 1
-        width, height = target.width() + 2 * pad, target.height() + 2 * pad
-        ox, oy = target.left() - pad, target.top() - pad
+        pad = radius + ring + 1  # dots within pad pixels of the view still show their part
+        # device pixel + pad, relative to the view's corner: valid in [0, size + 2·pad)
         col = self._x * np.float32(transform.m11()) + self._y * np.float32(transform.m21())
-        col += np.float32(transform.dx() - ox)
+        col += np.float32(transform.dx() - target.left() + pad)
         row = self._x * np.float32(transform.m12()) + self._y * np.float32(transform.m22())
-        row += np.float32(transform.dy() - oy)
-        cols = np.clip(col, -1, width, out=col).astype(np.int32)
-        rows = np.clip(row, -1, height, out=row).astype(np.int32)
-        inside = (cols >= 0) & (cols < width) & (rows >= 0) & (rows < height)
+        row += np.float32(transform.dy() - target.top() + pad)
+        inside = ((col >= 0) & (col < target.width() + 2 * pad)
+                  & (row >= 0) & (row < target.height() + 2 * pad))
+        if not inside.any():
+            return
+        cols, rows = col[inside].astype(np.int32), row[inside].astype(np.int32)
+        # the label image covers only the drawn points' box (small for a subset's rings)
+        c0, r0 = int(cols.min()) - pad, int(rows.min()) - pad
+        width, height = int(cols.max()) + pad + 1 - c0, int(rows.max()) + pad + 1 - r0
+        width += -width % 4  # 32-bit aligned scan lines
         flat = np.zeros(height * width, np.uint8)
-        flat[(rows * np.int32(width) + cols)[inside]] = self._labels[inside]
+        flat[(rows - r0) * np.int32(width) + (cols - c0)] = self._labels[inside]
         labels = _grow(flat.reshape(height, width), radius)
         if ring:
             labels = np.where(labels > 0, 0, _grow(labels, ring)).astype(np.uint8)
-        shown = np.ascontiguousarray(labels[pad:-pad, pad:-pad])
-        image = QImage(shown.data, shown.shape[1], shown.shape[0], shown.strides[0],
-                       QImage.Format.Format_Indexed8)
+        image = QImage(labels.data, width, height, width, QImage.Format.Format_Indexed8)
         image.setColorTable(self._table)
+        corner = QPointF(target.left() - pad + c0, target.top() - pad + r0)
         painter.save()
         painter.resetTransform()
-        painter.drawImage(QPointF(target.left(), target.top()), image)
+        painter.setClipRect(target, Qt.ClipOperation.IntersectClip)
+        painter.drawImage(corner, image)
         painter.restore()

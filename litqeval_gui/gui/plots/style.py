@@ -63,11 +63,13 @@ def setup_plot_item(item: pg.PlotItem, *, legend: str | None = "top right"
     return item.addLegend(offset=LEGEND_CORNERS[legend], labelTextSize="9pt")
 
 
-def add_legend_entry(legend: pg.LegendItem, sample, name: str) -> None:
-    """A legend line drawn like ``sample`` (an item not in the plot); clicking it does
-    nothing (the legend explains, the controls toggle)."""
+def add_legend_entry(legend: pg.LegendItem, sample, name: str, colour: QColor) -> None:
+    """A legend line drawn like ``sample`` (an item not in the plot), its text in
+    ``colour``; clicking it does nothing (the legend explains, the controls toggle)."""
     legend.addItem(sample, name)
-    legend.items[-1][0].setAcceptedMouseButtons(pg.QtCore.Qt.MouseButton.NoButton)
+    entry, label = legend.items[-1]
+    entry.setAcceptedMouseButtons(pg.QtCore.Qt.MouseButton.NoButton)
+    label.setText(name, color=colour.name())
 
 
 def paint_plot_item(item: pg.PlotItem, palette: QPalette, *, title: str = "",
@@ -126,8 +128,7 @@ class ThemedPlot(_FollowsPalette, pg.PlotWidget):
         self.apply_palette()
 
     def add_legend_entry(self, sample, name: str) -> None:
-        add_legend_entry(self.legend, sample, name)
-        self.apply_palette()
+        add_legend_entry(self.legend, sample, name, foreground(self))
 
     def legend_names(self) -> list[str]:
         return [label.text for _sample, label in self.legend.items] if self.legend else []

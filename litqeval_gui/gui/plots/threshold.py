@@ -41,7 +41,7 @@ class ThresholdPlot(QWidget):
         self.candidate_lines = [self._line(panel, style.foreground(self), movable=True) for panel in self.panels]
         self.core_total = pg.InfiniteLine(angle=0, pen=style.pen(style.GREEN, 1, dashed=True),
                                           label="|C| = {value:.0f}",
-                                          labelOpts={"position": 0.05, "color": style.GREEN})
+                                          labelOpts={"position": 0.95, "color": style.GREEN})
         self.core_panel.addItem(self.core_total)
         self.best_label = pg.TextItem(anchor=(-0.05, 0), color=style.VERMILLION)
         self.f_panel.addItem(self.best_label)
