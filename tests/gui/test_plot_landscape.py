@@ -207,3 +207,13 @@ def test_a_palette_change_redraws_what_takes_its_colours(view):
     assert halo.opts["pen"].color().rgb() == QColor(30, 30, 30).rgb()  # the line's halo
     assert view.core.opts["pen"].color() == QColor(230, 230, 230)  # core marker outlines
     assert view.legend_names()[0] == "retrieved" and len(view.outlines["hull"]) == 1
+
+
+def test_an_empty_map_draws_nothing_and_selects_nothing(view):
+    empty = LandscapeData(xy=np.zeros((0, 2)), ids=[], titles=[], is_core=[],
+                          lists=(ListLayer("a", np.zeros(0, bool)),))
+    view.draw(empty, ["a"])
+    assert view.points.count == 0 and view.core.data.size == 0
+    assert view.row_at(QPointF(0, 0)) is None
+    assert view.select_box(QRectF(-1, -1, 2, 2)) == []
+    view.grab()  # paints without points

@@ -4,7 +4,8 @@ pixel, undrawn labels leave the background, rings draw outlines only."""
 import numpy as np
 import pyqtgraph as pg
 import pytest
-from PySide6.QtGui import QColor, QImage
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QColor, QImage, QPainter
 
 from litqeval_gui.gui.plots.pointcloud import PointCloudItem
 
@@ -59,3 +60,32 @@ def test_bounds_follow_the_data():
         item.set_points([[0, 0]], [2], [RED])
     with pytest.raises(ValueError, match="one label per point"):
         item.set_points(np.zeros((3, 2)), [1], [RED])
+
+
+def _run_through_centre(image: QImage, x: int, y: int) -> int:
+    """Width of the run of non-white pixels on row y around column x."""
+    row = [image.pixelColor(c, y) != QColor("white") for c in range(image.width())]
+    left = right = x
+    while left > 0 and row[left - 1]:
+        left -= 1
+    while right < len(row) - 1 and row[right + 1]:
+        right += 1
+    return right - left + 1 if row[x] else 0
+
+
+@pytest.mark.parametrize("ratio", [1, 2])
+def test_dots_keep_their_pixel_size_on_high_dpi(plot, ratio):
+    item = PointCloudItem(radius=2)
+    item.set_points([[5, 5]], [1], [RED])
+    plot.addItem(item)
+    image = QImage(plot.width() * ratio, plot.height() * ratio, QImage.Format.Format_ARGB32)
+    image.setDevicePixelRatio(ratio)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    plot.render(painter, QRectF(0, 0, plot.width(), plot.height()), plot.viewport().rect())
+    painter.end()
+    centre = plot.mapFromScene(plot.getPlotItem().getViewBox().mapViewToScene(pg.Point(5, 5)))
+    width = _run_through_centre(image, centre.x() * ratio, centre.y() * ratio)
+    # a radius-2 dot drawn in physical pixels: radius 2·ratio, 2·(2·ratio) + 1 wide (an
+    # image drawn at logical size and scaled up would be 5·ratio wide, in 2×2 blocks)
+    assert width == 4 * ratio + 1

@@ -106,6 +106,7 @@ class LandscapeView(style.ThemedPlot):
             item.setZValue(z)
             self.addItem(item)
         self._rows = np.empty(0, np.intp)  # rows of data drawn (retrieved by a shown list, or core)
+        self._xy = np.empty((0, 2))
         self._hovered = -1
         self.view_box.box_selected.connect(self.select_box)
         self.scene().sigMouseMoved.connect(self._mouse_moved)
@@ -120,6 +121,7 @@ class LandscapeView(style.ThemedPlot):
         classes = point_classes(data, names, method)
         self.data, self.names, self.method = data, list(names), method
         self._rows = np.flatnonzero((classes > 0) | data.is_core)
+        self._xy = data.xy[self._rows]  # for hit tests on every mouse move
         self.points.set_points(data.xy, classes, CLASS_COLOURS)
         found = core_found(data, names)
         core_rows = np.flatnonzero(data.is_core)
@@ -241,7 +243,7 @@ class LandscapeView(style.ThemedPlot):
         if self.data is None or not self._rows.size:
             return None
         sx, sy = self.view_box.viewPixelSize()
-        xy = self.data.xy[self._rows]
+        xy = self._xy
         d2 = ((xy[:, 0] - pos.x()) / sx) ** 2 + ((xy[:, 1] - pos.y()) / sy) ** 2
         nearest = int(np.argmin(d2))
         return int(self._rows[nearest]) if d2[nearest] <= HIT_PIXELS**2 else None
@@ -259,7 +261,7 @@ class LandscapeView(style.ThemedPlot):
         """Drawn rows inside ``rect`` (data coordinates)."""
         if self.data is None:
             return np.empty(0, np.intp)
-        xy = self.data.xy[self._rows]
+        xy = self._xy
         inside = ((xy[:, 0] >= rect.left()) & (xy[:, 0] <= rect.right())
                   & (xy[:, 1] >= rect.top()) & (xy[:, 1] <= rect.bottom()))
         return self._rows[inside]

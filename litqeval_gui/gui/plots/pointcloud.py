@@ -13,7 +13,7 @@ import numpy as np
 import pyqtgraph as pg
 from numpy.typing import ArrayLike, NDArray
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QImage
+from PySide6.QtGui import QColor, QImage, QTransform
 
 
 def _grow(image: NDArray[np.uint8], radius: int) -> NDArray[np.uint8]:
@@ -51,7 +51,6 @@ class PointCloudItem(pg.GraphicsObject):
         self._x = np.empty(0, np.float32)
         self._y = np.empty(0, np.float32)
         self._labels = np.empty(0, np.uint8)
-        self._colours: list[QColor] = []
         self._table = [0]
         self._data_rect = QRectF()
         self._bounds = QRectF()
@@ -70,8 +69,7 @@ class PointCloudItem(pg.GraphicsObject):
         self._x = np.ascontiguousarray(xy[keep, 0][order])
         self._y = np.ascontiguousarray(xy[keep, 1][order])
         self._labels = labels[keep][order]
-        self._colours = [QColor(c) for c in colours]
-        self._table = [0, *(c.rgba() for c in self._colours)]  # 0: transparent
+        self._table = [0, *(QColor(c).rgba() for c in colours)]  # 0: transparent
         self.prepareGeometryChange()
         if self._x.size:
             x0, x1 = float(self._x.min()), float(self._x.max())
@@ -91,9 +89,6 @@ class PointCloudItem(pg.GraphicsObject):
     def label_counts(self) -> NDArray[np.int64]:
         """Points per label (index 0 unused: undrawn points are not kept)."""
         return np.bincount(self._labels, minlength=len(self._table))
-
-    def colour_of(self, label: int) -> QColor:
-        return QColor(self._colours[label - 1])
 
     # -- geometry for the ViewBox --------------------------------------------------
 
@@ -130,9 +125,13 @@ class PointCloudItem(pg.GraphicsObject):
         if not self._x.size:
             return
         scale = self._exportOpts.get("resolutionScale", 1.0) if self._exportOpts else 1.0
-        transform = painter.transform()
-        device = QRectF(0, 0, painter.device().width(), painter.device().height())
+        # work in physical pixels: sharp dots on a high-DPI screen (ratio 2: 2× the pixels)
+        ratio = painter.device().devicePixelRatioF()
+        transform = painter.transform() * QTransform.fromScale(ratio, ratio)
+        device = QRectF(0, 0, painter.device().width() * ratio,
+                        painter.device().height() * ratio)
         target = transform.mapRect(self.viewRect()).intersected(device).toAlignedRect()
+        scale *= ratio
         if target.isEmpty():
             return
         radius = max(0, round(self.radius * scale))
@@ -159,9 +158,12 @@ class PointCloudItem(pg.GraphicsObject):
             labels = np.where(labels > 0, 0, _grow(labels, ring)).astype(np.uint8)
         image = QImage(labels.data, width, height, width, QImage.Format.Format_Indexed8)
         image.setColorTable(self._table)
-        corner = QPointF(target.left() - pad + c0, target.top() - pad + r0)
+        image.setDevicePixelRatio(ratio)
+        corner = QPointF(target.left() - pad + c0, target.top() - pad + r0) / ratio
         painter.save()
         painter.resetTransform()
-        painter.setClipRect(target, Qt.ClipOperation.IntersectClip)
+        clip = QRectF(target)
+        painter.setClipRect(QRectF(clip.topLeft() / ratio, clip.size() / ratio),
+                            Qt.ClipOperation.IntersectClip)
         painter.drawImage(corner, image)
         painter.restore()
