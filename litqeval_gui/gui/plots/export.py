@@ -16,15 +16,21 @@ from PySide6.QtSvg import QSvgGenerator
 FORMATS = {".png": "PNG image", ".svg": "SVG vector image"}
 
 
-def save_plot(plot: pg.PlotWidget | pg.PlotItem, path: Path, *, scale: float = 2.0,
-              title: str = "") -> Path:
-    """Write ``plot`` to ``path`` (``.png`` or ``.svg``) and return the path."""
+def save_plot(plot: pg.PlotWidget | pg.GraphicsLayoutWidget | pg.PlotItem, path: Path, *,
+              scale: float = 2.0, title: str = "") -> Path:
+    """Write ``plot`` to ``path`` (``.png`` or ``.svg``) and return the path; a
+    GraphicsLayoutWidget is written whole (every panel)."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
         raise ValueError(f"cannot save a plot as {suffix or 'a file without an extension'}; "
                          f"use {' or '.join(FORMATS)}")
-    item = plot.getPlotItem() if isinstance(plot, pg.PlotWidget) else plot
+    if isinstance(plot, pg.PlotWidget):
+        item = plot.getPlotItem()
+    elif isinstance(plot, pg.GraphicsLayoutWidget):
+        item = plot.ci
+    else:
+        item = plot
     if suffix == ".png":
         exporter = exporters.ImageExporter(item)
         exporter.parameters()["width"] = max(1, int(item.sceneBoundingRect().width() * scale))
@@ -34,7 +40,7 @@ def save_plot(plot: pg.PlotWidget | pg.PlotItem, path: Path, *, scale: float = 2
     return path
 
 
-def _save_svg(item: pg.PlotItem, path: Path, title: str) -> None:
+def _save_svg(item: pg.GraphicsItem, path: Path, title: str) -> None:
     source = item.sceneBoundingRect()
     generator = QSvgGenerator()
     generator.setFileName(str(path))

@@ -1,0 +1,195 @@
+"""Curves for screening and pooling, over plain arrays.
+
+* :class:`RecallCurvePlot` — relevant found vs records screened (a step curve), the
+  knee marked, an optional band (min/max over simulation seeds), the total relevant.
+* :class:`DepthPlot` — pooling by depth (SPEC §4): nrels(k), pool size |P(k)|, the
+  smoothed rate ŕ(k) with the threshold t and the l-run below it shaded, k_cr and
+  the depth judged marked in every panel.
+* :class:`FrontierPlot` — one point per setting (e.g. Kendall's τ or RMS error vs
+  effort E), the settings on the effort/reliability frontier highlighted; hovering
+  shows a setting's label, a click emits its index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pyqtgraph as pg
+from numpy.typing import ArrayLike
+from PySide6.QtCore import Signal
+
+from litqeval_gui.gui.plots import style
+
+
+def _array(values: ArrayLike) -> np.ndarray:
+    return np.asarray(values, dtype=float)
+
+
+def _marker(item: pg.PlotItem, value: float, colour, label: str,
+            position: float = 0.8) -> pg.InfiniteLine:
+    line = pg.InfiniteLine(value, angle=90, pen=style.pen(colour, 2, dashed=True), label=label,
+                           labelOpts={"position": position, "color": colour})
+    item.addItem(line)
+    return line
+
+
+class RecallCurvePlot(style.ThemedPlot):
+    """``set_curve(screened, found, knee=(x, y), band=(x, lo, hi), total_relevant=R)``."""
+
+    def __init__(self, parent=None, *, title: str = "Recall curve") -> None:
+        super().__init__(parent, title=title, x_label="records screened",
+                         y_label="relevant found", legend="bottom right")
+        self.band_low = pg.PlotDataItem()
+        self.band_high = pg.PlotDataItem()
+        self.band = pg.FillBetweenItem(self.band_low, self.band_high,
+                                       brush=pg.mkBrush(style.SKY.red(), style.SKY.green(),
+                                                        style.SKY.blue(), 90))
+        self.curve = pg.PlotDataItem(stepMode="right", pen=style.pen(style.BLUE, 2.5))
+        self.knee = pg.ScatterPlotItem(size=13, symbol="d", brush=pg.mkBrush(style.VERMILLION),
+                                       pen=pg.mkPen(style.foreground(self), width=1))
+        self.total = pg.InfiniteLine(angle=0, pen=style.pen(style.GREY, 1.5, dashed=True),
+                                     label="all relevant: {value:.0f}",
+                                     labelOpts={"position": 0.1, "color": style.foreground(self)})
+        for z, item in enumerate((self.band, self.curve, self.total, self.knee)):
+            item.setZValue(z)
+            self.addItem(item)
+        self.band.setVisible(False)
+        self.total.setVisible(False)
+
+    def set_curve(self, screened: ArrayLike, found: ArrayLike, *,
+                  knee: tuple[float, float] | None = None,
+                  band: tuple[ArrayLike, ArrayLike, ArrayLike] | None = None,
+                  total_relevant: int | None = None, label: str = "relevant found") -> None:
+        x, y = _array(screened), _array(found)
+        if x.shape != y.shape:
+            raise ValueError("screened and found need the same length")
+        self.curve.setData(x, y)
+        self.knee.setData([] if knee is None else [knee[0]], [] if knee is None else [knee[1]])
+        if band is not None:
+            bx, lo, hi = (_array(v) for v in band)
+            self.band_low.setData(bx, lo)
+            self.band_high.setData(bx, hi)
+        self.band.setVisible(band is not None)
+        self.total.setVisible(total_relevant is not None)
+        if total_relevant is not None:
+            self.total.setValue(total_relevant)
+        self.legend.clear()
+        self.add_legend_entry(pg.PlotDataItem(pen=self.curve.opts["pen"]), label)
+        if band is not None:
+            self.add_legend_entry(pg.ScatterPlotItem(symbol="s", size=12, pen=None,
+                                                     brush=self.band.brush()),
+                                  "min–max over seeds")
+        if knee is not None:
+            self.add_legend_entry(pg.ScatterPlotItem(symbol="d", size=11, pen=None,
+                                                     brush=pg.mkBrush(style.VERMILLION)),
+                                  f"knee at {knee[0]:,.0f} screened")
+
+
+class DepthPlot(style.ThemedLayout):
+    """Three panels over pool depth k: nrels(k), |P(k)|, and ŕ(k) against t."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent, title="Pooling by depth")
+        self.nrels_panel = self.add_plot(0, y_label="relevant in pool", legend=None)
+        self.size_panel = self.add_plot(1, y_label="pool size", legend=None)
+        self.rate_panel = self.add_plot(2, x_label="depth k", y_label="smoothed rate ŕ(k)",
+                                        legend="top right")
+        self.panels = [self.nrels_panel, self.size_panel, self.rate_panel]
+        for panel in self.panels[1:]:
+            panel.setXLink(self.nrels_panel)
+        self.nrels = self.nrels_panel.plot(pen=style.pen(style.BLUE, 2.5), stepMode="right")
+        self.sizes = self.size_panel.plot(pen=style.pen(style.ORANGE, 2.5), stepMode="right")
+        self.rate = self.rate_panel.plot(pen=style.pen(style.GREEN, 2.5), name="ŕ(k)",
+                                         symbol="o", symbolSize=4,
+                                         symbolBrush=pg.mkBrush(style.GREEN), symbolPen=None)
+        self.threshold = pg.InfiniteLine(angle=0, pen=style.pen(style.PURPLE, 1.5, dashed=True),
+                                         label="t = {value:g}",
+                                         labelOpts={"position": 0.95, "color": style.PURPLE})
+        self.rate_panel.addItem(self.threshold)
+        colour = style.VERMILLION
+        self.run = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(colour.red(), colour.green(),
+                                                                       colour.blue(), 45),
+                                       pen=pg.mkPen(None))
+        self.rate_panel.addItem(self.run)
+        self.markers: list[pg.InfiniteLine] = []
+
+    def set_data(self, depths: ArrayLike, nrels: ArrayLike, pool_size: ArrayLike,
+                 rate: ArrayLike, *, threshold: float, rate_depths: ArrayLike | None = None,
+                 l_run: tuple[int, int] | None = None, k_cr: int | None = None,
+                 judged: int | None = None) -> None:
+        """``rate`` is over ``rate_depths`` (default ``depths``; ŕ needs depths beyond
+        it, so it is shorter); ``l_run`` = (first, last) depth of the run below t."""
+        k = _array(depths)
+        self.nrels.setData(k, _array(nrels))
+        self.sizes.setData(k, _array(pool_size))
+        rk = k[: len(rate)] if rate_depths is None else _array(rate_depths)
+        self.rate.setData(rk, _array(rate))
+        self.threshold.setValue(threshold)
+        self.run.setVisible(l_run is not None)
+        if l_run is not None:
+            self.run.setRegion((l_run[0] - 0.5, l_run[1] + 0.5))
+        for line in self.markers:
+            line.getViewBox().removeItem(line)
+        self.markers = []
+        for i, panel in enumerate(self.panels):
+            if k_cr is not None:
+                self.markers.append(_marker(panel, k_cr, style.VERMILLION,
+                                            f"k_cr = {k_cr}" if i == 2 else ""))
+            if judged is not None:
+                self.markers.append(_marker(panel, judged, style.foreground(self),
+                                            f"judged to {judged}" if i == 2 else "", 0.55))
+        legend = self.rate_panel.legend
+        legend.clear()
+        fg = style.foreground(self)
+        style.add_legend_entry(legend, pg.PlotDataItem(pen=self.rate.opts["pen"]), "ŕ(k)", fg)
+        if l_run is not None:
+            style.add_legend_entry(legend, pg.ScatterPlotItem(symbol="s", size=12, pen=None,
+                                                              brush=self.run.brush),
+                                   f"ŕ below t at depths {l_run[0]}–{l_run[1]}", fg)
+
+
+class FrontierPlot(style.ThemedPlot):
+    """Settings as points (effort vs a reliability measure); frontier points highlighted.
+
+    Signal ``setting_clicked(int index)``.
+    """
+
+    setting_clicked = Signal(int)
+
+    def __init__(self, parent=None, *, title: str = "", x_label: str = "effort E",
+                 y_label: str = "Kendall's τ") -> None:
+        super().__init__(parent, title=title, x_label=x_label, y_label=y_label,
+                         legend="bottom right")
+        self.labels: list[str] = []
+        self.points = pg.ScatterPlotItem(size=7, hoverable=True, tip=self._tip,
+                                         hoverSize=11, hoverPen=pg.mkPen(style.foreground(self)))
+        self.addItem(self.points)
+        self.frontier_line = self.plot(pen=style.pen(style.VERMILLION, 1.5))
+        self.points.sigClicked.connect(
+            lambda _item, spots, _ev: self.setting_clicked.emit(int(spots[0].data())))
+
+    def _tip(self, x: float, y: float, data) -> str:
+        return self.labels[int(data)]
+
+    def set_points(self, effort: ArrayLike, value: ArrayLike, frontier: ArrayLike, *,
+                   labels: Sequence[str] | None = None) -> None:
+        """``frontier``: a mask of the settings on the frontier (drawn large, joined)."""
+        x, y = _array(effort), _array(value)
+        on = np.asarray(frontier, dtype=bool)
+        if not (x.shape == y.shape == on.shape):
+            raise ValueError("effort, value and frontier need the same length")
+        self.labels = (list(labels) if labels is not None
+                       else [f"E = {a:.3f}, value = {b:.3f}" for a, b in zip(x, y, strict=True)])
+        order = np.argsort(on, kind="stable")  # frontier points drawn last, on top
+        grey, red = pg.mkBrush(style.GREY), pg.mkBrush(style.VERMILLION)
+        self.points.setData(x=x[order], y=y[order], data=order,
+                            brush=[red if on[i] else grey for i in order],
+                            size=[11 if on[i] else 7 for i in order],
+                            pen=[pg.mkPen(style.foreground(self)) if on[i] else None for i in order])
+        along = np.flatnonzero(on)[np.argsort(x[on])]
+        self.frontier_line.setData(x[along], y[along])
+        self.legend.clear()
+        self.add_legend_entry(pg.ScatterPlotItem(size=7, pen=None, brush=grey), "setting")
+        self.add_legend_entry(pg.ScatterPlotItem(size=11, pen=None, brush=red),
+                              f"on the frontier ({on.sum()})")
