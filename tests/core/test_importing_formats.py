@@ -102,6 +102,33 @@ def test_lens_csv():
     assert rec.keywords == ["screening", "LLM"]
 
 
+class _LxmlStyleError(SyntaxError):
+    """What openpyxl raises on broken XML when lxml is installed (lxml.etree.XMLSyntaxError
+    derives from SyntaxError, not from xml.etree's ParseError)."""
+
+
+@pytest.mark.parametrize("where", ["load_workbook", "iter_rows"])
+def test_xlsx_broken_xml_under_lxml_is_refused(tmp_path, monkeypatch, where):
+    import openpyxl
+    from openpyxl.worksheet._read_only import ReadOnlyWorksheet
+
+    from litqeval_gui.core.errors import ImportRefused
+
+    path = tmp_path / "export.xlsx"
+    book = openpyxl.Workbook()
+    book.active.append(["Title", "DOI"])
+    book.active.append(["A title", "10.1/x"])
+    book.save(path)
+
+    def broken(*args, **kwargs):
+        raise _LxmlStyleError("StartTag: invalid element name, line 1, column 2")
+
+    target = openpyxl if where == "load_workbook" else ReadOnlyWorksheet
+    monkeypatch.setattr(target, where, broken)
+    with pytest.raises(ImportRefused, match="_LxmlStyleError: StartTag"):
+        load(path)
+
+
 def test_generic_table_named_dat_is_csv():
     res = load("generic_table.dat")
     assert (res.format, res.database) == ("csv", "")

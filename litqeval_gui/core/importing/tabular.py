@@ -19,7 +19,6 @@ import warnings
 import zipfile
 import zlib
 from collections.abc import Generator, Iterable, Iterator
-from xml.etree import ElementTree
 
 from litqeval_gui.core.errors import ImportRefused, UnknownLayoutError
 from litqeval_gui.core.importing.common import (
@@ -106,9 +105,10 @@ warnings.filterwarnings("ignore", category=UserWarning, module=r"openpyxl(\.|$)"
 MAX_XLSX_UNPACKED = 768 * 2**20  # bytes all members of a workbook may unpack to
 MAX_XLSX_RATIO = 100  # unpacked : packed, for members over 1 MiB
 MAX_XLSX_MEMBERS = 10_000
-# what openpyxl raises on a malformed workbook: bad zip or deflate data, broken XML,
+# what openpyxl raises on a malformed workbook: bad zip or deflate data, broken XML
+# (SyntaxError: xml.etree's ParseError, or lxml's XMLSyntaxError when lxml is installed),
 # a missing part, values it cannot convert (dates, numbers)
-_XLSX_ERRORS = (zipfile.BadZipFile, zlib.error, ElementTree.ParseError, KeyError, IndexError,
+_XLSX_ERRORS = (zipfile.BadZipFile, zlib.error, SyntaxError, KeyError, IndexError,
                 ValueError, TypeError, OverflowError, AttributeError, EOFError, OSError)
 
 
