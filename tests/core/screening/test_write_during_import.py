@@ -1,0 +1,73 @@
+"""A decision made while a large import writes in the background commits at once,
+without waiting for the import to finish, and the import still succeeds."""
+
+import threading
+
+import pytest
+
+from litqeval_gui.core import catalog, exporting, ingest
+from litqeval_gui.core.importing import parallel
+from litqeval_gui.core.jobs import run_job
+from litqeval_gui.core.project import Project
+from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.queue import Screener
+from litqeval_gui.core.writes import WritePath
+from tests.support import synthetic
+from tests.support.screening import screening_project
+
+
+@pytest.mark.parametrize("phase", ["storing", "linking"])
+def test_a_decision_during_an_import_commits_while_the_import_is_paused(
+        tmp_path, monkeypatch, phase):
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 10_000)
+    monkeypatch.setattr(parallel, "PIECE_RECORDS", 200)
+    path, _ = screening_project(tmp_path, 30)
+    records, _ = synthetic.generate(3000, dup_rate=0.1, seed=5)
+    big = tmp_path / "big.ris"
+    exporting.export_records(records, big, "ris")
+    project = Project.open(path)
+    project.writes = WritePath(project)
+    screening = store.create_screening(project, "T", "s", ["L"])
+    screener = Screener(project, screening, "Ada")
+    paused, resume, outcome = threading.Event(), threading.Event(), {}
+
+    def pause_once(p):  # the import holds still mid-phase until the decision is checked
+        in_phase = 10 < p.done < 50 if phase == "storing" else 55 < p.done < 90
+        if in_phase and not paused.is_set():
+            paused.set()
+            resume.wait(30)
+
+    def job():
+        sibling = project.sibling()
+        try:
+            outcome["summary"] = run_job(
+                ingest.import_file(sibling, big, topic="B", role="results"), pause_once)
+        except Exception as exc:  # noqa: BLE001 — checked below
+            outcome["error"] = exc
+        finally:
+            sibling.close()
+            paused.set()
+
+    worker = threading.Thread(target=job)
+    worker.start()
+    try:
+        assert paused.wait(60)
+        record = screener.current
+        screener.decide("include", note="during the import")
+        reader = project.sibling()  # another connection sees it committed
+        try:
+            [decided] = store.current_decisions(reader, screening.id)
+        finally:
+            reader.close()
+        assert (decided.record_id, decided.label) == (record, "include")
+        assert "summary" not in outcome  # the import has not finished
+    finally:
+        resume.set()
+        worker.join(120)
+        project.writes.close()
+        project.writes = None
+    try:
+        assert "error" not in outcome, outcome.get("error")
+        assert catalog.find_list(project, "B", "big").records == 3000
+    finally:
+        project.close()
