@@ -42,9 +42,10 @@ def labelled_records(n: int, prevalence: float = 0.1, *, seed: int = 0,
 
 
 def write_labelled_csv(records: list[Record], labels: list[int], path: Path) -> Path:
-    """A CSV with Title, Abstract, Year, DOI and the label column (yes/no)."""
+    """A CSV with Title, Abstract, Year, DOI and the label column (yes/no), every cell
+    quoted (unquoted, a line starting ``@word(`` is taken for BibTeX by format detection)."""
     with open(path, "w", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle)
+        writer = csv.writer(handle, quoting=csv.QUOTE_ALL)  # as Scopus writes it
         writer.writerow(["Title", "Abstract", "Year", "DOI", LABEL_COLUMN])
         for record, label in zip(records, labels, strict=True):
             writer.writerow([record.title, record.abstract, record.year or "", record.doi,

@@ -121,3 +121,11 @@ def _ranked(model: str, x, order: np.ndarray, truth: np.ndarray, seen: np.ndarra
         return list(rng.permutation(open_rows))
     scores, _ = predict(model, x[order], targets, False, x[open_rows])
     return list(open_rows[np.argsort(scores, kind="stable")])
+
+
+def recall_band(runs: list[Simulation], relevant: np.ndarray) -> list[list[int]]:
+    """``[screened, fewest found, most found]`` over the runs at every screened count."""
+    curves = np.array([recall_curve(run.labels(np.asarray(relevant, dtype=bool)))[1]
+                       for run in runs])
+    return [[i, int(low), int(high)] for i, (low, high) in
+            enumerate(zip(curves.min(axis=0), curves.max(axis=0), strict=True))]
