@@ -32,6 +32,18 @@ def parse_label(value: object) -> bool | None:
     return True if text in TRUE_WORDS else False if text in FALSE_WORDS else None
 
 
+def label_columns(project: Project, import_id: int, sample: int = 200) -> list[str]:
+    """Columns of an imported list whose values (in its first ``sample`` records) all read
+    as labels: the choices offered as "labels from a column"."""
+    readable: dict[str, bool] = {}
+    for row in project.db.execute(f"SELECT {SELECT_CONTENT} FROM records WHERE import_id = ? "
+                                  "ORDER BY rank LIMIT ?", [import_id, sample]):
+        for name, value in record_from_row(row).raw.items():
+            if isinstance(value, str | int | float):
+                readable[name] = readable.get(name, True) and parse_label(value) is not None
+    return [name for name, ok in readable.items() if ok]
+
+
 def column_labels(project: Project, record_ids: Sequence[int], column: str) -> np.ndarray:
     """Relevance of each record from its imported column ``column`` (module docstring)."""
     found: list[bool] = []

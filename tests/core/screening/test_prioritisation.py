@@ -48,6 +48,7 @@ def test_labels_from_the_imported_column_equal_the_generator_labels(setup):
     assert known.column_labels(project, items, LABEL_COLUMN).tolist() == truth.tolist()
     with pytest.raises(LitqError, match="no record has a column 'nope'"):
         known.column_labels(project, items, "nope")
+    assert known.label_columns(project, screening.lists[0]) == [LABEL_COLUMN]
     assert [known.parse_label(v) for v in ("1", "No", "TRUE", "excluded", 1.0, "x")] == [
         True, False, True, False, True, None]
 
@@ -88,7 +89,8 @@ def test_retrain_stores_a_ranking_the_queue_switches_to(setup, tmp_path):
     # the ranked order is the classifier's: refit it independently
     x = features.matrix
     rows = features.item_rows(positive + negative)
-    reference = LogisticRegression(class_weight="balanced", solver="liblinear", max_iter=1000)
+    reference = LogisticRegression(class_weight="balanced", solver="liblinear", dual=True,
+                                   max_iter=1000)
     reference.fit(x[rows], [1] * 6 + [0] * 6)
     p = reference.predict_proba(x[:len(items)])[:, 1]
     open_items = [i for i, r in enumerate(items) if r not in decided]
@@ -155,7 +157,8 @@ def test_cross_validated_trust_needs_enough_labels(setup):
     # independently: scikit-learn's cross_val_predict, f1_score and scipy's kendalltau
     rows = features.item_rows(items)
     probability = cross_val_predict(
-        LogisticRegression(class_weight="balanced", solver="liblinear", max_iter=1000),
+        LogisticRegression(class_weight="balanced", solver="liblinear", dual=True,
+                           max_iter=1000),
         features.matrix[rows], truth.astype(int), method="predict_proba",
         cv=StratifiedKFold(5, shuffle=True, random_state=0))[:, 1]
     assert trust.tau == pytest.approx(kendalltau(truth, probability).statistic)
