@@ -1,5 +1,5 @@
-"""A decision made while a large import writes in the background commits at once,
-without waiting for the import to finish, and the import still succeeds."""
+"""A decision made while a large import or a retrain works in the background commits at
+once, without waiting for them to finish, and both still succeed."""
 
 import threading
 
@@ -10,7 +10,9 @@ from litqeval_gui.core.importing import parallel
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.features import screening_features
 from litqeval_gui.core.screening.queue import Screener
+from litqeval_gui.core.screening.retrain import retrain, stored_ranking
 from litqeval_gui.core.writes import WritePath
 from tests.support import synthetic
 from tests.support.screening import screening_project
@@ -70,4 +72,49 @@ def test_a_decision_during_an_import_commits_while_the_import_is_paused(
         assert "error" not in outcome, outcome.get("error")
         assert catalog.find_list(project, "B", "big").records == 3000
     finally:
+        project.close()
+
+
+def test_a_decision_during_a_retrain_commits_and_the_ranking_is_stored_after(tmp_path):
+    path, labels = screening_project(tmp_path, 200, 0.1, seed=2)
+    project = Project.open(path)
+    project.writes = WritePath(project)
+    try:
+        screening = store.create_screening(project, "T", "s", ["L"])
+        features = run_job(screening_features(project, screening))
+        screener = Screener(project, screening, "Ada")
+        for record, label in list(zip(store.items(project, screening.id), labels,
+                                      strict=True))[:40]:
+            screener.decide("include" if label else "exclude", record_id=record)
+        paused, resume, outcome = threading.Event(), threading.Event(), {}
+
+        def pause_in_training(p):
+            if p.message.startswith("training") and not paused.is_set():
+                paused.set()
+                resume.wait(30)
+
+        def job():
+            sibling = project.sibling()
+            try:
+                outcome["ranking"] = run_job(retrain(sibling, screening, features),
+                                             pause_in_training)
+            finally:
+                sibling.close()
+                paused.set()
+
+        worker = threading.Thread(target=job)
+        worker.start()
+        try:
+            assert paused.wait(60)
+            made = screener.decide("maybe")  # the retrain read 40 decisions and is training
+            assert made.record_id in {e.record_id
+                                      for e in store.current_decisions(project, screening.id)}
+        finally:
+            resume.set()
+            worker.join(60)
+        assert outcome["ranking"].labels == 40  # it ranked what it had read
+        assert stored_ranking(project, screening.id).records == outcome["ranking"].records
+    finally:
+        project.writes.close()
+        project.writes = None
         project.close()
