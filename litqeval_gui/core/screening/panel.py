@@ -79,7 +79,8 @@ def history(project: Project, screening: Screening) -> np.ndarray:
 def screening_panel(project: Project, screening: Screening,
                     rules: Sequence[StoppingRule] | None = None) -> Panel:
     """The panel of a screening now (after every decision, the screen asks again)."""
-    return panel(history(project, screening), screening.size, rules or default_rules())
+    return panel(history(project, screening), screening.size,
+                 default_rules() if rules is None else rules)
 
 
 def first_stop(rule: StoppingRule, labels: np.ndarray, n_total: int) -> int | None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -68,19 +69,21 @@ def _number(value: float) -> float | None:
 
 def simulate(features: Features, relevant: np.ndarray, *, model: str = "logistic",
              prior_included: int = 1, prior_excluded: int = 1, seed: int = 0,
-             rules: list[StoppingRule] | None = None,
+             rules: list[StoppingRule] | None = None, prior: Sequence[int] | None = None,
              token: CancelToken = NEVER) -> Job[Simulation]:
-    """One simulated screening of ``features``' items whose truth is ``relevant`` (bool)."""
+    """One simulated screening of ``features``' items whose truth is ``relevant`` (bool);
+    ``prior`` (item indices) replaces the random draw of the prior records."""
     truth = np.asarray(relevant, dtype=bool)
     n = len(features.items)
     if truth.shape != (n,):
         raise LitqError(f"{truth.size} labels for {n} records")
-    if truth.sum() < prior_included or (~truth).sum() < prior_excluded:
+    if prior is None and (truth.sum() < prior_included or (~truth).sum() < prior_excluded):
         raise LitqError(f"cannot draw {prior_included} relevant and {prior_excluded} "
                         f"irrelevant prior records from {int(truth.sum())} relevant of {n}")
     started = time.perf_counter()
     rng = np.random.default_rng(seed)
-    order = list(rng.choice(np.flatnonzero(truth), prior_included, replace=False)) + \
+    order = [int(i) for i in prior] if prior is not None else \
+        list(rng.choice(np.flatnonzero(truth), prior_included, replace=False)) + \
         list(rng.choice(np.flatnonzero(~truth), prior_excluded, replace=False))
     seen = np.zeros(n, dtype=bool)
     seen[order] = True
@@ -103,7 +106,7 @@ def simulate(features: Features, relevant: np.ndarray, *, model: str = "logistic
     tar = tar_at_recall(labels, RECALL)
     found = int(truth.sum())
     stopping = {}
-    for rule in rules or default_rules():
+    for rule in default_rules() if rules is None else rules:
         stopped = first_stop(rule, labels.astype(np.int64), n)
         recall = None if stopped is None or not found else int(labels[:stopped].sum()) / found
         stopping[rule.name] = {"stopped_at": stopped, "recall_then": recall}

@@ -119,6 +119,7 @@ def create_screening(project: Project, topic: str, name: str, lists: Sequence[st
     import_ids = [find_list(project, topic, list_name).id for list_name in lists]
     chosen = record_filter or RecordFilter()
     source = json.dumps({"lists": import_ids, "filter": asdict(chosen)})
+    chosen_ids = representatives(project, import_ids, chosen)  # read before the write
 
     def op(p: Project) -> Changes:
         db = p.db
@@ -129,8 +130,7 @@ def create_screening(project: Project, topic: str, name: str, lists: Sequence[st
             "INSERT INTO screenings (topic_id, name, phase, scheme, source, reasons, created) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             [topic_id, name, phase, scheme, source, json.dumps(list(reasons)), now()]).lastrowid
-        rows = [(screening_id, record, position)
-                for position, record in enumerate(representatives(p, import_ids, chosen), 1)]
+        rows = [(screening_id, record, position) for position, record in enumerate(chosen_ids, 1)]
         for chunk in chunks(rows, 10_000):
             db.conn.executemany("INSERT INTO screening_items (screening_id, record_id, position) "
                                 "VALUES (?, ?, ?)", chunk)
