@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from litqeval_gui.core import parameters
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.labels import is_relevant
@@ -36,6 +37,15 @@ def default_rules(*, recall_target: float = 0.95, confidence: float = 0.95,
     return [ConsecutiveIrrelevant(n=consecutive), KneeMethod(),
             HypergeometricTest(recall_target=recall_target, confidence=confidence),
             BatchCriticalDepth(batch_size=batch_size)]
+
+
+def project_rules(project: Project) -> list[StoppingRule]:
+    """:func:`default_rules` with the project's stopping parameters."""
+    return default_rules(
+        recall_target=parameters.get(project, parameters.STOP_RECALL_TARGET),
+        confidence=parameters.get(project, parameters.STOP_CONFIDENCE),
+        consecutive=parameters.get(project, parameters.STOP_CONSECUTIVE),
+        batch_size=parameters.get(project, parameters.STOP_BATCH_SIZE))
 
 
 @dataclass(frozen=True)
@@ -78,9 +88,10 @@ def history(project: Project, screening: Screening) -> np.ndarray:
 
 def screening_panel(project: Project, screening: Screening,
                     rules: Sequence[StoppingRule] | None = None) -> Panel:
-    """The panel of a screening now (after every decision, the screen asks again)."""
+    """The panel of a screening now (after every decision, the screen asks again), by
+    the project's stopping parameters unless ``rules`` are given."""
     return panel(history(project, screening), screening.size,
-                 default_rules() if rules is None else rules)
+                 project_rules(project) if rules is None else rules)
 
 
 def first_stop(rule: StoppingRule, labels: np.ndarray, n_total: int) -> int | None:

@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 
+from litqeval_gui.core import parameters
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.panel import (
@@ -71,5 +72,9 @@ def test_the_panel_of_a_screening_counts_maybe_as_relevant(tmp_path):
             store.decide(project, screening, record, label, me)
         store.decide(project, screening, items[1], "include", me)  # a change keeps its place
         result = screening_panel(project, screening)
+        parameters.set_value(project, parameters.STOP_CONSECUTIVE, 1)
+        tight = screening_panel(project, screening)
     assert (result.n_total, result.screened, result.found) == (30, 4, 3)
+    assert not _verdicts(result)["consecutive_irrelevant"]  # 1 irrelevant in a row, n = 50
+    assert _verdicts(tight)["consecutive_irrelevant"]  # n = 1 from the project's parameters
     assert result.curve[1].tolist() == [0, 1, 2, 3, 3]
