@@ -16,10 +16,11 @@ stored as strings, never formulas.
 from __future__ import annotations
 
 import csv
+import functools
 import os
 import re
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from litqeval_gui.core.citation_writers import write_bibtex, write_ris
@@ -37,14 +38,18 @@ _SIDE_FILE = re.compile(r"(?:-wal|-shm|-journal|\.lock|\.v\d+\.bak)?")  # after 
 
 
 def export_records(records: Iterable[Record], path: str | Path, fmt: str, *,
-                   project: str | Path | None = None) -> int:
+                   project: str | Path | None = None,
+                   extra: Sequence[Mapping[str, str]] | None = None) -> int:
     """Write ``records`` to ``path`` in ``fmt`` (ris|csv|bibtex|xlsx); returns the count.
 
     ``project`` is the project the records come from: it and its side files are refused
-    as targets (see :func:`check_target`).
+    as targets (see :func:`check_target`). ``extra``: one mapping per record of further
+    text columns (e.g. screening decisions), written after the record's columns in CSV
+    and XLSX (escaped like every other cell) and left out of RIS and BibTeX.
     """
-    writers = {"ris": write_ris, "csv": _write_csv, "bibtex": write_bibtex,
-               "xlsx": _write_xlsx}
+    rows = [] if extra is None else list(extra)
+    writers = {"ris": write_ris, "csv": functools.partial(_write_csv, extra=rows),
+               "bibtex": write_bibtex, "xlsx": functools.partial(_write_xlsx, extra=rows)}
     if fmt not in writers:
         raise LitqError(f"cannot export as {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")
     target = Path(path)
@@ -108,17 +113,25 @@ def _row(record: Record) -> dict[str, object]:
     return row
 
 
-def _write_csv(records: list[Record], path: Path) -> int:
+def _extra_columns(records: list[Record], extra: list[Mapping[str, str]]) -> list[str]:
+    if extra and len(extra) != len(records):
+        raise ValueError("extra needs one mapping per record")
+    return list(dict.fromkeys(key for row in extra for key in row))
+
+
+def _write_csv(records: list[Record], path: Path, extra: list[Mapping[str, str]]) -> int:
+    more = _extra_columns(records, extra)
     with open(path, "w", encoding="utf-8-sig", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=COLUMNS)
+        writer = csv.DictWriter(handle, fieldnames=[*COLUMNS, *more])
         writer.writeheader()
-        for record in records:
+        for index, record in enumerate(records):
+            row = _row(record) | (dict(extra[index]) if extra else {})
             writer.writerow({k: escape_formula(v) if isinstance(v, str) else v
-                             for k, v in _row(record).items()})
+                             for k, v in row.items()})
     return len(records)
 
 
-def _write_xlsx(records: list[Record], path: Path) -> int:
+def _write_xlsx(records: list[Record], path: Path, extra: list[Mapping[str, str]]) -> int:
     from openpyxl import Workbook
     from openpyxl.cell import WriteOnlyCell
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
@@ -133,9 +146,10 @@ def _write_xlsx(records: list[Record], path: Path) -> int:
         text.data_type = "s"  # a string, even when it starts with "=" (never a formula)
         return text
 
-    sheet.append(COLUMNS)
-    for record in records:
-        row = _row(record)
-        sheet.append([cell(row[c]) for c in COLUMNS])
+    more = _extra_columns(records, extra)
+    sheet.append([*COLUMNS, *more])
+    for index, record in enumerate(records):
+        row = _row(record) | (dict(extra[index]) if extra else {})
+        sheet.append([cell(row.get(c, "")) for c in (*COLUMNS, *more)])
     book.save(path)
     return len(records)

@@ -53,3 +53,14 @@ def _checked(parameter: Parameter[T], value: object) -> T:
         raise ProjectError(f"parameter {parameter.key!r} must be a {wanted.__name__}, "
                            f"not {value!r}")
     return value  # type: ignore[return-value]
+
+
+# -- screening (issue 14) ------------------------------------------------------------------
+SCREENING_MODEL = Parameter("screening.model", str, "logistic")  # logistic | svm | nb
+SCREENING_QUESTION = Parameter("screening.question", str, "")  # cold start: the review question
+HIGHLIGHT_INCLUDE = Parameter("screening.highlight_include", list, [])  # terms, ``robot*``
+HIGHLIGHT_EXCLUDE = Parameter("screening.highlight_exclude", list, [])
+STOP_RECALL_TARGET = Parameter("screening.stop.recall_target", float, 0.95)  # hypergeometric
+STOP_CONFIDENCE = Parameter("screening.stop.confidence", float, 0.95)
+STOP_CONSECUTIVE = Parameter("screening.stop.consecutive", int, 50)  # irrelevant in a row
+STOP_BATCH_SIZE = Parameter("screening.stop.batch_size", int, 10)  # thesis rule's batches

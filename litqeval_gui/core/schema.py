@@ -27,6 +27,11 @@ Then, named by what they do:
   an index on links(b) so the cascade does not scan the links.
 - ``_parameters``: per-project parameters, ``key`` → JSON ``value``
   (see :mod:`litqeval_gui.core.parameters`).
+- ``_screenings``: screenings (per topic: the screened set, phase, label scheme,
+  exclusion reasons), their items (one representative record per work), the decision
+  event log ``screening_events`` (append-only; undo and redo are events), the views
+  ``screening_effective`` and ``screening_current`` deriving the current decisions, and
+  the latest model ranking per screening (see :mod:`litqeval_gui.core.screening`).
 """
 
 from __future__ import annotations
@@ -140,7 +145,46 @@ def _parameters(db: sqlite_utils.Database) -> None:
     db["parameters"].create({"key": str, "value": str}, pk="key")
 
 
+def _screenings(db: sqlite_utils.Database) -> None:
+    db.execute("""CREATE TABLE screenings (
+        id INTEGER PRIMARY KEY,
+        topic_id INTEGER NOT NULL REFERENCES topics(id) ON DELETE CASCADE,
+        name TEXT NOT NULL, phase TEXT NOT NULL, scheme TEXT NOT NULL,
+        source TEXT NOT NULL, reasons TEXT NOT NULL, created TEXT NOT NULL,
+        UNIQUE (topic_id, name))""")
+    db.execute("""CREATE TABLE screening_items (
+        screening_id INTEGER NOT NULL REFERENCES screenings(id) ON DELETE CASCADE,
+        record_id INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        PRIMARY KEY (screening_id, record_id))""")
+    db.execute("CREATE INDEX idx_screening_items_record ON screening_items (record_id)")
+    db.execute("""CREATE TABLE screening_events (
+        id INTEGER PRIMARY KEY,
+        screening_id INTEGER NOT NULL REFERENCES screenings(id) ON DELETE CASCADE,
+        record_id INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('decide', 'undo', 'redo')),
+        target INTEGER REFERENCES screening_events(id),
+        label TEXT, reason TEXT, note TEXT, tags TEXT,
+        reviewer TEXT NOT NULL, at TEXT NOT NULL, phase TEXT NOT NULL,
+        ordering TEXT, position INTEGER, model TEXT)""")
+    db.execute("CREATE INDEX idx_screening_events_record "
+               "ON screening_events (screening_id, record_id)")
+    db.execute("CREATE INDEX idx_screening_events_target ON screening_events (target)")
+    db.execute("""CREATE VIEW screening_effective AS SELECT e.* FROM screening_events e
+        WHERE e.kind = 'decide' AND (SELECT COUNT(*) FROM screening_events u
+            WHERE u.target = e.id AND u.kind = 'undo') = (SELECT COUNT(*)
+            FROM screening_events r WHERE r.target = e.id AND r.kind = 'redo')""")
+    db.execute("""CREATE VIEW screening_current AS SELECT e.* FROM screening_effective e
+        WHERE e.id = (SELECT MAX(x.id) FROM screening_effective x
+            WHERE x.screening_id = e.screening_id AND x.record_id = e.record_id)""")
+    db.execute("""CREATE TABLE screening_rankings (
+        screening_id INTEGER PRIMARY KEY REFERENCES screenings(id) ON DELETE CASCADE,
+        model TEXT NOT NULL, created TEXT NOT NULL, labels INTEGER NOT NULL,
+        records BLOB NOT NULL, scores BLOB NOT NULL, details TEXT NOT NULL)""")
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
     _v1, _v2, _v3, _bibliographic_fields, _live_views, _cascade_deletes, _parameters,
+    _screenings,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

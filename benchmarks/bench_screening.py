@@ -1,0 +1,183 @@
+"""Screening at 100 000 records (issue 14): next record after a decision, and retraining.
+
+1. Next record on screen after a decision, the commit included: ``Screener.decide`` (one
+   event committed through the app's write path, a ``WritePath`` thread) and then
+   ``Screener.current``; p50 and p95 over 300 decisions on the idle project and over the
+   decisions made while a 50 000-record import runs in the background (goal p95 < 20 ms).
+   Baseline (same run): the same write path's smallest write (a ``meta`` row), median.
+2. Background retrain with 2 000 labels: ``retrain`` (logistic regression, with the
+   5-fold cross-validated trust) run on a job thread; its wall time (goal < 2 s) and the
+   main thread's longest stall meanwhile (overshoot of 5 ms sleeps; goal < 30 ms).
+   Baseline (same run): one plain scikit-learn fit + predict of the same model.
+   The TF-IDF features are built once per session (a job); their time is printed too.
+
+Usage: ``python benchmarks/bench_screening.py [N]`` (default 100 000).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
+
+import numpy as np  # noqa: E402
+
+from litqeval_gui.core import exporting, ingest  # noqa: E402
+from litqeval_gui.core.changes import NOTHING  # noqa: E402
+from litqeval_gui.core.jobs import run_job  # noqa: E402
+from litqeval_gui.core.project import Project  # noqa: E402
+from litqeval_gui.core.screening import store  # noqa: E402
+from litqeval_gui.core.screening.features import screening_features  # noqa: E402
+from litqeval_gui.core.screening.models import classifier  # noqa: E402
+from litqeval_gui.core.screening.queue import Screener, random_order  # noqa: E402
+from litqeval_gui.core.screening.retrain import retrain  # noqa: E402
+from litqeval_gui.core.writes import WritePath  # noqa: E402
+from tests.support import synthetic  # noqa: E402
+from tests.support.screening import labelled_records, write_labelled_csv  # noqa: E402
+
+N = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+DECISIONS = 300
+LABELS = int(sys.argv[2]) if len(sys.argv) > 2 else 2000
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:7.2f} ms"
+
+
+def percentile(values: list[float], q: float) -> float:
+    return float(np.percentile(values, q))
+
+
+def timed_decisions(screener: Screener, count: int, truth: dict[int, bool],
+                    keep_going: threading.Event | None = None) -> list[float]:
+    """Decide ``count`` records (or until ``keep_going`` clears); seconds from the key
+    press to the next record being known."""
+    took = []
+    for _ in range(count):
+        if keep_going is not None and not keep_going.is_set():
+            break
+        record = screener.current
+        start = time.perf_counter()
+        screener.decide("include" if truth[record] else "exclude")
+        assert screener.current is not None
+        took.append(time.perf_counter() - start)
+        time.sleep(0.02)  # a reviewer does not decide faster than this
+    return took
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        records, labels = labelled_records(N, 0.05, seed=1)
+        source = write_labelled_csv(records, labels, folder / "L.csv")
+        del records
+        other, _ = synthetic.generate(50_000, dup_rate=0.1, seed=9)
+        side = folder / "side.ris"
+        exporting.export_records(other, side, "ris")
+        del other
+        path = folder / "p.litq"
+        start = time.perf_counter()
+        with Project.create(path) as project:
+            run_job(ingest.import_file(project, source, topic="T", role="results", name="L"))
+        print(f"{N:,} labelled records imported in {time.perf_counter() - start:.1f} s")
+
+        project = Project.open(path)
+        project.writes = WritePath(project)
+        start = time.perf_counter()
+        screening = store.create_screening(project, "T", "s", ["L"])
+        print(f"screening of {screening.size:,} items created in "
+              f"{time.perf_counter() - start:.2f} s")
+        items = store.items(project, screening.id)
+        truth = dict(zip(items, map(bool, labels), strict=True))
+        screener = Screener(project, screening, "bench", random_order(items, 0))
+
+        def small_write() -> float:
+            begin = time.perf_counter()
+            project.write(lambda p: p.db.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('probe', 'x')") and NOTHING)
+            return time.perf_counter() - begin
+
+        baseline = statistics.median(small_write() for _ in range(50))
+        idle = timed_decisions(screener, DECISIONS, truth)
+
+        running, outcome = threading.Event(), {}
+        running.set()
+
+        def job() -> None:
+            sibling = project.sibling()
+            try:
+                outcome["summary"] = run_job(ingest.import_file(sibling, side, topic="B",
+                                                                role="results"))
+            except Exception as exc:  # noqa: BLE001 — reported below
+                outcome["error"] = repr(exc)
+            finally:
+                sibling.close()
+                running.clear()
+
+        worker = threading.Thread(target=job)
+        worker.start()
+        busy = timed_decisions(screener, 10**6, truth, running)
+        worker.join()
+
+        print(f"baseline smallest write on the write path (median): {ms(baseline)}")
+        for name, took in (("idle", idle), ("during a 50 000-record import", busy)):
+            p50, p95 = percentile(took, 50), percentile(took, 95)
+            print(f"next record after a decision, {name} ({len(took)} decisions): "
+                  f"p50 {ms(p50)}  p95 {ms(p95)}  max {ms(max(took))}  "
+                  f"p95/baseline {p95 / baseline:5.1f}  (goal p95 < 20 ms)")
+        print(f"background import: {'ok' if 'summary' in outcome else outcome['error']}")
+
+        # -- retrain ---------------------------------------------------------------
+        start = time.perf_counter()
+        features = run_job(screening_features(project, screening))
+        print(f"TF-IDF features of {N:,} records (once per session): "
+              f"{time.perf_counter() - start:.1f} s, {features.matrix.shape[1]:,} terms")
+        more = LABELS - len(idle) - len(busy)
+        timed_decisions(screener, more, truth)  # the rest of the 2 000 labels
+        decided = store.current_decisions(project, screening.id)
+        rows = features.item_rows([e.record_id for e in decided])
+        targets = np.array([truth[e.record_id] for e in decided], dtype=int)
+        begin = time.perf_counter()
+        fitted = classifier("logistic").fit(features.matrix[rows], targets)
+        fitted.predict_proba(features.matrix[:len(items)])
+        plain = time.perf_counter() - begin
+
+        result, stalls = {}, [0.0]
+
+        def retrain_job() -> None:
+            sibling = project.sibling()
+            try:
+                begin = time.perf_counter()
+                result["ranking"] = run_job(retrain(sibling, screening, features))
+                result["seconds"] = time.perf_counter() - begin
+            finally:
+                sibling.close()
+
+        worker = threading.Thread(target=retrain_job)
+        worker.start()
+        while worker.is_alive():
+            asleep = time.perf_counter()
+            time.sleep(0.005)
+            stalls.append(time.perf_counter() - asleep - 0.005)
+        worker.join()
+        ranking = result["ranking"]
+        print(f"retrain with {ranking.labels} labels ({ranking.model}, trust "
+              f"τ {ranking.trust.tau:.3f}): {result['seconds']:.2f} s  (goal < 2 s); "
+              f"plain fit + predict {plain:.2f} s, ratio {result['seconds'] / plain:.1f}")
+        print(f"main thread's longest stall during the retrain: {ms(max(stalls))} "
+              "(goal < 30 ms)")
+        screener.switch(ranking.ordering())
+        took = timed_decisions(screener, 50, truth)
+        print(f"next record after switching to the ranking: p95 {ms(percentile(took, 95))}")
+        project.writes.close()
+        project.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,159 @@
+"""Simulation against ASReview LAB's ``asreview simulate`` (issue 14): same data, same
+model family (TF-IDF + naive Bayes or logistic regression), same prior records.
+
+ASReview (PyPI ``asreview`` 3.x) is never a project dependency: give the path of its
+command from a virtual environment of its own, e.g.
+``python3 -m venv /tmp/asreview-venv && /tmp/asreview-venv/bin/pip install 'asreview>=3,<4'``.
+
+Per seed: one relevant and one irrelevant prior record drawn with that seed (the same
+rows for both tools); ASReview runs ``-e tfidf -c MODEL -q max -b balanced`` (it stops
+after the last relevant record), we import the CSV into a project and run
+:func:`~litqeval_gui.core.screening.simulate.simulate` (import + features + simulation
+timed, as ASReview's wall time covers reading the file and its features). Printed per
+seed and as means: wall time of each and the ratio (goal: ours at least 3× faster), and
+WSS@95 of each (goal: ours ≥ ASReview's − 0.02), both computed with metrics/tar.py.
+
+Usage: ``python benchmarks/bench_simulate_asreview.py --asreview PATH [--dataset CSV]
+[--model nb|logistic] [--seeds 5]``; without ``--dataset`` a generated labelled set of
+2 000 records (5 % relevant) is used. The CSV needs ``title``, ``abstract`` and
+``label_included`` (1/0) columns (the shared screening datasets have them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
+
+import numpy as np  # noqa: E402
+
+from litqeval_gui.core import ingest  # noqa: E402
+from litqeval_gui.core.browse import RecordFilter  # noqa: E402
+from litqeval_gui.core.jobs import run_job  # noqa: E402
+from litqeval_gui.core.project import Project  # noqa: E402
+from litqeval_gui.core.screening import store  # noqa: E402
+from litqeval_gui.core.screening.features import build_features  # noqa: E402
+from litqeval_gui.core.screening.known import parse_label  # noqa: E402
+from litqeval_gui.core.screening.simulate import simulate  # noqa: E402
+from litqeval_gui.core.storage import SELECT_CONTENT, record_from_row  # noqa: E402
+from litqeval_gui.metrics.tar import tar_at_recall  # noqa: E402
+from tests.support.screening import labelled_records  # noqa: E402
+
+ROW = "bench_row"  # the column added to our copy of the CSV: 0-based row number
+
+
+def generated(path: Path) -> Path:
+    records, labels = labelled_records(2000, 0.05, seed=4, strength=3)
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle, quoting=csv.QUOTE_ALL)
+        writer.writerow(["title", "abstract", "label_included"])
+        for record, label in zip(records, labels, strict=True):
+            writer.writerow([record.title, record.abstract, label])
+    return path
+
+
+def numbered(source: Path, target: Path) -> tuple[Path, list[bool]]:
+    """A copy of ``source`` with the :data:`ROW` column; and the rows' labels."""
+    with open(source, encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    labels = [bool(parse_label(row["label_included"])) for row in rows]
+    with open(target, "w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=[*rows[0], ROW], quoting=csv.QUOTE_ALL)
+        writer.writeheader()
+        for number, row in enumerate(rows):
+            writer.writerow(row | {ROW: number})
+    return target, labels
+
+
+def ours(csv_path: Path, folder: Path, model: str, seed: int,
+         prior_rows: list[int]) -> tuple[float, float, int]:
+    """(seconds, WSS@95, records) of our simulation with the given prior rows."""
+    start = time.perf_counter()
+    path = folder / f"ours{seed}.litq"
+    with Project.create(path) as project:
+        run_job(ingest.import_file(project, csv_path, topic="T", role="results", name="L"))
+        topic_id = project.topic_id("T")
+        import_id = project.db.execute("SELECT id FROM imports").fetchone()[0]
+        items = store.representatives(project, [import_id], RecordFilter())
+        row_of = {}
+        for record_id, *content in project.db.execute(
+                f"SELECT id, {SELECT_CONTENT} FROM records"):
+            row_of[record_id] = int(record_from_row(content).raw[ROW])
+        features = run_job(build_features(project, topic_id, items))
+    rows = [row_of[r] for r in items]
+    index = {row: i for i, row in enumerate(rows)}
+    truth = np.array([LABELS[row] for row in rows], dtype=bool)
+    run = run_job(simulate(features, truth, model=model, seed=seed,
+                           prior=[index[row] for row in prior_rows], rules=[]))
+    return time.perf_counter() - start, run.wss_at_95, len(items)
+
+
+def asreview(command: str, csv_path: Path, folder: Path, model: str, seed: int,
+             prior_rows: list[int]) -> tuple[float, float]:
+    """(seconds, WSS@95) of ``asreview simulate`` with the given prior rows."""
+    out = folder / f"asr{seed}.asreview"
+    start = time.perf_counter()
+    subprocess.run([command, "simulate", str(csv_path), "-e", "tfidf", "-c", model,
+                    "-q", "max", "-b", "balanced", "--seed", str(seed), "--prior-idx",
+                    *map(str, prior_rows), "-o", str(out)], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seconds = time.perf_counter() - start
+    with zipfile.ZipFile(out) as archive:
+        name = next(n for n in archive.namelist() if n.endswith("results.db"))
+        archive.extract(name, folder / f"asr{seed}")
+    db = sqlite3.connect(folder / f"asr{seed}" / name)
+    order = [row[0] for row in db.execute("SELECT label FROM results ORDER BY rowid")]
+    db.close()
+    labels = np.zeros(len(LABELS), dtype=bool)  # unscreened rows come after: irrelevant
+    labels[:len(order)] = np.array(order, dtype=bool)
+    return seconds, tar_at_recall(labels).wss
+
+
+LABELS: list[bool] = []
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--asreview", required=True, help="path of the asreview command")
+    parser.add_argument("--dataset", type=Path, help="labelled CSV (title, abstract, "
+                                                     "label_included)")
+    parser.add_argument("--model", choices=("nb", "logistic"), default="nb")
+    parser.add_argument("--seeds", type=int, default=5)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        source = args.dataset or generated(folder / "generated.csv")
+        csv_path, labels = numbered(source, folder / "data.csv")
+        LABELS[:] = labels
+        print(f"{source.name}: {len(labels)} rows, {sum(labels)} relevant, model {args.model}")
+        totals = []
+        for seed in range(args.seeds):
+            rng = np.random.default_rng(1000 + seed)
+            prior = [int(rng.choice(np.flatnonzero(labels))),
+                     int(rng.choice(np.flatnonzero(~np.array(labels))))]
+            mine = ours(csv_path, folder, args.model, seed, prior)
+            theirs = asreview(args.asreview, csv_path, folder, args.model, seed, prior)
+            totals.append((mine, theirs))
+            print(f"seed {seed}: ours {mine[0]:6.1f} s WSS@95 {mine[1]:.3f} ({mine[2]} records)"
+                  f" | ASReview {theirs[0]:6.1f} s WSS@95 {theirs[1]:.3f}"
+                  f" | {theirs[0] / mine[0]:4.1f}x faster")
+        ours_s = np.mean([m[0] for m, _ in totals])
+        theirs_s = np.mean([t[0] for _, t in totals])
+        ours_w = np.mean([m[1] for m, _ in totals])
+        theirs_w = np.mean([t[1] for _, t in totals])
+        print(f"mean: ours {ours_s:.1f} s, WSS@95 {ours_w:.3f} | ASReview {theirs_s:.1f} s, "
+              f"WSS@95 {theirs_w:.3f} | ratio {theirs_s / ours_s:.1f}x (goal >= 3x), "
+              f"WSS difference {ours_w - theirs_w:+.3f} (goal >= -0.02)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

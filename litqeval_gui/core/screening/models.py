@@ -1,0 +1,173 @@
+"""Active-learning models over the TF-IDF features: what ranks the undecided items.
+
+Classifiers (scikit-learn): ``logistic`` (LogisticRegression, balanced class weights,
+solved by liblinear in the dual: far fewer labelled records than terms, so the dual is
+~50x faster than the primal at the same optimum; the default), ``svm`` (LinearSVC, balanced; its decision value d is read as a
+probability through 1/(1+e^−d)), ``nb`` (MultinomialNB, α = 3.822 as ASReview's
+default). Graded screenings use the ordinal thermometer model (SPEC §3): one classifier
+per bit [g ≥ 1, g ≥ 2, g ≥ 3], score = the sum of the three bit probabilities
+(:func:`~litqeval_gui.metrics.relevance.thermometer_scores`); a bit whose training
+targets are all equal has that constant probability.
+
+Training set: the reviewer's decisions (targets from
+:func:`~litqeval_gui.core.screening.labels.training_target`) plus the topic's core
+records not decided, as positives (grade 3 in a graded screening). Cold start, in
+order: a classifier once both classes (two grades) are present; else the cosine to the
+centroid of the positives; else the cosine to the review question; else no ranking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import sparse
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold
+from sklearn.naive_bayes import MultinomialNB
+from sklearn.svm import LinearSVC
+
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.screening.features import Features
+from litqeval_gui.core.screening.labels import GRADED, training_target
+from litqeval_gui.core.screening.store import Event
+from litqeval_gui.metrics.agreement import kendall_tau_b
+from litqeval_gui.metrics.relevance import (
+    per_grade_f1,
+    thermometer_decode,
+    thermometer_encode,
+    thermometer_scores,
+)
+
+MODELS = ("logistic", "svm", "nb")
+NB_ALPHA = 3.822
+CV_FOLDS = 5
+
+
+@dataclass(frozen=True)
+class Training:
+    """Matrix ``rows`` with their ``targets``; ``reviewer`` marks rows the reviewer decided
+    (the others are core records)."""
+
+    rows: np.ndarray
+    targets: np.ndarray
+    reviewer: np.ndarray
+    graded: bool
+
+
+def training_set(features: Features, decisions: Sequence[Event], scheme: str) -> Training:
+    """The decisions with a target plus the undecided core rows as positives."""
+    decided_rows = features.item_rows([e.record_id for e in decisions])
+    targets = [training_target(scheme, e.label) for e in decisions]
+    keep = [i for i, t in enumerate(targets) if t is not None]
+    rows = list(decided_rows[keep])
+    values = [targets[i] for i in keep]
+    taken = set(decided_rows.tolist())
+    core = [r for r in features.core_rows.tolist() if r not in taken]
+    positive = 3 if scheme == GRADED else 1
+    return Training(np.array(rows + core, dtype=np.intp),
+                    np.array(values + [positive] * len(core), dtype=np.int64),
+                    np.array([True] * len(rows) + [False] * len(core)), scheme == GRADED)
+
+
+def classifier(model: str):
+    """A fresh, unfitted scikit-learn classifier named ``model``."""
+    if model == "logistic":
+        return LogisticRegression(class_weight="balanced", solver="liblinear", dual=True,
+                                  max_iter=1000)
+    if model == "svm":
+        return LinearSVC(class_weight="balanced")
+    if model == "nb":
+        return MultinomialNB(alpha=NB_ALPHA)
+    raise LitqError(f"unknown model {model!r}; use one of {', '.join(MODELS)}")
+
+
+def _fit_probability(model: str, x: sparse.csr_matrix, y: np.ndarray,
+                     rows: sparse.csr_matrix) -> np.ndarray:
+    """P(y = 1) for ``rows`` after fitting ``model`` on (x, y); a constant when y is."""
+    if y.min() == y.max():
+        return np.full(rows.shape[0], float(y[0]))
+    fitted = classifier(model).fit(x, y)
+    if model == "svm":
+        return 1.0 / (1.0 + np.exp(-fitted.decision_function(rows)))
+    return fitted.predict_proba(rows)[:, 1]
+
+
+def predict(model: str, x: sparse.csr_matrix, targets: np.ndarray, graded: bool,
+            rows: sparse.csr_matrix) -> tuple[np.ndarray, np.ndarray]:
+    """(scores, predicted classes) of ``rows``: P(relevant) and 0/1, or the thermometer
+    score and the decoded grade."""
+    if not graded:
+        p = _fit_probability(model, x, targets, rows)
+        return p, (p >= 0.5).astype(np.int64)
+    bits = thermometer_encode(targets)
+    p = np.column_stack([_fit_probability(model, x, bits[:, k], rows) for k in range(3)])
+    return thermometer_scores(p), thermometer_decode(p)
+
+
+def can_classify(training: Training) -> bool:
+    return np.unique(training.targets).size >= 2
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Scores of every item (higher = screen sooner), what produced them (``name``; ""
+    when nothing can rank yet) and whether a classifier did."""
+
+    values: np.ndarray
+    name: str
+    classified: bool = False
+
+
+def score_items(features: Features, training: Training, model: str) -> Scores:
+    """Score the items by the module docstring's cold-start order."""
+    n = len(features.items)
+    x = features.matrix
+    if can_classify(training):
+        scores, _ = predict(model, x[training.rows], training.targets, training.graded, x[:n])
+        return Scores(scores, model + (" (ordinal)" if training.graded else ""), True)
+    if training.rows.size and training.targets.max() > 0:
+        centroid = np.asarray(x[training.rows].mean(axis=0)).ravel()
+        return Scores(x[:n] @ centroid, f"cosine to {training.rows.size} relevant")
+    if features.question_row is not None:
+        return Scores((x[:n] @ x[features.question_row].T).toarray().ravel(),
+                      "cosine to the question")
+    return Scores(np.empty(0), "")
+
+
+@dataclass(frozen=True)
+class Trust:
+    """How far the model can be trusted: cross-validated Kendall's τ-b between the
+    reviewer's labels and the model's scores, and F1 per class (label: F1)."""
+
+    tau: float
+    f1: dict[str, float]
+    folds: int
+    labels: int
+
+
+def model_trust(features: Features, training: Training, model: str,
+                folds: int = CV_FOLDS) -> Trust | None:
+    """Stratified ``folds``-fold cross-validation over the reviewer's own labels (core
+    rows stay in every training fold); None until each class has ``folds`` labels."""
+    own = np.flatnonzero(training.reviewer)
+    targets = training.targets[own]
+    classes, counts = np.unique(targets, return_counts=True)
+    if classes.size < 2 or counts.min() < folds:
+        return None
+    x = features.matrix
+    core = np.flatnonzero(~training.reviewer)
+    scores = np.empty(own.size)
+    predicted = np.empty(own.size, dtype=np.int64)
+    splitter = StratifiedKFold(folds, shuffle=True, random_state=0)
+    for fit, test in splitter.split(own, targets):
+        used = np.concatenate([own[fit], core])
+        scores[test], predicted[test] = predict(
+            model, x[training.rows[used]], training.targets[used], training.graded,
+            x[training.rows[own[test]]])
+    grades = tuple(range(4)) if training.graded else (0, 1)
+    f1 = per_grade_f1(targets, predicted, grades)
+    tau = kendall_tau_b(targets, scores)
+    return Trust(tau, {str(g): float(v) for g, v in zip(grades, f1, strict=True)},
+                 folds, int(own.size))

@@ -1,0 +1,103 @@
+"""The stopping panel (SPEC §5): every rule's verdict and evidence, and the recall curve.
+
+Over the screening history in screening order (1 = relevant, see
+:func:`~litqeval_gui.core.screening.labels.is_relevant`) and N = the screening's size,
+each rule of :mod:`litqeval_gui.metrics.stopping` gives "safe to stop" with its
+evidence; the curve is :func:`~litqeval_gui.metrics.tar.recall_curve` of the history
+with the knee of :class:`~litqeval_gui.metrics.stopping.KneeMethod` marked. The rules
+advise; nothing here stops the reviewer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from litqeval_gui.core import parameters
+from litqeval_gui.core.project import Project
+from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.labels import is_relevant
+from litqeval_gui.core.screening.store import Screening
+from litqeval_gui.metrics.stopping import (
+    BatchCriticalDepth,
+    ConsecutiveIrrelevant,
+    HypergeometricTest,
+    KneeMethod,
+    StopDecision,
+    StoppingRule,
+)
+from litqeval_gui.metrics.tar import recall_curve
+
+
+def default_rules(*, recall_target: float = 0.95, confidence: float = 0.95,
+                  consecutive: int = 50, batch_size: int = 10) -> list[StoppingRule]:
+    """The four rules with the user's recall target, confidence, run length and batch."""
+    return [ConsecutiveIrrelevant(n=consecutive), KneeMethod(),
+            HypergeometricTest(recall_target=recall_target, confidence=confidence),
+            BatchCriticalDepth(batch_size=batch_size)]
+
+
+def project_rules(project: Project) -> list[StoppingRule]:
+    """:func:`default_rules` with the project's stopping parameters."""
+    return default_rules(
+        recall_target=parameters.get(project, parameters.STOP_RECALL_TARGET),
+        confidence=parameters.get(project, parameters.STOP_CONFIDENCE),
+        consecutive=parameters.get(project, parameters.STOP_CONSECUTIVE),
+        batch_size=parameters.get(project, parameters.STOP_BATCH_SIZE))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One rule's advice: ``title`` names its source (the tooltip)."""
+
+    name: str
+    title: str
+    decision: StopDecision
+
+
+@dataclass(frozen=True)
+class Panel:
+    """``screened`` of ``n_total`` with ``found`` relevant; the curve (screened, found)
+    arrays of length screened + 1; ``knee`` = 1-based position of the knee or None."""
+
+    n_total: int
+    screened: int
+    found: int
+    verdicts: list[Verdict]
+    curve: tuple[np.ndarray, np.ndarray]
+    knee: int | None
+
+
+def panel(labels: Sequence[int] | np.ndarray, n_total: int,
+          rules: Sequence[StoppingRule]) -> Panel:
+    """Every rule's verdict on the history ``labels`` of a set of ``n_total`` records."""
+    history = np.asarray(labels, dtype=np.int64)
+    verdicts = [Verdict(rule.name, rule.title, rule.decide(history, n_total)) for rule in rules]
+    knee = KneeMethod().decide(history, n_total).evidence.get("knee")
+    return Panel(n_total, int(history.size), int(history.sum()), verdicts,
+                 recall_curve(history.astype(bool)), knee if isinstance(knee, int) else None)
+
+
+def history(project: Project, screening: Screening) -> np.ndarray:
+    """1/0 relevance of the current decisions in screening order."""
+    return np.array([is_relevant(screening.scheme, e.label)
+                     for e in store.current_decisions(project, screening.id)], dtype=np.int64)
+
+
+def screening_panel(project: Project, screening: Screening,
+                    rules: Sequence[StoppingRule] | None = None) -> Panel:
+    """The panel of a screening now (after every decision, the screen asks again), by
+    the project's stopping parameters unless ``rules`` are given."""
+    return panel(history(project, screening), screening.size,
+                 project_rules(project) if rules is None else rules)
+
+
+def first_stop(rule: StoppingRule, labels: np.ndarray, n_total: int) -> int | None:
+    """The first number of records screened after which ``rule`` says stop (None: never
+    before the whole set ``labels`` is screened; then every rule says stop)."""
+    for screened in range(1, labels.size + 1):
+        if rule.decide(labels[:screened], n_total).stop:
+            return screened
+    return None

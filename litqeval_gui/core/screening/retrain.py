@@ -1,0 +1,107 @@
+"""Retraining as a cancellable job whose result is a stored ranking the queue switches to.
+
+:func:`retrain` reads the current decisions, scores every item
+(:func:`~litqeval_gui.core.screening.models.score_items`), orders the undecided items by
+score (highest first; ties keep list order) followed by the decided ones, adds the
+cross-validated :class:`~litqeval_gui.core.screening.models.Trust` when enough labels
+exist, and stores it as the screening's latest ranking (one write: the record ids and
+scores as little-endian int64 / float64 arrays, never pickle).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from litqeval_gui.core.changes import Changes
+from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
+from litqeval_gui.core.project import Project, now
+from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.features import Features
+from litqeval_gui.core.screening.models import (
+    Trust,
+    model_trust,
+    score_items,
+    training_set,
+)
+from litqeval_gui.core.screening.queue import Ordering
+from litqeval_gui.core.screening.store import DECISIONS, Screening
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """A model's order of the items: ``records`` (ids, screening order) with ``scores``
+    (NaN for the decided items at the end); ``model`` says what ranked them."""
+
+    model: str
+    created: str
+    labels: int
+    records: tuple[int, ...]
+    scores: np.ndarray
+    trust: Trust | None = None
+
+    def ordering(self) -> Ordering:
+        return Ordering("model", self.records, self.model, self.created)
+
+
+def rank(features: Features, decisions: list[store.Event], scheme: str,
+         model: str = "logistic") -> Ranking | None:
+    """The ranking the decisions give (None when nothing can rank yet); no writing."""
+    training = training_set(features, decisions, scheme)
+    scored = score_items(features, training, model)
+    if not scored.name:
+        return None
+    scores = scored.values
+    decided = np.zeros(len(features.items), dtype=bool)
+    decided[features.item_rows([e.record_id for e in decisions])] = True
+    open_rows = np.flatnonzero(~decided)
+    order = np.concatenate([open_rows[np.argsort(-scores[open_rows], kind="stable")],
+                            np.flatnonzero(decided)])
+    ranked_scores = np.where(decided[order], np.nan, scores[order])
+    trust = model_trust(features, training, model) if scored.classified else None
+    return Ranking(scored.name, now(), len(decisions), tuple(features.items[i] for i in order),
+                   ranked_scores.astype(np.float64), trust)
+
+
+def retrain(project: Project, screening: Screening, features: Features,
+            model: str = "logistic", token: CancelToken = NEVER) -> Job[Ranking | None]:
+    """Rank the items from the current decisions and store the ranking (module docstring)."""
+    yield Progress(0, 3, "reading decisions")
+    decisions = store.current_decisions(project, screening.id)
+    token.raise_if_cancelled()
+    yield Progress(1, 3, f"training {model}")
+    ranking = rank(features, decisions, screening.scheme, model)
+    token.raise_if_cancelled()
+    if ranking is None:
+        return None
+    yield Progress(2, 3, "storing the ranking")
+    project.write(lambda p: _store(p, screening.id, ranking))
+    yield Progress(3, 3, "ranking ready")
+    return ranking
+
+
+def _store(project: Project, screening_id: int, ranking: Ranking) -> Changes:
+    details = {"trust": asdict(ranking.trust) if ranking.trust else None}
+    project.db.execute(
+        "INSERT OR REPLACE INTO screening_rankings (screening_id, model, created, labels, "
+        "records, scores, details) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [screening_id, ranking.model, ranking.created, ranking.labels,
+         np.asarray(ranking.records, dtype="<i8").tobytes(),
+         ranking.scores.astype("<f8").tobytes(), json.dumps(details)])
+    return DECISIONS
+
+
+def stored_ranking(project: Project, screening_id: int) -> Ranking | None:
+    """The screening's latest stored ranking, or None."""
+    row = project.db.execute(
+        "SELECT model, created, labels, records, scores, details FROM screening_rankings "
+        "WHERE screening_id = ?", [screening_id]).fetchone()
+    if row is None:
+        return None
+    trust = json.loads(row[5])["trust"]
+    return Ranking(row[0], row[1], row[2],
+                   tuple(np.frombuffer(row[3], dtype="<i8").tolist()),
+                   np.frombuffer(row[4], dtype="<f8").copy(),
+                   Trust(**trust) if trust else None)

@@ -1,0 +1,134 @@
+"""Replay prioritised screening with known labels (issue 14 §6).
+
+Prior knowledge: ``prior_included`` relevant and ``prior_excluded`` irrelevant items
+drawn at random (seeded) are screened first. Then, until every item is screened: the
+model is trained on the labels seen so far and the undecided items are screened in its
+order; it is retrained once :data:`RETRAIN_FRACTION` more records (at least one) have
+been screened since the last training, so early on after every record. While the seen
+labels hold one class only, the next record is drawn at random.
+
+Reported (SPEC §2 via :mod:`litqeval_gui.metrics.tar`): the recall curve, WSS@95,
+nP@95, snP@95 and last_rel of the screening order, and for each stopping rule where it
+would first have said stop and the recall then.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
+from litqeval_gui.core.screening.features import Features
+from litqeval_gui.core.screening.models import predict
+from litqeval_gui.core.screening.panel import default_rules, first_stop
+from litqeval_gui.metrics.stopping import StoppingRule
+from litqeval_gui.metrics.tar import recall_curve, tar_at_recall
+
+RETRAIN_FRACTION = 0.05
+RECALL = 0.95
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """One run: the screening ``order`` (item indices) and what it achieved."""
+
+    records: int
+    relevant: int
+    model: str
+    seed: int
+    seconds: float
+    order: np.ndarray
+    wss_at_95: float
+    np_at_95: float
+    snp_at_95: float
+    last_rel: float
+    stopping: dict[str, dict[str, float | int | None]]
+
+    def labels(self, relevant: np.ndarray) -> np.ndarray:
+        return relevant[self.order]
+
+    def as_dict(self, relevant: np.ndarray) -> dict:
+        """The ``simulate --json`` document."""
+        screened, found = recall_curve(self.labels(relevant))
+        return {"records": self.records, "relevant": self.relevant, "model": self.model,
+                "seed": self.seed, "seconds": round(self.seconds, 3),
+                "wss_at_95": _number(self.wss_at_95), "np_at_95": _number(self.np_at_95),
+                "snp_at_95": _number(self.snp_at_95), "last_rel": _number(self.last_rel),
+                "recall_curve": [[int(s), int(f)] for s, f in zip(screened, found, strict=True)],
+                "stopping": self.stopping}
+
+
+def _number(value: float) -> float | None:
+    return None if math.isnan(value) else value
+
+
+def simulate(features: Features, relevant: np.ndarray, *, model: str = "logistic",
+             prior_included: int = 1, prior_excluded: int = 1, seed: int = 0,
+             rules: list[StoppingRule] | None = None, prior: Sequence[int] | None = None,
+             token: CancelToken = NEVER) -> Job[Simulation]:
+    """One simulated screening of ``features``' items whose truth is ``relevant`` (bool);
+    ``prior`` (item indices) replaces the random draw of the prior records."""
+    truth = np.asarray(relevant, dtype=bool)
+    n = len(features.items)
+    if truth.shape != (n,):
+        raise LitqError(f"{truth.size} labels for {n} records")
+    if prior is None and (truth.sum() < prior_included or (~truth).sum() < prior_excluded):
+        raise LitqError(f"cannot draw {prior_included} relevant and {prior_excluded} "
+                        f"irrelevant prior records from {int(truth.sum())} relevant of {n}")
+    started = time.perf_counter()
+    rng = np.random.default_rng(seed)
+    order = [int(i) for i in prior] if prior is not None else \
+        list(rng.choice(np.flatnonzero(truth), prior_included, replace=False)) + \
+        list(rng.choice(np.flatnonzero(~truth), prior_excluded, replace=False))
+    seen = np.zeros(n, dtype=bool)
+    seen[order] = True
+    x = features.matrix[:n]
+    queue: list[int] = []
+    trained_at = -1
+    while len(order) < n:
+        if trained_at < 0 or len(order) - trained_at >= max(1, RETRAIN_FRACTION * trained_at) \
+                or not queue:
+            token.raise_if_cancelled()
+            yield Progress(len(order), n, "simulating")
+            queue = _ranked(model, x, np.array(order), truth, seen, rng)
+            trained_at = len(order)
+        record = queue.pop()
+        order.append(record)
+        seen[record] = True
+    seconds = time.perf_counter() - started
+    ranked = np.array(order, dtype=np.intp)
+    labels = truth[ranked]
+    tar = tar_at_recall(labels, RECALL)
+    found = int(truth.sum())
+    stopping = {}
+    for rule in default_rules() if rules is None else rules:
+        stopped = first_stop(rule, labels.astype(np.int64), n)
+        recall = None if stopped is None or not found else int(labels[:stopped].sum()) / found
+        stopping[rule.name] = {"stopped_at": stopped, "recall_then": recall}
+    return Simulation(n, found, model, seed, seconds, ranked, tar.wss, tar.nprecision,
+                      tar.snprecision, tar.last_rel, stopping)
+
+
+def _ranked(model: str, x, order: np.ndarray, truth: np.ndarray, seen: np.ndarray,
+            rng: np.random.Generator) -> list[int]:
+    """The undecided items, best last (popped first): by the model's score, or at random
+    while the labels seen hold one class."""
+    open_rows = np.flatnonzero(~seen)
+    targets = truth[order].astype(np.int64)
+    if targets.min() == targets.max():
+        return list(rng.permutation(open_rows))
+    scores, _ = predict(model, x[order], targets, False, x[open_rows])
+    return list(open_rows[np.argsort(scores, kind="stable")])
+
+
+def recall_band(runs: list[Simulation], relevant: np.ndarray) -> list[list[int]]:
+    """``[screened, fewest found, most found]`` over the runs at every screened count."""
+    curves = np.array([recall_curve(run.labels(np.asarray(relevant, dtype=bool)))[1]
+                       for run in runs])
+    return [[i, int(low), int(high)] for i, (low, high) in
+            enumerate(zip(curves.min(axis=0), curves.max(axis=0), strict=True))]

@@ -1,0 +1,318 @@
+"""Screenings and their decision event log (tables of migration ``_screenings``).
+
+A screening covers a topic's chosen lists (one, or their union), optionally narrowed by
+a :class:`~litqeval_gui.core.browse.RecordFilter`: one item per de-duplicated work (its
+first record in list order then rank; ``position`` = that order), so a work is screened
+once whatever list it came from.
+
+Decisions are events, each committed by its own write op the moment it is made:
+``decide`` (a new or changed label), ``undo`` (takes back the latest effective decision
+of the screening) and ``redo`` (puts back the latest undone one, until the next
+decision). A decide event is *effective* while it has as many redo as undo events
+targeting it; a record's current decision is its latest effective event (the views
+``screening_effective`` and ``screening_current``). Undo and redo form one stack per
+screening: the effective events, in id order, are exactly the decisions not taken back.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+
+from litqeval_gui.core.browse import RecordFilter
+from litqeval_gui.core.catalog import find_list
+from litqeval_gui.core.changes import Changes
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.project import Project, now
+from litqeval_gui.core.screening.labels import IEM, PHASES, SCHEMES, check_label
+from litqeval_gui.core.writes import chunks
+
+DECISIONS = Changes(decisions=True)
+
+
+@dataclass(frozen=True)
+class Screening:
+    """One screening of a topic; ``lists`` are import ids, ``size`` the number of items."""
+
+    id: int
+    topic_id: int
+    name: str
+    phase: str
+    scheme: str
+    lists: tuple[int, ...]
+    record_filter: RecordFilter
+    reasons: tuple[str, ...]
+    created: str
+    size: int
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return SCHEMES[self.scheme]
+
+
+@dataclass(frozen=True)
+class Event:
+    """One row of the event log (``label`` … ``tags`` are empty for undo and redo)."""
+
+    id: int
+    screening_id: int
+    record_id: int
+    kind: str  # decide | undo | redo
+    target: int | None
+    label: str
+    reason: str
+    note: str
+    tags: tuple[str, ...]
+    reviewer: str
+    at: str
+    phase: str
+    ordering: str
+    position: int | None
+    model: str
+
+
+@dataclass(frozen=True)
+class Context:
+    """Who decided and where the record stood: the ordering's name, the record's 1-based
+    position in it, and the model that ranked it ("" when none)."""
+
+    reviewer: str
+    ordering: str = ""
+    position: int | None = None
+    model: str = ""
+    tags: tuple[str, ...] = field(default_factory=tuple)
+
+
+_EVENT_COLUMNS = ("id, screening_id, record_id, kind, target, COALESCE(label, ''), "
+                  "COALESCE(reason, ''), COALESCE(note, ''), COALESCE(tags, '[]'), reviewer, "
+                  "at, phase, COALESCE(ordering, ''), position, COALESCE(model, '')")
+
+
+def _event(row: Sequence) -> Event:
+    values = list(row)
+    values[8] = tuple(json.loads(values[8]))
+    return Event(*values)
+
+
+def _stamp() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
+# -- screenings --------------------------------------------------------------------------
+
+def create_screening(project: Project, topic: str, name: str, lists: Sequence[str], *,
+                     phase: str = "title_abstract", scheme: str = IEM,
+                     record_filter: RecordFilter | None = None,
+                     reasons: Sequence[str] = ()) -> Screening:
+    """Create screening ``name`` of ``topic`` over the named lists (a write)."""
+    if not name.strip():
+        raise LitqError("a screening needs a name")
+    if phase not in PHASES:
+        raise LitqError(f"unknown phase {phase!r}; use one of {', '.join(PHASES)}")
+    if scheme not in SCHEMES:
+        raise LitqError(f"unknown label scheme {scheme!r}; use one of {', '.join(SCHEMES)}")
+    if not lists:
+        raise LitqError("a screening needs at least one list")
+    topic_id = project.topic_id(topic)
+    import_ids = [find_list(project, topic, list_name).id for list_name in lists]
+    chosen = record_filter or RecordFilter()
+    source = json.dumps({"lists": import_ids, "filter": asdict(chosen)})
+    chosen_ids = representatives(project, import_ids, chosen)  # read before the write
+
+    def op(p: Project) -> Changes:
+        db = p.db
+        if db.execute("SELECT 1 FROM screenings WHERE topic_id = ? AND name = ?",
+                      [topic_id, name]).fetchone():
+            raise LitqError(f"topic {topic!r} already has a screening named {name!r}")
+        screening_id = db.execute(
+            "INSERT INTO screenings (topic_id, name, phase, scheme, source, reasons, created) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [topic_id, name, phase, scheme, source, json.dumps(list(reasons)), now()]).lastrowid
+        rows = [(screening_id, record, position) for position, record in enumerate(chosen_ids, 1)]
+        for chunk in chunks(rows, 10_000):
+            db.conn.executemany("INSERT INTO screening_items (screening_id, record_id, position) "
+                                "VALUES (?, ?, ?)", chunk)
+        return DECISIONS
+
+    project.write(op)
+    return find_screening(project, topic, name)
+
+
+def representatives(project: Project, import_ids: Sequence[int],
+                     record_filter: RecordFilter) -> list[int]:
+    """The first record of each work over the lists in order (list, then rank)."""
+    where, params = record_filter.sql()
+    seen: set[int] = set()
+    chosen: list[int] = []
+    for import_id in import_ids:
+        for record_id, work_id in project.db.execute(
+                f"SELECT r.id, r.work_id FROM live_records r WHERE r.import_id = ?{where} "
+                "ORDER BY r.rank, r.id", [import_id, *params]):
+            if work_id not in seen:
+                seen.add(work_id)
+                chosen.append(record_id)
+    return chosen
+
+
+_SCREENING_SQL = ("SELECT s.id, s.topic_id, s.name, s.phase, s.scheme, s.source, s.reasons, "
+                  "s.created, (SELECT COUNT(*) FROM screening_items i "
+                  "WHERE i.screening_id = s.id) FROM screenings s")
+
+
+def _screening(row: Sequence) -> Screening:
+    source = json.loads(row[5])
+    return Screening(id=row[0], topic_id=row[1], name=row[2], phase=row[3], scheme=row[4],
+                     lists=tuple(source["lists"]), record_filter=RecordFilter(**source["filter"]),
+                     reasons=tuple(json.loads(row[6])), created=row[7], size=row[8])
+
+
+def screenings(project: Project, topic: str) -> list[Screening]:
+    """The screenings of ``topic``, oldest first."""
+    rows = project.db.execute(f"{_SCREENING_SQL} WHERE s.topic_id = ? ORDER BY s.id",
+                              [project.topic_id(topic)])
+    return [_screening(row) for row in rows]
+
+
+def find_screening(project: Project, topic: str, name: str) -> Screening:
+    """Screening ``name`` of ``topic``; a clear error names those that exist."""
+    found = screenings(project, topic)
+    for screening in found:
+        if screening.name == name:
+            return screening
+    names = ", ".join(repr(s.name) for s in found) or "none"
+    raise LitqError(f"topic {topic!r} has no screening named {name!r} (screenings: {names})")
+
+
+def get_screening(project: Project, screening_id: int) -> Screening:
+    row = project.db.execute(f"{_SCREENING_SQL} WHERE s.id = ?", [screening_id]).fetchone()
+    if row is None:
+        raise LitqError(f"no screening with id {screening_id}")
+    return _screening(row)
+
+
+def items(project: Project, screening_id: int) -> list[int]:
+    """Record ids of the screening's items in list order (``position``)."""
+    return [row[0] for row in project.db.execute(
+        "SELECT record_id FROM screening_items WHERE screening_id = ? ORDER BY position",
+        [screening_id])]
+
+
+def set_reasons(project: Project, screening_id: int, reasons: Iterable[str]) -> Changes:
+    """Replace the screening's list of exclusion reasons (a write)."""
+    text = json.dumps([r.strip() for r in reasons if r.strip()])
+    return project.write(lambda p: p.db.execute(
+        "UPDATE screenings SET reasons = ? WHERE id = ?", [text, screening_id]) and DECISIONS)
+
+
+# -- the event log -----------------------------------------------------------------------
+
+def decide(project: Project, screening: Screening, record_id: int, label: str,
+           context: Context, *, reason: str = "", note: str = "") -> Event:
+    """Record ``label`` for ``record_id`` (new or changed) as one committed event."""
+    check_label(screening.scheme, label)
+    if not context.reviewer.strip():
+        raise LitqError("every decision needs the reviewer's name")
+    found: list[int] = []
+
+    def op(p: Project) -> Changes:
+        if p.db.execute("SELECT 1 FROM screening_items WHERE screening_id = ? AND record_id = ?",
+                        [screening.id, record_id]).fetchone() is None:
+            raise LitqError(f"record {record_id} is not in screening {screening.name!r}")
+        found.append(_insert(p, screening, record_id, "decide", None, context,
+                             label=label, reason=reason, note=note))
+        return DECISIONS
+
+    project.write(op)
+    return event(project, found[0])
+
+
+def undo(project: Project, screening: Screening, context: Context) -> Event | None:
+    """Take back the latest effective decision (an undo event); None when there is none."""
+    return _take(project, screening, context, "undo")
+
+
+def redo(project: Project, screening: Screening, context: Context) -> Event | None:
+    """Put back the latest undone decision (a redo event); None when nothing can be redone."""
+    return _take(project, screening, context, "redo")
+
+
+def _take(project: Project, screening: Screening, context: Context, kind: str) -> Event | None:
+    found: list[int] = []
+
+    def op(p: Project) -> Changes:
+        target = (_undo_target if kind == "undo" else _redo_target)(p, screening.id)
+        if target is None:
+            return Changes()
+        record_id = p.db.execute("SELECT record_id FROM screening_events WHERE id = ?",
+                                 [target]).fetchone()[0]
+        found.append(_insert(p, screening, record_id, kind, target, context))
+        return DECISIONS
+
+    project.write(op)
+    return event(project, found[0]) if found else None
+
+
+def _undo_target(project: Project, screening_id: int) -> int | None:
+    return project.db.execute("SELECT MAX(id) FROM screening_effective WHERE screening_id = ?",
+                              [screening_id]).fetchone()[0]
+
+
+def _redo_target(project: Project, screening_id: int) -> int | None:
+    """Top of the redo stack: undos since the last decide, minus the redos since."""
+    stack: list[int] = []
+    for kind, target in project.db.execute(
+            "SELECT kind, target FROM screening_events WHERE screening_id = ? AND id > "
+            "COALESCE((SELECT MAX(id) FROM screening_events WHERE screening_id = ? "
+            "AND kind = 'decide'), 0) ORDER BY id", [screening_id, screening_id]):
+        if kind == "undo":
+            stack.append(target)
+        else:
+            stack.pop()
+    return stack[-1] if stack else None
+
+
+def _insert(project: Project, screening: Screening, record_id: int, kind: str,
+            target: int | None, context: Context, *, label: str | None = None,
+            reason: str = "", note: str = "") -> int:
+    return int(project.db.execute(
+        "INSERT INTO screening_events (screening_id, record_id, kind, target, label, reason, "
+        "note, tags, reviewer, at, phase, ordering, position, model) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [screening.id, record_id, kind, target, label, reason or None, note or None,
+         json.dumps(list(context.tags)) if kind == "decide" and context.tags else None,
+         context.reviewer, _stamp(), screening.phase, context.ordering or None,
+         context.position, context.model or None]).lastrowid)
+
+
+def event(project: Project, event_id: int) -> Event:
+    row = project.db.execute(f"SELECT {_EVENT_COLUMNS} FROM screening_events WHERE id = ?",
+                             [event_id]).fetchone()
+    if row is None:
+        raise LitqError(f"no screening event with id {event_id}")
+    return _event(row)
+
+
+def events(project: Project, screening_id: int) -> list[Event]:
+    """The whole log of a screening, oldest first."""
+    return [_event(row) for row in project.db.execute(
+        f"SELECT {_EVENT_COLUMNS} FROM screening_events WHERE screening_id = ? ORDER BY id",
+        [screening_id])]
+
+
+def record_history(project: Project, screening_id: int, record_id: int) -> list[Event]:
+    """The audit view: every event about one record, oldest first."""
+    return [_event(row) for row in project.db.execute(
+        f"SELECT {_EVENT_COLUMNS} FROM screening_events WHERE screening_id = ? "
+        "AND record_id = ? ORDER BY id", [screening_id, record_id])]
+
+
+def current_decisions(project: Project, screening_id: int) -> list[Event]:
+    """Each decided record's current decision, in screening order: by when the record was
+    first decided among its effective events (a changed label keeps its place)."""
+    return [_event(row) for row in project.db.execute(
+        f"SELECT {_EVENT_COLUMNS} FROM (SELECT c.*, f.first FROM screening_current c "
+        "JOIN (SELECT record_id, MIN(id) AS first FROM screening_effective "
+        "WHERE screening_id = ? GROUP BY record_id) f ON f.record_id = c.record_id "
+        "WHERE c.screening_id = ?) ORDER BY first", [screening_id, screening_id])]

@@ -1,0 +1,149 @@
+"""`litqeval simulate` and `litqeval screen-export` end to end."""
+
+import csv
+import json
+
+import numpy as np
+import pytest
+from openpyxl import load_workbook
+
+from litqeval_gui.cli import main
+from litqeval_gui.core import exporting, ingest
+from litqeval_gui.core.jobs import run_job
+from litqeval_gui.core.project import Project
+from litqeval_gui.core.screening import store
+from litqeval_gui.metrics.stopping import RULES
+from litqeval_gui.metrics.tar import tar_at_recall
+from tests.support.screening import LABEL_COLUMN, labelled_records, write_labelled_csv
+
+KEYS = {"records", "relevant", "model", "seed", "seconds", "wss_at_95", "np_at_95",
+        "snp_at_95", "last_rel", "recall_curve", "stopping"}
+
+
+def run(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def labelled(tmp_path_factory):
+    """Topic T: list L of 300 labelled records (two titles that look like formulas) and a
+    core list holding 8 of L's relevant records."""
+    folder = tmp_path_factory.mktemp("cli")
+    records, labels = labelled_records(300, 0.1, seed=11)
+    records[0].title, records[1].title = "=1+2 robotic trial", "@SUM(A1) surgery"
+    source = write_labelled_csv(records, labels, folder / "L.csv")
+    core = [r for r, label in zip(records, labels, strict=True) if label][:8]
+    exporting.export_records(core, folder / "core.ris", "ris")
+    path = folder / "p.litq"
+    with Project.create(path) as project:
+        run_job(ingest.import_file(project, source, topic="T", role="results", name="L"))
+        run_job(ingest.import_file(project, folder / "core.ris", topic="T", role="core",
+                                   name="core"))
+    return path, np.array(labels, dtype=bool), core
+
+
+def test_simulate_json_is_the_documented_document(labelled, capsys):
+    path, labels, _ = labelled
+    code, out, err = run(capsys, "simulate", path, "--topic", "T", "--list", "L",
+                         "--labels-from", LABEL_COLUMN, "--seed", "3", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert set(doc) == KEYS
+    assert (doc["records"], doc["relevant"], doc["model"], doc["seed"]) == (
+        300, int(labels.sum()), "logistic", 3)
+    curve = np.array(doc["recall_curve"])
+    assert curve[0].tolist() == [0, 0] and curve[-1].tolist() == [300, labels.sum()]
+    order_labels = np.diff(curve[:, 1])  # the screening order's labels, read off the curve
+    tar = tar_at_recall(order_labels)
+    assert doc["wss_at_95"] == pytest.approx(tar.wss)
+    assert doc["np_at_95"] == pytest.approx(tar.nprecision)
+    assert doc["snp_at_95"] == pytest.approx(tar.snprecision)
+    assert doc["last_rel"] == pytest.approx(tar.last_rel)
+    assert set(doc["stopping"]) == set(RULES)
+    for stop in doc["stopping"].values():
+        if stop["stopped_at"] is not None:
+            found = curve[stop["stopped_at"], 1]
+            assert stop["recall_then"] == pytest.approx(found / labels.sum())
+
+
+def test_several_seeds_give_a_band(labelled, capsys):
+    path, labels, _ = labelled
+    code, out, err = run(capsys, "simulate", path, "--topic", "T", "--list", "L",
+                         "--labels-from", LABEL_COLUMN, "--model", "nb", "--runs", "3",
+                         "--prior-included", "2", "--prior-excluded", "3", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert [r["seed"] for r in doc["runs"]] == [0, 1, 2]
+    curves = np.array([[f for _, f in r["recall_curve"]] for r in doc["runs"]])
+    band = np.array(doc["band"])
+    assert band[:, 0].tolist() == list(range(301))
+    assert band[:, 1].tolist() == curves.min(axis=0).tolist()
+    assert band[:, 2].tolist() == curves.max(axis=0).tolist()
+    assert all(curve[5] >= 2 for curve in curves)  # the 2 prior relevant come first
+
+
+def test_labels_from_the_core_set_and_from_a_screening(labelled, capsys, tmp_path):
+    path, labels, core = labelled
+    code, out, err = run(capsys, "simulate", path, "--topic", "T", "--list", "L",
+                         "--labels-from", "core", "--json")
+    assert code == 0, err
+    assert json.loads(out)["relevant"] == len(core)
+    copy = tmp_path / "copy.litq"
+    copy.write_bytes(path.read_bytes())
+    with Project.open(copy) as project:
+        screening = store.create_screening(project, "T", "done", ["L"])
+        for record, label in zip(store.items(project, screening.id), labels, strict=True):
+            store.decide(project, screening, record, "include" if label else "exclude",
+                         store.Context("Ada"))
+    code, out, err = run(capsys, "simulate", copy, "--topic", "T", "--list", "L",
+                         "--labels-from", "screening", "--screening", "done", "--json")
+    assert code == 0, err
+    assert json.loads(out)["relevant"] == labels.sum()
+
+
+def test_simulate_errors_are_one_line(labelled, capsys):
+    path, _, _ = labelled
+    code, out, err = run(capsys, "simulate", path, "--topic", "T", "--list", "L",
+                         "--labels-from", "Nope")
+    assert code == 2 and err.count("\n") == 1 and "no record has a column 'Nope'" in err
+    code, _, err = run(capsys, "simulate", path, "--topic", "T", "--list", "L",
+                       "--labels-from", "screening")
+    assert code == 2 and "--screening NAME" in err
+
+
+def test_screen_export_keeps_decisions_and_never_writes_formulas(labelled, capsys, tmp_path):
+    path, labels, _ = labelled
+    copy = tmp_path / "copy.litq"
+    copy.write_bytes(path.read_bytes())
+    with Project.open(copy) as project:
+        screening = store.create_screening(project, "T", "s", ["L"], reasons=["wrong design"])
+        first, second = store.items(project, screening.id)[:2]
+        me = store.Context("Ada", tags=("=cmd|' /C calc'!A0",))
+        store.decide(project, screening, first, "include", me, note="+SUM(1)")
+        store.decide(project, screening, second, "exclude", me, reason="wrong design")
+    out_csv, out_xlsx = tmp_path / "s.csv", tmp_path / "s.xlsx"
+    assert run(capsys, "screen-export", copy, "--topic", "T", "--format", "csv", out_csv)[0] == 0
+    with open(out_csv, encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 300
+    assert (rows[0]["title"], rows[0]["decision"], rows[0]["note"]) == (
+        "'=1+2 robotic trial", "include", "'+SUM(1)")
+    assert rows[0]["tags"].startswith("'=") and rows[1]["title"] == "'@SUM(A1) surgery"
+    assert (rows[1]["decision"], rows[1]["reason"]) == ("exclude", "wrong design")
+    assert rows[2]["decision"] == "undecided"
+    code, out, _ = run(capsys, "screen-export", copy, "--topic", "T", "--format", "xlsx",
+                       "--label", "include,exclude", out_xlsx, "--json")
+    assert code == 0 and json.loads(out)["exported"] == 2
+    sheet = load_workbook(out_xlsx).active
+    header = [c.value for c in sheet[1]]
+    first_row = {h: c for h, c in zip(header, sheet[2], strict=True)}
+    assert first_row["title"].value == "=1+2 robotic trial"
+    assert first_row["title"].data_type == "s"  # a string, not a formula
+    assert first_row["note"].value == "+SUM(1)" and first_row["note"].data_type == "s"
+    assert {h: c.value for h, c in zip(header, sheet[3], strict=True)}["title"] == \
+        "@SUM(A1) surgery"
+    code, _, err = run(capsys, "screen-export", copy, "--topic", "T", "--format", "ris",
+                       "--label", "yes", tmp_path / "x.ris")
+    assert code == 2 and "unknown label(s) yes" in err
