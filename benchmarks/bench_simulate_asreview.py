@@ -98,12 +98,13 @@ def ours(csv_path: Path, folder: Path, model: str, seed: int,
 
 def asreview(command: str, csv_path: Path, folder: Path, model: str, seed: int,
              prior_rows: list[int]) -> tuple[float, float]:
-    """(seconds, WSS@95) of ``asreview simulate`` with the given prior rows."""
+    """(seconds, WSS@95) of ``asreview simulate`` with the given prior rows; it runs in
+    ``folder`` (it leaves a ``synergy_cache.sqlite`` in its working directory)."""
     out = folder / f"asr{seed}.asreview"
     start = time.perf_counter()
     subprocess.run([command, "simulate", str(csv_path), "-e", "tfidf", "-c", model,
                     "-q", "max", "-b", "balanced", "--seed", str(seed), "--prior-idx",
-                    *map(str, prior_rows), "-o", str(out)], check=True,
+                    *map(str, prior_rows), "-o", str(out)], check=True, cwd=folder,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     seconds = time.perf_counter() - start
     with zipfile.ZipFile(out) as archive:
