@@ -33,16 +33,17 @@ class Rows:
         return sha.hexdigest()[:16]
 
 
+# CROSS JOIN fixes the order: from the import's records to their vectors, never a scan
+# of every vector of the set
 _CORE_SQL = """
-SELECT r.work_id, MIN(r.id) FROM live_records r JOIN imports i ON i.id = r.import_id
-JOIN vectors v ON v.set_id = ? AND v.record_id = r.id
-WHERE i.topic_id = ? AND i.role = 'core' AND v.data IS NOT NULL
+SELECT r.work_id, MIN(r.id) FROM live_imports i CROSS JOIN records r CROSS JOIN vectors v
+WHERE i.topic_id = ? AND i.role = 'core' AND r.import_id = i.id
+  AND v.set_id = ? AND v.record_id = r.id AND v.data IS NOT NULL
 GROUP BY r.work_id ORDER BY r.work_id
 """
 _LIST_SQL = """
-SELECT r.work_id, MIN(r.id) FROM live_records r
-JOIN vectors v ON v.set_id = ? AND v.record_id = r.id
-WHERE r.import_id = ? AND v.data IS NOT NULL
+SELECT r.work_id, MIN(r.id) FROM live_records r CROSS JOIN vectors v
+WHERE r.import_id = ? AND v.set_id = ? AND v.record_id = r.id AND v.data IS NOT NULL
 GROUP BY r.work_id ORDER BY r.work_id
 """
 
@@ -56,12 +57,12 @@ def _rows(db: sqlite_utils.Database, sql: str, params: list, core: set[int]) -> 
 
 def core_rows(db: sqlite_utils.Database, topic_id: int, set_id: int, core: set[int]) -> Rows:
     """E_C's rows: core works with a vector (``core`` = every core work id)."""
-    return _rows(db, _CORE_SQL, [set_id, topic_id], core)
+    return _rows(db, _CORE_SQL, [topic_id, set_id], core)
 
 
 def list_rows(db: sqlite_utils.Database, list_id: int, set_id: int, core: set[int]) -> Rows:
     """R's rows for one result list."""
-    return _rows(db, _LIST_SQL, [set_id, list_id], core)
+    return _rows(db, _LIST_SQL, [list_id, set_id], core)
 
 
 def take(ids: NDArray[np.int64], values: NDArray, wanted: NDArray[np.int64]) -> NDArray:
