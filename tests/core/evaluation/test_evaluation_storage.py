@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pytest
 
+from litqeval_gui.core.embedding.errors import EmbeddingError
 from litqeval_gui.core.embedding.lsa import LsaBackend
 from litqeval_gui.core.embedding.precomputed import PrecomputedBackend, read_vectors
 from litqeval_gui.core.embedding.registry import backend_by_name
@@ -182,3 +183,12 @@ def test_per_record_vectors_embed_only_the_records_of_a_new_import(tmp_path):
         n_records = project.db.execute("SELECT COUNT(*) FROM live_records").fetchone()[0]
         assert again.id == emb.id and counting.seen == [n_records - 3, 3]
         assert vector_store.missing_records(project.db, again).size == 0
+
+
+def test_backends_are_chosen_by_name_and_an_unknown_name_is_refused():
+    assert backend_by_name("lsa").info.name == "lsa"
+    assert backend_by_name("minilm").info.name == "minilm"  # loads its model only to embed
+    with pytest.raises(EmbeddingError, match="unknown embedding backend 'word2vec'"):
+        backend_by_name("word2vec")
+    with pytest.raises(EmbeddingError, match="needs a vector file"):
+        backend_by_name("precomputed")
