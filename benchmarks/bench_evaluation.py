@@ -134,12 +134,12 @@ def bench(n: int, method: str) -> None:
               f"fidelity {first['table']['fidelity']:.3f}")
         cold = child(path, "again", method)
         print("re-evaluation after a parameter change (goal < 1 s):")
-        print(f"  θ, same process   {first['theta_warm']:6.2f} s  "
-              f"({first['theta_warm'] / base:.2f}× baseline)")
-        print(f"  α, same process   {first['alpha_warm']:6.2f} s  "
-              f"({first['alpha_warm'] / base:.2f}× baseline)")
-        print(f"  θ, fresh process  {cold['theta_cold']:6.2f} s  "
-              f"({cold['theta_cold'] / base:.2f}× baseline); ran again: {cold['computed']}")
+        for label, figures, key in (("θ, same process ", first, "theta_warm"),
+                                    ("α, same process ", first, "alpha_warm"),
+                                    ("θ, fresh process", cold, "theta_cold")):
+            print(f"  {label} {figures[key]:6.2f} s  ({figures[key] / base:.2f}× baseline)  "
+                  f"CPU {figures[key + '_cpu']:5.2f} s")
+        print(f"  ran again after θ: {cold['computed']}")
 
 
 def real(core: Path, exports: list[Path], method: str) -> None:

@@ -11,7 +11,7 @@ from litqeval_gui import __version__
 from litqeval_gui.cli import main
 from litqeval_gui.core.evaluation import comparison
 from litqeval_gui.core.evaluation.methods import METHODS
-from litqeval_gui.core.evaluation.report_svg import MAX_POINTS
+from litqeval_gui.core.evaluation.report_svg import MARGIN, MAX_POINTS, WIDTH, Layer, scatter_svg
 from litqeval_gui.core.project import Project
 from tests.support.synthetic import topic_records
 from tests.support.topics import TOPIC, build_topic, import_list, write_list
@@ -127,7 +127,19 @@ def test_report_is_one_self_contained_html_file_with_table_svg_and_missed_core(
     assert sum(counts[k] for k in ("retrieved", "relevant (SP cos)", "retrieved core")) == 49
     assert {line.get("data-label") for line in svgs[1].iter(f"{SVG}polygon")} == {"MVEE",
                                                                                   "hull"}
-    assert len(list(svgs[1].iter(f"{SVG}circle"))) <= 4 * MAX_POINTS + 10
+
+
+def test_a_large_layer_is_thinned_to_an_even_sample_and_keeps_its_true_count():
+    points = np.column_stack([np.arange(10_000.0), np.zeros(10_000)])
+    svg = scatter_svg("big", [Layer("retrieved", points, "#bbb")])
+    [layer] = svg.iter("g")
+    assert layer.get("data-count") == "10000"
+    xs = [float(c.get("cx")) for c in layer.iter("circle")]
+    assert len(xs) == MAX_POINTS and xs == sorted(xs)
+    assert (min(xs), max(xs)) == (pytest.approx(MARGIN + 0.04 / 1.08 * (WIDTH - 2 * MARGIN),
+                                                 abs=0.1),
+                                  pytest.approx(MARGIN + 1.04 / 1.08 * (WIDTH - 2 * MARGIN),
+                                                abs=0.1))
 
 
 def test_report_refuses_to_overwrite_the_project(proj, capsys):

@@ -31,6 +31,7 @@ from numpy.typing import NDArray
 
 from litqeval_gui.core.changes import NOTHING, Changes
 from litqeval_gui.core.embedding.backends import Backend, BackendInfo, Document, Embeddings
+from litqeval_gui.core.embedding.errors import EmbeddingPaused
 from litqeval_gui.core.errors import ProjectError
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress, scaled
 from litqeval_gui.core.project import Project, now
@@ -150,8 +151,9 @@ def embed_topic(project: Project, topic: str, backend: Backend,
     """Give every live record of ``topic`` a row in ``backend``'s set (module docstring).
 
     Progress: computing 0–60 %, storing 60–100 %. Only records without a row are
-    computed; chunks of :data:`CHUNK_ROWS` rows commit one by one. The last op marks the
-    set done and drops older sets of the same backend for the topic.
+    computed; chunks of :data:`CHUNK_ROWS` rows commit one by one. Cancelled while
+    storing: :class:`EmbeddingPaused` says how many are kept. The last op marks the set
+    done and drops older sets of the same backend for the topic.
     """
     db = project.db
     topic_id = project.topic_id(topic)
@@ -173,7 +175,8 @@ def embed_topic(project: Project, topic: str, backend: Backend,
         for done, part in enumerate(chunks(rows)):
             yield Progress(60 + 40 * done * CHUNK_ROWS // len(rows), 100,
                            f"storing vectors {done * CHUNK_ROWS:,} of {len(rows):,}")
-            token.raise_if_cancelled()
+            if token.cancelled:
+                raise EmbeddingPaused(live.size - todo.size + done * CHUNK_ROWS, live.size)
             project.write(lambda p, part=part: _insert_vectors(p, part))
     final = _finish(project, emb, notes)
     yield Progress(100, 100, "vectors ready")

@@ -5,11 +5,10 @@ import json
 import numpy as np
 import pytest
 
-from litqeval_gui.core.embedding.errors import EmbeddingError
+from litqeval_gui.core.embedding.errors import EmbeddingError, EmbeddingPaused
 from litqeval_gui.core.embedding.lsa import LsaBackend
 from litqeval_gui.core.embedding.precomputed import PrecomputedBackend, read_vectors
 from litqeval_gui.core.embedding.registry import backend_by_name
-from litqeval_gui.core.errors import JobCancelled
 from litqeval_gui.core.evaluation import vector_store
 from litqeval_gui.core.evaluation.map_store import load_map, map_topic
 from litqeval_gui.core.evaluation.vector_store import (
@@ -85,7 +84,7 @@ def test_a_cancelled_embedding_keeps_its_committed_chunks_and_the_next_run_finis
             if progress.message.startswith(f"storing vectors {2 * CHUNK_ROWS:,}"):
                 token.cancel()
 
-        with pytest.raises(JobCancelled):
+        with pytest.raises(EmbeddingPaused, match="1,000 of 1,350 vectors are stored"):
             run_job(job, cancel_after_two_chunks)
         emb = latest_set(project.db, project.topic_id(TOPIC), "lsa")
         assert emb.state == "pending"
