@@ -80,8 +80,9 @@ with Project.open(path) as project:
         out["table"] = ev.as_dict()
         timed("theta_warm", lambda: run_job(evaluate_topic(project, "T",
                                                            settings.replace(theta=0.3))))
-        timed("alpha_warm", lambda: run_job(evaluate_topic(project, "T",
-                                                           settings.replace(alpha=9e4))))
+        again = timed("alpha_warm", lambda: run_job(evaluate_topic(
+            project, "T", settings.replace(theta=0.3, alpha=9e4))))
+        out["alpha_computed"] = [list(pair) for pair in again.computed]
     else:
         ev = timed("theta_cold", lambda: run_job(evaluate_topic(
             project, "T", settings.replace(theta=0.25))))
@@ -139,7 +140,7 @@ def bench(n: int, method: str) -> None:
                                     ("θ, fresh process", cold, "theta_cold")):
             print(f"  {label} {figures[key]:6.2f} s  ({figures[key] / base:.2f}× baseline)  "
                   f"CPU {figures[key + '_cpu']:5.2f} s")
-        print(f"  ran again after θ: {cold['computed']}")
+        print(f"  ran again: after θ {cold['computed']}, after α {first['alpha_computed']}")
 
 
 def real(core: Path, exports: list[Path], method: str) -> None:
