@@ -20,25 +20,30 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from litqeval_gui.core import synthetic
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
+
 from litqeval_gui.core.embedding.backends import Document
 from litqeval_gui.core.embedding.errors import MissingExtraError
 from litqeval_gui.core.embedding.lsa import LsaBackend
 from litqeval_gui.core.embedding.neural import MiniLmBackend, find_model_dir
 from litqeval_gui.core.embedding.projection import project
 from litqeval_gui.core.jobs import run_job
+from tests.support import synthetic  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[1]
 SMALL_TOPIC = 1_000
 MINILM_RECORDS = 2_000
 
 # One fresh process: embed a small generated topic with lsa and time its UMAP map.
 MAP_SCRIPT = f"""
-import time
+import sys, time
 start = time.perf_counter()
-from litqeval_gui.core import synthetic
+sys.path.insert(0, {str(ROOT)!r})
+from tests.support import synthetic
 from litqeval_gui.core.embedding.backends import Document
 from litqeval_gui.core.embedding.lsa import LsaBackend
 from litqeval_gui.core.embedding.projection import project

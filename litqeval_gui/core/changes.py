@@ -5,7 +5,8 @@ Screens compare it with what they show and refresh only that (Anki's ``OpChanges
 renamed; ``records``: records added or removed; ``works``: which records form one
 work (grouping); ``verdicts``: the user's verdicts on matches; ``parameters``: the
 project's parameters; ``decisions``: screenings, their screening decisions (events) or
-rankings. ``Changes()`` is "nothing visible changed" and is falsy.
+rankings; ``evaluation``: stored vectors, maps or evaluation results. ``Changes()`` is
+"nothing visible changed" and is falsy.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ class Changes:
     verdicts: bool = False
     parameters: bool = False
     decisions: bool = False
+    evaluation: bool = False
 
     def __or__(self, other: Changes) -> Changes:
         """Both changes together."""
