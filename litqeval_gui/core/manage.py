@@ -4,8 +4,9 @@ whole topic.
 Each change is one write (:meth:`Project.write`): it commits whole or not at all.
 Deleting a list deletes its records and every match that touches them (the schema
 cascades), the user's verdicts on those matches included, then regroups the topic's
-works (a deleted record may have joined two others). Deleting a topic's last list
-deletes the topic (topics come into being by importing). :func:`deletion_impact`
+works (a deleted record may have joined two others). Screening decisions on the deleted
+records go too (their events; a screening loses those records). Deleting a topic's last
+list deletes the topic (topics come into being by importing) and its screenings. :func:`deletion_impact`
 says beforehand what a deletion takes with it, for the confirmation.
 """
 
@@ -29,7 +30,7 @@ class Deletion:
     ``records``: stored entries; ``works``: works only these lists hold (they leave
     the topic); ``core_works``: of those, core works; ``matches``: links touching the
     records; ``verdicts``: the user's decisions among them (confirmed or rejected);
-    ``topic_goes``: no list of the topic remains. ``list`` is None when the whole
+    ``decisions``: current screening decisions on the records; ``topic_goes``: no list of the topic remains. ``list`` is None when the whole
     topic is deleted.
     """
 
@@ -41,6 +42,7 @@ class Deletion:
     core_works: int
     matches: int
     verdicts: int
+    decisions: int
     topic_goes: bool
 
     def as_dict(self) -> dict:
@@ -56,6 +58,8 @@ class Deletion:
         if self.matches:
             lines.append(f"{_n(self.matches, 'match', 'matches')} between these records and "
                          f"others go, with {_n(self.verdicts, 'verdict')} you gave on them.")
+        if self.decisions:
+            lines.append(f"{_n(self.decisions, 'screening decision')} on these records go.")
         if self.topic_goes and self.list is not None:
             lines.append(f"It is the topic's only list: topic {self.topic!r} goes too.")
         lines.append("This cannot be undone.")
@@ -99,21 +103,26 @@ def deletion_impact(project: Project, topic: str, name: str | None = None) -> De
     matches, verdicts = db.execute(
         f"SELECT COUNT(*), COALESCE(SUM(status IN ('confirmed', 'rejected')), 0) FROM links "
         f"WHERE a IN ({inside}) OR b IN ({inside})", ids + ids).fetchone()
+    decisions = db.execute(f"SELECT COUNT(*) FROM screening_current WHERE record_id IN ({inside})",
+                           ids).fetchone()[0]
     return Deletion(topic=topic, list=name, lists=[n for _, n in chosen], records=records,
                     works=len(gone), core_works=len(gone & kept), matches=matches,
-                    verdicts=verdicts, topic_goes=len(chosen) == len(everything))
+                    verdicts=verdicts, decisions=decisions,
+                    topic_goes=len(chosen) == len(everything))
 
 
 def delete_list(project: Project, topic: str, name: str) -> Changes:
     """Delete list ``name`` of ``topic`` with its records and their matches (one write)."""
     def op(p: Project) -> Changes:
         topic_id = p.topic_id(topic)
-        verdicts = _has_verdicts(p, f"SELECT id FROM records WHERE import_id = "
-                                    f"{_list_id(p, topic, name)}")
+        inside = f"SELECT id FROM records WHERE import_id = {_list_id(p, topic, name)}"
+        verdicts = _has_verdicts(p, inside)
+        decisions = p.db.execute(f"DELETE FROM screening_events WHERE record_id IN ({inside})"
+                                 ).rowcount > 0
         delete_import(p.db, _list_id(p, topic, name))
         if p.db.execute("SELECT 1 FROM topics WHERE id = ?", [topic_id]).fetchone():
             works.regroup(p.db, topic_id)
-        return Changes(verdicts=verdicts) | _DELETED
+        return Changes(verdicts=verdicts, decisions=decisions) | _DELETED
 
     return project.write(op)
 
@@ -123,10 +132,12 @@ def delete_topic(project: Project, topic: str) -> Changes:
     def op(p: Project) -> Changes:
         topic_id = p.topic_id(topic)
         verdicts = _has_verdicts(p, f"SELECT id FROM records WHERE topic_id = {topic_id}")
+        decisions = p.db.execute("SELECT 1 FROM screenings WHERE topic_id = ?",
+                                 [topic_id]).fetchone() is not None  # they cascade
         for (import_id,) in p.db.execute("SELECT id FROM imports WHERE topic_id = ?",
                                          [topic_id]).fetchall():
             delete_import(p.db, import_id)  # the last one takes the topic with it
-        return Changes(verdicts=verdicts) | _DELETED
+        return Changes(verdicts=verdicts, decisions=decisions) | _DELETED
 
     return project.write(op)
 

@@ -144,3 +144,37 @@ def test_renaming_onto_a_taken_or_empty_name_is_refused(project):
         manage.rename_topic(project, "T", "   ")
     assert [t.name for t in catalog.topics(project)] == ["T", "U"]
     assert manage.rename_list(project, "U", "other", "other").lists  # same name: allowed
+
+
+def _screen_two(p):
+    """A screening over list scopus of T with two decisions (one changed, so 3 events)."""
+    from litqeval_gui.core.screening import store
+
+    screening = store.create_screening(p, "T", "S", ["scopus"])
+    first, second = store.items(p, screening.id)[:2]
+    who = store.Context(reviewer="ann")
+    store.decide(p, screening, first, "include", who)
+    store.decide(p, screening, second, "exclude", who)
+    store.decide(p, screening, second, "maybe", who)
+    return screening
+
+
+def test_deleting_a_screened_list_names_and_removes_its_decisions(project):
+    _screen_two(project)
+    impact = manage.deletion_impact(project, "T", "scopus")
+    assert impact.decisions == 2
+    assert "2 screening decisions on these records go." in impact.describe()
+    assert manage.deletion_impact(project, "T", "core").decisions == 0
+    changes = manage.delete_list(project, "T", "scopus")
+    assert changes.decisions
+    assert _count(project, "screening_events") == 0  # no event left naming a gone record
+    assert _count(project, "screening_items") == 0
+    assert project.db.execute("PRAGMA foreign_key_check").fetchall() == []
+
+
+def test_deleting_a_topic_takes_its_screenings(project):
+    _screen_two(project)
+    assert manage.deletion_impact(project, "T").decisions == 2
+    assert manage.delete_topic(project, "T").decisions
+    assert [_count(project, t) for t in ("screenings", "screening_events")] == [0, 0]
+    assert not manage.delete_topic(project, "U").decisions  # nothing screened there
