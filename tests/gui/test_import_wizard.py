@@ -127,7 +127,8 @@ def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files,
     assert run.cancelled
     assert "Import cancelled — the project is unchanged" in run.status_label.text()
     assert _state(session.project) == before
-    assert session.jobs.active() == []
+    # the handle goes when its thread has finished, just after the job said it was cancelled
+    qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=10_000)
     assert wizard.button(QWizard.WizardButton.BackButton).isEnabled()
     assert run.retry_button.isVisible() and not _next_enabled(wizard)
     _grab(wizard, "4_cancelled")
