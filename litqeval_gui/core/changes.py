@@ -4,7 +4,8 @@ Screens compare it with what they show and refresh only that (Anki's ``OpChanges
 ``topics``: topics added or removed; ``lists``: imported lists added, removed or
 renamed; ``records``: records added or removed; ``works``: which records form one
 work (grouping); ``verdicts``: the user's verdicts on matches; ``parameters``: the
-project's parameters. ``Changes()`` is "nothing visible changed" and is falsy.
+project's parameters; ``evaluation``: stored vectors, maps or evaluation results.
+``Changes()`` is "nothing visible changed" and is falsy.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ class Changes:
     works: bool = False
     verdicts: bool = False
     parameters: bool = False
+    evaluation: bool = False
 
     def __or__(self, other: Changes) -> Changes:
         """Both changes together."""

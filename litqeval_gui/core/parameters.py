@@ -8,6 +8,7 @@ the default; :func:`set_value` is a write op that checks the type first.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -34,11 +35,17 @@ def get(project: Project, parameter: Parameter[T]) -> T:
 
 def set_value(project: Project, parameter: Parameter[T], value: T) -> Changes:
     """Store ``value`` for ``parameter`` (a write); a value of the wrong type is refused."""
-    text = json.dumps(_checked(parameter, value))
+    return set_values(project, [(parameter, value)])
+
+
+def set_values(project: Project, values: Sequence[tuple[Parameter, object]]) -> Changes:
+    """Store several (parameter, value) pairs in one write; any wrong type refuses all."""
+    rows = [(parameter.key, json.dumps(_checked(parameter, value)))
+            for parameter, value in values]
 
     def op(p: Project) -> Changes:
-        p.db.execute("INSERT OR REPLACE INTO parameters (key, value) VALUES (?, ?)",
-                     [parameter.key, text])
+        p.db.conn.executemany("INSERT OR REPLACE INTO parameters (key, value) VALUES (?, ?)",
+                              rows)
         return Changes(parameters=True)
 
     return project.write(op)

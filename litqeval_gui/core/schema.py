@@ -27,6 +27,13 @@ Then, named by what they do:
   an index on links(b) so the cascade does not scan the links.
 - ``_parameters``: per-project parameters, ``key`` → JSON ``value``
   (see :mod:`litqeval_gui.core.parameters`).
+- ``_evaluation_store``: what query evaluation computes once and keeps
+  (:mod:`litqeval_gui.core.evaluation`): ``embedding_sets`` (one per topic, backend and
+  its parameters; ``state`` pending until every record has a row), ``vectors`` (one row
+  per record and set: float32 bytes with dtype and shape, NULL when the record has no
+  vector), ``maps`` (a topic's 2D map of one set with its fidelity and the records it
+  was fitted on) and ``evaluation_results`` (per list and method, the outcome and the
+  key of the inputs and parameters it came from). All cascade from their parents.
 """
 
 from __future__ import annotations
@@ -140,7 +147,50 @@ def _parameters(db: sqlite_utils.Database) -> None:
     db["parameters"].create({"key": str, "value": str}, pk="key")
 
 
+_EVALUATION_TABLES = (
+    """CREATE TABLE embedding_sets (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: results are keyed by it
+        topic_id INTEGER NOT NULL REFERENCES topics(id) ON DELETE CASCADE,
+        backend TEXT NOT NULL, model TEXT NOT NULL, version TEXT NOT NULL,
+        params TEXT NOT NULL,  -- JSON
+        corpus TEXT NOT NULL,  -- fingerprint of the records a corpus-fitted backend saw
+        state TEXT NOT NULL,   -- pending | done
+        dim INTEGER, notes TEXT, created TEXT)""",
+    "CREATE INDEX idx_embedding_sets_topic ON embedding_sets(topic_id, backend)",
+    """CREATE TABLE vectors (
+        set_id INTEGER NOT NULL REFERENCES embedding_sets(id) ON DELETE CASCADE,
+        record_id INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE,
+        dtype TEXT NOT NULL, shape TEXT NOT NULL,  -- numpy dtype string, JSON list
+        data BLOB,  -- NULL: the record has no vector (no text, no match)
+        PRIMARY KEY (set_id, record_id))""",
+    "CREATE INDEX idx_vectors_record ON vectors(record_id)",
+    """CREATE TABLE maps (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: results are keyed by it
+        topic_id INTEGER NOT NULL REFERENCES topics(id) ON DELETE CASCADE,
+        set_id INTEGER NOT NULL REFERENCES embedding_sets(id) ON DELETE CASCADE,
+        method TEXT NOT NULL, params TEXT NOT NULL, corpus TEXT NOT NULL,
+        fidelity REAL, note TEXT,
+        record_ids BLOB NOT NULL, coords BLOB NOT NULL, dtype TEXT NOT NULL,
+        shape TEXT NOT NULL, created TEXT)""",
+    "CREATE INDEX idx_maps_topic ON maps(topic_id, set_id, method)",
+    """CREATE TABLE evaluation_results (
+        list_id INTEGER NOT NULL REFERENCES imports(id) ON DELETE CASCADE,
+        method TEXT NOT NULL,
+        key TEXT NOT NULL,      -- digest of the inputs and parameters it depends on
+        outcome TEXT NOT NULL,  -- JSON
+        relevant BLOB,          -- numpy.packbits of the relevant mask over the list's rows
+        created TEXT,
+        PRIMARY KEY (list_id, method))""",
+)
+
+
+def _evaluation_store(db: sqlite_utils.Database) -> None:
+    for sql in _EVALUATION_TABLES:
+        db.execute(sql)
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
     _v1, _v2, _v3, _bibliographic_fields, _live_views, _cascade_deletes, _parameters,
+    _evaluation_store,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

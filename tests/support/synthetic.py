@@ -315,3 +315,37 @@ def pair_quality(groups: Mapping[int, int],
     found = sum(size * (size - 1) // 2 for size in sizes.values())
     hits = sum(1 for pair in true_pairs if len({groups[key] for key in pair}) == 1)
     return (hits / found if found else 1.0, hits / len(true_pairs) if true_pairs else 1.0)
+
+
+# ---------------------------------------------------------------- topics for evaluation
+
+TOPIC_WORDS = {
+    "cardiology": "heart cardiac artery coronary infarction arrhythmia ventricle stent "
+                  "atrial statin angina valve".split(),
+    "astronomy": "galaxy star telescope nebula quasar orbit planet cosmic redshift "
+                 "supernova exoplanet photometry".split(),
+    "linguistics": "syntax phoneme morphology dialect grammar lexicon semantics corpus "
+                   "pragmatics vowel clause verb".split(),
+}
+SHARED_WORDS = "study results analysis method data model approach effect sample "\
+               "evidence review measure".split()
+
+
+def topic_texts(topic: str, n: int, seed: int = 0) -> list[tuple[str, str]]:
+    """``n`` (title, abstract) pairs of one of :data:`TOPIC_WORDS`' topics: 4 topic words
+    and 2 shared words in the title, 4 and 4 in the abstract. The topics share only
+    :data:`SHARED_WORDS`, so their records form well-separated clusters."""
+    rng = random.Random(f"{topic}/{seed}")
+    words = TOPIC_WORDS[topic]
+    return [(" ".join(rng.choices(words, k=4) + rng.choices(SHARED_WORDS, k=2)),
+             " ".join(rng.choices(words, k=4) + rng.choices(SHARED_WORDS, k=4)))
+            for _ in range(n)]
+
+
+def topic_records(topic: str, n: int, seed: int = 0, start: int = 0) -> list[Record]:
+    """:func:`topic_texts` as records, DOI ``10.5555/<topic>.<seed>.<start + i>``, a
+    number in the title so no two are the same work by title."""
+    return [Record(title=f"{title} {start + i}", abstract=abstract, year=2000 + i % 20,
+                   doi=f"10.5555/{topic}.{seed}.{start + i}", rank=i + 1)
+            for i, (title, abstract) in enumerate(topic_texts(topic, n, seed))]
+

@@ -34,3 +34,14 @@ class EmbeddingCancelled(JobCancelled):
 
     def __init__(self) -> None:
         super().__init__("embedding cancelled; nothing was kept")
+
+
+class EmbeddingPaused(EmbeddingCancelled):
+    """A stored embedding was cancelled after some of its chunks were committed: they are
+    kept (invisible until the set is complete) and the next run continues from there."""
+
+    def __init__(self, stored: int, total: int) -> None:
+        JobCancelled.__init__(self, f"embedding cancelled; {stored:,} of {total:,} vectors "
+                                    "are stored and the next run continues from there")
+        self.stored = stored
+        self.total = total

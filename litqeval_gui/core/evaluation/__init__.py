@@ -1,5 +1,19 @@
-"""Evaluating result lists against a topic's core set (recall today; embeddings,
-projections and the evaluation report join this package as their own modules)."""
+"""Evaluating result lists against a topic's core set (SPEC §1).
+
+| module | holds |
+|---|---|
+| ``recall`` | recall and the missed core per list |
+| ``intervals`` | the 95 % Wilson interval of a recall |
+| ``vector_store`` | a topic's vectors in the project: embedding sets, resumable ``embed_topic`` |
+| ``map_store`` | the topic's shared 2D map in the project, its fidelity, staleness |
+| ``settings`` | the topic's evaluation parameters (parameters table) |
+| ``inputs`` | the E_C and R rows an evaluation works on |
+| ``methods`` | SP cos / cluster / MVEE / hull through ``metrics/``; leave-one-out |
+| ``result_store`` | stored outcomes keyed by what they depend on |
+| ``engine`` | ``evaluate_topic``: the job that ties them together |
+| ``comparison`` | the comparison table as rows, CSV |
+| ``report_html``, ``report_svg`` | the self-contained HTML report and its SVG plots |
+"""
 
 from litqeval_gui.core.evaluation.recall import (
     ListRecall,

@@ -1,0 +1,170 @@
+"""The commands of query evaluation: embed, evaluate, report."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+
+from litqeval_gui.cli.common import Command, TextProgress, emit, open_for_writing
+from litqeval_gui.core.embedding.registry import BACKENDS, backend_by_name
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.evaluation import comparison, engine, report_html, settings
+from litqeval_gui.core.evaluation.map_store import MAP_METHODS
+from litqeval_gui.core.evaluation.methods import METHODS
+from litqeval_gui.core.evaluation.vector_store import embed_topic
+from litqeval_gui.core.exporting import check_target
+from litqeval_gui.core.jobs import Job, run_job
+from litqeval_gui.core.project import Project
+
+
+def _run(job: Job):
+    progress = TextProgress()
+    try:
+        return run_job(job, progress)
+    finally:
+        job.close()
+        progress.finish()
+
+
+def _backend(args: argparse.Namespace, name: str):
+    """The precomputed backend of ``--vectors``, else None (the backend by name)."""
+    if args.vectors is None:
+        return None
+    if name != "precomputed":
+        raise LitqError("--vectors goes with --backend precomputed")
+    return backend_by_name("precomputed", args.vectors, args.ids, args.model)
+
+
+def cmd_embed(args: argparse.Namespace) -> None:
+    with open_for_writing(args.project) as project:
+        backend = _backend(args, args.backend) or backend_by_name(args.backend)
+        emb = _run(embed_topic(project, args.topic, backend))
+        count = project.db.execute("SELECT COUNT(*), COUNT(data) FROM vectors WHERE set_id = ?",
+                                   [emb.id]).fetchone()
+    document = {"topic": args.topic, "backend": emb.info.name, "model": emb.info.model,
+                "version": emb.info.version, "dim": emb.dim, "records": count[0],
+                "with_vector": count[1], "notes": list(emb.notes)}
+    emit(args, document, lambda: "\n".join(
+        [f"{args.topic}: {count[1]} of {count[0]} records have a {emb.dim}-dimensional "
+         f"{emb.info.name} vector ({emb.info.model})", *emb.notes]))
+
+
+def _chosen_settings(args: argparse.Namespace, stored: settings.EvaluationSettings
+                     ) -> settings.EvaluationSettings:
+    changes: dict[str, object] = {}
+    if args.theta is not None:
+        changes["theta"] = None if args.theta == "from-core" else _number(args.theta, "--theta")
+    for name in ("alpha", "p", "q", "beta", "cluster_theta", "mvee_tol", "backend"):
+        if getattr(args, name) is not None:
+            changes[name] = getattr(args, name)
+    if args.map is not None:
+        changes["map_method"] = args.map
+    return stored.replace(**changes) if changes else stored
+
+
+def _number(text: str, option: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise LitqError(f"{option} takes a number or 'from-core', not {text!r}") from None
+    if not math.isfinite(value):
+        raise LitqError(f"{option} must be a finite number, not {text!r}")
+    return value
+
+
+def _cell(value: float, defined: bool = True) -> str:
+    return f"{value:.3f}" if defined else "  —  "
+
+
+def table(evaluation: engine.TopicEvaluation) -> str:
+    """The comparison table as text: per list recall [CI] and per method P / n / F2."""
+    head = f"{'list':<20} {'works':>6} {'recall':>6} {'95% CI':>11}"
+    for method in METHODS:
+        head += f" | {method:^20}"
+    lines = [f"topic {evaluation.topic}: {evaluation.backend.name} vectors, "
+             f"{evaluation.map.method.upper()} map (fidelity "
+             f"{'n/a' if math.isnan(evaluation.fidelity) else f'{evaluation.fidelity:.1%}'})",
+             head, f"{'':<20} {'':>6} {'':>6} {'':>11}" + " | P      n      F2   " * 4]
+    notes = []
+    for item in evaluation.lists:
+        row = (f"{item.name[:20]:<20} {item.size:>6} {item.recall:>6.3f} "
+               f"{item.recall_ci[0]:>5.2f}–{item.recall_ci[1]:<5.2f}")
+        for method in METHODS:
+            r = item.methods[method]
+            row += f" | {_cell(r.precision, r.defined)} {r.relevant:>6} {r.f_beta:.3f}"
+            if not r.defined:
+                notes.append(f"  {item.name}, {method}: {r.reason}")
+        lines.append(row)
+        cos = item.methods["cos"]
+        if cos.loo_range:
+            lines.append(f"{'':<20} SP cos leave-one-out {cos.loo_range[0]:.3f}–"
+                         f"{cos.loo_range[1]:.3f} (F2 {cos.loo_f_range[0]:.3f}–"
+                         f"{cos.loo_f_range[1]:.3f}); cluster k = "
+                         f"{item.methods['cluster'].detail.get('k') or '—'}")
+    if notes:
+        lines += ["undefined:", *notes]
+    return "\n".join(lines + list(evaluation.embedding_notes))
+
+
+def _evaluate(project: Project, args: argparse.Namespace) -> engine.TopicEvaluation:
+    """Evaluate with the stored parameters changed by the options; store them once the
+    evaluation succeeded."""
+    stored = settings.load_settings(project, args.topic)
+    chosen = _chosen_settings(args, stored)
+    evaluation = _run(engine.evaluate_topic(project, args.topic, chosen,
+                                            _backend(args, chosen.backend)))
+    if chosen != stored:
+        settings.save_settings(project, args.topic, chosen)
+    return evaluation
+
+
+def cmd_evaluate(args: argparse.Namespace) -> None:
+    if args.csv:
+        check_target(args.csv, args.project)
+    with open_for_writing(args.project) as project:
+        evaluation = _evaluate(project, args)
+    if args.csv:
+        comparison.write_csv(evaluation, args.csv)
+    emit(args, evaluation.as_dict(), lambda: table(evaluation))
+
+
+def cmd_report(args: argparse.Namespace) -> None:
+    check_target(args.out, args.project)
+    with open_for_writing(args.project) as project:
+        evaluation = _run(engine.evaluate_topic(project, args.topic))
+    report_html.write_report(evaluation, args.out)
+    emit(args, {"topic": args.topic, "out": str(args.out)},
+         lambda: f"wrote the evaluation report of {args.topic} to {args.out}")
+
+
+def _vector_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--vectors", type=Path, metavar="FILE",
+                   help="precomputed vectors: .npy (with --ids), .csv, .tsv or .jsonl")
+    p.add_argument("--ids", type=Path, metavar="FILE", help="the id list of a .npy file")
+    p.add_argument("--model", default="unknown", help="what made the precomputed vectors")
+
+
+def register(command: Command) -> None:
+    """Add this module's commands to the ``litqeval`` parser."""
+    p = command("embed", cmd_embed, "compute and store the vectors of a topic's records")
+    p.add_argument("--topic", required=True)
+    p.add_argument("--backend", default="lsa", choices=BACKENDS)
+    _vector_options(p)
+    p = command("evaluate", cmd_evaluate,
+                "recall and semantic precision of every result list of a topic")
+    p.add_argument("--topic", required=True)
+    p.add_argument("--backend", choices=BACKENDS)
+    _vector_options(p)
+    p.add_argument("--theta", help="SP cos threshold: a number or 'from-core'")
+    p.add_argument("--alpha", type=float)
+    p.add_argument("--p", type=float)
+    p.add_argument("--q", type=float)
+    p.add_argument("--beta", type=float)
+    p.add_argument("--cluster-theta", type=float, dest="cluster_theta")
+    p.add_argument("--mvee-tol", type=float, dest="mvee_tol")
+    p.add_argument("--map", choices=MAP_METHODS)
+    p.add_argument("--csv", type=Path, metavar="OUT", help="also write the table as CSV")
+    p = command("report", cmd_report, "write the evaluation report as one HTML file")
+    p.add_argument("--topic", required=True)
+    p.add_argument("out", type=Path, metavar="OUT.html")

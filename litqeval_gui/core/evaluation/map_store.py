@@ -1,0 +1,97 @@
+"""A topic's shared 2D map in the project: one per embedding set and method, with its
+fidelity, fitted jointly on every record of the topic that has a vector (core set and
+all result lists), so lists share it (SPEC §1).
+
+The map keeps the ids of the records it placed and the topic's corpus
+(:func:`~litqeval_gui.core.evaluation.vector_store.corpus_fingerprint`) when it was made:
+it is *stale* when the topic's records changed since (an import, a deleted list) or its
+set is no longer the backend's current one. Coordinates are float32 bytes with dtype and
+shape, ids int64 bytes (no pickle).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import numpy as np
+import sqlite_utils
+from numpy.typing import NDArray
+
+from litqeval_gui.core.changes import Changes
+from litqeval_gui.core.embedding.projection import MAP_SEED, Method, project
+from litqeval_gui.core.evaluation.vector_store import (
+    EmbeddingSet,
+    corpus_fingerprint,
+    decode,
+    latest_set,
+    live_record_ids,
+    load_vectors,
+)
+from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress, scaled
+from litqeval_gui.core.project import Project, now
+
+MAP_METHODS = ("umap", "pca")
+
+
+@dataclass(frozen=True, eq=False)
+class StoredMap:
+    """``coords[i]`` is where record ``record_ids[i]`` lies; ``fidelity`` NaN = undefined
+    (``note`` says why); ``stale`` as in the module docstring."""
+
+    id: int
+    set_id: int
+    method: str
+    params: dict
+    fidelity: float
+    note: str
+    record_ids: NDArray[np.int64]
+    coords: NDArray[np.float32]
+    stale: bool
+
+
+def load_map(db: sqlite_utils.Database, emb: EmbeddingSet, method: str) -> StoredMap | None:
+    """The stored map of ``emb`` by ``method``, or None."""
+    row = db.execute(
+        "SELECT id, params, corpus, fidelity, note, record_ids, coords, dtype, shape "
+        "FROM maps WHERE set_id = ? AND method = ? ORDER BY id DESC LIMIT 1",
+        [emb.id, method]).fetchone()
+    if row is None:
+        return None
+    key, params, corpus, fidelity, note, ids, coords, dtype, shape = row
+    current = latest_set(db, emb.topic_id, emb.info.name)
+    stale = (corpus != corpus_fingerprint(live_record_ids(db, emb.topic_id))
+             or current is None or current.id != emb.id)
+    return StoredMap(key, emb.id, method, json.loads(params),
+                     float("nan") if fidelity is None else float(fidelity), note or "",
+                     np.frombuffer(ids, dtype=np.int64), decode(dtype, shape, coords), stale)
+
+
+def map_topic(project_: Project, emb: EmbeddingSet, method: Method = "umap",
+              seed: int = MAP_SEED, token: CancelToken = NEVER) -> Job[StoredMap]:
+    """Fit the map of every vector of ``emb`` and store it (one op), replacing older maps
+    of the same set and method."""
+    db = project_.db
+    corpus = corpus_fingerprint(live_record_ids(db, emb.topic_id))
+    ids, vectors = load_vectors(db, emb)
+    projection = yield from scaled(project(vectors, method, seed, token), 0, 95, 100,
+                                   f"{method.upper()} map")
+    token.raise_if_cancelled()
+    coords = np.ascontiguousarray(projection.coords, dtype=np.float32)
+    fidelity = None if np.isnan(projection.fidelity) else float(projection.fidelity)
+
+    def op(p: Project) -> Changes:
+        p.db.execute("DELETE FROM maps WHERE set_id = ? AND method = ?", [emb.id, method])
+        p.db.execute(
+            "INSERT INTO maps (topic_id, set_id, method, params, corpus, fidelity, note, "
+            "record_ids, coords, dtype, shape, created) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            [emb.topic_id, emb.id, method, json.dumps(dict(projection.params), sort_keys=True),
+             corpus, fidelity, projection.note, np.ascontiguousarray(ids).tobytes(),
+             coords.tobytes(), coords.dtype.str, json.dumps(list(coords.shape)), now()])
+        return Changes(evaluation=True)
+
+    project_.write(op)
+    yield Progress(100, 100, "map ready")
+    stored = load_map(db, emb, method)
+    assert stored is not None
+    return stored

@@ -1,0 +1,269 @@
+"""A topic's vectors in the project: computed once per record and backend, resumable.
+
+An *embedding set* is one backend with its exact parameters (``BackendInfo``) for one
+topic; each of the topic's records gets one row in ``vectors``: its float32 vector as
+``ndarray.tobytes()`` with the dtype and shape stored beside it (read back with
+``numpy.frombuffer``; no pickle), or NULL when it has none (no text, no matching id).
+
+A set is ``pending`` until every record has a row, then ``done``. :func:`embed_topic`
+writes rows in commits of :data:`CHUNK_ROWS` through the write path; after a crash or a
+cancel the rows already committed stay, and the next run computes only the records
+without a row (``lsa``, fitted on the whole topic, recomputes its fit — the same bytes
+for the same records — and stores only what is missing).
+
+``lsa`` vectors depend on every record of the topic, so its set carries the topic's
+*corpus* (:func:`corpus_fingerprint` of the live record ids): an import makes it stale
+and a new set is computed. ``minilm`` and ``precomputed`` vectors belong to one record
+each: a new import only adds the new records' rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import sqlite_utils
+from numpy.typing import NDArray
+
+from litqeval_gui.core.changes import NOTHING, Changes
+from litqeval_gui.core.embedding.backends import Backend, BackendInfo, Document, Embeddings
+from litqeval_gui.core.embedding.errors import EmbeddingPaused
+from litqeval_gui.core.errors import ProjectError
+from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress, scaled
+from litqeval_gui.core.project import Project, now
+from litqeval_gui.core.writes import CHUNK_ROWS, chunks
+
+CORPUS_FITTED = frozenset({"lsa"})  # backends whose vectors depend on every record
+Status = Literal["missing", "pending", "stale", "ready"]
+
+
+@dataclass(frozen=True)
+class EmbeddingSet:
+    """One stored set: what made it (``info``), the corpus it was fitted on ('' when
+    per-record), its state, dimension and notes (records without a vector, and why)."""
+
+    id: int
+    topic_id: int
+    info: BackendInfo
+    corpus: str
+    state: str
+    dim: int | None
+    notes: tuple[str, ...]
+
+
+def corpus_fingerprint(record_ids: Sequence[int] | NDArray[np.int64]) -> str:
+    """Short SHA-256 of the sorted record ids: changes when a record comes or goes."""
+    ids = np.sort(np.asarray(record_ids, dtype=np.int64))
+    return hashlib.sha256(ids.tobytes()).hexdigest()[:16]
+
+
+def live_record_ids(db: sqlite_utils.Database, topic_id: int) -> NDArray[np.int64]:
+    """Ids of the topic's live records, ascending."""
+    return np.fromiter((row[0] for row in db.execute(
+        "SELECT id FROM live_records WHERE topic_id = ? ORDER BY id", [topic_id])), np.int64)
+
+
+def documents(db: sqlite_utils.Database, record_ids: Sequence[int]) -> list[Document]:
+    """The :class:`Document` of each record, in the order given."""
+    found: dict[int, Document] = {}
+    for part in chunks(list(record_ids), 900):
+        rows = db.execute(
+            "SELECT id, title, abstract, doi, pmid, ids FROM records WHERE id IN "
+            f"({','.join('?' * len(part))})", list(part))
+        for key, title, abstract, doi, pmid, ids in rows:
+            other = json.loads(ids) if ids else {}
+            if pmid:
+                other["pmid"] = pmid
+            found[key] = Document(title or "", abstract or "", doi or "", other)
+    return [found[key] for key in record_ids]
+
+
+def encode(vector: NDArray[np.float32]) -> tuple[str, str, bytes]:
+    """(dtype, JSON shape, bytes) of one vector, as stored."""
+    array = np.ascontiguousarray(vector, dtype=np.float32)
+    return array.dtype.str, json.dumps(list(array.shape)), array.tobytes()
+
+
+def decode(dtype: str, shape: str, data: bytes) -> NDArray:
+    """Inverse of :func:`encode`."""
+    return np.frombuffer(data, dtype=np.dtype(dtype)).reshape(json.loads(shape))
+
+
+def _params_text(info: BackendInfo) -> str:
+    return json.dumps(dict(info.params), sort_keys=True)
+
+
+def _set_from_row(row: tuple) -> EmbeddingSet:
+    key, topic_id, backend, model, version, params, corpus, state, dim, notes = row
+    return EmbeddingSet(key, topic_id, BackendInfo(backend, model, version, json.loads(params)),
+                        corpus, state, dim, tuple(json.loads(notes or "[]")))
+
+
+_SET_COLUMNS = "id, topic_id, backend, model, version, params, corpus, state, dim, notes"
+
+
+def find_set(db: sqlite_utils.Database, topic_id: int, info: BackendInfo,
+             corpus: str) -> EmbeddingSet | None:
+    """The set of exactly this backend, parameters and corpus, if stored."""
+    row = db.execute(
+        f"SELECT {_SET_COLUMNS} FROM embedding_sets WHERE topic_id = ? AND backend = ? "
+        "AND model = ? AND version = ? AND params = ? AND corpus = ?",
+        [topic_id, info.name, info.model, info.version, _params_text(info), corpus]).fetchone()
+    return _set_from_row(row) if row else None
+
+
+def latest_set(db: sqlite_utils.Database, topic_id: int, backend: str) -> EmbeddingSet | None:
+    """The most recent set of ``backend`` for the topic (done before pending)."""
+    row = db.execute(
+        f"SELECT {_SET_COLUMNS} FROM embedding_sets WHERE topic_id = ? AND backend = ? "
+        "ORDER BY state = 'done' DESC, id DESC LIMIT 1", [topic_id, backend]).fetchone()
+    return _set_from_row(row) if row else None
+
+
+def set_status(db: sqlite_utils.Database, topic_id: int, backend: str) -> Status:
+    """``missing`` (never computed), ``pending`` (unfinished), ``stale`` (records changed
+    since) or ``ready``."""
+    emb = latest_set(db, topic_id, backend)
+    if emb is None:
+        return "missing"
+    if emb.state != "done":
+        return "pending"
+    return "stale" if missing_records(db, emb).size else "ready"
+
+
+def missing_records(db: sqlite_utils.Database, emb: EmbeddingSet) -> NDArray[np.int64]:
+    """Live records of the set's topic without a row in it. A corpus-fitted set whose
+    corpus is not the topic's any more misses them all."""
+    live = live_record_ids(db, emb.topic_id)
+    if emb.info.name in CORPUS_FITTED and emb.corpus != corpus_fingerprint(live):
+        return live
+    have = np.fromiter((row[0] for row in db.execute(
+        "SELECT record_id FROM vectors WHERE set_id = ?", [emb.id])), np.int64)
+    return np.setdiff1d(live, have)
+
+
+def embed_topic(project: Project, topic: str, backend: Backend,
+                token: CancelToken = NEVER) -> Job[EmbeddingSet]:
+    """Give every live record of ``topic`` a row in ``backend``'s set (module docstring).
+
+    Progress: computing 0–60 %, storing 60–100 %. Only records without a row are
+    computed; chunks of :data:`CHUNK_ROWS` rows commit one by one. Cancelled while
+    storing: :class:`EmbeddingPaused` says how many are kept. The last op marks the set
+    done and drops older sets of the same backend for the topic.
+    """
+    db = project.db
+    topic_id = project.topic_id(topic)
+    live = live_record_ids(db, topic_id)
+    if live.size == 0:
+        raise ProjectError(f"topic {topic!r} has no records to embed")
+    info = backend.info
+    corpus = corpus_fingerprint(live) if info.name in CORPUS_FITTED else ""
+    emb = find_set(db, topic_id, info, corpus) or _create_set(project, topic_id, info, corpus)
+    todo = missing_records(db, emb)
+    notes: tuple[str, ...] = emb.notes
+    if todo.size:
+        fit_on = live if info.name in CORPUS_FITTED else todo
+        yield Progress(0, 100, f"{info.name}: embedding {fit_on.size:,} records")
+        result: Embeddings = yield from scaled(
+            backend.embed(documents(db, fit_on.tolist()), token), 0, 60, 100, info.name)
+        notes = result.notes
+        rows = _vector_rows(emb.id, fit_on, result, todo)
+        for done, part in enumerate(chunks(rows)):
+            yield Progress(60 + 40 * done * CHUNK_ROWS // len(rows), 100,
+                           f"storing vectors {done * CHUNK_ROWS:,} of {len(rows):,}")
+            if token.cancelled:
+                raise EmbeddingPaused(live.size - todo.size + done * CHUNK_ROWS, live.size)
+            project.write(lambda p, part=part: _insert_vectors(p, part))
+    final = _finish(project, emb, notes)
+    yield Progress(100, 100, "vectors ready")
+    return final
+
+
+def _create_set(project: Project, topic_id: int, info: BackendInfo,
+                corpus: str) -> EmbeddingSet:
+    def op(p: Project) -> Changes:
+        p.db.execute(
+            "INSERT INTO embedding_sets (topic_id, backend, model, version, params, corpus, "
+            "state, created) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)",
+            [topic_id, info.name, info.model, info.version, _params_text(info), corpus, now()])
+        return NOTHING
+
+    project.write(op)
+    found = find_set(project.db, topic_id, info, corpus)
+    assert found is not None
+    return found
+
+
+def _vector_rows(set_id: int, fit_on: NDArray[np.int64], result: Embeddings,
+                 todo: NDArray[np.int64]) -> list[tuple]:
+    """(set, record, dtype, shape, bytes or NULL) for each record of ``todo``."""
+    position = {int(key): i for i, key in enumerate(fit_on)}
+    row_of = {int(pos): i for i, pos in enumerate(result.rows)}
+    out = []
+    for key in todo.tolist():
+        i = row_of.get(position[key])
+        if i is None:
+            out.append((set_id, key, "<f4", "[0]", None))
+        else:
+            out.append((set_id, key, *encode(result.vectors[i])))
+    return out
+
+
+def _insert_vectors(project: Project, rows: Sequence[tuple]) -> Changes:
+    project.db.conn.executemany(
+        "INSERT OR REPLACE INTO vectors (set_id, record_id, dtype, shape, data) "
+        "VALUES (?, ?, ?, ?, ?)", rows)
+    return NOTHING
+
+
+def _finish(project: Project, emb: EmbeddingSet, notes: tuple[str, ...]) -> EmbeddingSet:
+    """Mark the set done with its dimension and notes; drop older sets of its backend."""
+    def op(p: Project) -> Changes:
+        row = p.db.execute("SELECT shape FROM vectors WHERE set_id = ? AND data IS NOT NULL "
+                           "LIMIT 1", [emb.id]).fetchone()
+        dim = json.loads(row[0])[0] if row else None
+        changed = emb.state != "done"
+        p.db.execute("UPDATE embedding_sets SET state = 'done', dim = ?, notes = ? "
+                     "WHERE id = ?", [dim, json.dumps(list(notes)), emb.id])
+        gone = p.db.execute("DELETE FROM embedding_sets WHERE topic_id = ? AND backend = ? "
+                            "AND id != ?", [emb.topic_id, emb.info.name, emb.id]).rowcount
+        return Changes(evaluation=True) if changed or gone else NOTHING
+
+    changes = project.write(op)
+    if changes:
+        _CACHE.clear()
+    row = project.db.execute(f"SELECT {_SET_COLUMNS} FROM embedding_sets WHERE id = ?",
+                             [emb.id]).fetchone()
+    return _set_from_row(row)
+
+
+# Vectors of done sets never change (new records get new rows, a new corpus a new set):
+# the last ones read are kept, keyed by file, set and row count.
+_CACHE: dict[tuple[str, int, int], tuple[NDArray[np.int64], NDArray[np.float32]]] = {}
+
+
+def load_vectors(db: sqlite_utils.Database, emb: EmbeddingSet
+                 ) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
+    """(record ids ascending, their vectors as one float32 matrix) of the records of the
+    set that have a vector."""
+    count = db.execute("SELECT COUNT(*) FROM vectors WHERE set_id = ? AND data IS NOT NULL",
+                       [emb.id]).fetchone()[0]
+    key = (str(db.execute("PRAGMA database_list").fetchone()[2]), emb.id, count)
+    if key not in _CACHE:
+        ids = np.empty(count, np.int64)
+        parts = []
+        rows = db.execute("SELECT record_id, dtype, shape, data FROM vectors "
+                          "WHERE set_id = ? AND data IS NOT NULL ORDER BY record_id", [emb.id])
+        for i, (record_id, dtype, shape, data) in enumerate(rows):
+            ids[i] = record_id
+            parts.append(decode(dtype, shape, data))
+        dim = emb.dim or 0
+        matrix = np.vstack(parts).astype(np.float32, copy=False) if parts else np.empty((0, dim),
+                                                                                        np.float32)
+        _CACHE.clear()
+        _CACHE[key] = (ids, matrix)
+    return _CACHE[key]
