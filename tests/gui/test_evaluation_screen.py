@@ -5,8 +5,10 @@ import csv
 import threading
 import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
 from openpyxl import load_workbook
+from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog
 
@@ -220,3 +222,35 @@ def test_empty_states_say_what_to_do(window, qtbot, tmp_path, role, message):
     view = open_evaluation(window, qtbot, path)
     assert view.pages.currentIndex() == 0 and view.message.text() == message
     assert "import" in message and view.data is None
+
+
+def test_a_click_shows_the_record_and_a_box_lists_the_records(window, qtbot, project_file):
+    view = open_evaluation(window, qtbot, project_file)
+    landscape = view.landscape
+    data = landscape.landscape.data
+    first = landscape.landscape.views[0]
+    row = int(data.is_core.nonzero()[0][0])
+    first.record_clicked.emit(int(data.ids[row]))  # what a click on that point emits
+    assert data.titles[row] and data.titles[row] in landscape.detail.toPlainText()
+    xs, ys = data.xy[:, 0], data.xy[:, 1]
+    ids = first.select_box(QRectF(xs.min() - 1, ys.min() - 1, np.ptp(xs) + 2, np.ptp(ys) + 2))
+    drawn = data.layer("clean").retrieved | data.is_core
+    assert len(ids) == drawn.sum() == landscape.selected.count()
+    assert landscape.selected_label.text().startswith(f"{len(ids):,} records")
+    landscape.selected.setCurrentRow(3)
+    title = landscape.selected.item(3).text()
+    assert title in landscape.detail.toPlainText()
+
+
+def test_closing_the_tab_while_it_evaluates_drops_the_answer(window, qtbot, project_file,
+                                                              shown_errors):
+    """Closing the tab cancels its job (here one that would succeed at once: every
+    result is stored); nothing is drawn on the deleted widgets."""
+    assert window.open_project(project_file)
+    view = window.open_screen("evaluation", TOPIC)
+    handle = view.job
+    assert handle is not None
+    window.close_tab(window.tabs.indexOf(view))
+    qtbot.waitUntil(lambda: not handle.running, timeout=60_000)
+    qtbot.wait(100)
+    assert shown_errors == [] and window.tabs.count() == 0

@@ -26,6 +26,7 @@ from litqeval_gui.metrics.semantic import ThresholdAnalysis, threshold_analysis
 from litqeval_gui.metrics.sets import jaccard
 
 Readiness = Literal["ready", "missing", "stale"]
+GRID = np.linspace(0.0, 1.0, 101)  # θ of the threshold sweep (the used θ is added)
 
 
 def readiness(project: Project, topic: str, settings: EvaluationSettings) -> Readiness:
@@ -44,16 +45,21 @@ def readiness(project: Project, topic: str, settings: EvaluationSettings) -> Rea
 
 def threshold_sweeps(project: Project, evaluation: TopicEvaluation) -> dict[str, ThresholdAnalysis]:
     """SP_cos against θ (``metrics.semantic.threshold_analysis``) for every list, on the
-    vectors the evaluation used and its scoring (p, q, α, β)."""
+    vectors the evaluation used and its scoring (p, q, α, β); the grid is :data:`GRID`
+    plus the θ the evaluation used, so the sweep agrees with the table there."""
     emb = latest_set(project.db, project.topic_id(evaluation.topic), evaluation.backend.name)
     if emb is None or emb.id != evaluation.map.set_id:
         raise LookupError("the evaluation's vectors were replaced; evaluate again")
     ids, vectors = load_vectors(project.db, emb)
     core = take(ids, vectors, evaluation.core_rows.record_ids)
-    return {item.name: threshold_analysis(core, take(ids, vectors, item.rows.record_ids),
-                                          item.rows.is_core, item.core,
-                                          scoring=evaluation.settings.scoring)
-            for item in evaluation.lists}
+    sweeps = {}
+    for item in evaluation.lists:
+        used = item.methods["cos"].detail.get("theta")
+        grid = GRID if used is None or np.isnan(used) else np.union1d(GRID, [used])
+        sweeps[item.name] = threshold_analysis(
+            core, take(ids, vectors, item.rows.record_ids), item.rows.is_core, item.core,
+            grid, evaluation.settings.scoring)
+    return sweeps
 
 
 def map_titles(project: Project, record_ids: NDArray[np.int64]) -> list[str]:

@@ -76,12 +76,19 @@ def test_threshold_sweeps_equal_metrics_on_independently_read_vectors(project):
     e_c = vectors[[row[k] for k in evaluation.core_rows.record_ids.tolist()]]
     for item in evaluation.lists:
         e_r = vectors[[row[k] for k in item.rows.record_ids.tolist()]]
-        expected = threshold_analysis(e_c, e_r, item.rows.is_core, 20,
-                                      scoring=evaluation.settings.scoring)
+        cos = item.methods["cos"]
+        grid = np.union1d(np.linspace(0, 1, 101), [cos.detail["theta"]])
+        expected = threshold_analysis(e_c, e_r, item.rows.is_core, 20, grid,
+                                      evaluation.settings.scoring)
         got = sweeps[item.name]
+        assert np.array_equal(got.thetas, grid)
         assert np.array_equal(got.n_relevant, expected.n_relevant)
         assert np.array_equal(got.f_beta, expected.f_beta)
-        assert got.default_theta == pytest.approx(item.methods["cos"].detail["theta"])
+        assert got.default_theta == pytest.approx(cos.detail["theta"])
+        # at the θ the table used, the sweep says what the table says
+        at = int(np.flatnonzero(grid == cos.detail["theta"])[0])
+        assert got.n_relevant[at] == cos.relevant
+        assert got.f_beta[at] == pytest.approx(cos.f_beta)
 
 
 def test_readiness_missing_ready_stale(project, tmp_path):

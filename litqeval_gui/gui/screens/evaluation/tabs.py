@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QListWidget,
+    QListWidgetItem,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -67,11 +68,14 @@ class LandscapeTab(QWidget):
         self.landscape = LandscapeWidget()
         self.save_action = add_save_action(self.landscape, self.landscape.save, "landscape")
         self.detail = QTextBrowser(openExternalLinks=True)
-        self.detail.setPlaceholderText("Click a record on the map to see it here; hover shows "
-                                       "its title.")
-        self.selected_label = QLabel("Box-selected records (tick “box select”, then drag):")
+        self.detail.setPlaceholderText("Click a record on the map to see it here.")
+        self.selected_label = QLabel("Box-selected records (tick “box select”, then drag; "
+                                     "pick one to see it above):")
         self.selected_label.setWordWrap(True)
         self.selected = QListWidget()
+        self.selected.currentItemChanged.connect(
+            lambda item, _previous: item is not None
+            and self.record_clicked.emit(item.data(Qt.ItemDataRole.UserRole)))
         side = QWidget()
         column = QVBoxLayout(side)
         column.setContentsMargins(0, 0, 0, 0)
@@ -99,7 +103,12 @@ class LandscapeTab(QWidget):
     def show_selected(self, ids: list[int]) -> None:
         self.selected.clear()
         self.selected_label.setText(f"{len(ids):,} records in the box:")
-        self.selected.addItems([self.titles.get(i) or f"(no title, record #{i})" for i in ids])
+        for record in ids:
+            title = self.titles.get(record) or f"(no title, record #{record})"
+            item = QListWidgetItem(title)
+            item.setData(Qt.ItemDataRole.UserRole, record)
+            item.setToolTip(title)
+            self.selected.addItem(item)
 
 
 class ThresholdTab(QWidget):

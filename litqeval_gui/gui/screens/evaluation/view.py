@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -89,6 +89,7 @@ class EvaluationView(QWidget):
         self.data: ScreenData | None = None
         self.stored = load_settings(session.project, topic)
         self.job = None
+        self._job_settings: EvaluationSettings = self.stored  # what the running job uses
         self._again = False  # parameters changed while a job ran: evaluate once more
         self._settings = Settings()
         self._timer = QTimer(self, singleShot=True, interval=PAUSE_MS)
@@ -288,10 +289,11 @@ class EvaluationView(QWidget):
         if self.data is None:
             self._show_message(FIRST_RUN if first else "Evaluating…", button=False)
         self._set_running(True)
+        self._job_settings = settings
         self.job = self.session.jobs.run(
             f"Evaluating {self.topic}",
             evaluation_job(self.session.worker_project, self.topic, settings),
-            on_success=lambda data: self._succeeded(data, settings),
+            on_success=self._succeeded,  # bound methods: dropped once the tab is deleted
             on_failure=self._failed, on_cancelled=self._cancelled,
             on_progress=self._progressed)
 
@@ -321,7 +323,8 @@ class EvaluationView(QWidget):
             self._again = False
             self.evaluate()
 
-    def _succeeded(self, data: ScreenData, settings: EvaluationSettings) -> None:
+    def _succeeded(self, data: ScreenData) -> None:
+        settings = self._job_settings
         if settings != self.stored:
             self.stored = settings
             self.session.write(lambda p: save_settings(p, self.topic, settings), initiator=self)
@@ -375,6 +378,14 @@ class EvaluationView(QWidget):
         self.stale.hide()
         self.stale_button.hide()
         self.pages.setCurrentIndex(1)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Closing the tab stops its evaluation (what was computed is kept); its answer,
+        if it still comes, goes nowhere (the slots are this deleted widget's methods)."""
+        self._timer.stop()
+        if self.job is not None:
+            self.job.cancel()
+        super().closeEvent(event)
 
     # -- records and exports ---------------------------------------------------------
     def show_record(self, record_id: int) -> None:
