@@ -32,6 +32,8 @@ import numpy as np
 
 from litqeval_gui.core import catalog, exporting
 from litqeval_gui.core.evaluation import recall_report
+from litqeval_gui.core.evaluation.engine import evaluate_topic
+from litqeval_gui.core.evaluation.methods import METHODS
 from litqeval_gui.core.importing import read_records
 from litqeval_gui.core.importing.parallel import MAIN_PIECES, PIECE_RECORDS, read_rows
 from litqeval_gui.core.ingest import import_file
@@ -59,7 +61,6 @@ EXPECTED_RECALL = {
     (TOPIC, "results-tsv"): 0.25, (TOPIC, "results-xlsx"): 0.75,
     (TOPIC, "results-medline"): 0.5, (TREC_TOPIC, "results-trec-run"): 0.5,
 }
-MAP_POINTS = 40
 PARALLEL_RECORDS = (MAIN_PIECES + 1) * PIECE_RECORDS + 1  # more pieces than this process parses
 
 
@@ -142,21 +143,29 @@ def parse_in_workers(run: SelfTest) -> str:
     return f"{PARALLEL_RECORDS} records, {len(workers)} worker processes"
 
 
-def map_with_umap(run: SelfTest) -> str:
-    """UMAP (numba, llvmlite, pynndescent) maps two clusters of points apart, with numba's
-    cache in the per-user folder (a bundle's own folder may be read-only)."""
-    from litqeval_gui.core.embedding.projection import project
-
-    rng = np.random.default_rng(0)
-    centres = np.repeat(np.eye(2, 8) * 4, MAP_POINTS // 2, axis=0)
-    coords = run_job(project(centres + rng.normal(size=centres.shape), "umap")).coords
-    half = MAP_POINTS // 2
-    gap = np.linalg.norm(coords[:half].mean(axis=0) - coords[half:].mean(axis=0))
-    spread = max(coords[:half].std(axis=0).max(), coords[half:].std(axis=0).max())
-    if coords.shape != (MAP_POINTS, 2) or not gap > spread:
-        raise AssertionError(f"map of shape {coords.shape}: clusters {gap:.2f} apart, "
-                             f"spread {spread:.2f}")
-    return f"{MAP_POINTS} points, numba cache in {os.environ['NUMBA_CACHE_DIR']}"
+def evaluate_a_topic(run: SelfTest) -> str:
+    """The topic evaluated end to end (``litqeval evaluate``): lsa vectors, the shared
+    UMAP map (numba, llvmlite, pynndescent; numba's cache in the per-user folder, as a
+    bundle's own folder may be read-only) and the four methods; recall agrees with the
+    hand count and every method gives its number, or the reason it is undefined."""
+    evaluation = run_job(evaluate_topic(run.open_project(), TOPIC))
+    coords = evaluation.map.coords
+    if evaluation.map.method != "umap" or coords.shape[1] != 2 or not np.isfinite(coords).all():
+        raise AssertionError(f"a {evaluation.map.method} map of shape {coords.shape}")
+    recall = {(TOPIC, item.name): item.recall for item in evaluation.lists}
+    expected = {key: value for key, value in EXPECTED_RECALL.items() if key[0] == TOPIC}
+    if recall != expected:
+        raise AssertionError(f"recall {recall}, expected {expected}")
+    defined = {method: sum(item.methods[method].defined for item in evaluation.lists)
+               for method in METHODS}
+    vague = [(item.name, m) for item in evaluation.lists for m in METHODS
+             if not item.methods[m].defined and not item.methods[m].reason]
+    if vague or not all(defined.values()):
+        raise AssertionError(f"defined per method {defined}; undefined without a reason "
+                             f"{vague}")
+    return (f"{len(evaluation.lists)} lists, {len(coords)} points, "
+            + ", ".join(f"{m} {n}" for m, n in defined.items())
+            + f" defined; numba cache in {os.environ['NUMBA_CACHE_DIR']}")
 
 
 def compute_recall(run: SelfTest) -> str:
@@ -198,7 +207,7 @@ STEPS: list[Step] = [
     *((f"import {fmt}", partial(import_fixture, fmt)) for fmt in FIXTURES),
     ("parse RIS in workers", parse_in_workers),
     ("compute recall", compute_recall),
-    ("map with UMAP", map_with_umap),
+    ("evaluate a topic (lsa + map + the four methods)", evaluate_a_topic),
     ("export lists", export_lists),
     ("reopen project", reopen_project),
 ]

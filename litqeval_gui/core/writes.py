@@ -74,14 +74,16 @@ class WritePath:
         self._listener = listener
         self.generation = 0  # ops committed so far: unchanged = nothing written since
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="litqeval-write")
-        self._thread = self._executor.submit(threading.current_thread).result()
+        # the ident, not current_thread(): that would leave a never-ending _DummyThread
+        # behind for every non-Python thread (a Qt job's) that writes
+        self._thread_id = self._executor.submit(threading.get_ident).result()
         self._project = self._executor.submit(project.sibling).result()  # born on the worker
 
     def submit(self, op: Op, initiator: Any = None) -> Future[Changes]:
         return self._executor.submit(self._run, op, initiator)
 
     def run(self, op: Op, initiator: Any = None) -> Changes:
-        if threading.current_thread() is self._thread:
+        if threading.get_ident() == self._thread_id:
             raise RuntimeError("an op must not wait for the write path it runs on")
         return self.submit(op, initiator).result()
 

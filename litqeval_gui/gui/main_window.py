@@ -158,6 +158,11 @@ class MainWindow(QMainWindow):
         self.tabs.currentChanged.connect(self.manage.update)
         self.matches_action = a("Review Uncertain &Matches…", self.review_matches, "", "",
                                 "Decide on record matches the linker was unsure about")
+        self.evaluate_action = a("&Evaluate Topic…", self.evaluate_topic, "", "",
+                                 "Recall and semantic precision of the selected topic's "
+                                 "result lists against its core set")
+        self.report_action = a("Export Evaluation &Report…", self.export_evaluation_report,
+                               "", "", "Write the shown evaluation as one HTML file")
         self.help_action = a("LitQEval GUI &Help", self.show_help, "F1")
         self.about_action = a("&About LitQEval GUI", self.show_about)
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
@@ -171,7 +176,8 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.demo_action)
         file_menu.addSeparator()
         file_menu.addAction(self.import_action)
-        file_menu.addActions([self.manage.export, self.manage.export_missed])
+        file_menu.addActions([self.manage.export, self.manage.export_missed,
+                              self.report_action])
         file_menu.addSeparator()
         file_menu.addActions([self.close_action, self.quit_action])
         self.view_menu = bar.addMenu("&View")
@@ -187,7 +193,7 @@ class MainWindow(QMainWindow):
             action.setData(name)
             self.theme_actions.addAction(action)
         topic_menu = bar.addMenu("&Topic")
-        topic_menu.addAction(self.matches_action)
+        topic_menu.addActions([self.evaluate_action, self.matches_action])
         topic_menu.addSeparator()
         topic_menu.addActions([self.manage.rename_topic, self.manage.delete_topic])
         topic_menu.addSeparator()
@@ -244,6 +250,8 @@ class MainWindow(QMainWindow):
         self.close_action.setEnabled(has_project)
         self.close_tab_action.setEnabled(self.tabs.count() > 0)
         self.matches_action.setEnabled(has_project and bool(self.sidebar.topic_names()))
+        self.evaluate_action.setEnabled(has_project and bool(self.sidebar.topic_names()))
+        self.report_action.setEnabled(has_project)
         self.manage.update()
 
     def _update_content(self) -> None:
@@ -481,6 +489,26 @@ class MainWindow(QMainWindow):
         from litqeval_gui.gui.screens.matches.dialog import open_matches_dialog
 
         return open_matches_dialog(self.session, topic, self)
+
+    def evaluate_topic(self) -> QWidget | None:
+        """Open the evaluation screen of the selected topic."""
+        topic = self.sidebar.current_topic()
+        if self.session is None or topic is None:
+            self.statusBar().showMessage("Select a topic in the sidebar first", 5000)
+            return None
+        return self.open_screen("evaluation", topic)
+
+    def export_evaluation_report(self) -> None:
+        """The report of the evaluation tab shown; else open the selected topic's."""
+        view = self.tabs.currentWidget()
+        if getattr(view, "key", None) == "evaluation":
+            if view.data is None:
+                self.statusBar().showMessage("The evaluation is still running", 5000)
+            else:
+                view.export_report()
+        elif self.evaluate_topic() is not None:
+            self.statusBar().showMessage("Export the report once the evaluation is shown",
+                                         5000)
 
     # -- drag and drop --------------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:

@@ -33,6 +33,13 @@ def recall(retrieved: Collection[Hashable], relevant: Collection[Hashable]) -> f
     return len(wanted & set(retrieved)) / len(wanted)
 
 
+def jaccard(a: Collection[Hashable], b: Collection[Hashable]) -> float:
+    """|a ∩ b| / |a ∪ b|; 0.0 when both are empty."""
+    first, second = set(a), set(b)
+    union = first | second
+    return len(first & second) / len(union) if union else 0.0
+
+
 def f_beta(precision: float, recall: float, beta: float = DEFAULT_BETA) -> float:
     """F_β = (1+β²)·P·R / (β²·P + R); 0.0 when P or R is 0.
 

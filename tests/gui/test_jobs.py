@@ -86,3 +86,28 @@ def test_cancel_calls_on_cancelled_and_shutdown_leaves_no_thread(qtbot):
     assert runner.shutdown(5000)
     qtbot.waitUntil(lambda: outcome == ["cancelled"], timeout=5000)
     assert not handle.running
+
+
+def test_a_job_writing_through_the_write_path_leaves_no_thread_behind(qtbot, tmp_path):
+    """The write path once asked ``threading.current_thread()`` on each submit, which
+    registers a _DummyThread, never removed, for every Qt job thread that writes."""
+    from litqeval_gui.core.changes import Changes
+    from litqeval_gui.core.project import Project
+    from litqeval_gui.core.writes import WritePath
+
+    project = Project.create(tmp_path / "w.litq")
+    writes = WritePath(project)
+    before = set(threading.enumerate())
+
+    def make(token):
+        yield Progress(0, 1, "writing")
+        return writes.run(lambda p: Changes())
+
+    runner = JobRunner()
+    try:
+        with qtbot.waitSignal(runner.ended, timeout=5000):
+            runner.run("write", make)
+    finally:
+        writes.close()
+        project.close()
+    assert [t.name for t in set(threading.enumerate()) - before] == []

@@ -105,7 +105,10 @@ def test_shortcuts_and_menus_exist(window):
     file_items = [a.text() for a in window.menuBar().actions()[0].menu().actions() if a.text()]
     assert file_items == ["&New Project…", "&Open Project…", "Open &Recent",
                           "Open &Demo Project", "&Import…", "&Export…",
-                          "Export &Missed Core Records…", "&Close Project", "&Quit"]
+                          "Export &Missed Core Records…", "Export Evaluation &Report…",
+                          "&Close Project", "&Quit"]
+    topic_items = [a.text() for a in window.menuBar().actions()[2].menu().actions() if a.text()]
+    assert topic_items[:2] == ["&Evaluate Topic…", "Review Uncertain &Matches…"]
 
 
 def _drop(window, paths):

@@ -151,3 +151,13 @@ def test_decay_bounded_and_non_increasing(n1, n2, p, q, alpha):
 def test_semantic_f_beta_bounded(sp, lam, rec):
     assert 0.0 <= semantic_f_beta(sp, lam, rec) <= 1.0
     assert math.isfinite(semantic_f_beta(sp, lam, rec))
+
+
+def test_jaccard_by_hand():
+    from litqeval_gui.metrics.sets import jaccard
+
+    assert jaccard({1, 2, 3}, {2, 3, 4, 5}) == 2 / 5
+    assert jaccard([1, 1, 2], [2]) == 1 / 2  # sets: duplicates count once
+    assert jaccard({1}, {1}) == 1.0
+    assert jaccard(set(), set()) == 0.0
+    assert jaccard({1}, set()) == 0.0

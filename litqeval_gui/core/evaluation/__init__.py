@@ -11,7 +11,8 @@
 | ``methods`` | SP cos / cluster / MVEE / hull through ``metrics/``; leave-one-out |
 | ``result_store`` | stored outcomes keyed by what they depend on |
 | ``engine`` | ``evaluate_topic``: the job that ties them together |
-| ``comparison`` | the comparison table as rows, CSV |
+| ``comparison`` | the comparison table as rows, CSV, XLSX |
+| ``analysis`` | readiness, SP_cos threshold sweeps, the map's titles, the lists' overlap |
 | ``report_html``, ``report_svg`` | the self-contained HTML report and its SVG plots |
 """
 

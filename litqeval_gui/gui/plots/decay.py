@@ -45,12 +45,16 @@ class DecayPlot(style.ThemedPlot):
         brushes = [pg.mkBrush(style.series_colour(i + 1)) for i in range(len(names))]
         self.marks.setData(x=xs, y=ys, brush=brushes, data=names)
         self.labels = []
-        stacked = 0  # labels of marks near λ = 0 are stacked so they do not overlap
+        placed: list[tuple[float, float]] = []  # marks labelled so far
         for i, name in enumerate(names):
             right = xs[i] > 0.6 * alpha  # label to the left of marks near the right edge
-            lift = 1.0
-            if ys[i] < 0.2:
-                lift, stacked = 1.0 + 1.1 * stacked, stacked + 1
+            # labels of marks close together (or all near λ = 0) are stacked apart;
+            # near λ = 1 they go below the mark, where there is room
+            crowd = sum(1 for x, y in placed
+                        if (abs(x - xs[i]) < 0.25 * alpha and abs(y - ys[i]) < 0.2)
+                        or (y < 0.2 and ys[i] < 0.2))
+            placed.append((xs[i], ys[i]))
+            lift = -0.1 - 1.1 * crowd if ys[i] > 0.8 else 1.0 + 1.1 * crowd
             label = pg.TextItem(f"{name}\nn = {xs[i]:,.0f}, λ = {ys[i]:.3f}",
                                 color=style.series_colour(i + 1),
                                 anchor=(1.05 if right else -0.05, lift))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from litqeval_gui.gui.screens.evaluation import EvaluationView
 from litqeval_gui.gui.screens.records import RecordsView
 
 SCREENS = {
     RecordsView.key: RecordsView,
+    EvaluationView.key: EvaluationView,
 }

@@ -1,0 +1,226 @@
+"""The evaluation screen's tabs beside the table: Landscape, Threshold, Decay, Overlap.
+Each plot has a context action "Save Plot…" writing PNG or SVG through its ``save``
+(:func:`~litqeval_gui.gui.plots.export.save_plot`)."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.gui.notify import show_error
+from litqeval_gui.gui.plots.decay import DecayPlot, FBetaComponents, paper_panels
+from litqeval_gui.gui.plots.export import FORMATS
+from litqeval_gui.gui.plots.landscape import LandscapeWidget
+from litqeval_gui.gui.plots.threshold import ThresholdPlot
+from litqeval_gui.gui.screens.evaluation.adapter import ScreenData, decay_marks
+
+PLOT_FILTER = ";;".join(f"{name} (*{suffix})" for suffix, name in FORMATS.items())
+
+
+def add_save_action(widget: QWidget, save: Callable[[Path], Path], name: str) -> QAction:
+    """A context-menu action on ``widget`` that asks for a .png/.svg path and saves."""
+
+    def ask() -> None:
+        path, chosen = QFileDialog.getSaveFileName(widget, "Save Plot", f"{name}.png",
+                                                   PLOT_FILTER)
+        if not path:
+            return
+        target = Path(path)
+        if target.suffix.lower() not in FORMATS:
+            target = target.with_suffix(".svg" if "svg" in chosen.lower() else ".png")
+        try:
+            save(target)
+        except (OSError, ValueError, LitqError) as exc:
+            show_error(widget, "Cannot save the plot", exc)
+
+    action = QAction("Save Plot as PNG or SVG…", widget, triggered=ask)
+    widget.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+    widget.addAction(action)
+    return action
+
+
+class LandscapeTab(QWidget):
+    """The map with a panel: the clicked record's details, the box-selected records."""
+
+    record_clicked = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.landscape = LandscapeWidget()
+        self.save_action = add_save_action(self.landscape, self.landscape.save, "landscape")
+        self.detail = QTextBrowser(openExternalLinks=True)
+        self.detail.setPlaceholderText("Click a record on the map to see it here.")
+        self.selected_label = QLabel("Box-selected records (tick “box select”, then drag; "
+                                     "pick one to see it above):")
+        self.selected_label.setWordWrap(True)
+        self.selected = QListWidget()
+        self.selected.currentItemChanged.connect(
+            lambda item, _previous: item is not None
+            and self.record_clicked.emit(item.data(Qt.ItemDataRole.UserRole)))
+        side = QWidget()
+        column = QVBoxLayout(side)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.detail, 2)
+        column.addWidget(self.selected_label)
+        column.addWidget(self.selected, 1)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.landscape)
+        splitter.addWidget(side)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([900, 320])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(splitter)
+        self.landscape.record_clicked.connect(self.record_clicked)
+        self.landscape.records_selected.connect(self.show_selected)
+        self.titles: dict[int, str] = {}
+
+    def set_data(self, data: ScreenData) -> None:
+        landscape = data.landscape
+        self.titles = dict(zip(landscape.ids.tolist(), landscape.titles, strict=True))
+        self.landscape.set_data(landscape)
+
+    def show_selected(self, ids: list[int]) -> None:
+        self.selected.clear()
+        self.selected_label.setText(f"{len(ids):,} records in the box:")
+        for record in ids:
+            title = self.titles.get(record) or f"(no title, record #{record})"
+            item = QListWidgetItem(title)
+            item.setData(Qt.ItemDataRole.UserRole, record)
+            item.setToolTip(title)
+            self.selected.addItem(item)
+
+
+class ThresholdTab(QWidget):
+    """SP cos against θ for the chosen list; ``theta_chosen`` when "Use this θ"."""
+
+    theta_chosen = Signal(float)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.lists = QComboBox()
+        self.plot = ThresholdPlot()
+        self.save_action = add_save_action(self.plot.plots, self.plot.save, "threshold")
+        top = QHBoxLayout()
+        top.addWidget(QLabel("List"))
+        top.addWidget(self.lists)
+        top.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.plot, 1)
+        self.data: ScreenData | None = None
+        self.lists.currentIndexChanged.connect(self._draw)
+        self.plot.theta_chosen.connect(self.theta_chosen)
+
+    def set_data(self, data: ScreenData) -> None:
+        self.data = data
+        current = self.lists.currentText()
+        self.lists.blockSignals(True)
+        self.lists.clear()
+        self.lists.addItems(list(data.sweeps))
+        self.lists.setCurrentIndex(max(0, self.lists.findText(current)))
+        self.lists.blockSignals(False)
+        self._draw()
+
+    def _draw(self) -> None:
+        if self.data is None or self.lists.currentText() not in self.data.sweeps:
+            return
+        evaluation = self.data.evaluation
+        sweep = self.data.sweeps[self.lists.currentText()]
+        item = next(i for i in evaluation.lists if i.name == self.lists.currentText())
+        self.plot.set_data(sweep.thetas, sweep.n_relevant, sweep.core_kept, sweep.f_beta,
+                           best_theta=sweep.best_theta, n_core=item.core,
+                           current_theta=item.methods["cos"].detail.get("theta"),
+                           beta=evaluation.settings.beta)
+
+
+class DecayTab(QSplitter):
+    """λ(n) with each list's n, and the paper's F_β component panels."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(Qt.Orientation.Horizontal, parent)
+        self.decay = DecayPlot()
+        self.components = FBetaComponents()
+        self.save_actions = [add_save_action(self.decay, self.decay.save, "decay"),
+                             add_save_action(self.components, self.components.save,
+                                             "f-beta-components")]
+        self.addWidget(self.decay)
+        self.addWidget(self.components)
+        self.setSizes([500, 700])
+
+    def set_data(self, data: ScreenData) -> None:
+        s = data.evaluation.settings
+        self.decay.set_decay(s.p, s.q, s.alpha, decay_marks(data.evaluation))
+        self.components.set_panels(paper_panels(s.p, s.q, s.alpha, s.beta))
+
+
+class OverlapTab(QWidget):
+    """Which list found what: per pair shared works, shared core works and Jaccard; the
+    core works only one list found."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.summary = QLabel(wordWrap=True)
+        self.table = QTableWidget()
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.only = QTextBrowser(openExternalLinks=True)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(QLabel("Core works found by one list only:"))
+        layout.addWidget(self.only, 1)
+
+    def set_data(self, data: ScreenData) -> None:
+        o = data.overlap
+        n = len(o.names)
+        if n < 2:
+            self.summary.setText("The overlap compares two or more result lists; this topic "
+                                 "has one. Import another search export to compare.")
+        else:
+            self.summary.setText(
+                f"{n} result lists, {o.core} core works; {o.missed_by_all} missed by every "
+                "list. Cells: works in both lists / core works in both / Jaccard of the "
+                "lists' works (the diagonal: the list's own works / core found).")
+        self.table.clear()
+        self.table.setRowCount(n)
+        self.table.setColumnCount(n)
+        self.table.setHorizontalHeaderLabels(o.names)
+        self.table.setVerticalHeaderLabels(o.names)
+        for i in range(n):
+            for j in range(n):
+                text = (f"{o.sizes[i]:,} works / {o.core_found[i]} core" if i == j else
+                        f"{o.shared[i][j]:,} / {o.shared_core[i][j]} / {o.jaccard[i][j]:.3f}")
+                cell = QTableWidgetItem(text)
+                cell.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                self.table.setItem(i, j, cell)
+        self.table.resizeColumnsToContents()
+        parts = []
+        for name, only in zip(o.names, o.only, strict=True):
+            parts.append(f"<h4>{html.escape(name)}: {len(only)}</h4>")
+            if only:
+                parts.append("<ul>" + "".join(
+                    f"<li>{html.escape(m.title or '(no title)')}"
+                    f"{f' ({m.year})' if m.year else ''}"
+                    f"{f' — doi:{html.escape(m.doi)}' if m.doi else ''}</li>"
+                    for m in only) + "</ul>")
+        self.only.setHtml("".join(parts))

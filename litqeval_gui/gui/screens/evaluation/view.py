@@ -1,0 +1,432 @@
+"""The evaluation screen of one topic: the parameters, the comparison table and the
+Landscape, Threshold, Decay and Overlap tabs (a
+:class:`~litqeval_gui.gui.screens.Screen` opened on a topic's name).
+
+Every evaluation runs as a background job (:func:`.adapter.evaluation_job`): vectors
+and the map are computed there when missing or stale, stored results make a parameter
+change quick. A parameter change (after a short pause) evaluates again; the settings
+are stored once that evaluation succeeded, as ``litqeval evaluate`` does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from litqeval_gui.core import catalog
+from litqeval_gui.core.browse import record_detail
+from litqeval_gui.core.changes import Changes
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.evaluation import comparison, report_html
+from litqeval_gui.core.evaluation.analysis import readiness
+from litqeval_gui.core.evaluation.settings import (
+    EvaluationSettings,
+    load_settings,
+    save_settings,
+)
+from litqeval_gui.core.exporting import check_target
+from litqeval_gui.gui.notify import show_error
+from litqeval_gui.gui.plots.fidelity import FidelityBadge
+from litqeval_gui.gui.record_detail import detail_html
+from litqeval_gui.gui.screens.evaluation.adapter import (
+    ScreenData,
+    cos_theta,
+    evaluation_job,
+    missed_html,
+    notes,
+    table_row,
+)
+from litqeval_gui.gui.screens.evaluation.parameters import ParameterBar
+from litqeval_gui.gui.screens.evaluation.table import ComparisonModel, comparison_view
+from litqeval_gui.gui.screens.evaluation.tabs import (
+    DecayTab,
+    LandscapeTab,
+    OverlapTab,
+    ThresholdTab,
+)
+from litqeval_gui.gui.session import ProjectSession
+from litqeval_gui.gui.settings import Settings
+
+PAUSE_MS = 400  # after the last parameter change, evaluate
+NO_CORE = ("This topic has no core set yet — import one (File ▸ Import…, role “core set”), "
+           "then evaluate.")
+NO_LISTS = ("This topic has no result lists yet — import a search export (File ▸ Import… or "
+            "drop the file on the window), then evaluate.")
+FIRST_RUN = ("Computing the topic's vectors and its 2D map in the background (the first time "
+             "takes a while; later evaluations reuse them)…")
+STALE = ("The topic's records changed since this evaluation: its map and these numbers are "
+         "stale.")
+TABLE_FILTER = "CSV table (*.csv);;Excel workbook (*.xlsx)"
+REPORT_FILTER = "HTML report (*.html)"
+
+
+class EvaluationView(QWidget):
+    """One topic's evaluation (module docstring)."""
+
+    key = "evaluation"
+
+    def __init__(self, session: ProjectSession, topic: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.topic = topic
+        self.topic_id = session.project.topic_id(topic)
+        self.target_gone = False
+        self.data: ScreenData | None = None
+        self.stored = load_settings(session.project, topic)
+        self.job = None
+        self._job_settings: EvaluationSettings = self.stored  # what the running job uses
+        self._again = False  # parameters changed while a job ran: evaluate once more
+        self._settings = Settings()
+        self._timer = QTimer(self, singleShot=True, interval=PAUSE_MS)
+        self._timer.timeout.connect(self.evaluate)
+
+        self.badge = FidelityBadge()
+        self.problem = QLabel(wordWrap=True)
+        self.problem.setStyleSheet("color: #a40000")
+        self.stale = QLabel(STALE, wordWrap=True)
+        self.stale_button = QPushButton("Re-evaluate")
+        self.stale_button.clicked.connect(self.evaluate)
+        self.progress_label = QLabel()
+        self.progress = QProgressBar(maximumWidth=240, textVisible=False)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self.cancel)
+        self.message = QLabel(alignment=Qt.AlignmentFlag.AlignCenter, wordWrap=True)
+        self.evaluate_button = QPushButton("Evaluate")
+        self.evaluate_button.clicked.connect(self.evaluate)
+
+        self.model = ComparisonModel(self)
+        self.table = comparison_view(self.model)
+        self.notes = QLabel(wordWrap=True)
+        self.notes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.landscape = LandscapeTab()
+        self.landscape.record_clicked.connect(self.show_record)
+        self.threshold = ThresholdTab()
+        self.threshold.theta_chosen.connect(self.use_theta)
+        self.decay = DecayTab()
+        self.overlap = OverlapTab()
+        self.tabs = QTabWidget(documentMode=True)
+        self.tabs.addTab(self._comparison_page(), "Comparison")
+        for widget, name in ((self.landscape, "Landscape"), (self.threshold, "Threshold"),
+                             (self.decay, "Decay"), (self.overlap, "Overlap")):
+            self.tabs.addTab(widget, name)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self._message_page())
+        self.pages.addWidget(self.tabs)
+
+        self.evaluate_action = self._action("Evaluate Again", "F5", self.evaluate)
+        self.export_table_action = self._action("Export Table…", "", self.export_table)
+        self.export_report_action = self._action("Export Evaluation Report…", "",
+                                                 self.export_report)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        self.parameters = ParameterBar(self.stored)
+        self.parameters.changed.connect(self._timer.start)
+        layout.addWidget(self.parameters)
+        layout.addLayout(self._status_bar())
+        layout.addWidget(self.pages, 1)
+        self._set_running(False)
+        self.stale.hide()
+        self.stale_button.hide()
+        self.start()
+
+    # -- the screen protocol ---------------------------------------------------------
+    @staticmethod
+    def id_of(topic: str) -> str:
+        return topic
+
+    def target_id(self) -> str:
+        return self.topic
+
+    @property
+    def title(self) -> str:
+        return f"Evaluation: {self.topic}"
+
+    @property
+    def tooltip(self) -> str:
+        return f"Recall and semantic precision of {self.topic}'s result lists"
+
+    def actions(self) -> list[QAction]:
+        return [self.evaluate_action, self.export_table_action, self.export_report_action]
+
+    def save_state(self, settings: Settings) -> None:
+        """Nothing beyond the project's own parameters is kept."""
+
+    def restore_state(self, settings: Settings) -> None:
+        self._settings = settings
+
+    def project_changed(self, changes: Changes, initiator: object) -> None:
+        """A rename follows the topic; records or lists changing make the shown evaluation
+        stale (flagged, evaluated again on request: a new map can take a while)."""
+        if changes.topics:
+            names = {t.id: t.name for t in catalog.topics(self.session.project)}
+            self.target_gone = self.topic_id not in names
+            self.topic = names.get(self.topic_id, self.topic)
+        if (changes.records or changes.lists or changes.works) and not self.target_gone:
+            if self.data is not None:
+                self.stale.show()
+                self.stale_button.show()
+            elif self.job is None:
+                self.start()
+
+    # -- building ------------------------------------------------------------------
+    def _action(self, text: str, shortcut: str, slot: object) -> QAction:
+        action = QAction(text, self, triggered=slot)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.addAction(action)
+        return action
+
+    def use_theta(self, theta: float) -> None:
+        """Adopt ``theta`` for SP cos (from the threshold analysis) and evaluate."""
+        self.parameters.set_theta(theta)
+        self.evaluate()
+
+    def _status_bar(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        for widget in (self.problem, self.stale, self.stale_button, self.progress_label):
+            row.addWidget(widget)
+        row.addStretch(1)
+        for widget in (self.progress, self.cancel_button):
+            row.addWidget(widget)
+        return row
+
+    def _message_page(self) -> QWidget:
+        page = QWidget()
+        column = QVBoxLayout(page)
+        column.addStretch(1)
+        column.addWidget(self.message)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(self.evaluate_button)
+        row.addStretch(1)
+        column.addLayout(row)
+        column.addStretch(2)
+        font = self.message.font()
+        font.setPointSizeF(font.pointSizeF() * 1.2)
+        self.message.setFont(font)
+        return page
+
+    def _comparison_page(self) -> QWidget:
+        page = QWidget()
+        column = QVBoxLayout(page)
+        top = QHBoxLayout()
+        self.summary = QLabel(wordWrap=True)
+        top.addWidget(self.summary, 1)
+        top.addWidget(self.badge)
+        export = QPushButton("Export Table…")
+        export.clicked.connect(self.export_table)
+        top.addWidget(export)
+        column.addLayout(top)
+        self.missed = QTextBrowser(openExternalLinks=True)
+        self.missed.setPlaceholderText("Select a list to see the core works it missed.")
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(self.missed)
+        split.setSizes([300, 300])
+        column.addWidget(split, 1)
+        column.addWidget(self.notes)
+        self.table.selectionModel().currentRowChanged.connect(self._show_missed)
+        return page
+
+    def _show_missed(self, current) -> None:
+        if self.data is None or not current.isValid():
+            self.missed.clear()
+            return
+        row = self.table.model().mapToSource(current).row()
+        self.missed.setHtml(missed_html(self.data.evaluation.lists[row]))
+
+    # -- evaluating ----------------------------------------------------------------
+    def _empty_reason(self) -> str | None:
+        project = self.session.project
+        if catalog.core_size(project, self.topic_id) == 0:
+            return NO_CORE
+        if not any(i.role == "results" for i in catalog.lists(project, self.topic)):
+            return NO_LISTS
+        return None
+
+    def start(self) -> None:
+        """The empty state when there is nothing to evaluate, else evaluate."""
+        reason = self._empty_reason()
+        if reason is not None:
+            self._show_message(reason, button=False)
+            return
+        self.evaluate()
+
+    def evaluate(self) -> None:
+        """Evaluate with the controls' settings in the background (once more after the
+        running job when one runs)."""
+        self._timer.stop()
+        if self.job is not None:
+            self._again = True
+            return
+        try:
+            settings = self.parameters.settings()
+        except LitqError as exc:
+            self.problem.setText(str(exc))
+            return
+        self.problem.clear()
+        if self._empty_reason() is not None:
+            self.start()
+            return
+        first = readiness(self.session.project, self.topic, settings) != "ready"
+        self.progress_label.setText(FIRST_RUN if first else "Evaluating…")
+        if self.data is None:
+            self._show_message(FIRST_RUN if first else "Evaluating…", button=False)
+        self._set_running(True)
+        self._job_settings = settings
+        self.job = self.session.jobs.run(
+            f"Evaluating {self.topic}",
+            evaluation_job(self.session.worker_project, self.topic, settings),
+            on_success=self._succeeded,  # bound methods: dropped once the tab is deleted
+            on_failure=self._failed, on_cancelled=self._cancelled,
+            on_progress=self._progressed)
+
+    def cancel(self) -> None:
+        self._again = False
+        if self.job is not None:
+            self.job.cancel()
+            self.progress_label.setText("Cancelling…")
+
+    def _progressed(self, done: int, total: int, message: str) -> None:
+        self.progress.setRange(0, max(total, 0))
+        self.progress.setValue(min(done, total) if total else 0)
+        if message:
+            self.progress_label.setText(message[:1].upper() + message[1:] + "…")
+
+    def _set_running(self, running: bool) -> None:
+        self.progress.setVisible(running)
+        self.cancel_button.setVisible(running)
+        self.progress_label.setVisible(running)
+        if running:
+            self.progress.setRange(0, 0)
+
+    def _ended(self) -> None:
+        self.job = None
+        self._set_running(False)
+        if self._again:
+            self._again = False
+            self.evaluate()
+
+    def _succeeded(self, data: ScreenData) -> None:
+        settings = self._job_settings
+        if settings != self.stored:
+            self.stored = settings
+            self.session.write(lambda p: save_settings(p, self.topic, settings), initiator=self)
+        self.show_data(data)
+        self._ended()
+
+    def _failed(self, exc: BaseException) -> None:
+        if self.data is None:
+            self._show_message(f"The evaluation failed: {exc}", button=True)
+        else:
+            show_error(self, "The evaluation failed", exc)
+        self._ended()
+
+    def _cancelled(self) -> None:
+        if self.data is None:
+            self._show_message("The evaluation was cancelled; nothing shown yet. Evaluate "
+                               "to start again (what was computed is kept).", button=True)
+        self._ended()
+
+    def _show_message(self, text: str, *, button: bool) -> None:
+        self.message.setText(text)
+        self.evaluate_button.setVisible(button)
+        self.pages.setCurrentIndex(0)
+
+    def show_data(self, data: ScreenData) -> None:
+        """Fill the table and the tabs from one evaluation."""
+        self.data = data
+        evaluation = data.evaluation
+        self.badge.set_fidelity(data.fidelity)
+        chosen = self.table.currentIndex()
+        chosen = self.table.model().mapToSource(chosen).row() if chosen.isValid() else 0
+        self.model.set_rows([table_row(item) for item in evaluation.lists],
+                            low_fidelity=self.badge.low)
+        at = self.table.model().mapFromSource(self.model.index(
+            min(chosen, len(evaluation.lists) - 1), 0))
+        self.table.setCurrentIndex(at)
+        self._show_missed(at)
+        theta = cos_theta(evaluation)
+        if evaluation.settings.theta is None and theta is not None:
+            self.parameters.show_theta(theta)
+        info = evaluation.backend
+        self.summary.setText(
+            f"{len(evaluation.lists)} result lists against {evaluation.lists[0].core} core "
+            f"works · {info.name} vectors ({info.model}) · {evaluation.map.method.upper()} map"
+            f" · SP cos θ = {'—' if theta is None else f'{theta:.3f}'}"
+            f"{' (from core)' if evaluation.settings.theta is None else ''}")
+        self.notes.setText("\n".join(notes(evaluation)))
+        self.notes.setVisible(bool(notes(evaluation)))
+        for tab in (self.landscape, self.threshold, self.decay, self.overlap):
+            tab.set_data(data)
+        self.stale.hide()
+        self.stale_button.hide()
+        self.pages.setCurrentIndex(1)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Closing the tab stops its evaluation (what was computed is kept); its answer,
+        if it still comes, goes nowhere (the slots are this deleted widget's methods)."""
+        self._timer.stop()
+        if self.job is not None:
+            self.job.cancel()
+        super().closeEvent(event)
+
+    # -- records and exports ---------------------------------------------------------
+    def show_record(self, record_id: int) -> None:
+        self.landscape.detail.setHtml(detail_html(record_detail(self.session.project,
+                                                                record_id)))
+
+    def _save_path(self, title: str, name: str, filters: str) -> Path | None:
+        start = str(self._settings.last_dir / name)
+        path, _ = QFileDialog.getSaveFileName(self, title, start, filters)
+        return Path(path) if path else None
+
+    def export_table(self) -> Path | None:
+        """Write the comparison table as CSV or XLSX (by the suffix chosen)."""
+        if self.data is None:
+            return None
+        path = self._save_path("Export Table", f"{self.topic} evaluation.csv", TABLE_FILTER)
+        if path is None:
+            return None
+        if path.suffix.lower() not in (".csv", ".xlsx"):
+            path = path.with_suffix(".csv")
+        write = comparison.write_xlsx if path.suffix.lower() == ".xlsx" else comparison.write_csv
+        return self._write(path, lambda: write(self.data.evaluation, path))
+
+    def export_report(self) -> Path | None:
+        """Write the self-contained HTML report of the evaluation shown."""
+        if self.data is None:
+            return None
+        path = self._save_path("Export Evaluation Report", f"{self.topic} evaluation.html",
+                               REPORT_FILTER)
+        if path is None:
+            return None
+        if path.suffix.lower() not in (".html", ".htm"):
+            path = path.with_suffix(".html")
+        return self._write(path, lambda: report_html.write_report(self.data.evaluation, path))
+
+    def _write(self, path: Path, write) -> Path | None:
+        try:
+            check_target(path, self.session.project.path)
+            write()
+        except (LitqError, OSError) as exc:
+            show_error(self, "Cannot export", exc)
+            return None
+        self._settings.last_dir = path.parent
+        return path
