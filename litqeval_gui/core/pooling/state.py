@@ -198,11 +198,13 @@ class Advance:
     added: int  # records sent to the screening
 
     def message(self) -> str:
-        return f"pool depth {self.depth}: {self.added} new records"
+        plural = "" if self.added == 1 else "s"
+        return f"pool depth {self.depth}: {self.added} new record{plural}"
 
 
-def advance(project: Project, pool: Pool) -> Advance:
-    """Release the next depth: its works not judged yet go to the pool's screening."""
+def next_release(project: Project, pool: Pool) -> tuple[int, list[int]]:
+    """The next depth of ``pool`` and the records to send for it (its works not judged
+    yet); a clear error when the pool has stopped or is at its full depth."""
     state = pool_state(project, store.get_pool(project, pool.id))
     if state.finished:
         raise LitqError(f"pool {pool.name!r} has stopped at depth {state.decision.stop_depth} "
@@ -210,8 +212,15 @@ def advance(project: Project, pool: Pool) -> Advance:
     if not state.can_advance:
         raise LitqError(f"pool {pool.name!r} is at its full depth {state.max_depth}")
     depth = state.released + 1
-    new = [state.representative[w] for w in state.layers[depth - 1] if w not in state.judged]
-    return Advance(depth, store.release(project, state.pool, depth, new))
+    return depth, [state.representative[w] for w in state.layers[depth - 1]
+                   if w not in state.judged]
+
+
+def advance(project: Project, pool: Pool) -> Advance:
+    """Release the next depth: its works not judged yet go to the pool's screening."""
+    depth, records = next_release(project, pool)
+    return Advance(depth, store.release(project, store.get_pool(project, pool.id), depth,
+                                        records))
 
 
 def advance_while_judged(project: Project, pool: Pool) -> list[Advance]:

@@ -18,7 +18,7 @@ the screening core, so the pool's state survives a crash with every judgement ma
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -204,19 +204,26 @@ def runs(project: Project, pool: Pool) -> list[Run]:
                 "ORDER BY position", [pool.id])]
 
 
-def release(project: Project, pool: Pool, depth: int, records: Sequence[int]) -> int:
-    """Set the pool's released depth to ``depth`` and append ``records`` to its
-    screening, in one write; returns how many records were added. The depth must be
-    the next one (a stale caller gets a clear error, nothing changes)."""
-    added: list[int] = []
-
+def release_op(pool: Pool, depth: int, records: Sequence[int],
+               added: list[int] | None = None) -> Callable[[Project], Changes]:
+    """The write op setting the pool's released depth to ``depth`` and appending
+    ``records`` to its screening (how many were added goes to ``added``). The depth must
+    be the next one: a stale caller gets a clear error and nothing changes."""
     def op(p: Project) -> Changes:
         current = p.db.execute("SELECT depth FROM pools WHERE id = ?", [pool.id]).fetchone()
         if current is None or current[0] != depth - 1:
             raise LitqError(f"pool {pool.name!r} is no longer at depth {depth - 1}")
         p.db.execute("UPDATE pools SET depth = ? WHERE id = ?", [depth, pool.id])
-        added.append(screening_store.append_items(p, pool.screening_id, records))
+        count = screening_store.append_items(p, pool.screening_id, records)
+        if added is not None:
+            added.append(count)
         return POOLS
 
-    project.write(op)
+    return op
+
+
+def release(project: Project, pool: Pool, depth: int, records: Sequence[int]) -> int:
+    """Run :func:`release_op` (one write); returns how many records were added."""
+    added: list[int] = []
+    project.write(release_op(pool, depth, records, added))
     return added[0]

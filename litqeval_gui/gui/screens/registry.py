@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from litqeval_gui.gui.screens.pooling import PoolingView
 from litqeval_gui.gui.screens.records import RecordsView
 
 SCREENS = {
     RecordsView.key: RecordsView,
+    PoolingView.key: PoolingView,
 }
