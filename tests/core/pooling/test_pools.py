@@ -9,12 +9,16 @@ import textwrap
 import pytest
 
 from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.pooling import state, store
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.screening import store as screening_store
+from litqeval_gui.core.screening.features import build_features
 from litqeval_gui.core.screening.queue import Screener
+from litqeval_gui.core.screening.retrain import retrain, stored_ranking
 from litqeval_gui.metrics.pooling import AGGRESSIVE
 from tests.support.pooling import docid, pool_project, two_run_layers
+from tests.support.screening import screening_project
 
 
 def judge_released(project, pool, relevant, limit=None):
@@ -219,3 +223,25 @@ def test_sigkill_loses_no_judgement(tmp_path):
     assert after.released == 2 and after.effort == 3 and after.relevant == 2
     assert after.judged_depth == 1 and after.nrels.tolist() == [1]
     assert [docid_ for docid_ in after.pending] == [after.layers[1][1]]
+
+
+def test_a_stored_model_ranking_is_a_run_fixed_at_creation(tmp_path):
+    path, labels = screening_project(tmp_path, 40, 0.25)
+    with Project.open(path) as project:
+        screening = screening_store.create_screening(project, "T", "s", ["L"])
+        items = screening_store.items(project, screening.id)
+        screener = Screener(project, screening, "Ada")
+        for record, label in list(zip(items, labels, strict=True))[:12]:
+            screener.decide("include" if label else "exclude", record_id=record)
+        features = run_job(build_features(project, screening.topic_id, items))
+        ranking = run_job(retrain(project, screening, features))
+        pool = store.create_pool(project, "T", "P", ["ranking:s", "L"], store.settings())
+        assert [r.records for r in store.runs(project, pool)] == [ranking.records, tuple(items)]
+        run_job(retrain(project, screening, features, model="nb"))  # a later ranking
+        assert stored_ranking(project, screening.id).model != ranking.model
+        assert store.runs(project, pool)[0].records == ranking.records
+        first = state.advance(project, pool)
+        assert first.added == len({ranking.records[0], items[0]})
+        with pytest.raises(LitqError, match="no stored model ranking"):
+            empty = screening_store.create_screening(project, "T", "t", ["L"])
+            store.create_pool(project, "T", "Q", [f"ranking:{empty.name}"], store.settings())
