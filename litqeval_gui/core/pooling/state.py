@@ -3,6 +3,8 @@
 Nothing here is stored: :func:`pool_state` recomputes it from the pool row, its runs
 and the current judgements (SPEC §4 via :mod:`litqeval_gui.metrics.pooling`). Depth k
 is *judged* when every work of P(k) is; nrels, ŕ and k_cr use the judged depths only.
+The full depth is the pool's, or the longest run when that is shorter; a low-yield rule
+deeper than that full depth does not apply.
 Balancing (:func:`schedule`): the topics still finding relevant records come first
 (relevant per judged work over the last w judged depths; a pool that has judged
 nothing yet ranks first), ties by less effort.
