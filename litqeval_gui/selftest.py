@@ -191,6 +191,28 @@ def export_lists(run: SelfTest) -> str:
     return f"{len(records)} records as {', '.join(exporting.EXPORT_FORMATS)}"
 
 
+def advance_pool(run: SelfTest) -> str:
+    """A pool of the TREC run advances one depth: its record goes to the pool's screening,
+    is judged there, and the pool's state read back after reopening shows depth 1 judged."""
+    from litqeval_gui.core.pooling import state, store
+    from litqeval_gui.core.screening import store as screening_store
+    from litqeval_gui.core.screening.queue import Screener
+
+    project = run.open_project()
+    pool = store.create_pool(project, TREC_TOPIC, "self-test", ["results-trec-run"],
+                             store.settings("aggressive", low_yield=None))
+    step = state.advance(project, pool)
+    screening = screening_store.get_screening(project, pool.screening_id)
+    Screener(project, screening, "self-test").decide("include")
+    run.close_project()
+    back = state.pool_state(run.open_project(), store.find_pool(run.open_project(),
+                                                                TREC_TOPIC, "self-test"))
+    if (step.added, back.released, back.judged_depth, back.nrels.tolist()) != (1, 1, 1, [1]):
+        raise AssertionError(f"{step.message()}; read back: depth {back.released}, judged "
+                             f"{back.judged_depth}, nrels {back.nrels.tolist()}")
+    return f"{step.message()}, judged and read back (nrels(1) = 1)"
+
+
 def reopen_project(run: SelfTest) -> str:
     """Closed and opened again, the project holds every list with its records."""
     run.close_project()
@@ -209,6 +231,7 @@ STEPS: list[Step] = [
     ("compute recall", compute_recall),
     ("evaluate a topic (lsa + map + the four methods)", evaluate_a_topic),
     ("export lists", export_lists),
+    ("advance a pool", advance_pool),
     ("reopen project", reopen_project),
 ]
 

@@ -17,12 +17,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from litqeval_gui import __version__
-from litqeval_gui.cli import evaluation, manage, records, screening, tar
+from litqeval_gui.cli import evaluation, manage, pooling, records, screening, tar
 from litqeval_gui.cli.common import TextProgress
 from litqeval_gui.core.errors import LitqError, database_message, environment_message, one_line
 
 # each module's ``register(command)`` adds its sub-commands, in this order
-COMMAND_MODULES = (records, manage, evaluation, screening, tar)
+COMMAND_MODULES = (records, manage, evaluation, screening, tar, pooling)
 
 __all__ = ["COMMAND_MODULES", "TextProgress", "build_parser", "main"]
 

@@ -4,8 +4,8 @@ Screens compare it with what they show and refresh only that (Anki's ``OpChanges
 ``topics``: topics added or removed; ``lists``: imported lists added, removed or
 renamed; ``records``: records added or removed; ``works``: which records form one
 work (grouping); ``verdicts``: the user's verdicts on matches; ``parameters``: the
-project's parameters; ``decisions``: screenings, their screening decisions (events) or
-rankings; ``evaluation``: stored vectors, maps or evaluation results. ``Changes()`` is
+project's parameters; ``decisions``: screenings, their screening decisions (events),
+rankings or pools; ``evaluation``: stored vectors, maps or evaluation results. ``Changes()`` is
 "nothing visible changed" and is falsy.
 """
 

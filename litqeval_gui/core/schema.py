@@ -39,6 +39,10 @@ Then, named by what they do:
   vector), ``maps`` (a topic's 2D map of one set with its fidelity and the records it
   was fitted on) and ``evaluation_results`` (per list and method, the outcome and the
   key of the inputs and parameters it came from). All cascade from their parents.
+- ``_pools``: incremental variable-depth pools (:mod:`litqeval_gui.core.pooling`):
+  ``pools`` (per topic: its screening, stop parameters, qrels lists and the depth
+  released so far) and ``pool_runs`` (each run's record ids in rank order, int64 bytes,
+  fixed when the pool is created).
 """
 
 from __future__ import annotations
@@ -230,8 +234,25 @@ def _evaluation_store(db: sqlite_utils.Database) -> None:
         db.execute(sql)
 
 
+def _pools(db: sqlite_utils.Database) -> None:
+    db.execute("""CREATE TABLE pools (
+        id INTEGER PRIMARY KEY,
+        topic_id INTEGER NOT NULL REFERENCES topics(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        screening_id INTEGER NOT NULL REFERENCES screenings(id) ON DELETE CASCADE,
+        params TEXT NOT NULL,  -- JSON: preset, w, W, t, l, low yield, full depth
+        qrels TEXT NOT NULL,   -- JSON list of import ids whose grades are judgements
+        depth INTEGER NOT NULL, created TEXT NOT NULL,
+        UNIQUE (topic_id, name))""")
+    db.execute("""CREATE TABLE pool_runs (
+        pool_id INTEGER NOT NULL REFERENCES pools(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL, name TEXT NOT NULL, source TEXT NOT NULL,
+        records BLOB NOT NULL,
+        PRIMARY KEY (pool_id, position))""")
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
     _v1, _v2, _v3, _bibliographic_fields, _live_views, _cascade_deletes, _parameters,
-    _screenings, _evaluation_store,
+    _screenings, _evaluation_store, _pools,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -282,3 +282,44 @@ def pooling_decision(
         return PoolingDecision(full_depth, crit.k_cr, low, full_depth, judged, "full depth")
     needed = min(max(crit.depth_needed, yield_depth if low is None else 0), full_depth)
     return PoolingDecision(None, crit.k_cr, low, needed, judged, "undetermined")
+
+
+# ------------------------------------------------------------------ static pools
+
+
+def depth_k_pool(runs: Sequence[Run], k: int) -> list[DocId]:
+    """The depth-k pool P(k) in pooling order (run order within a depth)."""
+    return [doc for layer in new_at_each_depth(runs, k) for doc in layer]
+
+
+def _take_n(scores: Mapping[DocId, float], n: int) -> list[DocId]:
+    """The ``n`` best-scored documents; ties keep first-seen order."""
+    if n < 0:
+        raise ValueError("N must be >= 0")
+    order = sorted(enumerate(scores.items()), key=lambda item: (-item[1][1], item[0]))
+    return [doc for _, (doc, _) in order[:n]]
+
+
+def _rank_weights(runs: Sequence[Run], weight) -> dict[DocId, float]:
+    scores: dict[DocId, float] = {}
+    for run in runs:
+        seen: set[DocId] = set()
+        for rank, doc in enumerate(run, 1):
+            if doc not in seen:
+                seen.add(doc)
+                scores[doc] = scores.get(doc, 0.0) + weight(rank)
+    return scores
+
+
+def rbp_take_n(runs: Sequence[Run], n: int, p: float = 0.8) -> list[DocId]:
+    """RBP-take-N (Moffat et al. 2007): score(d) = Σ_runs (1-p)·p^(rank-1); the N best."""
+    if not 0 < p < 1:
+        raise ValueError("p must be in (0, 1)")
+    return _take_n(_rank_weights(runs, lambda rank: (1 - p) * p ** (rank - 1)), n)
+
+
+def rrf_take_n(runs: Sequence[Run], n: int, k: int = 60) -> list[DocId]:
+    """RRF-take-N (Cormack et al. 2009): score(d) = Σ_runs 1/(k + rank); the N best."""
+    if k < 0:
+        raise ValueError("k must be >= 0")
+    return _take_n(_rank_weights(runs, lambda rank: 1 / (k + rank)), n)

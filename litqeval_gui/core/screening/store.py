@@ -105,8 +105,13 @@ def _stamp() -> str:
 def create_screening(project: Project, topic: str, name: str, lists: Sequence[str], *,
                      phase: str = "title_abstract", scheme: str = IEM,
                      record_filter: RecordFilter | None = None,
-                     reasons: Sequence[str] = ()) -> Screening:
-    """Create screening ``name`` of ``topic`` over the named lists (a write)."""
+                     reasons: Sequence[str] = (),
+                     records: Sequence[int] | None = None) -> Screening:
+    """Create screening ``name`` of ``topic`` over the named lists (a write).
+
+    ``records``: exactly these items, in this order, instead of every work of the lists
+    (a pool starts its screening empty and grows it with :func:`append_items`).
+    """
     if not name.strip():
         raise LitqError("a screening needs a name")
     if phase not in PHASES:
@@ -119,7 +124,8 @@ def create_screening(project: Project, topic: str, name: str, lists: Sequence[st
     import_ids = [find_list(project, topic, list_name).id for list_name in lists]
     chosen = record_filter or RecordFilter()
     source = json.dumps({"lists": import_ids, "filter": asdict(chosen)})
-    chosen_ids = representatives(project, import_ids, chosen)  # read before the write
+    chosen_ids = (representatives(project, import_ids, chosen) if records is None
+                  else list(dict.fromkeys(records)))  # read before the write
 
     def op(p: Project) -> Changes:
         db = p.db
@@ -138,6 +144,22 @@ def create_screening(project: Project, topic: str, name: str, lists: Sequence[st
 
     project.write(op)
     return find_screening(project, topic, name)
+
+
+def append_items(project: Project, screening_id: int, record_ids: Iterable[int]) -> int:
+    """Append the records not yet in the screening after its last item, in order; runs
+    inside the caller's write op (so it commits with what the caller changes). Returns
+    how many were added."""
+    db = project.db
+    present = {row[0] for row in db.execute(
+        "SELECT record_id FROM screening_items WHERE screening_id = ?", [screening_id])}
+    last = db.execute("SELECT COALESCE(MAX(position), 0) FROM screening_items "
+                      "WHERE screening_id = ?", [screening_id]).fetchone()[0]
+    new = [r for r in dict.fromkeys(record_ids) if r not in present]
+    db.conn.executemany("INSERT INTO screening_items (screening_id, record_id, position) "
+                        "VALUES (?, ?, ?)",
+                        [(screening_id, r, last + i) for i, r in enumerate(new, 1)])
+    return len(new)
 
 
 def representatives(project: Project, import_ids: Sequence[int],

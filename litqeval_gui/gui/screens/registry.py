@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from litqeval_gui.gui.screens.evaluation import EvaluationView
+from litqeval_gui.gui.screens.pooling import PoolingView
 from litqeval_gui.gui.screens.records import RecordsView
 
 SCREENS = {
     RecordsView.key: RecordsView,
     EvaluationView.key: EvaluationView,
+    PoolingView.key: PoolingView,
 }

@@ -163,3 +163,20 @@ def test_the_union_of_lists_screens_each_work_once(tmp_path, small_files):
                  for r in store.items(project, both.id)]
         assert len(set(works)) == 5
         assert store.items(project, both.id)[:4] == store.items(project, one.id)
+
+
+def test_screening_over_chosen_records_grows_by_append(tmp_path):
+    path, _ = screening_project(tmp_path, 6)
+    with Project.open(path) as project:
+        ids = [row[0] for row in project.db.execute("SELECT id FROM records ORDER BY rank")]
+        screening = store.create_screening(project, "T", "grown", ["L"], records=[])
+        assert screening.size == 0
+        added = []
+        project.write(lambda p: added.append(
+            store.append_items(p, screening.id, [ids[2], ids[0], ids[2]])) or
+            store.DECISIONS)
+        project.write(lambda p: added.append(
+            store.append_items(p, screening.id, [ids[0], ids[5]])) or
+            store.DECISIONS)
+        assert added == [2, 1]
+        assert store.items(project, screening.id) == [ids[2], ids[0], ids[5]]

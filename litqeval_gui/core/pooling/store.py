@@ -1,0 +1,229 @@
+"""Pools in the project file (tables of migration ``_pools``).
+
+A pool belongs to a topic and owns a screening (created empty with it). Its runs are
+the record ids of result lists (``list:NAME``, in rank order: a result list's export
+order or an imported TREC run) or of a screening's stored model ranking
+(``ranking:SCREENING``), copied when the pool is created so a later retrain or import
+does not move it. Units are works: a work's first record in the pool (by rank, then
+run) is the one screened.
+
+:func:`advance` releases the next depth: in one write it raises the pool's depth and
+appends the works new at that depth that are not judged yet to the screening, so the
+file never holds one without the other. Judgements are the screening's decisions
+(relevant: :func:`~litqeval_gui.core.screening.labels.is_relevant`) and the grades of
+the pool's qrels lists (relevant: grade ≥ 1); each decision is an event committed by
+the screening core, so the pool's state survives a crash with every judgement made.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from litqeval_gui.core.catalog import find_list
+from litqeval_gui.core.changes import Changes
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.project import Project, now
+from litqeval_gui.core.screening import store as screening_store
+from litqeval_gui.core.screening.retrain import stored_ranking
+from litqeval_gui.metrics.pooling import DEFAULT_FULL_DEPTH, PRESETS, LowYieldRule, StopParams
+
+POOLS = Changes(decisions=True)
+CUSTOM = "custom"
+LOW_YIELD = LowYieldRule()  # thesis §8.7: depth 20, ratio 0.1
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Stop parameters (a preset's or custom), the low-yield rule and the full depth."""
+
+    preset: str
+    params: StopParams
+    low_yield: LowYieldRule | None = LOW_YIELD
+    full_depth: int = DEFAULT_FULL_DEPTH
+
+    def as_dict(self) -> dict:
+        p = self.params
+        rule = self.low_yield
+        return {"preset": self.preset, "w": p.window, "W": p.rate_window, "t": p.threshold,
+                "l": p.run_length, "full_depth": self.full_depth,
+                "low_yield": None if rule is None else {"depth": rule.depth,
+                                                        "max_ratio": rule.max_ratio}}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Settings:
+        rule = d["low_yield"]
+        return cls(d["preset"], StopParams(d["w"], d["W"], d["t"], d["l"]),
+                   None if rule is None else LowYieldRule(rule["depth"], rule["max_ratio"]),
+                   d["full_depth"])
+
+
+def settings(preset: str = "aggressive", *, custom: Sequence[float] | None = None,
+             full_depth: int = DEFAULT_FULL_DEPTH,
+             low_yield: LowYieldRule | None = LOW_YIELD) -> Settings:
+    """A preset (aggressive, relaxed) or ``custom`` = (w, W, t, l); clear errors."""
+    try:
+        if custom is not None:
+            w, big_w, t, run = custom
+            params, preset = StopParams(int(w), int(big_w), float(t), int(run)), CUSTOM
+        elif preset in PRESETS:
+            params = PRESETS[preset]
+        else:
+            raise LitqError(f"unknown preset {preset!r}; use one of "
+                            f"{', '.join(PRESETS)} or custom (w, W, t, l)")
+        if full_depth < 1:
+            raise ValueError("the full depth must be >= 1")
+        if low_yield is not None and low_yield.depth > full_depth:
+            raise ValueError("the low-yield depth must not exceed the full depth")
+    except ValueError as exc:
+        raise LitqError(f"bad pool settings: {exc}") from None
+    return Settings(preset, params, low_yield, full_depth)
+
+
+@dataclass(frozen=True)
+class Run:
+    name: str
+    source: str  # list:NAME | ranking:SCREENING
+    records: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Pool:
+    id: int
+    topic_id: int
+    topic: str
+    name: str
+    screening_id: int
+    settings: Settings
+    qrels: tuple[int, ...]  # import ids
+    depth: int  # depths released to the screening
+    created: str
+
+
+def _run_records(project: Project, topic: str, source: str) -> Run:
+    kind, _, name = source.partition(":")
+    if kind == "list" and name:
+        list_id = find_list(project, topic, name).id
+        records = [row[0] for row in project.db.execute(
+            "SELECT id FROM live_records WHERE import_id = ? ORDER BY rank, id", [list_id])]
+    elif kind == "ranking" and name:
+        screening = screening_store.find_screening(project, topic, name)
+        ranking = stored_ranking(project, screening.id)
+        if ranking is None:
+            raise LitqError(f"screening {name!r} has no stored model ranking yet")
+        records = list(ranking.records)
+    else:
+        raise LitqError(f"a run is list:NAME or ranking:SCREENING, not {source!r}")
+    if not records:
+        raise LitqError(f"run {source!r} has no records")
+    return Run(name, source, tuple(records))
+
+
+def create_pool(project: Project, topic: str, name: str, runs: Sequence[str],
+                chosen: Settings, *, qrels: Sequence[str] = ()) -> Pool:
+    """Create pool ``name`` of ``topic`` over ``runs`` (``list:NAME``/``ranking:NAME``;
+    a bare name is a list), with its screening ``pool: NAME`` (a write, depth 0)."""
+    if not name.strip():
+        raise LitqError("a pool needs a name")
+    if not runs:
+        raise LitqError("a pool needs at least one run")
+    sources = [s if ":" in s else f"list:{s}" for s in runs]
+    if len(set(sources)) != len(sources):
+        raise LitqError("a run is named twice")
+    topic_id = project.topic_id(topic)
+    found = [_run_records(project, topic, s) for s in sources]
+    qrels_ids = [find_list(project, topic, q).id for q in qrels]
+    lists = [s.partition(":")[2] for s in sources if s.startswith("list:")] or list(qrels)
+    if not lists:
+        raise LitqError("a pool of rankings only needs a list too (--qrels or a list run)")
+    if any(pool.name == name for pool in pools(project, topic)):
+        raise LitqError(f"topic {topic!r} already has a pool named {name!r}")
+    screening = screening_store.create_screening(project, topic, f"pool: {name}", lists,
+                                                 records=[])
+
+    def op(p: Project) -> Changes:
+        if p.db.execute("SELECT 1 FROM pools WHERE topic_id = ? AND name = ?",
+                        [topic_id, name]).fetchone():
+            raise LitqError(f"topic {topic!r} already has a pool named {name!r}")
+        pool_id = p.db.execute(
+            "INSERT INTO pools (topic_id, name, screening_id, params, qrels, depth, created) "
+            "VALUES (?, ?, ?, ?, ?, 0, ?)",
+            [topic_id, name, screening.id, json.dumps(chosen.as_dict()),
+             json.dumps(qrels_ids), now()]).lastrowid
+        p.db.conn.executemany(
+            "INSERT INTO pool_runs (pool_id, position, name, source, records) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [(pool_id, i, run.name, run.source, np.asarray(run.records, "<i8").tobytes())
+             for i, run in enumerate(found, 1)])
+        return POOLS
+
+    project.write(op)
+    return find_pool(project, topic, name)
+
+
+_POOL_SQL = ("SELECT p.id, p.topic_id, t.name, p.name, p.screening_id, p.params, p.qrels, "
+             "p.depth, p.created FROM pools p JOIN topics t ON t.id = p.topic_id")
+
+
+def _pool(row: Sequence) -> Pool:
+    return Pool(row[0], row[1], row[2], row[3], row[4], Settings.from_dict(json.loads(row[5])),
+                tuple(json.loads(row[6])), row[7], row[8])
+
+
+def pools(project: Project, topic: str | None = None) -> list[Pool]:
+    """The pools of ``topic`` (all topics when None), oldest first."""
+    if topic is None:
+        return [_pool(row) for row in project.db.execute(f"{_POOL_SQL} ORDER BY p.id")]
+    return [_pool(row) for row in project.db.execute(
+        f"{_POOL_SQL} WHERE p.topic_id = ? ORDER BY p.id", [project.topic_id(topic)])]
+
+
+def find_pool(project: Project, topic: str, name: str) -> Pool:
+    found = pools(project, topic)
+    for pool in found:
+        if pool.name == name:
+            return pool
+    names = ", ".join(repr(p.name) for p in found) or "none"
+    raise LitqError(f"topic {topic!r} has no pool named {name!r} (pools: {names})")
+
+
+def get_pool(project: Project, pool_id: int) -> Pool:
+    row = project.db.execute(f"{_POOL_SQL} WHERE p.id = ?", [pool_id]).fetchone()
+    if row is None:
+        raise LitqError(f"no pool with id {pool_id}")
+    return _pool(row)
+
+
+def runs(project: Project, pool: Pool) -> list[Run]:
+    return [Run(name, source, tuple(np.frombuffer(blob, "<i8").tolist()))
+            for name, source, blob in project.db.execute(
+                "SELECT name, source, records FROM pool_runs WHERE pool_id = ? "
+                "ORDER BY position", [pool.id])]
+
+
+def release_op(pool: Pool, depth: int, records: Sequence[int],
+               added: list[int] | None = None) -> Callable[[Project], Changes]:
+    """The write op setting the pool's released depth to ``depth`` and appending
+    ``records`` to its screening (how many were added goes to ``added``). The depth must
+    be the next one: a stale caller gets a clear error and nothing changes."""
+    def op(p: Project) -> Changes:
+        current = p.db.execute("SELECT depth FROM pools WHERE id = ?", [pool.id]).fetchone()
+        if current is None or current[0] != depth - 1:
+            raise LitqError(f"pool {pool.name!r} is no longer at depth {depth - 1}")
+        p.db.execute("UPDATE pools SET depth = ? WHERE id = ?", [depth, pool.id])
+        count = screening_store.append_items(p, pool.screening_id, records)
+        if added is not None:
+            added.append(count)
+        return POOLS
+
+    return op
+
+
+def release(project: Project, pool: Pool, depth: int, records: Sequence[int]) -> int:
+    """Run :func:`release_op` (one write); returns how many records were added."""
+    added: list[int] = []
+    project.write(release_op(pool, depth, records, added))
+    return added[0]

@@ -1,0 +1,239 @@
+"""The pooling screen (opened on a topic): one of its pools by depth, each run's
+contribution, static pools for comparison, and effort vs relevant found across every
+pool of the project; "Advance one depth" sends the next depth's unjudged records to the
+pool's screening through the write path. Everything shown is
+:func:`~litqeval_gui.core.pooling.state.pool_state`, re-read when decisions change.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from litqeval_gui.core.changes import Changes
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.pooling import state, store
+from litqeval_gui.core.pooling.state import PoolState
+from litqeval_gui.gui.notify import show_error
+from litqeval_gui.gui.plots.curves import DepthPlot
+from litqeval_gui.gui.plots.effort import EffortPlot
+from litqeval_gui.gui.session import ProjectSession
+from litqeval_gui.gui.settings import Settings
+
+
+def _table(headers: list[str]) -> QTableWidget:
+    table = QTableWidget(0, len(headers))
+    table.setHorizontalHeaderLabels(headers)
+    table.verticalHeader().hide()
+    table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+    table.horizontalHeader().setStretchLastSection(True)
+    return table
+
+
+def _fill(table: QTableWidget, rows: list[tuple]) -> None:
+    table.setRowCount(len(rows))
+    for r, row in enumerate(rows):
+        for c, value in enumerate(row):
+            item = QTableWidgetItem(str(value))
+            if c:
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            table.setItem(r, c, item)
+    table.resizeColumnsToContents()
+
+
+class PoolingView(QWidget):
+    key = "pooling"
+
+    def __init__(self, session: ProjectSession, topic: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.topic = topic
+        self.states: list[PoolState] = []
+        self._stale = False
+        self.pool_box = QComboBox(toolTip="The topic's pools")
+        self.pool_box.currentIndexChanged.connect(lambda _i: self.show_pool())
+        self.advance_button = QPushButton("Advance one depth")
+        self.advance_button.setToolTip("Send the next depth's unjudged records to the pool's "
+                                       "screening")
+        self.advance_button.clicked.connect(self.advance)
+        self.export_button = QPushButton("Save plots…")
+        self.export_button.clicked.connect(self._ask_export)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.depth_plot = DepthPlot()
+        self.effort_plot = EffortPlot()
+        self.contributions = _table(["Run", "Relevant in its top ranks", "Only this run"])
+        self.static = _table(["Pool", "Size", "Relevant known"])
+        self.advance_action = QAction("Advance Pool One Depth", self)
+        self.advance_action.triggered.connect(self.advance)
+        side = QSplitter(Qt.Orientation.Vertical)
+        side.addWidget(self.contributions)
+        side.addWidget(self.static)
+        side.addWidget(self.effort_plot)
+        side.setSizes([200, 150, 350])
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.depth_plot)
+        self.splitter.addWidget(side)
+        self.splitter.setSizes([600, 400])
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Pool"))
+        bar.addWidget(self.pool_box, 1)
+        bar.addWidget(self.advance_button)
+        bar.addWidget(self.export_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(bar)
+        layout.addWidget(self.status)
+        layout.addWidget(self.splitter, 1)
+        self.refresh()
+
+    # -- the screen protocol ---------------------------------------------------------
+
+    @staticmethod
+    def id_of(topic: str) -> str:
+        return topic
+
+    def target_id(self) -> str:
+        return self.topic
+
+    @property
+    def title(self) -> str:
+        return f"Pooling · {self.topic}"
+
+    @property
+    def tooltip(self) -> str:
+        return f"Incremental pooling of topic {self.topic}"
+
+    def actions(self) -> list[QAction]:
+        return [self.advance_action]
+
+    def project_changed(self, changes: Changes, initiator: object) -> None:
+        if changes.decisions:
+            if self.isVisible():
+                self.refresh()
+            else:
+                self._stale = True
+
+    def showEvent(self, event) -> None:  # noqa: N802 — Qt override
+        if self._stale:
+            self.refresh()
+        super().showEvent(event)
+
+    def save_state(self, settings: Settings) -> None:
+        settings.set_splitter_sizes(self.key, self.splitter.sizes())
+
+    def restore_state(self, settings: Settings) -> None:
+        sizes = settings.splitter_sizes(self.key)
+        if sizes:
+            self.splitter.setSizes(sizes)
+        self.splitter.splitterMoved.connect(lambda *_: self.save_state(settings))
+
+    # -- showing ---------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Re-read every pool of the project (the effort plot spans topics)."""
+        self._stale = False
+        project = self.session.project
+        self.states = [state.pool_state(project, pool) for pool in store.pools(project)]
+        mine = [s.pool.name for s in self.states if s.pool.topic == self.topic]
+        chosen = self.pool_box.currentText()
+        self.pool_box.blockSignals(True)
+        self.pool_box.clear()
+        self.pool_box.addItems(mine)
+        if chosen in mine:
+            self.pool_box.setCurrentText(chosen)
+        self.pool_box.blockSignals(False)
+        self.effort_plot.set_curves({
+            f"{s.pool.topic} / {s.pool.name}": (s.sizes[:s.judged_depth], s.nrels)
+            for s in self.states})
+        self.show_pool()
+
+    def current(self) -> PoolState | None:
+        name = self.pool_box.currentText()
+        return next((s for s in self.states
+                     if s.pool.topic == self.topic and s.pool.name == name), None)
+
+    def show_pool(self) -> None:
+        found = self.current()
+        self.advance_button.setEnabled(found is not None and found.can_advance)
+        self.advance_action.setEnabled(self.advance_button.isEnabled())
+        if found is None:
+            self.status.setText(f"Topic {self.topic} has no pool yet (litqeval pool-create).")
+            return
+        d = found.decision
+        shown = max(found.released, 1)
+        depths = np.arange(1, shown + 1)
+        nrels = np.full(shown, np.nan)
+        nrels[:found.judged_depth] = found.nrels
+        self.depth_plot.set_data(depths, nrels, found.sizes[:shown], found.rate,
+                                 threshold=found.pool.settings.params.threshold,
+                                 l_run=found.l_run, k_cr=d.k_cr,
+                                 judged=found.judged_depth or None)
+        k_cr = "undetermined" if d.k_cr is None else d.k_cr
+        end = (f"stopped at depth {d.stop_depth} ({d.reason})" if found.finished
+               else f"judge to depth {d.depth_needed} to decide")
+        self.status.setText(
+            f"{found.pool.settings.params.label()} · released depth {found.released}, judged "
+            f"depth {found.judged_depth} · {found.effort} judged, {found.relevant} relevant, "
+            f"{len(found.pending)} waiting in screening “pool: {found.pool.name}” · "
+            f"k_cr {k_cr} · {end}")
+        _fill(self.contributions, [(c.run, c.relevant, c.only) for c in found.contributions()])
+        _fill(self.static, [(name, size, rel) for name, (size, rel)
+                            in found.static_pools().items()])
+
+    # -- acting ----------------------------------------------------------------------
+
+    def advance(self) -> None:
+        """Release the next depth of the shown pool through the write path."""
+        found = self.current()
+        if found is None:
+            return
+        try:
+            depth, records = state.next_release(self.session.project, found.pool)
+        except LitqError as exc:
+            self.status.setText(str(exc))
+            return
+        added: list[int] = []
+        self.advance_button.setEnabled(False)
+        self.session.write(store.release_op(found.pool, depth, records, added), initiator=self,
+                           on_success=lambda _c: self._advanced(depth, added),
+                           on_failure=self._failed)
+
+    def _advanced(self, depth: int, added: list[int]) -> None:
+        self.refresh()
+        self.status.setText(f"{state.Advance(depth, added[0]).message()} · {self.status.text()}")
+
+    def _failed(self, exc: BaseException) -> None:
+        self.refresh()
+        show_error(self, "The pool was not advanced", exc)
+
+    def export_plots(self, path: Path) -> list[Path]:
+        """The depth plot to ``path`` and the effort plot beside it (``-effort``), PNG or
+        SVG by the suffix."""
+        path = Path(path)
+        return [self.depth_plot.save(path),
+                self.effort_plot.save(path.with_name(f"{path.stem}-effort{path.suffix}"))]
+
+    def _ask_export(self) -> None:
+        name, _ = QFileDialog.getSaveFileName(self, "Save plots", f"pool-{self.topic}.png",
+                                              "PNG image (*.png);;SVG vector image (*.svg)")
+        if name:
+            try:
+                self.export_plots(Path(name))
+            except (OSError, ValueError) as exc:
+                show_error(self, "The plots were not saved", exc)

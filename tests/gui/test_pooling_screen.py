@@ -1,0 +1,86 @@
+"""The pooling screen: advancing through the button sends each depth to the pool's
+screening, judging there moves the plots and tables, plots save as PNG and SVG."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from litqeval_gui.core.pooling import store
+from litqeval_gui.core.project import Project
+from litqeval_gui.core.screening import store as screening_store
+from litqeval_gui.core.screening.queue import Screener
+from litqeval_gui.gui.screens.pooling import PoolingView
+from litqeval_gui.gui.screens.registry import SCREENS
+from litqeval_gui.gui.session import ProjectSession
+from tests.support.pooling import docid, pool_project, two_run_layers
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
+
+
+@pytest.fixture
+def screen(qtbot, tmp_path):
+    runs, relevant = two_run_layers(20, 4)
+    runs["C"] = ["a1", "x1", "a2", "x2"]  # shares two relevant records with A, finds none
+    path = pool_project(tmp_path, runs, topics=("T", "U"))
+    with Project.open(path) as project:
+        for topic in ("T", "U"):
+            store.create_pool(project, topic, "P", ["A", "B", "C"],
+                              store.settings("aggressive", low_yield=None))
+    session = ProjectSession(Project.open(path))
+    view = PoolingView(session, "T")
+    session.changed.connect(view.project_changed)
+    qtbot.addWidget(view)
+    view.resize(1300, 800)
+    view.show()
+    yield session, view, relevant
+    assert session.close()
+
+
+def judge_all(session, topic, relevant):
+    pool = store.find_pool(session.project, topic, "P")
+    screener = Screener(session.project,
+                        screening_store.get_screening(session.project, pool.screening_id), "Ada")
+    while (record := screener.current) is not None:
+        screener.decide("include" if docid(session.project, record) in relevant else "exclude")
+
+
+def test_advance_judge_until_the_pool_stops(qtbot, screen):
+    session, view, relevant = screen
+    assert SCREENS["pooling"] is PoolingView
+    assert view.pool_box.currentText() == "P" and "released depth 0" in view.status.text()
+    for depth in range(1, 12):
+        assert view.advance_button.isEnabled()
+        view.advance_button.click()
+        qtbot.waitUntil(lambda d=depth: f"pool depth {d}:" in view.status.text())
+        judge_all(session, "T", relevant)
+        qtbot.waitUntil(lambda d=depth: f"judged depth {d} " in view.status.text())
+    assert "stopped at depth 2 (critical depth)" in view.status.text()
+    assert not view.advance_button.isEnabled()
+    _, nrels = view.depth_plot.nrels.getData()
+    assert nrels.tolist() == [2, 4, 6, 8] + [8] * 7
+    _, sizes = view.depth_plot.sizes.getData()
+    assert sizes[:4].tolist() == [2, 5, 7, 10]  # C adds x1 at depth 2, x2 at depth 4
+    rows = [[view.contributions.item(r, c).text() for c in range(3)]
+            for r in range(view.contributions.rowCount())]
+    assert rows == [["A", "4", "2"], ["B", "4", "4"], ["C", "2", "0"]]
+    assert view.static.item(0, 0).text() == "depth-2" and view.static.item(0, 2).text() == "4"
+    # both topics' pools on the effort plot; U has judged nothing yet
+    assert [c.getData()[0].tolist() for c in view.effort_plot.curves][1] == [0.0]
+    assert view.effort_plot.legend_names() == ["T / P", "U / P"]
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    assert view.grab().save(str(ARTIFACTS / "pooling_screen.png"))
+
+
+def test_plots_export_png_and_svg(qtbot, screen, tmp_path):
+    session, view, relevant = screen
+    view.advance_button.click()
+    qtbot.waitUntil(lambda: "pool depth 1:" in view.status.text())
+    judge_all(session, "T", relevant)
+    qtbot.waitUntil(lambda: "judged depth 1 " in view.status.text())
+    for suffix in (".png", ".svg"):
+        written = view.export_plots(tmp_path / f"pool{suffix}")
+        assert [p.name for p in written] == [f"pool{suffix}", f"pool-effort{suffix}"]
+        assert all(p.stat().st_size > 1000 for p in written)
+    assert "<svg" in (tmp_path / "pool.svg").read_text(encoding="utf-8")[:2000]
+    assert np.isfinite(view.depth_plot.sizes.getData()[1]).all()
