@@ -161,6 +161,8 @@ class MainWindow(QMainWindow):
         self.evaluate_action = a("&Evaluate Topic…", self.evaluate_topic, "", "",
                                  "Recall and semantic precision of the selected topic's "
                                  "result lists against its core set")
+        self.pool_action = a("&Pool Runs…", self.pool_topic, "", "",
+                             "The selected topic's pool: depth by depth, with its stop criterion")
         self.report_action = a("Export Evaluation &Report…", self.export_evaluation_report,
                                "", "", "Write the shown evaluation as one HTML file")
         self.help_action = a("LitQEval GUI &Help", self.show_help, "F1")
@@ -193,7 +195,7 @@ class MainWindow(QMainWindow):
             action.setData(name)
             self.theme_actions.addAction(action)
         topic_menu = bar.addMenu("&Topic")
-        topic_menu.addActions([self.evaluate_action, self.matches_action])
+        topic_menu.addActions([self.evaluate_action, self.pool_action, self.matches_action])
         topic_menu.addSeparator()
         topic_menu.addActions([self.manage.rename_topic, self.manage.delete_topic])
         topic_menu.addSeparator()
@@ -251,6 +253,7 @@ class MainWindow(QMainWindow):
         self.close_tab_action.setEnabled(self.tabs.count() > 0)
         self.matches_action.setEnabled(has_project and bool(self.sidebar.topic_names()))
         self.evaluate_action.setEnabled(has_project and bool(self.sidebar.topic_names()))
+        self.pool_action.setEnabled(self.evaluate_action.isEnabled())
         self.report_action.setEnabled(has_project)
         self.manage.update()
 
@@ -492,11 +495,18 @@ class MainWindow(QMainWindow):
 
     def evaluate_topic(self) -> QWidget | None:
         """Open the evaluation screen of the selected topic."""
+        return self._open_topic_screen("evaluation")
+
+    def pool_topic(self) -> QWidget | None:
+        """Open the pooling screen of the selected topic."""
+        return self._open_topic_screen("pooling")
+
+    def _open_topic_screen(self, key: str) -> QWidget | None:
         topic = self.sidebar.current_topic()
         if self.session is None or topic is None:
             self.statusBar().showMessage("Select a topic in the sidebar first", 5000)
             return None
-        return self.open_screen("evaluation", topic)
+        return self.open_screen(key, topic)
 
     def export_evaluation_report(self) -> None:
         """The report of the evaluation tab shown; else open the selected topic's."""

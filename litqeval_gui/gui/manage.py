@@ -114,7 +114,7 @@ class ManageActions(QObject):
             menu.addActions([self.rename_list, self.delete_list])
             menu.addSeparator()
         if self.selected_topic() is not None:
-            menu.addAction(self.window.evaluate_action)
+            menu.addActions([self.window.evaluate_action, self.window.pool_action])
         menu.addActions([self.rename_topic, self.delete_topic])
         menu.popup(sidebar.viewport().mapToGlobal(pos))
         return menu

@@ -84,3 +84,20 @@ def test_plots_export_png_and_svg(qtbot, screen, tmp_path):
         assert all(p.stat().st_size > 1000 for p in written)
     assert "<svg" in (tmp_path / "pool.svg").read_text(encoding="utf-8")[:2000]
     assert np.isfinite(view.depth_plot.sizes.getData()[1]).all()
+
+
+def test_topic_menu_opens_the_selected_topics_pool(window, qtbot, tmp_path):
+    from tests.support.pages import sidebar_index
+
+    runs, _ = two_run_layers(20, 4)
+    path = pool_project(tmp_path, runs, topics=("T", "U"))
+    with Project.open(path) as project:
+        store.create_pool(project, "U", "P", ["A", "B"], store.settings("relaxed"))
+    assert window.open_project(path)
+    window.sidebar.setCurrentIndex(sidebar_index(window.sidebar, "U"))
+    window._update_actions()
+    assert window.pool_action.isEnabled()
+    window.pool_action.trigger()
+    view = window.tabs.currentWidget()
+    assert (view.key, view.topic) == ("pooling", "U")
+    assert view.pool_box.currentText() == "P"
