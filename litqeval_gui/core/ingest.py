@@ -175,7 +175,8 @@ def _link(project: Project, summary: ImportSummary, topic_id: int, token: Cancel
           ) -> Generator[Progress, None, ImportSummary]:
     """Link the import into its topic (reads here, links written in chunks); the works
     are grouped on a read here too and one short op writes them and marks the import
-    done (or regroups itself if anything was written since). Returns ``summary`` with
+    done (or regroups in full if records, works or verdicts were written since: a
+    screening decision or a parameter is not). Returns ``summary`` with
     the counts that linking decides filled in (the import's report)."""
     import_id = summary.import_id
     db = project.db
@@ -188,22 +189,20 @@ def _link(project: Project, summary: ImportSummary, topic_id: int, token: Cancel
     for chunk in chunks(_link_rows(topic_id, links, existing + new_items)):
         project.write(lambda p, chunk=chunk: _nothing(_store_links(p.db, chunk)))
     yield Progress(92, 100, "grouping duplicates")
-    generation = project.writes.generation if project.writes is not None else None
+    generation = project.writes.works_generation if project.writes is not None else None
     planned = works.plan_regroup(db, topic_id, pending_import=import_id)  # read here
     mine = {r for (r,) in db.execute("SELECT id FROM records WHERE import_id = ?", [import_id])}
     pending = [pair for pair in planned if pair[1] in mine]  # invisible: written in chunks
     live = [pair for pair in planned if pair[1] not in mine]
     token.raise_if_cancelled()
-    ops = 0
     for chunk in chunks(pending):
         project.write(lambda p, chunk=chunk: _nothing(works.apply_regroup(p.db, chunk)))
-        ops += 1
 
     def finish(p: Project) -> Changes:
         p.db["imports"].update(import_id, {"state": "done"})
-        if generation is None or project.writes.generation == generation + ops:
+        if generation is None or project.writes.works_generation == generation:
             works.apply_regroup(p.db, live)
-        else:  # something else was written since the plan was read (a verdict): regroup
+        else:  # records, works or verdicts were written since the plan was read: regroup
             works.regroup(p.db, topic_id)
         return IMPORTED
 

@@ -72,7 +72,9 @@ class WritePath:
 
     def __init__(self, project: Project, listener: Listener | None = None) -> None:
         self._listener = listener
-        self.generation = 0  # ops committed so far: unchanged = nothing written since
+        # commits that changed records, works or verdicts (what grouping depends on):
+        # unchanged = no grouping written since (a pending import's rows change nothing)
+        self.works_generation = 0
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="litqeval-write")
         # the ident, not current_thread(): that would leave a never-ending _DummyThread
         # behind for every non-Python thread (a Qt job's) that writes
@@ -90,7 +92,8 @@ class WritePath:
     def _run(self, op: Op, initiator: Any) -> Changes:
         with self._project.transaction():
             changes = op(self._project)
-        self.generation += 1
+        if changes.records or changes.works or changes.verdicts:
+            self.works_generation += 1
         if changes and self._listener is not None:
             self._listener(changes, initiator)
         return changes

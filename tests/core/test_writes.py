@@ -94,18 +94,22 @@ def test_chunks_cover_every_row_once():
     assert list(chunks([], 3)) == []
 
 
-@pytest.mark.parametrize("phase", ["storing", "linking"])
-def test_a_decision_during_a_large_import_is_stored_and_the_import_succeeds(
-        project, tmp_path, monkeypatch, phase):
+def _during_import(project, tmp_path, monkeypatch, phase, act):
+    """Import 3 000 records into topic B on a sibling connection, pause it mid-``phase``,
+    run ``act()`` meanwhile, let it finish; returns ``act``'s result, the import's
+    outcome ({"summary"} or {"error"}) and how often the import regrouped its topic."""
     monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 10_000)  # rows stored piece by piece
     monkeypatch.setattr(parallel, "PIECE_RECORDS", 200)
+    regroups = []
+    regroup = ingest.works.regroup
+    monkeypatch.setattr(ingest.works, "regroup",
+                        lambda db, topic_id: regroups.append(topic_id) or regroup(db, topic_id))
     records, _ = synthetic.generate(3000, dup_rate=0.1, seed=5)
     big = tmp_path / "big.ris"
     exporting.export_records(records, big, "ris")
-    [match] = matches.matches(project, "T", uncertain=True)
     paused, resume, outcome = threading.Event(), threading.Event(), {}
 
-    def pause_once(p):  # the import stops mid-phase while the decision is made
+    def pause_once(p):  # the import stops mid-phase while ``act`` runs
         in_phase = 10 < p.done < 50 if phase == "storing" else 55 < p.done < 90
         if in_phase and not paused.is_set():
             paused.set()
@@ -116,7 +120,7 @@ def test_a_decision_during_a_large_import_is_stored_and_the_import_succeeds(
         try:
             outcome["summary"] = run_job(
                 ingest.import_file(sibling, big, topic="B", role="results"), pause_once)
-        except Exception as exc:  # noqa: BLE001 — checked below
+        except Exception as exc:  # noqa: BLE001 — checked by the caller
             outcome["error"] = exc
         finally:
             sibling.close()
@@ -126,12 +130,53 @@ def test_a_decision_during_a_large_import_is_stored_and_the_import_succeeds(
     worker.start()
     assert paused.wait(60)
     try:
-        assert matches.decide(project, match.id, accept=True) == Changes(verdicts=True,
-                                                                         works=True)
+        result = act()
     finally:
         resume.set()
         worker.join(120)
+    return result, outcome, regroups
+
+
+@pytest.mark.parametrize("phase", ["storing", "linking"])
+def test_a_decision_during_a_large_import_is_stored_and_the_import_succeeds(
+        project, tmp_path, monkeypatch, phase):
+    [match] = matches.matches(project, "T", uncertain=True)
+    changes, outcome, regroups = _during_import(
+        project, tmp_path, monkeypatch, phase, lambda: matches.decide(project, match.id,
+                                                                      accept=True))
+    assert changes == Changes(verdicts=True, works=True)
     assert "error" not in outcome, outcome.get("error")
     assert outcome["summary"].read == 3000
     assert matches.match(project, match.id).status == "confirmed"
     assert catalog.find_list(project, "B", "big").records == 3000
+
+
+@pytest.mark.parametrize("write", ["unrelated", "verdict"])
+def test_only_a_write_that_can_change_works_makes_the_import_regroup(
+        project, tmp_path, monkeypatch, write):
+    """A write committed after the import planned its grouping: a verdict may change any
+    grouping, so the import regroups its topic in full; a screening decision, a parameter,
+    a stored vector… must not cost it that (0.5 s in one op at 200 000 records, during
+    which every other write waits)."""
+    [match] = matches.matches(project, "T", uncertain=True)
+    acts = {"unrelated": lambda: project.write(lambda p: p.db.execute(
+                "INSERT INTO meta (key, value) VALUES ('probe', '1')") and NOTHING),
+            "verdict": lambda: matches.decide(project, match.id, accept=True)}
+    plan, written = ingest.works.plan_regroup, []
+
+    def planned_then_written(*args, **kwargs):  # first call: the import's, on its thread
+        result = plan(*args, **kwargs)
+        if not written:
+            written.append(acts[write]())
+        return result
+
+    monkeypatch.setattr(ingest.works, "plan_regroup", planned_then_written)
+    regroup = ingest.works.regroup
+    _, outcome, regroups = _during_import(project, tmp_path, monkeypatch, "storing",
+                                          lambda: None)
+    assert "error" not in outcome, outcome.get("error")
+    assert catalog.find_list(project, "B", "big").records == 3000
+    assert len(written) == 1 and len(regroups) == (write == "verdict")
+    before = {r[0]: r[1] for r in project.db.execute("SELECT id, work_id FROM records")}
+    regroup(project.db, project.topic_id("B"))  # the grouping equals a full regroup's
+    assert {r[0]: r[1] for r in project.db.execute("SELECT id, work_id FROM records")} == before
