@@ -28,6 +28,7 @@ from litqeval_gui.core import catalog, exporting, ingest  # noqa: E402
 from litqeval_gui.core.jobs import run_job  # noqa: E402
 from litqeval_gui.core.project import Project  # noqa: E402
 from tests.support import synthetic  # noqa: E402
+from tests.support.pages import cached_pages  # noqa: E402
 
 N = 100_000
 REPEATS = 5
@@ -99,7 +100,7 @@ def main() -> int:
             steps.append(time.perf_counter() - start)
         assert table.rowAt(table.viewport().height() - 2) == info.records - 1
         still = [timed(table.viewport().grab) for _ in range(STEPS)]
-        pages = view.model.cached_pages
+        pages = cached_pages(view.model)
         window.close()
         app.processEvents()
 

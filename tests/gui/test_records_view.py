@@ -14,6 +14,7 @@ from litqeval_gui.core.project import Project
 from litqeval_gui.gui.screens.records import view as records_view
 from litqeval_gui.gui.screens.records.view import CACHE_PAGES, RecordsView
 from litqeval_gui.gui.session import ProjectSession
+from tests.support import pages
 
 N = 100_000
 FRUITS = ("apple", "banana", "cherry", "damson", "elder", "fig", "grape", "hazel", "iris",
@@ -93,14 +94,14 @@ def test_100k_rows_open_paint_and_scroll_with_few_pages_in_memory(view, qtbot):
     assert bottom == N - 1
     assert model.index(bottom, 1).data() == title(N - 1)
     assert model.index(bottom, 0).data() == str(N)
-    assert 1 <= model.cached_pages <= CACHE_PAGES < 10  # not 500 pages of row objects
+    assert 1 <= pages.cached_pages(model) <= CACHE_PAGES < 10  # not 500 pages of row objects
 
 
 def test_page_cache_evicts_least_recently_used_pages(view):
     model = view.model
     for row in range(0, 20 * records_view.PAGE_SIZE, records_view.PAGE_SIZE):
         model.index(row, 1).data()
-    assert model.cached_pages == CACHE_PAGES
+    assert pages.cached_pages(model) == CACHE_PAGES
     assert model.row(19 * records_view.PAGE_SIZE).title == title(19 * records_view.PAGE_SIZE)
 
 

@@ -25,6 +25,11 @@ def preview_titles(table) -> list[str]:
     return [table.item(row, 0).text() for row in range(table.rowCount())]
 
 
+def cached_pages(model) -> int:
+    """How many pages of rows a records model holds in its cache."""
+    return len(model._pages)
+
+
 def summary_count(page, name: str, key: str) -> int:
     """The number a summary page shows for list ``name`` in row ``key`` (e.g. "matched")."""
     col = [s.name for s in page.summaries()].index(name)

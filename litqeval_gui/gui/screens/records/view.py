@@ -114,10 +114,6 @@ class RecordsModel(QAbstractTableModel):
         self._pages.clear()
         self.endResetModel()
 
-    @property
-    def cached_pages(self) -> int:
-        return len(self._pages)
-
     def works_changed(self) -> None:
         """Same rows, new grouping: drop the cached pages and repaint the visible cells."""
         self._browser.works_changed()
