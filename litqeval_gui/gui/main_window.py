@@ -158,6 +158,8 @@ class MainWindow(QMainWindow):
         self.tabs.currentChanged.connect(self.manage.update)
         self.matches_action = a("Review Uncertain &Matches…", self.review_matches, "", "",
                                 "Decide on record matches the linker was unsure about")
+        self.screen_action = a("&Screen Records…", self.screen_topic, "", "",
+                               "Screen the selected topic's records one at a time")
         self.help_action = a("LitQEval GUI &Help", self.show_help, "F1")
         self.about_action = a("&About LitQEval GUI", self.show_about)
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
@@ -187,7 +189,7 @@ class MainWindow(QMainWindow):
             action.setData(name)
             self.theme_actions.addAction(action)
         topic_menu = bar.addMenu("&Topic")
-        topic_menu.addAction(self.matches_action)
+        topic_menu.addActions([self.matches_action, self.screen_action])
         topic_menu.addSeparator()
         topic_menu.addActions([self.manage.rename_topic, self.manage.delete_topic])
         topic_menu.addSeparator()
@@ -244,6 +246,7 @@ class MainWindow(QMainWindow):
         self.close_action.setEnabled(has_project)
         self.close_tab_action.setEnabled(self.tabs.count() > 0)
         self.matches_action.setEnabled(has_project and bool(self.sidebar.topic_names()))
+        self.screen_action.setEnabled(self.matches_action.isEnabled())
         self.manage.update()
 
     def _update_content(self) -> None:
@@ -481,6 +484,17 @@ class MainWindow(QMainWindow):
         from litqeval_gui.gui.screens.matches.dialog import open_matches_dialog
 
         return open_matches_dialog(self.session, topic, self)
+
+    def screen_topic(self) -> QWidget | None:
+        """Open (or create) a screening of the selected topic in a tab."""
+        topic = self.sidebar.current_topic()
+        if self.session is None or topic is None:
+            self.statusBar().showMessage("Select a topic in the sidebar first", 5000)
+            return None
+        from litqeval_gui.gui.screens.screening import choose_screening
+
+        screening = choose_screening(self.session.project, topic, self.settings, self)
+        return None if screening is None else self.open_screen("screening", screening)
 
     # -- drag and drop --------------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from litqeval_gui.gui.screens.records import RecordsView
+from litqeval_gui.gui.screens.screening import ScreeningView
 
 SCREENS = {
     RecordsView.key: RecordsView,
+    ScreeningView.key: ScreeningView,
 }
