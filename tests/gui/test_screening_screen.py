@@ -244,6 +244,11 @@ def test_screenshot(qtbot, session, made):
     view.grab().save(str(SCREENS / "screening_screen.png"))
     view.side.setCurrentIndex(1)
     view.grab().save(str(SCREENS / "screening_history.png"))
+    for key in (Qt.Key.Key_Left, Qt.Key.Key_I, Qt.Key.Key_Left):  # change the last decision
+        qtbot.keyClick(view, key)
+    _settle(qtbot, session)
+    dialog = view.show_audit()
+    dialog.grab().save(str(SCREENS / "screening_audit.png"))
 
 
 def test_the_topic_menu_creates_a_screening_and_opens_it_in_a_tab(window, project_path,
@@ -286,3 +291,16 @@ def test_a_graded_screening_decides_with_the_digit_keys(qtbot, made):
     assert session.close()
     with Project.open(made[0]) as project:
         assert [e.label for e in store.events(project, screening_id)] == ["3", "0"]
+
+
+def test_space_and_page_down_scroll_the_record(qtbot, session):
+    view = _view(qtbot, session)
+    view.record.setMaximumHeight(90)  # the abstract does not fit
+    qtbot.waitUntil(lambda: view.record.verticalScrollBar().maximum() > 0)
+    bar = view.record.verticalScrollBar()
+    assert bar.maximum() > 0 and bar.value() == 0
+    qtbot.keyClick(view, Qt.Key.Key_Space)
+    after_space = bar.value()
+    qtbot.keyClick(view, Qt.Key.Key_PageDown)
+    assert 0 < after_space and (bar.value() > after_space or bar.value() == bar.maximum())
+    assert view.labels == {}  # scrolling decides nothing

@@ -86,6 +86,7 @@ class ScreeningView(QWidget):
         self.features = None
         self.ranking: Ranking | None = stored_ranking(project, screening.id)
         self.job = None
+        self._closed = False
         self.retrain_again = False
         self.since_retrain = 0
         self._pinned: int | None = None  # shown until decided (undone, or ranking switched)
@@ -521,11 +522,15 @@ class ScreeningView(QWidget):
         self.show_current()
 
     def _ranking_failed(self, exc: BaseException) -> None:
+        if self._closed:
+            return
         self.job = None
         show_error(self, "Ranking failed", exc)
         self.show_current()
 
     def _ranked(self, result: tuple) -> None:
+        if self._closed:
+            return
         self.features, ranking = result
         self.job = None
         if ranking is not None:
@@ -538,6 +543,7 @@ class ScreeningView(QWidget):
             self.start_ranking()
 
     def closeEvent(self, event) -> None:  # noqa: N802 — Qt override
+        self._closed = True  # a ranking arriving later is dropped
         if self.job is not None:
             self.job.cancel()
         self._panel_timer.stop()
