@@ -304,3 +304,56 @@ def test_space_and_page_down_scroll_the_record(qtbot, session):
     qtbot.keyClick(view, Qt.Key.Key_PageDown)
     assert 0 < after_space and (bar.value() > after_space or bar.value() == bar.maximum())
     assert view.labels == {}  # scrolling decides nothing
+
+
+def test_a_decision_that_fails_to_save_is_taken_back_on_screen(qtbot, session, made,
+                                                               monkeypatch, shown_errors):
+    from litqeval_gui.core.errors import LitqError
+
+    view = _view(qtbot, session)
+    first = view.shown
+
+    def refuse(*args, **kwargs):
+        raise LitqError("disk full")
+
+    monkeypatch.setattr(store, "decide", refuse)
+    qtbot.keyClick(view, Qt.Key.Key_I)
+    qtbot.waitUntil(lambda: shown_errors != [])
+    assert shown_errors[0][0] == "The decision was not saved" and "disk full" in shown_errors[0][1]
+    assert view.labels == {} and view.shown == first  # the record is back, undecided
+    assert _events(made[0]) == []
+
+
+def test_the_reviewer_is_asked_once_and_kept(qtbot, monkeypatch):
+    from litqeval_gui.gui.screens.screening.start import ask_reviewer
+
+    answers = iter([("  Bo Lee ", True)])
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *args: next(answers)))
+    assert ask_reviewer(Settings(), None) == "Bo Lee"
+    assert ask_reviewer(Settings(), None) == "Bo Lee"  # read back, not asked again
+
+
+def test_start_dialog_offers_existing_screenings_and_checks_a_new_one(qtbot, session, made,
+                                                                      shown_errors):
+    from litqeval_gui.gui.screens.screening.start import NEW, StartDialog
+
+    dialog = StartDialog(session.project, "T")
+    qtbot.addWidget(dialog)
+    assert [dialog.choice.itemText(i) for i in range(dialog.choice.count())] == [
+        "S (60 records)", NEW]
+    dialog.choice.setCurrentIndex(1)
+    assert dialog.new_box.isEnabled() and dialog.chosen_lists() == ["L"]
+    dialog.name.setText("S")  # taken
+    dialog.accept()
+    assert dialog.result() != dialog.DialogCode.Accepted and "already has" in shown_errors[0][1]
+    dialog.name.setText("full text")
+    dialog.phase.setCurrentIndex(1)
+    dialog.scheme.setCurrentIndex(1)
+    dialog.reasons.setText("no data, wrong design")
+    dialog.show()
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    dialog.grab().save(str(SCREENS / "screening_start.png"))
+    dialog.accept()
+    made_now = dialog.made
+    assert (made_now.name, made_now.phase, made_now.scheme, made_now.reasons) == (
+        "full text", "full_text", "graded", ("no data", "wrong design"))

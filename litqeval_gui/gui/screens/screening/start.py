@@ -67,6 +67,7 @@ class StartDialog(QDialog):
                                else Qt.CheckState.Unchecked)
             self.lists.addItem(item)
         self.lists.setToolTip("One list, or several: their union, each work screened once")
+        self.lists.setMaximumHeight(120)
         self.phase = QComboBox()
         for key in PHASES:
             self.phase.addItem(PHASE_TEXT[key], key)
