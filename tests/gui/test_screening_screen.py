@@ -201,7 +201,7 @@ def test_history_steps_back_and_a_key_changes_a_past_decision(qtbot, session, ma
     qtbot.keyClick(view, Qt.Key.Key_E)  # change it; the view moves forward
     _settle(qtbot, session)
     assert view.labels[first] == "exclude"
-    view.refresh_panel()
+    view.side.setCurrentWidget(view.history)  # the list is filled when its tab shows
     view.history.search.setText("[exclude]")
     assert view.history.visible_ids() == [first]
     view.history.list.itemClicked.emit(view.history.list.item(1))  # the older, picked

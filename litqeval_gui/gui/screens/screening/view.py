@@ -190,6 +190,7 @@ class ScreeningView(QWidget):
         self.side.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.side.addTab(progress_tab, "Progress")
         self.side.addTab(self.history, "History")
+        self.side.currentChanged.connect(lambda _index: self.refresh_history())
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(main)
         self.splitter.addWidget(self.side)
@@ -331,7 +332,13 @@ class ScreeningView(QWidget):
     def refresh_panel(self) -> None:
         """Each rule's verdict and the recall curve from the committed decisions."""
         self.progress.show_panel(screening_panel(self.session.project, self.screening))
-        self.history.show_history([(r, self.labels[r], self.title_of(r)) for r in self.order])
+        self.refresh_history()
+
+    def refresh_history(self) -> None:
+        """The history list, rebuilt only while its tab is shown."""
+        if self.side.currentWidget() is self.history:
+            self.history.show_history([(r, self.labels[r], self.title_of(r))
+                                       for r in self.order])
 
     # -- deciding -----------------------------------------------------------------------------
     def _reviewer_known(self) -> bool:
