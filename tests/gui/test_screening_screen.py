@@ -357,3 +357,21 @@ def test_start_dialog_offers_existing_screenings_and_checks_a_new_one(qtbot, ses
     made_now = dialog.made
     assert (made_now.name, made_now.phase, made_now.scheme, made_now.reasons) == (
         "full text", "full_text", "graded", ("no data", "wrong design"))
+
+
+def test_a_cold_start_from_the_review_question_ranks_matching_records_first(qtbot, session,
+                                                                            made):
+    view = _view(qtbot, session)
+    truth = dict(zip(store.items(session.project, view.screening.id), made[1], strict=True))
+    view.question_edit.setText("robotic laparoscopic surgery with haptic console")
+    view.question_changed()
+    view.ordering.setCurrentIndex(view.ordering.findData("logistic"))
+    qtbot.waitUntil(lambda: view.job is None, timeout=20_000)
+    ranking = stored_ranking(session.project, view.screening.id)
+    assert ranking.model == "cosine to the question"
+    assert "ranked by cosine to the question" in view.progress.ordering.text()
+    assert all(truth[r] for r in ranking.records[:5])  # the theme's records come first
+    qtbot.keyClick(view, Qt.Key.Key_I)  # the record on screen, then the ranking's first
+    assert view.shown == next(r for r in ranking.records if r not in view.labels)
+    _settle(qtbot, session)
+    assert parameters.get(session.project, parameters.SCREENING_QUESTION).startswith("robotic")
