@@ -44,7 +44,7 @@ from litqeval_gui.core.screening.store import DECISIONS, Context, Screening
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.screens.screening.history import AuditDialog, HistoryList
 from litqeval_gui.gui.screens.screening.progress import ProgressPanel
-from litqeval_gui.gui.screens.screening.ranking import MODELS, ORDERINGS, ranking_job
+from litqeval_gui.gui.screens.screening.ranking import MODELS, ORDERINGS, Prioritiser
 from litqeval_gui.gui.screens.screening.record import RecordPane
 from litqeval_gui.gui.screens.screening.start import ask_reviewer
 from litqeval_gui.gui.session import ProjectSession
@@ -82,12 +82,11 @@ class ScreeningView(QWidget):
         project = session.project
         self.include = parameters.get(project, parameters.HIGHLIGHT_INCLUDE)
         self.exclude = parameters.get(project, parameters.HIGHLIGHT_EXCLUDE)
-        self.question = parameters.get(project, parameters.SCREENING_QUESTION)
-        self.features = None
+        question = parameters.get(project, parameters.SCREENING_QUESTION)
+        self.prioritiser = Prioritiser(session, screening, question, self)
+        self.prioritiser.ranked.connect(self._ranked)
+        self.prioritiser.busy.connect(lambda _running: self.show_current())
         self.ranking: Ranking | None = stored_ranking(project, screening.id)
-        self.job = None
-        self._closed = False
-        self.retrain_again = False
         self.since_retrain = 0
         self._pinned: int | None = None  # shown until decided (undone, or ranking switched)
         self._back: int | None = None  # index into history while stepping back
@@ -128,7 +127,7 @@ class ScreeningView(QWidget):
         self.ordering = QComboBox(toolTip="How the records are ordered")
         for key, text in ORDERINGS.items():
             self.ordering.addItem(text, key)
-        self.question_edit = QLineEdit(self.question, placeholderText=(
+        self.question_edit = QLineEdit(question, placeholderText=(
             "Review question for the cold start (optional)"))
         self.retrain_every = QSpinBox(minimum=1, maximum=1000, value=RETRAIN_EVERY,
                                       toolTip="Retrain the model after this many decisions")
@@ -321,7 +320,7 @@ class ScreeningView(QWidget):
                    f"{ordering.ranked_at[:16].replace('T', ' ')}"
         else:
             text = f"Ordering: {ordering.name.replace(':', ', seed ')}"
-        if self.job is not None:
+        if self.prioritiser.running:
             text += " · retraining…"
         trust = self.ranking.trust if self.ranking and ordering.name == "model" else None
         self.progress.show_trust("" if trust is None else (
@@ -489,8 +488,8 @@ class ScreeningView(QWidget):
 
     def question_changed(self) -> None:
         question = self.question_edit.text().strip()
-        if question != self.question:
-            self.question, self.features = question, None  # the question is a feature row
+        if question != self.prioritiser.question:
+            self.prioritiser.set_question(question)
             self.session.write(lambda p: parameters.set_value(
                 p, parameters.SCREENING_QUESTION, question), initiator=self)
 
@@ -516,42 +515,16 @@ class ScreeningView(QWidget):
         self.show_current()
 
     def start_ranking(self) -> None:
-        """Retrain in the background (once more after the running job, if one runs)."""
-        if self.job is not None:
-            self.retrain_again = True
-            return
-        model = self.ordering.currentData() if self._prioritised() else "logistic"
+        """Retrain in the background; the queue switches when the ranking is ready."""
         self.since_retrain = 0
-        self.job = self.session.jobs.run(
-            f"Ranking {self.screening.name}",
-            ranking_job(self.session, self.screening, model, self.features, self.question),
-            on_success=self._ranked, on_failure=self._ranking_failed)
-        self.show_current()
+        self.prioritiser.start(self.ordering.currentData() if self._prioritised() else "logistic")
 
-    def _ranking_failed(self, exc: BaseException) -> None:
-        if self._closed:
-            return
-        self.job = None
-        show_error(self, "Ranking failed", exc)
-        self.show_current()
-
-    def _ranked(self, result: tuple) -> None:
-        if self._closed:
-            return
-        self.features, ranking = result
-        self.job = None
-        if ranking is not None:
-            self.ranking = ranking
-            if self._prioritised():
-                self._switch(ranking.ordering())
-        self.show_current()
-        if self.retrain_again:
-            self.retrain_again = False
-            self.start_ranking()
+    def _ranked(self, ranking: Ranking) -> None:
+        self.ranking = ranking
+        if self._prioritised():
+            self._switch(ranking.ordering())
 
     def closeEvent(self, event) -> None:  # noqa: N802 — Qt override
-        self._closed = True  # a ranking arriving later is dropped
-        if self.job is not None:
-            self.job.cancel()
+        self.prioritiser.stop()  # a ranking arriving later is dropped
         self._panel_timer.stop()
         super().closeEvent(event)
