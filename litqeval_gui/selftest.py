@@ -224,6 +224,26 @@ def reopen_project(run: SelfTest) -> str:
     return f"{len(found)} lists"
 
 
+def screen_and_undo(run: SelfTest) -> str:
+    """A screening decision and its undo are both in the event log after reopening, and
+    the record is undecided again (issue 14 §7)."""
+    from litqeval_gui.core.screening import queue, store
+
+    project = run.open_project()
+    results = next(info for info in catalog.lists(project, TOPIC) if info.role == "results")
+    screening = store.create_screening(project, TOPIC, "self-test", [results.name])
+    screener = queue.Screener(project, screening, "self-test")
+    decided = screener.decide("include")
+    screener.undo()
+    run.close_project()
+    log = store.events(run.open_project(), screening.id)
+    found = [(e.kind, e.record_id, e.target) for e in log]
+    expected = [("decide", decided.record_id, None), ("undo", decided.record_id, decided.id)]
+    if found != expected or store.current_decisions(run.open_project(), screening.id):
+        raise AssertionError(f"events read back {found}, expected {expected}")
+    return f"decide and undo of record {decided.record_id} read back"
+
+
 STEPS: list[Step] = [
     ("create project", create_project),
     *((f"import {fmt}", partial(import_fixture, fmt)) for fmt in FIXTURES),
@@ -231,6 +251,7 @@ STEPS: list[Step] = [
     ("compute recall", compute_recall),
     ("evaluate a topic (lsa + map + the four methods)", evaluate_a_topic),
     ("export lists", export_lists),
+    ("screen, undo, read back", screen_and_undo),
     ("advance a pool", advance_pool),
     ("reopen project", reopen_project),
 ]

@@ -80,3 +80,13 @@ def test_a_failing_step_exits_non_zero_naming_the_step():
     assert lines[3:] == ["self-test failed at step 'broken step'", "self-test: 2 passed, 1 failed"]
     project = Path(lines[0].split(": ", 1)[1])
     assert project.name == "selftest.litq" and not project.parent.exists()
+
+
+def test_screening_step_reads_back_a_decision_and_its_undo():
+    steps = dict(selftest.STEPS)
+    out = io.StringIO()
+    code = selftest.run([("create project", steps["create project"]),
+                         ("import csv", steps["import csv"]),
+                         ("screen, undo, read back", steps["screen, undo, read back"])], out)
+    assert code == 0, out.getvalue()
+    assert "decide and undo of record" in out.getvalue()

@@ -92,7 +92,7 @@ class WritePath:
     def _run(self, op: Op, initiator: Any) -> Changes:
         with self._project.transaction():
             changes = op(self._project)
-        if changes.records or changes.works or changes.verdicts:
+        if changes and (changes.records or changes.works or changes.verdicts):
             self.works_generation += 1
         if changes and self._listener is not None:
             self._listener(changes, initiator)

@@ -33,6 +33,10 @@ offers to import it.</li>
 export it.</li>
 <li><b>Topic ▸ Review Uncertain Matches…</b>: decide on the pairs the de-duplication was
 unsure about; <i>Past verdicts</i> lists and changes the ones you gave.</li>
+<li><b>Topic ▸ Screen Records…</b>: screen one record at a time with single keys (I include,
+E exclude, M maybe, or 0–3; R exclude with a reason, N note, Z undo, ←/→ through past
+decisions). Every decision is saved the moment you make it; the stopping rules advise when
+enough is screened.</li>
 </ol>
 """
 

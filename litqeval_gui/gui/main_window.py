@@ -165,6 +165,8 @@ class MainWindow(QMainWindow):
                              "The selected topic's pool: depth by depth, with its stop criterion")
         self.report_action = a("Export Evaluation &Report…", self.export_evaluation_report,
                                "", "", "Write the shown evaluation as one HTML file")
+        self.screen_action = a("&Screen Records…", self.screen_topic, "", "",
+                               "Screen the selected topic's records one at a time")
         self.help_action = a("LitQEval GUI &Help", self.show_help, "F1")
         self.about_action = a("&About LitQEval GUI", self.show_about)
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
@@ -195,7 +197,8 @@ class MainWindow(QMainWindow):
             action.setData(name)
             self.theme_actions.addAction(action)
         topic_menu = bar.addMenu("&Topic")
-        topic_menu.addActions([self.evaluate_action, self.pool_action, self.matches_action])
+        topic_menu.addActions([self.evaluate_action, self.screen_action, self.pool_action,
+                               self.matches_action])
         topic_menu.addSeparator()
         topic_menu.addActions([self.manage.rename_topic, self.manage.delete_topic])
         topic_menu.addSeparator()
@@ -255,6 +258,7 @@ class MainWindow(QMainWindow):
         self.evaluate_action.setEnabled(has_project and bool(self.sidebar.topic_names()))
         self.pool_action.setEnabled(self.evaluate_action.isEnabled())
         self.report_action.setEnabled(has_project)
+        self.screen_action.setEnabled(self.matches_action.isEnabled())
         self.manage.update()
 
     def _update_content(self) -> None:
@@ -502,11 +506,26 @@ class MainWindow(QMainWindow):
         return self._open_topic_screen("pooling")
 
     def _open_topic_screen(self, key: str) -> QWidget | None:
+        topic = self._selected_topic()
+        return None if topic is None else self.open_screen(key, topic)
+
+    def screen_topic(self) -> QWidget | None:
+        """Open (or create) a screening of the selected topic in a tab."""
+        topic = self._selected_topic()
+        if topic is None:
+            return None
+        from litqeval_gui.gui.screens.screening import choose_screening
+
+        screening = choose_screening(self.session.project, topic, self.settings, self)
+        return None if screening is None else self.open_screen("screening", screening)
+
+    def _selected_topic(self) -> str | None:
+        """The sidebar's topic; None (and a hint in the status bar) when there is none."""
         topic = self.sidebar.current_topic()
         if self.session is None or topic is None:
             self.statusBar().showMessage("Select a topic in the sidebar first", 5000)
             return None
-        return self.open_screen(key, topic)
+        return topic
 
     def export_evaluation_report(self) -> None:
         """The report of the evaluation tab shown; else open the selected topic's."""

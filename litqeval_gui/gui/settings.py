@@ -4,7 +4,8 @@ Settings live in ``QStandardPaths.AppConfigLocation`` unless ``LITQEVAL_CONFIG_D
 names another folder (the tests set it). The file holds the window geometry
 (base64 of ``saveGeometry``), splitter sizes by name, recent projects (most recent
 first, at most :data:`MAX_RECENT`, missing files dropped when read) and the last
-folder a file dialog used. A damaged file gives the defaults and a log line.
+folder a file dialog used, and the reviewer's name for screening. A damaged
+file gives the defaults and a log line.
 """
 
 from __future__ import annotations
@@ -168,6 +169,17 @@ class Settings:
     @theme.setter
     def theme(self, value: str) -> None:
         self._data["theme"] = value
+
+    # -- reviewer ---------------------------------------------------------------------
+    @property
+    def reviewer(self) -> str:
+        """The name every screening decision carries (asked once; "" until then)."""
+        value = self._data.get("reviewer")
+        return value.strip() if isinstance(value, str) else ""
+
+    @reviewer.setter
+    def reviewer(self, name: str) -> None:
+        self._data["reviewer"] = name.strip()
 
     # -- last folder ----------------------------------------------------------------
     @property

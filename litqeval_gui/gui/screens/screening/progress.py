@@ -1,0 +1,82 @@
+"""Progress of a screening: counts, the ordering, the stopping rules' advice and the recall
+curve with the knee (:class:`~litqeval_gui.core.screening.panel.Panel`)."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
+
+from litqeval_gui.core.screening.panel import Panel, Verdict
+from litqeval_gui.gui.plots.curves import RecallCurvePlot
+
+STOP_TEXT = "✔ could stop"
+GO_ON_TEXT = "… keep screening"
+
+
+SHARED = ("rule", "screened", "N")  # the same for every rule: shown once, in the counts
+SHOWN_PAIRS = 3  # evidence pairs on the panel; all of them in the tooltip
+
+
+def evidence_pairs(verdict: Verdict) -> list[str]:
+    """The rule's own evidence as ``key = value`` (floats to 3 significant digits)."""
+    pairs = []
+    for key, value in verdict.decision.evidence.items():
+        if key in SHARED:
+            continue
+        shown = f"{value:.3g}" if isinstance(value, float) else str(value)
+        pairs.append(f"{key.replace('_', ' ')} = {shown}")
+    return pairs
+
+
+def rule_name(verdict: Verdict) -> str:
+    """The rule's title without its source (``Knee method``)."""
+    return verdict.title.split(" (")[0]
+
+
+class ProgressPanel(QWidget):
+    """Counts above, the four rules' verdicts, then the recall curve."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.counts = QLabel()
+        self.ordering = QLabel(wordWrap=True)
+        self.trust = QLabel(wordWrap=True)
+        self.rules_box = QGroupBox("Stopping rules (advice only)")
+        self.rules = QVBoxLayout(self.rules_box)
+        self.rule_labels: list[QLabel] = []
+        self.curve = RecallCurvePlot(title="")
+        self.curve.setMinimumHeight(180)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.counts, self.ordering, self.trust, self.rules_box):
+            layout.addWidget(widget)
+        layout.addWidget(self.curve, 1)
+
+    def show_counts(self, screened: int, total: int, included: int) -> None:
+        self.counts.setText(f"<b>{screened:,}</b> screened · <b>{total - screened:,}</b> "
+                            f"remaining · <b>{included:,}</b> included so far")
+
+    def show_ordering(self, text: str) -> None:
+        self.ordering.setText(text)
+
+    def show_trust(self, text: str) -> None:
+        self.trust.setText(text)
+        self.trust.setVisible(bool(text))
+
+    def show_panel(self, panel: Panel) -> None:
+        """Each rule's verdict and evidence (its source in the tooltip), and the curve."""
+        while len(self.rule_labels) < len(panel.verdicts):
+            self.rule_labels.append(QLabel(wordWrap=True))
+            self.rules.addWidget(self.rule_labels[-1])
+        for verdict, label in zip(panel.verdicts, self.rule_labels, strict=False):
+            pairs = evidence_pairs(verdict)
+            label.setToolTip(f"Source: {verdict.title}\n" + "\n".join(pairs))
+            advice = STOP_TEXT if verdict.decision.stop else GO_ON_TEXT
+            label.setText(f"<b>{rule_name(verdict)}</b>: {advice}<br><span style='color:gray'>"
+                          f"{html.escape(', '.join(pairs[:SHOWN_PAIRS]))}</span>")
+        screened, found = panel.curve
+        knee = None
+        if panel.knee is not None and 0 < panel.knee < len(found):
+            knee = (float(panel.knee), float(found[panel.knee]))
+        self.curve.set_curve(screened, found, knee=knee)

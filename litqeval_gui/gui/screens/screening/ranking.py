@@ -1,0 +1,109 @@
+"""Prioritisation in the background: :class:`Prioritiser` runs the ranking job of a
+screening (features once — TF-IDF of the items, the core set and the review question —
+then a retrain, on the job's own connection, after the decisions already queued on the
+write path have committed) and hands each new ranking to the screen."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+from litqeval_gui.core.changes import Changes
+from litqeval_gui.core.jobs import CancelToken
+from litqeval_gui.core.screening.features import Features, screening_features
+from litqeval_gui.core.screening.retrain import Ranking, retrain
+from litqeval_gui.core.screening.store import Screening
+from litqeval_gui.gui.jobs import JobFactory, JobHandle
+from litqeval_gui.gui.notify import show_error
+from litqeval_gui.gui.session import ProjectSession
+
+ORDERINGS = {"list": "List order", "random": "Random (seed 0)",
+             "logistic": "Prioritised: logistic regression", "svm": "Prioritised: linear SVM",
+             "nb": "Prioritised: naive Bayes"}
+MODELS = ("logistic", "svm", "nb")
+
+
+def ranking_job(session: ProjectSession, screening: Screening, model: str,
+                features: Features | None, question: str) -> JobFactory:
+    """A job returning ``(features, ranking or None)``; ``features`` are built when None."""
+
+    def make(token: CancelToken):
+        project = session.worker_project()
+        try:
+            project.write(lambda p: Changes())  # the decisions queued before it have committed
+            built = features
+            if built is None:
+                built = yield from screening_features(project, screening, question, token)
+            ranking: Ranking | None = yield from retrain(project, screening, built, model, token)
+            return built, ranking
+        finally:
+            project.close()
+
+    return make
+
+
+class Prioritiser(QObject):
+    """One ranking job at a time; asked while one runs, it runs once more afterwards.
+    ``ranked(ranking)`` follows each job that produced one; ``busy(running)`` each start
+    and end."""
+
+    ranked = Signal(object)
+    busy = Signal(bool)
+
+    def __init__(self, session: ProjectSession, screening: Screening, question: str,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.session, self.screening, self.question = session, screening, question
+        self.features: Features | None = None
+        self.job: JobHandle | None = None
+        self._again: str | None = None  # the model to run once more
+        self._stopped = False
+
+    @property
+    def running(self) -> bool:
+        return self.job is not None
+
+    def set_question(self, question: str) -> None:
+        """A new question is a new feature row: the features are built again."""
+        if question != self.question:
+            self.question, self.features = question, None
+
+    def start(self, model: str) -> None:
+        if self._stopped:
+            return
+        if self.job is not None:
+            self._again = model
+            return
+        self.job = self.session.jobs.run(
+            f"Ranking {self.screening.name}",
+            ranking_job(self.session, self.screening, model, self.features, self.question),
+            on_success=self._done, on_failure=self._failed,
+            on_cancelled=lambda: self._ended(None))
+        self.busy.emit(True)
+
+    def stop(self) -> None:
+        """Cancel the running job; whatever it still reports is dropped."""
+        self._stopped = True
+        if self.job is not None:
+            self.job.cancel()
+
+    def _done(self, result: tuple) -> None:
+        features, ranking = result
+        if not self._stopped:
+            self.features = features
+        self._ended(ranking)
+
+    def _failed(self, exc: BaseException) -> None:
+        if not self._stopped:
+            show_error(None, "Ranking failed", exc)
+        self._ended(None)
+
+    def _ended(self, ranking: Ranking | None) -> None:
+        self.job = None
+        if self._stopped:
+            return
+        if ranking is not None:
+            self.ranked.emit(ranking)
+        self.busy.emit(False)
+        again, self._again = self._again, None
+        if again is not None:
+            self.start(again)

@@ -1,0 +1,530 @@
+"""The screener: one record at a time, decided by a key, every decision an event committed
+on the session's write path (the next record is shown at once, never waiting for it).
+
+The screen keeps the queue (:class:`~litqeval_gui.core.screening.queue.Queue`) and the
+current labels in memory, updated as each action is queued; a write that fails reloads
+them from the project. ←/→ step through the decided records (a key there changes the
+decision); a record undone, or shown when a new ranking arrives, stays on screen until
+decided. The stopping panel is recomputed at most every :data:`PANEL_DELAY_MS` after
+decisions commit; a ranking job runs after every ``retrain every`` decisions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QHideEvent, QShowEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from litqeval_gui.core import parameters
+from litqeval_gui.core.browse import record_detail
+from litqeval_gui.core.changes import Changes
+from litqeval_gui.core.project import Project
+from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.labels import GRADED, is_relevant
+from litqeval_gui.core.screening.panel import screening_panel
+from litqeval_gui.core.screening.queue import Ordering, Queue, list_order, random_order
+from litqeval_gui.core.screening.retrain import Ranking, stored_ranking
+from litqeval_gui.core.screening.store import DECISIONS, Context, Screening
+from litqeval_gui.gui.notify import show_error
+from litqeval_gui.gui.screens.screening.history import AuditDialog, HistoryList
+from litqeval_gui.gui.screens.screening.progress import ProgressPanel
+from litqeval_gui.gui.screens.screening.ranking import MODELS, ORDERINGS, Prioritiser
+from litqeval_gui.gui.screens.screening.record import RecordPane
+from litqeval_gui.gui.screens.screening.start import ask_reviewer
+from litqeval_gui.gui.session import ProjectSession
+from litqeval_gui.gui.settings import Settings
+from litqeval_gui.gui.shortcuts import Shortcuts
+
+PANEL_DELAY_MS = 300
+RETRAIN_EVERY = 10
+KEY_OF = {"include": "I", "exclude": "E", "maybe": "M", "0": "0", "1": "1", "2": "2", "3": "3"}
+
+
+def _terms(text: str) -> list[str]:
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+def decide_op(screening: Screening, record_id: int, label: str, context: Context,
+              reason: str, note: str) -> Callable[[Project], Changes]:
+    def op(p: Project) -> Changes:
+        store.decide(p, screening, record_id, label, context, reason=reason, note=note)
+        return DECISIONS
+    return op
+
+
+class ScreeningView(QWidget):
+    """A :class:`~litqeval_gui.gui.screens.Screen` opened on a :class:`Screening`."""
+
+    key = "screening"
+
+    def __init__(self, session: ProjectSession, screening: Screening,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session, self.screening = session, screening
+        self.settings = Settings()  # the window's in restore_state
+        self.reviewer = self.settings.reviewer
+        project = session.project
+        self.include = parameters.get(project, parameters.HIGHLIGHT_INCLUDE)
+        self.exclude = parameters.get(project, parameters.HIGHLIGHT_EXCLUDE)
+        question = parameters.get(project, parameters.SCREENING_QUESTION)
+        self.prioritiser = Prioritiser(session, screening, question, self)
+        self.prioritiser.ranked.connect(self._ranked)
+        self.prioritiser.busy.connect(lambda _running: self.show_current())
+        self.ranking: Ranking | None = stored_ranking(project, screening.id)
+        self.since_retrain = 0
+        self._pinned: int | None = None  # shown until decided (undone, or ranking switched)
+        self._back: int | None = None  # index into history while stepping back
+        self._pending_note = ""
+        self._titles: dict[int, str] = {}
+        self._panel_timer = QTimer(self, singleShot=True, interval=PANEL_DELAY_MS)
+        self._panel_timer.timeout.connect(self.refresh_panel)
+
+        self.header = QLabel(wordWrap=True)
+        self.record = RecordPane()
+        self.record.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.decision_label = QLabel(wordWrap=True)
+        self.include_edit = QLineEdit(", ".join(self.include), toolTip=(
+            "Include terms, comma-separated; robot* matches every word starting with robot"))
+        self.exclude_edit = QLineEdit(", ".join(self.exclude), toolTip="Exclude terms")
+        for edit in (self.include_edit, self.exclude_edit):
+            edit.editingFinished.connect(self.save_terms)
+        self.shortcuts = Shortcuts(self)
+        self.buttons: dict[str, QPushButton] = {}
+        self._actions: list[QAction] = []
+        decide_row, tool_row = QHBoxLayout(), QHBoxLayout()
+        for label in screening.labels:
+            text = f"Grade {label}" if screening.scheme == GRADED else label.capitalize()
+            self._button(decide_row, label, f"{text} ({KEY_OF[label]})", KEY_OF[label],
+                         lambda lab=label: self.decide(lab))
+        self._button(decide_row, "reason", "Exclude with reason… (R)", "R", self.exclude_with_reason)
+        for name, text, key, slot in (
+                ("undo", "Undo (Z)", "Z", self.undo), ("redo", "Redo (Shift+Z)", "Shift+Z", self.redo),
+                ("note", "Note… (N)", "N", self.edit_note), ("back", "◀ Back (←)", "Left", self.back),
+                ("forward", "Forward ▶ (→)", "Right", self.forward),
+                ("audit", "Record history…", "", self.show_audit)):
+            self._button(tool_row, name, text, key, slot)
+        self.shortcuts.add("Space", self.record.page_down)
+        self.shortcuts.add("PgDown", self.record.page_down)
+        self.key_map = QLabel(self._key_map_text())
+        self.key_map.setStyleSheet("color: palette(placeholder-text)")
+
+        self.ordering = QComboBox(toolTip="How the records are ordered")
+        for key, text in ORDERINGS.items():
+            self.ordering.addItem(text, key)
+        self.question_edit = QLineEdit(question, placeholderText=(
+            "Review question for the cold start (optional)"))
+        self.retrain_every = QSpinBox(minimum=1, maximum=1000, value=RETRAIN_EVERY,
+                                      toolTip="Retrain the model after this many decisions")
+        self.retrain_button = QPushButton("Retrain now")
+        self.retrain_button.clicked.connect(self.start_ranking)
+        self.progress = ProgressPanel()
+        self.history = HistoryList(self.go_to)
+
+        self._load()
+        self.ordering.setCurrentIndex(self.ordering.findData(
+            parameters.get(project, parameters.SCREENING_MODEL) if self.ranking else "list"))
+        self.ordering.currentIndexChanged.connect(self.ordering_changed)
+        self.question_edit.editingFinished.connect(self.question_changed)
+        self._layout(decide_row, tool_row)
+        self.show_current()
+        self.refresh_panel()
+
+    # -- building ---------------------------------------------------------------------
+    def _button(self, row: QHBoxLayout, name: str, text: str, key: str, slot) -> None:
+        button = QPushButton(text)
+        button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Space scrolls, never clicks
+        button.clicked.connect(lambda checked=False: slot())
+        row.addWidget(button)
+        self.buttons[name] = button
+        if key:
+            self.shortcuts.add(key, slot)
+
+    def _key_map_text(self) -> str:
+        labels = "0–3 grade" if self.screening.scheme == GRADED else " · ".join(
+            f"{KEY_OF[lab]} {lab}" for lab in self.screening.labels)
+        return (f"Keys: {labels} · R exclude with reason · Z undo · Shift+Z redo · N note · "
+                "←/→ history · Space/PgDn scroll")
+
+    def _layout(self, decide_row: QHBoxLayout, tool_row: QHBoxLayout) -> None:
+        terms = QFormLayout()
+        terms.addRow("Include terms", self.include_edit)
+        terms.addRow("Exclude terms", self.exclude_edit)
+        main = QWidget()
+        left = QVBoxLayout(main)
+        left.addWidget(self.header)
+        left.addWidget(self.record, 1)
+        left.addWidget(self.decision_label)
+        left.addLayout(decide_row)
+        left.addLayout(tool_row)
+        left.addWidget(self.key_map)
+        left.addLayout(terms)
+        controls = QFormLayout()
+        controls.addRow("Ordering", self.ordering)
+        controls.addRow("Question", self.question_edit)
+        retrain = QHBoxLayout()
+        retrain.addWidget(self.retrain_every)
+        retrain.addWidget(self.retrain_button)
+        controls.addRow("Retrain every", retrain)
+        progress_tab = QWidget()
+        side = QVBoxLayout(progress_tab)
+        side.addLayout(controls)
+        side.addWidget(self.progress, 1)
+        self.side = QTabWidget()
+        self.side.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.side.addTab(progress_tab, "Progress")
+        self.side.addTab(self.history, "History")
+        self.side.currentChanged.connect(lambda _index: self.refresh_history())
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(main)
+        self.splitter.addWidget(self.side)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setSizes([700, 450])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.splitter)
+        for widget in (self.ordering, self.question_edit, self.retrain_every,
+                       self.retrain_button, self.include_edit, self.exclude_edit):
+            widget.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+
+    # -- the screen protocol --------------------------------------------------------------
+    @staticmethod
+    def id_of(screening: Screening) -> int:
+        return screening.id
+
+    def target_id(self) -> int:
+        return self.screening.id
+
+    @property
+    def title(self) -> str:
+        return f"Screening: {self.screening.name}"
+
+    @property
+    def tooltip(self) -> str:
+        return (f"{self.screening.name}: {self.screening.size:,} records, "
+                f"{self.screening.phase.replace('_', ' ')}")
+
+    def actions(self) -> list[QAction]:
+        return self._actions
+
+    def save_state(self, settings: Settings) -> None:
+        settings.set_splitter_sizes(self.key, self.splitter.sizes())
+
+    def restore_state(self, settings: Settings) -> None:
+        self.settings = settings
+        self.reviewer = settings.reviewer or self.reviewer
+        sizes = settings.splitter_sizes(self.key)
+        if sizes:
+            self.splitter.setSizes(sizes)
+        self.splitter.splitterMoved.connect(lambda *_: self.save_state(settings))
+
+    def project_changed(self, changes: Changes, _initiator: object) -> None:
+        """After decisions commit, the stopping panel is recomputed (throttled)."""
+        if changes.decisions and not self._panel_timer.isActive():
+            self._panel_timer.start()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt override
+        self.shortcuts.bind()
+        super().showEvent(event)
+
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 — Qt override
+        self.shortcuts.unbind()
+        super().hideEvent(event)
+
+    # -- state ------------------------------------------------------------------------------
+    def _load(self) -> None:
+        """The labels and history from the project, the queue in the chosen ordering."""
+        current = store.current_decisions(self.session.project, self.screening.id)
+        self.labels = {e.record_id: e.label for e in current}
+        self.order = [e.record_id for e in current]
+        ordering = self.ranking.ordering() if self.ranking else \
+            list_order(store.items(self.session.project, self.screening.id))
+        self.queue = Queue(ordering, self.labels)
+        self._pinned = self._back = None
+
+    def _ordering_for(self, key: str) -> Ordering | None:
+        items = store.items(self.session.project, self.screening.id)
+        if key == "list":
+            return list_order(items)
+        if key == "random":
+            return random_order(items, 0)
+        return self.ranking.ordering() if self.ranking else None  # until the retrain
+
+    @property
+    def shown(self) -> int | None:
+        """The record on screen."""
+        if self._back is not None:
+            return self.order[self._back]
+        if self._pinned is not None and self._pinned not in self.labels:
+            return self._pinned
+        return self.queue.next()
+
+    def title_of(self, record_id: int) -> str:
+        if record_id not in self._titles:
+            row = self.session.project.db.execute("SELECT title FROM records WHERE id = ?",
+                                                  [record_id]).fetchone()
+            self._titles[record_id] = (row[0] if row else "") or "(no title)"
+        return self._titles[record_id]
+
+    # -- showing ------------------------------------------------------------------------------
+    def show_current(self) -> None:
+        record_id = self.shown
+        screened, total = len(self.labels), self.screening.size
+        relevant = sum(is_relevant(self.screening.scheme, lab) for lab in self.labels.values())
+        self.progress.show_counts(screened, total, relevant)
+        self.progress.show_ordering(self._ordering_text())
+        for name in ("undo", "back"):
+            self.buttons[name].setEnabled(bool(self.order))
+        self.buttons["forward"].setEnabled(self._back is not None)
+        if record_id is None:
+            self.record.clear()
+            self.header.setText("<b>Every record of this screening is decided.</b> "
+                                "Z undoes the last decision; ← steps back through them.")
+            self.decision_label.clear()
+            return
+        detail = record_detail(self.session.project, record_id)
+        self._titles[record_id] = detail.record.title or "(no title)"
+        self.record.show_record(detail.record, self.include, self.exclude)
+        where = (f"position {self.queue.position(record_id):,} of {len(self.queue):,} in "
+                 f"{self.queue.ordering.name} order" if record_id in self.queue else "")
+        if self._back is not None:
+            self.header.setText(f"<b>Decided record {self._back + 1} of {len(self.order)}</b> "
+                                f"({where}) — a decision key changes it, → goes forward")
+        else:
+            self.header.setText(f"<b>Record {screened + 1:,} of {total:,}</b> · {where}")
+        label = self.labels.get(record_id)
+        note = f" · note: {self._pending_note}" if self._pending_note else ""
+        self.decision_label.setText(f"Current decision: <b>{label}</b>{note}" if label
+                                    else f"Not decided yet{note}")
+
+    def _ordering_text(self) -> str:
+        ordering = self.queue.ordering
+        if ordering.name == "model":
+            text = f"Ordering: prioritised · ranked by {ordering.model} at " \
+                   f"{ordering.ranked_at[:16].replace('T', ' ')}"
+        else:
+            text = f"Ordering: {ordering.name.replace(':', ', seed ')}"
+        if self.prioritiser.running:
+            text += " · retraining…"
+        trust = self.ranking.trust if self.ranking and ordering.name == "model" else None
+        self.progress.show_trust("" if trust is None else (
+            f"Model trust ({trust.folds}-fold, {trust.labels} labels): Kendall's τ = "
+            f"{trust.tau:.2f}; F1 " + ", ".join(f"{k} {v:.2f}" for k, v in trust.f1.items())))
+        return text
+
+    def refresh_panel(self) -> None:
+        """Each rule's verdict and the recall curve from the committed decisions."""
+        self.progress.show_panel(screening_panel(self.session.project, self.screening))
+        self.refresh_history()
+
+    def refresh_history(self) -> None:
+        """The history list, rebuilt only while its tab is shown."""
+        if self.side.currentWidget() is self.history:
+            self.history.show_history([(r, self.labels[r], self.title_of(r))
+                                       for r in self.order])
+
+    # -- deciding -----------------------------------------------------------------------------
+    def _reviewer_known(self) -> bool:
+        if not self.reviewer:
+            self.reviewer = ask_reviewer(self.settings, self)
+        return bool(self.reviewer)
+
+    def _context(self, record_id: int) -> Context | None:
+        if not self._reviewer_known():
+            return None
+        ordering = self.queue.ordering
+        position = self.queue.position(record_id) if record_id in self.queue else None
+        return Context(self.reviewer, ordering.name, position, ordering.model)
+
+    def decide(self, label: str, reason: str = "") -> None:
+        """Decide (or change) the shown record; the next one appears at once."""
+        record_id = self.shown
+        context = None if record_id is None else self._context(record_id)
+        if context is None:
+            return
+        self.session.write(decide_op(self.screening, record_id, label, context, reason,
+                                     self._pending_note),
+                           initiator=self, on_failure=self._not_stored)
+        if record_id not in self.labels:
+            self.order.append(record_id)
+        self.labels[record_id] = label
+        self.queue.mark(record_id, True)
+        self._pending_note = ""
+        if self._back is not None:
+            self.forward()
+        else:
+            self.show_current()
+        self.since_retrain += 1
+        if self.since_retrain >= self.retrain_every.value() and self._prioritised():
+            self.start_ranking()
+
+    def _not_stored(self, exc: BaseException) -> None:
+        show_error(self, "The decision was not saved", exc)
+        self._load()
+        self.show_current()
+
+    def exclude_with_reason(self) -> None:
+        """Pick (or type) an exclusion reason and exclude the shown record with it."""
+        if self.shown is None:
+            return
+        reasons = list(self.screening.reasons)
+        reason, ok = QInputDialog.getItem(self, "Exclusion reason", "Reason:", reasons, 0, True)
+        reason = reason.strip()
+        if not ok or not reason:
+            return
+        if reason not in reasons:
+            reasons.append(reason)
+            self.screening = dataclasses.replace(self.screening, reasons=tuple(reasons))
+            screening_id = self.screening.id
+            self.session.write(lambda p: store.set_reasons(p, screening_id, reasons),
+                               initiator=self)
+        self.decide("0" if self.screening.scheme == GRADED else "exclude", reason)
+
+    def edit_note(self) -> None:
+        """A note for the shown record, stored with its next decision (at once when decided)."""
+        record_id = self.shown
+        if record_id is None:
+            return
+        note, ok = QInputDialog.getMultiLineText(self, "Note", "Note on this record:",
+                                                 self._pending_note)
+        if not ok:
+            return
+        self._pending_note = note.strip()
+        if record_id in self.labels and self._pending_note:
+            self.decide(self.labels[record_id])  # the same label, now with the note
+        else:
+            self.show_current()
+
+    def undo(self) -> None:
+        self._take(store.undo)
+
+    def redo(self) -> None:
+        self._take(store.redo)
+
+    def _take(self, action) -> None:
+        """Undo or redo on the write path; the record it touched is then shown."""
+        if not self._reviewer_known():
+            return
+        screening, reviewer, found = self.screening, self.reviewer, []
+
+        def op(p: Project) -> Changes:
+            made = action(p, screening, Context(reviewer))
+            if made is None:
+                return Changes()
+            row = p.db.execute("SELECT label FROM screening_current WHERE screening_id = ? "
+                               "AND record_id = ?", [screening.id, made.record_id]).fetchone()
+            found.append((made.record_id, row[0] if row else None))
+            return DECISIONS
+
+        self.session.write(op, initiator=self, on_success=lambda _c: self._taken(found))
+
+    def _taken(self, found: list[tuple[int, str | None]]) -> None:
+        if not found:
+            return
+        record_id, label = found[0]
+        current = store.current_decisions(self.session.project, self.screening.id)
+        self.order = [e.record_id for e in current]
+        self.labels = {e.record_id: e.label for e in current}
+        self.queue.mark(record_id, label is not None)
+        self._back = self.order.index(record_id) if label is not None else None
+        self._pinned = None if label is not None else record_id
+        self.show_current()
+
+    # -- moving --------------------------------------------------------------------------------
+    def back(self) -> None:
+        if self.order:
+            self._back = len(self.order) - 1 if self._back is None else max(0, self._back - 1)
+            self.show_current()
+
+    def forward(self) -> None:
+        if self._back is not None:
+            self._back += 1
+            if self._back >= len(self.order):
+                self._back = None
+            self.show_current()
+
+    def go_to(self, record_id: int) -> None:
+        """Show a decided record from the history list (a key then changes its decision)."""
+        if record_id in self.labels:
+            self._back = self.order.index(record_id)
+            self.show_current()
+
+    def show_audit(self) -> AuditDialog | None:
+        record_id = self.shown
+        if record_id is None:
+            return None
+        dialog = AuditDialog(self.title_of(record_id), store.record_history(
+            self.session.project, self.screening.id, record_id), self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    # -- terms, ordering and ranking ----------------------------------------------------------
+    def save_terms(self) -> None:
+        include, exclude = _terms(self.include_edit.text()), _terms(self.exclude_edit.text())
+        if (include, exclude) == (self.include, self.exclude):
+            return
+        self.include, self.exclude = include, exclude
+        self.session.write(lambda p: parameters.set_values(
+            p, [(parameters.HIGHLIGHT_INCLUDE, include), (parameters.HIGHLIGHT_EXCLUDE, exclude)]),
+            initiator=self)
+        self.show_current()
+
+    def question_changed(self) -> None:
+        question = self.question_edit.text().strip()
+        if question != self.prioritiser.question:
+            self.prioritiser.set_question(question)
+            self.session.write(lambda p: parameters.set_value(
+                p, parameters.SCREENING_QUESTION, question), initiator=self)
+
+    def _prioritised(self) -> bool:
+        return self.ordering.currentData() in MODELS
+
+    def ordering_changed(self) -> None:
+        key = self.ordering.currentData()
+        if key in MODELS:
+            self.session.write(lambda p: parameters.set_value(
+                p, parameters.SCREENING_MODEL, key), initiator=self)
+        ordering = self._ordering_for(key)
+        if ordering is not None:
+            self._switch(ordering)
+        if key in MODELS:
+            self.start_ranking()
+
+    def _switch(self, ordering: Ordering) -> None:
+        """Continue in ``ordering``; the record on screen stays until decided."""
+        if self._back is None:
+            self._pinned = self.shown
+        self.queue = Queue(ordering, self.labels)
+        self.show_current()
+
+    def start_ranking(self) -> None:
+        """Retrain in the background; the queue switches when the ranking is ready."""
+        self.since_retrain = 0
+        self.prioritiser.start(self.ordering.currentData() if self._prioritised() else "logistic")
+
+    def _ranked(self, ranking: Ranking) -> None:
+        self.ranking = ranking
+        if self._prioritised():
+            self._switch(ranking.ordering())
+
+    def closeEvent(self, event) -> None:  # noqa: N802 — Qt override
+        self.prioritiser.stop()  # a ranking arriving later is dropped
+        self._panel_timer.stop()
+        super().closeEvent(event)

@@ -1,0 +1,391 @@
+"""The screening screen driven by key presses: decisions, undo, note, reason, highlighting,
+a held key, the queue switching after a retrain, and decisions read back from the file."""
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QApplication, QInputDialog
+
+from litqeval_gui.core import parameters
+from litqeval_gui.core.browse import record_detail
+from litqeval_gui.core.project import Project
+from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.retrain import stored_ranking
+from litqeval_gui.gui.screens.screening.record import EXCLUDE_COLOUR, INCLUDE_COLOUR
+from litqeval_gui.gui.screens.screening.view import ScreeningView
+from litqeval_gui.gui.session import ProjectSession
+from litqeval_gui.gui.settings import Settings
+from tests.support.screening import screening_project
+
+SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
+
+
+@pytest.fixture
+def made(tmp_path):
+    """A project with topic T, list L (60 records, 12 relevant) and screening S of L."""
+    path, labels = screening_project(tmp_path, 60, 0.2, seed=3)
+    with Project.open(path) as project:
+        store.create_screening(project, "T", "S", ["L"], reasons=["wrong design"])
+    settings = Settings()
+    settings.reviewer = "Ann"
+    settings.save()
+    return path, labels
+
+
+@pytest.fixture
+def session(made):
+    session = ProjectSession(Project.open(made[0]))
+    yield session
+    assert session.close()
+
+
+def _view(qtbot, session) -> ScreeningView:
+    view = ScreeningView(session, store.find_screening(session.project, "T", "S"))
+    qtbot.addWidget(view)
+    view.resize(1200, 800)
+    with qtbot.waitActive(view):  # window-wide shortcuts need the active window
+        view.show()
+        view.activateWindow()
+    return view
+
+
+def _events(path):
+    """The log read back on a fresh connection: only committed events are seen."""
+    with Project.open(path, readonly=True) as project:
+        screening = store.find_screening(project, "T", "S")
+        return store.events(project, screening.id)
+
+
+def _settle(qtbot, session):
+    """Every queued write has committed and its answer has reached the GUI thread."""
+    session.writes.submit(lambda p: None).result()
+    qtbot.wait(20)
+
+
+def test_i_includes_and_the_next_record_shows_at_once(qtbot, session, made):
+    view = _view(qtbot, session)
+    session.changed.connect(view.project_changed)  # as the main window does
+    first = view.shown
+    qtbot.keyClick(view, Qt.Key.Key_I)
+    assert view.shown != first and view.shown is not None  # without waiting for the write
+    qtbot.keyClick(view, Qt.Key.Key_E)
+    _settle(qtbot, session)
+    # the panel follows once the decisions have committed: the curve (0, 1, 1)
+    qtbot.waitUntil(lambda: list(view.progress.curve.curve.getData()[1]) == [0, 1, 1])
+    decided = [(e.kind, e.record_id, e.label, e.reviewer, e.ordering, e.position)
+               for e in _events(made[0])]
+    items = store.items(session.project, view.screening.id)
+    assert decided == [("decide", items[0], "include", "Ann", "list", 1),
+                       ("decide", items[1], "exclude", "Ann", "list", 2)]
+    assert "2</b> screened" in view.progress.counts.text()
+    assert "1</b> included" in view.progress.counts.text()
+
+
+def test_z_undoes_the_last_decision_and_shows_its_record_again(qtbot, session, made):
+    view = _view(qtbot, session)
+    first = view.shown
+    qtbot.keyClick(view, Qt.Key.Key_M)
+    qtbot.keyClick(view, Qt.Key.Key_Z)
+    qtbot.waitUntil(lambda: view.shown == first)
+    _settle(qtbot, session)
+    log = _events(made[0])
+    assert [(e.kind, e.record_id) for e in log] == [("decide", first), ("undo", first)]
+    assert log[1].target == log[0].id
+    assert view.labels == {} and "0</b> screened" in view.progress.counts.text()
+
+
+def test_n_attaches_a_note_to_the_decision(qtbot, session, made, monkeypatch):
+    monkeypatch.setattr(QInputDialog, "getMultiLineText",
+                        staticmethod(lambda *args: ("check the full text", True)))
+    view = _view(qtbot, session)
+    qtbot.keyClick(view, Qt.Key.Key_N)
+    assert "check the full text" in view.decision_label.text()
+    qtbot.keyClick(view, Qt.Key.Key_I)
+    _settle(qtbot, session)
+    [event] = _events(made[0])
+    assert (event.label, event.note) == ("include", "check the full text")
+
+
+def test_r_excludes_with_a_reason_and_a_new_reason_is_kept(qtbot, session, made, monkeypatch):
+    answers = iter([("wrong design", True), ("not English", True)])
+    monkeypatch.setattr(QInputDialog, "getItem", staticmethod(lambda *args: next(answers)))
+    view = _view(qtbot, session)
+    qtbot.keyClick(view, Qt.Key.Key_R)
+    qtbot.keyClick(view, Qt.Key.Key_R)
+    _settle(qtbot, session)
+    assert [(e.label, e.reason) for e in _events(made[0])] == [
+        ("exclude", "wrong design"), ("exclude", "not English")]
+    assert store.find_screening(session.project, "T", "S").reasons == ("wrong design",
+                                                                       "not English")
+
+
+def _coloured(document) -> list[tuple[str, str, int]]:
+    """(text, background colour, block number) of every highlighted fragment."""
+    found = []
+    block = document.begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fragment = it.fragment()
+            background = fragment.charFormat().background()
+            if background.style() != Qt.BrushStyle.NoBrush:
+                found.append((fragment.text(), background.color().name(), block.blockNumber()))
+            it += 1
+        block = block.next()
+    return found
+
+
+def test_include_and_exclude_terms_are_highlighted_in_two_colours(qtbot, session, made):
+    view = _view(qtbot, session)
+    title = view.title_of(view.shown)
+    word = next(w for w in title.split() if len(w) > 4 and w.isalpha())
+    view.include_edit.setText(word[:4].lower() + "*")
+    view.exclude_edit.setText("the")
+    view.save_terms()
+    spans = _coloured(view.record.document())
+    assert (word, INCLUDE_COLOUR, 0) in spans  # a prefix term, case-insensitive, in the title
+    assert any(text.lower() == "the" and colour == EXCLUDE_COLOUR for text, colour, _ in spans)
+    _settle(qtbot, session)
+    assert parameters.get(session.project, parameters.HIGHLIGHT_INCLUDE) == [word[:4].lower() + "*"]
+    assert parameters.get(session.project, parameters.HIGHLIGHT_EXCLUDE) == ["the"]
+
+
+def test_a_held_key_decides_once(qtbot, session, made):
+    view = _view(qtbot, session)
+    target = QApplication.focusWidget() or view
+    for repeat in (False, True, True, True, True):
+        QApplication.sendEvent(target, QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_E,
+                                                 Qt.KeyboardModifier.NoModifier, "e", repeat))
+    QApplication.sendEvent(target, QKeyEvent(QEvent.Type.KeyRelease, Qt.Key.Key_E,
+                                             Qt.KeyboardModifier.NoModifier, "e"))
+    _settle(qtbot, session)
+    assert [e.label for e in _events(made[0])] == ["exclude"]
+
+
+def test_the_queue_switches_to_the_new_ranking_after_a_retrain(qtbot, session, made):
+    view = _view(qtbot, session)
+    view.retrain_every.setValue(4)
+    labels = made[1]
+    items = store.items(session.project, view.screening.id)
+    truth = dict(zip(items, labels, strict=True))
+    view.ordering.setCurrentIndex(view.ordering.findData("logistic"))  # starts a job
+    qtbot.waitUntil(lambda: not view.prioritiser.running, timeout=20_000)
+    for _ in range(4):  # label the truth until a classifier can rank
+        qtbot.keyClick(view, Qt.Key.Key_I if truth[view.shown] else Qt.Key.Key_E)
+    if not view.prioritiser.running:  # no positive yet: decide more until one is found
+        while not any(truth[r] for r in view.labels):
+            qtbot.keyClick(view, Qt.Key.Key_I if truth[view.shown] else Qt.Key.Key_E)
+        view.start_ranking()
+    qtbot.waitUntil(lambda: not view.prioritiser.running, timeout=20_000)
+    ranking = stored_ranking(session.project, view.screening.id)
+    assert ranking is not None and view.queue.ordering.records == ranking.records
+    assert "ranked by" in view.progress.ordering.text()
+    pinned = view.shown  # the record on screen stays until decided …
+    qtbot.keyClick(view, Qt.Key.Key_E)
+    expected = next(r for r in ranking.records if r not in view.labels)
+    assert view.shown == expected  # … then the queue follows the new ranking
+    _settle(qtbot, session)
+    assert _events(made[0])[-1].record_id == pinned
+
+
+def test_history_steps_back_and_a_key_changes_a_past_decision(qtbot, session, made):
+    view = _view(qtbot, session)
+    first = view.shown
+    qtbot.keyClick(view, Qt.Key.Key_I)
+    qtbot.keyClick(view, Qt.Key.Key_I)
+    qtbot.keyClick(view, Qt.Key.Key_Left)
+    qtbot.keyClick(view, Qt.Key.Key_Left)
+    assert view.shown == first and "Decided record 1 of 2" in view.header.text()
+    qtbot.keyClick(view, Qt.Key.Key_E)  # change it; the view moves forward
+    _settle(qtbot, session)
+    assert view.labels[first] == "exclude"
+    view.side.setCurrentWidget(view.history)  # the list is filled when its tab shows
+    view.history.search.setText("[exclude]")
+    assert view.history.visible_ids() == [first]
+    view.history.list.itemClicked.emit(view.history.list.item(1))  # the older, picked
+    assert view.shown == first
+    dialog = view.show_audit()
+    assert [dialog.table.item(r, 2).text() for r in range(dialog.table.rowCount())] == [
+        "include", "exclude"]
+
+
+def test_decisions_survive_reopening_the_project(qtbot, made, tmp_path):
+    session = ProjectSession(Project.open(made[0]))
+    view = _view(qtbot, session)
+    for key in (Qt.Key.Key_I, Qt.Key.Key_E, Qt.Key.Key_M, Qt.Key.Key_Z):
+        qtbot.keyClick(view, key)
+    qtbot.waitUntil(lambda: len(view.labels) == 2)  # the undo has answered
+    shown = {r: lab for r, lab in view.labels.items()}
+    view.close()
+    assert session.close()
+    with Project.open(made[0]) as project:
+        screening = store.find_screening(project, "T", "S")
+        current = {e.record_id: e.label for e in store.current_decisions(project, screening.id)}
+        kinds = [e.kind for e in store.events(project, screening.id)]
+    assert kinds == ["decide", "decide", "decide", "undo"]
+    assert current == shown and sorted(current.values()) == ["exclude", "include"]
+
+
+def test_screenshot(qtbot, session, made):
+    view = _view(qtbot, session)
+    for key in [Qt.Key.Key_E] * 6 + [Qt.Key.Key_I] + [Qt.Key.Key_E] * 5:
+        qtbot.keyClick(view, key)
+    detail = record_detail(session.project, view.shown).record
+    title_words = [w for w in detail.title.split() if len(w) > 5 and w.isalpha()]
+    abstract_words = [w for w in detail.abstract.split() if len(w) > 6 and w.isalpha()]
+    view.include_edit.setText(f"{title_words[0][:5]}*, {abstract_words[0]}")
+    view.exclude_edit.setText(f"{title_words[-1]}, {abstract_words[-1]}")
+    view.save_terms()
+    _settle(qtbot, session)
+    view.refresh_panel()
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    view.grab().save(str(SCREENS / "screening_screen.png"))
+    view.side.setCurrentIndex(1)
+    view.grab().save(str(SCREENS / "screening_history.png"))
+    for key in (Qt.Key.Key_Left, Qt.Key.Key_I, Qt.Key.Key_Left):  # change the last decision
+        qtbot.keyClick(view, key)
+    _settle(qtbot, session)
+    dialog = view.show_audit()
+    dialog.grab().save(str(SCREENS / "screening_audit.png"))
+
+
+def test_the_topic_menu_creates_a_screening_and_opens_it_in_a_tab(window, project_path,
+                                                                   monkeypatch, qtbot):
+    from PySide6.QtWidgets import QDialog
+
+    from litqeval_gui.gui.screens.screening.start import StartDialog
+
+    def fill_in(dialog):
+        dialog.name.setText("round 1")
+        dialog.accept()
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(StartDialog, "exec", fill_in)
+    window.settings.reviewer = "Ann"
+    window.open_project(project_path)
+    window.sidebar.setCurrentIndex(window.sidebar.model().index(0, 0))
+    assert window.screen_action.isEnabled()
+    view = window.screen_topic()
+    assert isinstance(view, ScreeningView) and window.tabs.currentWidget() is view
+    assert view.title == "Screening: round 1" and view.screening.size == 4  # scopus: 5 records, 4 works
+    assert window.screen_topic() is view  # chosen again: the same tab
+
+
+def test_a_graded_screening_decides_with_the_digit_keys(qtbot, made):
+    with Project.open(made[0]) as project:
+        store.create_screening(project, "T", "G", ["L"], scheme="graded")
+    session = ProjectSession(Project.open(made[0]))
+    view = ScreeningView(session, store.find_screening(session.project, "T", "G"))
+    qtbot.addWidget(view)
+    with qtbot.waitActive(view):
+        view.show()
+        view.activateWindow()
+    assert view.buttons["3"].text() == "Grade 3 (3)" and "I include" not in view.key_map.text()
+    for key in (Qt.Key.Key_3, Qt.Key.Key_0, Qt.Key.Key_I):  # I is no key of a graded screening
+        qtbot.keyClick(view, key)
+    _settle(qtbot, session)
+    screening_id = view.screening.id
+    view.close()
+    assert session.close()
+    with Project.open(made[0]) as project:
+        assert [e.label for e in store.events(project, screening_id)] == ["3", "0"]
+
+
+def test_space_and_page_down_scroll_the_record(qtbot, session):
+    view = _view(qtbot, session)
+    view.record.setMaximumHeight(90)  # the abstract does not fit
+    qtbot.waitUntil(lambda: view.record.verticalScrollBar().maximum() > 0)
+    bar = view.record.verticalScrollBar()
+    assert bar.maximum() > 0 and bar.value() == 0
+    qtbot.keyClick(view, Qt.Key.Key_Space)
+    after_space = bar.value()
+    qtbot.keyClick(view, Qt.Key.Key_PageDown)
+    assert 0 < after_space and (bar.value() > after_space or bar.value() == bar.maximum())
+    assert view.labels == {}  # scrolling decides nothing
+
+
+def test_a_decision_that_fails_to_save_is_taken_back_on_screen(qtbot, session, made,
+                                                               monkeypatch, shown_errors):
+    from litqeval_gui.core.errors import LitqError
+
+    view = _view(qtbot, session)
+    first = view.shown
+
+    def refuse(*args, **kwargs):
+        raise LitqError("disk full")
+
+    monkeypatch.setattr(store, "decide", refuse)
+    qtbot.keyClick(view, Qt.Key.Key_I)
+    qtbot.waitUntil(lambda: shown_errors != [])
+    assert shown_errors[0][0] == "The decision was not saved" and "disk full" in shown_errors[0][1]
+    assert view.labels == {} and view.shown == first  # the record is back, undecided
+    assert _events(made[0]) == []
+
+
+def test_the_reviewer_is_asked_once_and_kept(qtbot, monkeypatch):
+    from litqeval_gui.gui.screens.screening.start import ask_reviewer
+
+    answers = iter([("  Bo Lee ", True)])
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *args: next(answers)))
+    assert ask_reviewer(Settings(), None) == "Bo Lee"
+    assert ask_reviewer(Settings(), None) == "Bo Lee"  # read back, not asked again
+
+
+def test_start_dialog_offers_existing_screenings_and_checks_a_new_one(qtbot, session, made,
+                                                                      shown_errors):
+    from litqeval_gui.gui.screens.screening.start import NEW, StartDialog
+
+    dialog = StartDialog(session.project, "T")
+    qtbot.addWidget(dialog)
+    assert [dialog.choice.itemText(i) for i in range(dialog.choice.count())] == [
+        "S (60 records)", NEW]
+    dialog.choice.setCurrentIndex(1)
+    assert dialog.new_box.isEnabled() and dialog.chosen_lists() == ["L"]
+    dialog.name.setText("S")  # taken
+    dialog.accept()
+    assert dialog.result() != dialog.DialogCode.Accepted and "already has" in shown_errors[0][1]
+    dialog.name.setText("full text")
+    dialog.phase.setCurrentIndex(1)
+    dialog.scheme.setCurrentIndex(1)
+    dialog.reasons.setText("no data, wrong design")
+    dialog.show()
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    dialog.grab().save(str(SCREENS / "screening_start.png"))
+    dialog.accept()
+    made_now = dialog.made
+    assert (made_now.name, made_now.phase, made_now.scheme, made_now.reasons) == (
+        "full text", "full_text", "graded", ("no data", "wrong design"))
+
+
+def test_a_cold_start_from_the_review_question_ranks_matching_records_first(qtbot, session,
+                                                                            made):
+    view = _view(qtbot, session)
+    truth = dict(zip(store.items(session.project, view.screening.id), made[1], strict=True))
+    view.question_edit.setText("robotic laparoscopic surgery with haptic console")
+    view.question_changed()
+    view.ordering.setCurrentIndex(view.ordering.findData("logistic"))
+    qtbot.waitUntil(lambda: not view.prioritiser.running, timeout=20_000)
+    ranking = stored_ranking(session.project, view.screening.id)
+    assert ranking.model == "cosine to the question"
+    assert "ranked by cosine to the question" in view.progress.ordering.text()
+    assert all(truth[r] for r in ranking.records[:5])  # the theme's records come first
+    qtbot.keyClick(view, Qt.Key.Key_I)  # the record on screen, then the ranking's first
+    assert view.shown == next(r for r in ranking.records if r not in view.labels)
+    _settle(qtbot, session)
+    assert parameters.get(session.project, parameters.SCREENING_QUESTION).startswith("robotic")
+
+
+def test_a_ranking_asked_for_while_one_runs_runs_once_afterwards(qtbot, session):
+    from litqeval_gui.gui.screens.screening.ranking import Prioritiser
+
+    screening = store.find_screening(session.project, "T", "S")
+    prioritiser = Prioritiser(session, screening, "robotic surgery")
+    rankings = []
+    prioritiser.ranked.connect(rankings.append)
+    for _ in range(3):  # one runs; the two asks meanwhile make one more run
+        prioritiser.start("logistic")
+    qtbot.waitUntil(lambda: len(rankings) == 2 and not prioritiser.running, timeout=20_000)
+    qtbot.wait(50)
+    assert len(rankings) == 2 and prioritiser.features is not None
