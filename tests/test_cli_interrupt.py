@@ -99,3 +99,25 @@ def test_ctrl_c_after_the_commit_says_the_import_is_kept(tmp_path, capsys, monke
     with Project.open(project, readonly=True) as opened:
         assert opened.db.execute("SELECT name, state, n_read FROM imports").fetchall() == [
             ("core", "done", 3)]
+
+
+def test_an_interrupt_just_after_the_import_is_registered_leaves_nothing(tmp_path, capsys,
+                                                                          monkeypatch):
+    """Ctrl-C between the commit that registers the pending import and the first record:
+    the pending import (and the topic it created) go, as the message says."""
+    from litqeval_gui.core import ingest
+
+    project = tmp_path / "p.litq"
+    core = tmp_path / "core.ris"
+    core.write_text(CORE_RIS, encoding="utf-8")
+    assert cli.main(["new", str(project)]) == 0
+    before = dump(project)
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ingest, "RowWriter", interrupted)
+    capsys.readouterr()
+    assert cli.main(["import", str(project), str(core), "--topic", "T", "--role", "core"]) == 130
+    assert capsys.readouterr().err == "litqeval: interrupted; the project is unchanged\n"
+    assert dump(project) == before

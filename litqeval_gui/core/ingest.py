@@ -120,15 +120,14 @@ def import_file(
         }).last_pk)]
         return NOTHING
 
-    project.write(begin)
-    topic_id, import_id = created
-    writer = RowWriter(topic_id, import_id)
-
     def store(rows: list[tuple], rank_offset: int) -> None:
         for chunk in chunks(rows):
             project.write(lambda p, chunk=chunk: _nothing(writer.write(p.db, chunk, rank_offset)))
 
-    try:
+    try:  # from the moment the pending import exists, whatever stops it removes it
+        project.write(begin)
+        topic_id, import_id = created
+        writer = RowWriter(topic_id, import_id)
         with gc_paused():  # bulk allocations: see jobs.gc_paused
             parsed = yield from scaled(
                 read_rows(path, store, fmt=fmt, mapping=mapping, where=where, topic=topic,
@@ -146,7 +145,8 @@ def import_file(
                 notes=list(parsed.notes), problems=[r.describe(parsed.path) for r in parsed.rejected],
             ), topic_id, token)
     except BaseException:
-        project.write(lambda p: delete_import(p.db, import_id))
+        if created:  # ``begin`` committed (an interrupt may come before the next line)
+            project.write(lambda p: delete_import(p.db, created[1]))
         raise
     yield Progress(100, 100, "done")
     return summary
