@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 
-from litqeval_gui.core.errors import ProjectError
+from litqeval_gui.core.errors import ProjectError, find_named
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.records import Record
 from litqeval_gui.core.storage import SELECT_CONTENT, record_from_row
@@ -98,12 +98,7 @@ def list_info(project: Project, list_id: int) -> ListInfo | None:
 
 def find_list(project: Project, topic: str, name: str) -> ListInfo:
     """The list ``name`` of ``topic``; a clear error names the lists that exist."""
-    found = lists(project, topic)
-    for info in found:
-        if info.name == name:
-            return info
-    names = ", ".join(repr(i.name) for i in found) or "none"
-    raise ProjectError(f"topic {topic!r} has no list named {name!r} (lists: {names})")
+    return find_named(lists(project, topic), name, topic, "list", "lists", ProjectError)
 
 
 _CORE_WORKS = ("SELECT COUNT(DISTINCT r.work_id) FROM live_records r JOIN imports i "

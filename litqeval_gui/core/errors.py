@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 from collections.abc import Sequence
+from typing import Protocol, TypeVar
 
 
 class LitqError(Exception):
@@ -70,6 +71,25 @@ def listing(items: Sequence[str], limit: int = 10) -> str:
     """``a, b, c`` — or the first ``limit`` items and ``... and N more``."""
     shown = ", ".join(items[:limit])
     return shown if len(items) <= limit else f"{shown} ... and {len(items) - limit} more"
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+N = TypeVar("N", bound=_Named)
+
+
+def find_named(found: Sequence[N], name: str, topic: str, what: str, plural: str,
+               error: type[LitqError] = LitqError) -> N:
+    """The item of ``found`` named ``name``; else ``error`` naming the ``plural`` that
+    exist: "topic 'T' has no list named 'x' (lists: 'a', 'b')"."""
+    for item in found:
+        if item.name == name:
+            return item
+    names = ", ".join(repr(item.name) for item in found) or "none"
+    raise error(f"topic {topic!r} has no {what} named {name!r} ({plural}: {names})")
 
 
 _ENVIRONMENT = {

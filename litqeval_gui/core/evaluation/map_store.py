@@ -6,7 +6,7 @@ The map keeps the ids of the records it placed and the topic's corpus
 (:func:`~litqeval_gui.core.evaluation.vector_store.corpus_fingerprint`) when it was made:
 it is *stale* when the topic's records changed since (an import, a deleted list) or its
 set is no longer the backend's current one. Coordinates are float32 bytes with dtype and
-shape, ids int64 bytes (no pickle).
+shape, ids int64 bytes (plain bytes, no serialised objects).
 """
 
 from __future__ import annotations

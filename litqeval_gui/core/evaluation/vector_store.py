@@ -3,7 +3,7 @@
 An *embedding set* is one backend with its exact parameters (``BackendInfo``) for one
 topic; each of the topic's records gets one row in ``vectors``: its float32 vector as
 ``ndarray.tobytes()`` with the dtype and shape stored beside it (read back with
-``numpy.frombuffer``; no pickle), or NULL when it has none (no text, no matching id).
+``numpy.frombuffer``; plain bytes, no serialised objects), or NULL when it has none (no text, no matching id).
 
 A set is ``pending`` until every record has a row, then ``done``. :func:`embed_topic`
 writes rows in commits of :data:`CHUNK_ROWS` through the write path; after a crash or a

@@ -25,7 +25,7 @@ import numpy as np
 
 from litqeval_gui.core.catalog import find_list
 from litqeval_gui.core.changes import Changes
-from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.errors import LitqError, find_named
 from litqeval_gui.core.project import Project, now
 from litqeval_gui.core.screening import store as screening_store
 from litqeval_gui.core.screening.retrain import stored_ranking
@@ -182,12 +182,7 @@ def pools(project: Project, topic: str | None = None) -> list[Pool]:
 
 
 def find_pool(project: Project, topic: str, name: str) -> Pool:
-    found = pools(project, topic)
-    for pool in found:
-        if pool.name == name:
-            return pool
-    names = ", ".join(repr(p.name) for p in found) or "none"
-    raise LitqError(f"topic {topic!r} has no pool named {name!r} (pools: {names})")
+    return find_named(pools(project, topic), name, topic, "pool", "pools")
 
 
 def get_pool(project: Project, pool_id: int) -> Pool:

@@ -5,7 +5,7 @@
 score (highest first; ties keep list order) followed by the decided ones, adds the
 cross-validated :class:`~litqeval_gui.core.screening.models.Trust` when enough labels
 exist, and stores it as the screening's latest ranking (one write: the record ids and
-scores as little-endian int64 / float64 arrays, never pickle).
+scores as little-endian int64 / float64 arrays: plain bytes, no serialised objects).
 """
 
 from __future__ import annotations

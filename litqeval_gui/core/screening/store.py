@@ -24,7 +24,7 @@ from datetime import datetime, timezone
 from litqeval_gui.core.browse import RecordFilter
 from litqeval_gui.core.catalog import find_list
 from litqeval_gui.core.changes import Changes
-from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.errors import LitqError, find_named
 from litqeval_gui.core.project import Project, now
 from litqeval_gui.core.screening.labels import IEM, PHASES, SCHEMES, check_label
 from litqeval_gui.core.writes import chunks
@@ -199,12 +199,7 @@ def screenings(project: Project, topic: str) -> list[Screening]:
 
 def find_screening(project: Project, topic: str, name: str) -> Screening:
     """Screening ``name`` of ``topic``; a clear error names those that exist."""
-    found = screenings(project, topic)
-    for screening in found:
-        if screening.name == name:
-            return screening
-    names = ", ".join(repr(s.name) for s in found) or "none"
-    raise LitqError(f"topic {topic!r} has no screening named {name!r} (screenings: {names})")
+    return find_named(screenings(project, topic), name, topic, "screening", "screenings")
 
 
 def get_screening(project: Project, screening_id: int) -> Screening:

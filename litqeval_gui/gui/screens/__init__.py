@@ -44,3 +44,16 @@ class Screen(Protocol):
     def save_state(self, settings: Settings) -> None: ...
 
     def restore_state(self, settings: Settings) -> None: ...
+
+
+class TopicTarget:
+    """For a screen opened on a topic (``self.topic``): one tab per topic."""
+
+    topic: str
+
+    @staticmethod
+    def id_of(topic: str) -> str:
+        return topic
+
+    def target_id(self) -> str:
+        return self.topic

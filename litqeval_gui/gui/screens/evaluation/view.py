@@ -43,6 +43,7 @@ from litqeval_gui.core.exporting import check_target
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.plots.fidelity import FidelityBadge
 from litqeval_gui.gui.record_detail import detail_html
+from litqeval_gui.gui.screens import TopicTarget
 from litqeval_gui.gui.screens.evaluation.adapter import (
     ScreenData,
     cos_theta,
@@ -75,7 +76,7 @@ TABLE_FILTER = "CSV table (*.csv);;Excel workbook (*.xlsx)"
 REPORT_FILTER = "HTML report (*.html)"
 
 
-class EvaluationView(QWidget):
+class EvaluationView(TopicTarget, QWidget):
     """One topic's evaluation (module docstring)."""
 
     key = "evaluation"
@@ -145,13 +146,6 @@ class EvaluationView(QWidget):
         self.start()
 
     # -- the screen protocol ---------------------------------------------------------
-    @staticmethod
-    def id_of(topic: str) -> str:
-        return topic
-
-    def target_id(self) -> str:
-        return self.topic
-
     @property
     def title(self) -> str:
         return f"Evaluation: {self.topic}"

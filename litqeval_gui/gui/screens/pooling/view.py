@@ -32,6 +32,7 @@ from litqeval_gui.core.pooling.state import PoolState
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.plots.curves import DepthPlot
 from litqeval_gui.gui.plots.effort import EffortPlot
+from litqeval_gui.gui.screens import TopicTarget
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
 
@@ -56,7 +57,7 @@ def _fill(table: QTableWidget, rows: list[tuple]) -> None:
     table.resizeColumnsToContents()
 
 
-class PoolingView(QWidget):
+class PoolingView(TopicTarget, QWidget):
     key = "pooling"
 
     def __init__(self, session: ProjectSession, topic: str, parent: QWidget | None = None) -> None:
@@ -103,14 +104,6 @@ class PoolingView(QWidget):
         self.refresh()
 
     # -- the screen protocol ---------------------------------------------------------
-
-    @staticmethod
-    def id_of(topic: str) -> str:
-        return topic
-
-    def target_id(self) -> str:
-        return self.topic
-
     @property
     def title(self) -> str:
         return f"Pooling · {self.topic}"
