@@ -1,4 +1,5 @@
-"""The main window: menus, toolbar, topic sidebar, tabs of views and job progress.
+"""The main window: topic sidebar, tabs of views and job progress (its actions, menus and
+toolbar: :mod:`~litqeval_gui.gui.window_menus`).
 
 With no project open it shows the start screen. An open project is one
 :class:`ProjectSession`; the sidebar and open views refresh on its ``changed``
@@ -14,18 +15,15 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import (
     QAction,
-    QActionGroup,
     QCloseEvent,
     QDragEnterEvent,
     QDropEvent,
     QGuiApplication,
-    QKeySequence,
 )
 from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
     QMainWindow,
-    QMenu,
     QMessageBox,
     QSplitter,
     QStackedWidget,
@@ -43,14 +41,14 @@ from litqeval_gui.gui import settings as settings_module
 from litqeval_gui.gui.icons import icon
 from litqeval_gui.gui.job_status import JobStatus
 from litqeval_gui.gui.jobs import JobRunner
-from litqeval_gui.gui.manage import ManageActions
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.screens.registry import SCREENS
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
 from litqeval_gui.gui.sidebar import TopicTree
 from litqeval_gui.gui.start_view import StartView
-from litqeval_gui.gui.theme import THEMES, apply_theme
+from litqeval_gui.gui.theme import apply_theme
+from litqeval_gui.gui.window_menus import WindowMenus
 
 APP_TITLE = "LitQEval GUI"
 PROJECT_FILTER = f"LitQEval projects (*{SUFFIX});;All files (*)"
@@ -67,7 +65,7 @@ def demo_path() -> Path:
     return settings_module.data_dir() / "demo.litq"
 
 
-class MainWindow(QMainWindow):
+class MainWindow(WindowMenus, QMainWindow):
     """The application window; one project at a time."""
 
     def __init__(self) -> None:
@@ -119,103 +117,6 @@ class MainWindow(QMainWindow):
             self.resize(1200, 760)
         self._show_start()
 
-    # -- building ------------------------------------------------------------------
-    def _action(self, text: str, slot: object, shortcut: str = "", icon_name: str = "",
-                tip: str = "") -> QAction:
-        action = QAction(text, self, triggered=slot)
-        if shortcut:
-            action.setShortcut(QKeySequence(shortcut))
-        if icon_name:
-            action.setIcon(icon(icon_name))
-        if tip:
-            action.setStatusTip(tip)
-            action.setToolTip(tip)
-        return action
-
-    def _build_actions(self) -> None:
-        a = self._action
-        self.new_action = a("&New Project…", self.new_project, "Ctrl+N", "new",
-                            "Create a new, empty project file")
-        self.open_action = a("&Open Project…", self.open_dialog, "Ctrl+O", "open",
-                             "Open a project file")
-        self.demo_action = a("Open &Demo Project", self.open_demo, "", "app",
-                             "Open the bundled demo project (built on first use)")
-        self.import_action = a("&Import…", lambda: self.open_import_wizard([]), "Ctrl+I", "import",
-                               "Import search exports or a core set into this project")
-        self.close_action = a("&Close Project", self.close_project, "", "",
-                              "Close the project and return to the start screen")
-        self.quit_action = a("&Quit", self.close, "Ctrl+Q")
-        self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
-        self.close_tab_action = a("Close &Tab", lambda: self.close_tab(self.tabs.currentIndex()),
-                                  "Ctrl+W")
-        self.sidebar_action = a("Topic &Sidebar", self._toggle_sidebar, "Ctrl+B")
-        self.sidebar_action.setCheckable(True)
-        self.sidebar_action.setChecked(True)
-        self.open_selected_action = a("&Open", self._open_selected_list, "", "",
-                                      "Show the selected list's records")
-        self.manage = ManageActions(self)
-        self.sidebar.selectionModel().currentChanged.connect(self.manage.update)
-        self.tabs.currentChanged.connect(self.manage.update)
-        self.matches_action = a("Review Uncertain &Matches…", self.review_matches, "", "",
-                                "Decide on record matches the linker was unsure about")
-        self.evaluate_action = a("&Evaluate Topic…", self.evaluate_topic, "", "",
-                                 "Recall and semantic precision of the selected topic's "
-                                 "result lists against its core set")
-        self.pool_action = a("&Pool Runs…", self.pool_topic, "", "",
-                             "The selected topic's pool: depth by depth, with its stop criterion")
-        self.report_action = a("Export Evaluation &Report…", self.export_evaluation_report,
-                               "", "", "Write the shown evaluation as one HTML file")
-        self.screen_action = a("&Screen Records…", self.screen_topic, "", "",
-                               "Screen the selected topic's records one at a time")
-        self.help_action = a("LitQEval GUI &Help", self.show_help, "F1")
-        self.about_action = a("&About LitQEval GUI", self.show_about)
-        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
-
-    def _build_menus(self) -> None:
-        bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
-        file_menu.addActions([self.new_action, self.open_action])
-        self.recent_menu = file_menu.addMenu("Open &Recent")
-        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
-        file_menu.addAction(self.demo_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.import_action)
-        file_menu.addActions([self.manage.export, self.manage.export_missed,
-                              self.report_action])
-        file_menu.addSeparator()
-        file_menu.addActions([self.close_action, self.quit_action])
-        self.view_menu = bar.addMenu("&View")
-        self.view_menu.addAction(self.sidebar_action)
-        self.view_menu.addAction(self.close_tab_action)
-        self.view_menu.addSeparator()
-        theme_menu = self.view_menu.addMenu("T&heme")
-        self.theme_actions = QActionGroup(self)
-        for name, text in THEMES.items():
-            action = theme_menu.addAction(text, lambda n=name: self.set_theme(n))
-            action.setCheckable(True)
-            action.setChecked(name == self.settings.theme)
-            action.setData(name)
-            self.theme_actions.addAction(action)
-        topic_menu = bar.addMenu("&Topic")
-        topic_menu.addActions([self.evaluate_action, self.screen_action, self.pool_action,
-                               self.matches_action])
-        topic_menu.addSeparator()
-        topic_menu.addActions([self.manage.rename_topic, self.manage.delete_topic])
-        topic_menu.addSeparator()
-        topic_menu.addActions([self.manage.rename_list, self.manage.delete_list])
-        topic_menu.aboutToShow.connect(self.manage.update)
-        file_menu.aboutToShow.connect(self.manage.update)
-        help_menu = bar.addMenu("&Help")
-        help_menu.addActions([self.help_action, self.about_action])
-
-    def _build_toolbar(self) -> None:
-        toolbar = self.addToolBar("Main")
-        toolbar.setObjectName("main-toolbar")
-        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        toolbar.addActions([self.new_action, self.open_action, self.import_action])
-        self.view_menu.insertAction(self.close_tab_action, toolbar.toggleViewAction())
-        self.toolbar = toolbar
-
     def _connect_start_view(self) -> None:
         view = self.start_view
         view.new_requested.connect(self.new_project)
@@ -223,43 +124,12 @@ class MainWindow(QMainWindow):
         view.demo_requested.connect(self.open_demo)
         view.recent_chosen.connect(self.open_project)
 
-    def _fill_recent_menu(self) -> None:
-        menu: QMenu = self.recent_menu
-        menu.clear()
-        recent = self.settings.recent_files
-        for number, path in enumerate(recent, start=1):
-            action = menu.addAction(f"&{number % 10} {path.name}",
-                                    lambda p=path: self.open_project(p))
-            action.setToolTip(str(path))
-            action.setStatusTip(str(path))
-        if not recent:
-            menu.addAction("No recent projects").setEnabled(False)
-        menu.addSeparator()
-        menu.addAction("Clear Menu", self._clear_recent).setEnabled(bool(recent))
-
-    def _clear_recent(self) -> None:
-        self.settings.clear_recent()
-        self.settings.save()
-        self.start_view.set_recent([])
-
     # -- pages and state -------------------------------------------------------------
     def _show_start(self) -> None:
         self.start_view.set_recent(self.settings.recent_files)
         self.pages.setCurrentWidget(self.start_view)
         self.setWindowTitle(APP_TITLE)
         self._update_actions()
-
-    def _update_actions(self) -> None:
-        has_project = self.session is not None
-        self.import_action.setEnabled(has_project)
-        self.close_action.setEnabled(has_project)
-        self.close_tab_action.setEnabled(self.tabs.count() > 0)
-        self.matches_action.setEnabled(has_project and bool(self.sidebar.topic_names()))
-        self.evaluate_action.setEnabled(has_project and bool(self.sidebar.topic_names()))
-        self.pool_action.setEnabled(self.evaluate_action.isEnabled())
-        self.report_action.setEnabled(has_project)
-        self.screen_action.setEnabled(self.matches_action.isEnabled())
-        self.manage.update()
 
     def _update_content(self) -> None:
         """The tabs, or a centred hint when no view is open."""
