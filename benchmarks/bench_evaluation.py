@@ -51,7 +51,8 @@ from litqeval_gui.core.evaluation.settings import EvaluationSettings
 from litqeval_gui.core.evaluation.vector_store import embed_topic, load_vectors
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
-from litqeval_gui.metrics.semantic import sp_cluster, sp_cos, sp_hull, sp_mvee
+from litqeval_gui.metrics.semantic import sp_cos, sp_hull, sp_mvee
+from litqeval_gui.metrics.semantic_cluster import sp_cluster
 
 path, mode, method = sys.argv[1], sys.argv[2], sys.argv[3]
 settings = EvaluationSettings(map_method=method)

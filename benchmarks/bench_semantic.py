@@ -17,7 +17,8 @@ from pathlib import Path
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from litqeval_gui.metrics.semantic import sp_cluster, sp_cos
+from litqeval_gui.metrics.semantic import sp_cos
+from litqeval_gui.metrics.semantic_cluster import sp_cluster
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: the reference
 from tests.support.kmeans_reference import plain_loop  # noqa: E402

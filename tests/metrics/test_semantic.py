@@ -15,16 +15,14 @@ from sklearn.decomposition import PCA
 from litqeval_gui.metrics.semantic import (
     Scoring,
     centroid_similarity,
-    cluster_k_search,
     projection_fidelity,
-    sp_cluster,
-    sp_cluster_on_map,
     sp_cos,
     sp_hull,
     sp_in_pca_space,
     sp_mvee,
     threshold_analysis,
 )
+from litqeval_gui.metrics.semantic_cluster import cluster_k_search, sp_cluster, sp_cluster_on_map
 
 
 def f2(sp, lam, rec):

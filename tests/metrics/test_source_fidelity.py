@@ -21,7 +21,8 @@ from litqeval_gui.metrics.relevance import (
     ranks_within_groups,
     threshold_grid,
 )
-from litqeval_gui.metrics.semantic import cluster_k_search, sp_cluster, sp_cos, sp_mvee
+from litqeval_gui.metrics.semantic import sp_cos, sp_mvee
+from litqeval_gui.metrics.semantic_cluster import cluster_k_search, sp_cluster
 from tests.support.kmeans_reference import plain_loop
 
 # ------------------------------------------------------------------ 1. SP_cluster

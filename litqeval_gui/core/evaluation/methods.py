@@ -23,11 +23,11 @@ from litqeval_gui.metrics.geometry import Ellipsoid, Hull
 from litqeval_gui.metrics.semantic import (
     Scoring,
     SemanticResult,
-    sp_cluster,
     sp_cos,
     sp_hull,
     sp_mvee,
 )
+from litqeval_gui.metrics.semantic_cluster import sp_cluster
 from litqeval_gui.metrics.sets import decay, semantic_f_beta
 
 METHODS = ("cos", "cluster", "mvee", "hull")
@@ -125,7 +125,7 @@ def cos_outcome(core_vectors: NDArray[np.float32], core_works: NDArray[np.int64]
 
 def cluster_outcome(vectors: NDArray[np.float32], is_core: NDArray[np.bool_], n_core: int,
                     theta: float) -> tuple[Outcome, NDArray[np.bool_]]:
-    """SP_cluster (``metrics.semantic.sp_cluster``) on the list's vectors."""
+    """SP_cluster (``metrics.semantic_cluster.sp_cluster``) on the list's vectors."""
     result = sp_cluster(vectors, is_core, n_core, theta=theta)
     detail = {"theta": theta, "k": result.params.get("k"),
               "k_reached": result.params.get("k_reached")}

@@ -16,7 +16,8 @@ from litqeval_gui.core.evaluation.settings import (
 from litqeval_gui.core.evaluation.vector_store import latest_set, load_vectors
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
-from litqeval_gui.metrics.semantic import sp_cluster, sp_cos, sp_hull, sp_mvee
+from litqeval_gui.metrics.semantic import sp_cos, sp_hull, sp_mvee
+from litqeval_gui.metrics.semantic_cluster import sp_cluster
 from litqeval_gui.metrics.sets import decay
 from tests.support.synthetic import topic_records
 from tests.support.topics import TOPIC, build_topic, import_list, write_list
