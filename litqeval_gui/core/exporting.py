@@ -20,7 +20,7 @@ import functools
 import os
 import re
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from litqeval_gui.core.citation_writers import write_bibtex, write_ris
@@ -54,15 +54,26 @@ def export_records(records: Iterable[Record], path: str | Path, fmt: str, *,
         raise LitqError(f"cannot export as {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")
     target = Path(path)
     check_target(target, project)
+    counted: list[int] = []
+    write_whole(target, lambda partial: counted.append(writers[fmt](list(records), partial)),
+                "the export")
+    return counted[0]
+
+
+def write_whole(path: str | Path, write: Callable[[Path], object], what: str) -> Path:
+    """Run ``write(partial)`` on a hidden file beside ``path``, then move it onto ``path``:
+    the target is replaced whole or left as it was, never half-written. An OSError
+    becomes one line naming ``what`` ("the export", "the report"…)."""
+    target = Path(path)
     partial = target.with_name(f".{target.name}.{secrets.token_hex(4)}.partial")
     try:
-        count = writers[fmt](list(records), partial)
+        write(partial)
         os.replace(partial, target)
     except OSError as err:
-        raise LitqError(f"{target}: cannot write the export ({err.strerror})") from None
+        raise LitqError(f"{target}: cannot write {what} ({err.strerror})") from None
     finally:
         partial.unlink(missing_ok=True)
-    return count
+    return target
 
 
 def check_target(target: Path, project: str | Path | None = None) -> None:
@@ -132,24 +143,31 @@ def _write_csv(records: list[Record], path: Path, extra: list[Mapping[str, str]]
 
 
 def _write_xlsx(records: list[Record], path: Path, extra: list[Mapping[str, str]]) -> int:
+    columns = [*COLUMNS, *_extra_columns(records, extra)]
+    rows = ((_row(record) | (dict(extra[index]) if extra else {})) for index, record in
+            enumerate(records))
+    write_sheet(path, "records", [columns, *([row.get(c, "") for c in columns] for row in rows)])
+    return len(records)
+
+
+def write_sheet(path: Path, name: str, rows: Iterable[Sequence[object]]) -> None:
+    """Write ``rows`` as sheet ``name`` of a new XLSX workbook at ``path``: numbers stay
+    numbers; text is always a string cell, even when it starts with "=" (never a
+    formula); characters XLSX cannot hold are dropped."""
     from openpyxl import Workbook
     from openpyxl.cell import WriteOnlyCell
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
     book = Workbook(write_only=True)
-    sheet = book.create_sheet("records")
+    sheet = book.create_sheet(name)
 
     def cell(value: object) -> object:
         if not isinstance(value, str):
             return value
         text = WriteOnlyCell(sheet, ILLEGAL_CHARACTERS_RE.sub("", value))
-        text.data_type = "s"  # a string, even when it starts with "=" (never a formula)
+        text.data_type = "s"
         return text
 
-    more = _extra_columns(records, extra)
-    sheet.append([*COLUMNS, *more])
-    for index, record in enumerate(records):
-        row = _row(record) | (dict(extra[index]) if extra else {})
-        sheet.append([cell(row.get(c, "")) for c in (*COLUMNS, *more)])
+    for row in rows:
+        sheet.append([cell(value) for value in row])
     book.save(path)
-    return len(records)

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import csv
 import math
-import os
-import secrets
 from pathlib import Path
 
-from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.evaluation.engine import ListEvaluation, TopicEvaluation
 from litqeval_gui.core.evaluation.methods import METHODS
+from litqeval_gui.core.exporting import write_sheet, write_whole
+from litqeval_gui.core.importing.common import escape_formula
 
 _PER_METHOD = ("precision", "relevant", "recall", "decay", "f2", "reason")
 
@@ -44,53 +43,25 @@ def comparison_rows(evaluation: TopicEvaluation) -> list[list[object]]:
     return [_row(evaluation, item) for item in evaluation.lists]
 
 
-def _write_whole(path: str | Path, write) -> Path:
-    """Run ``write(partial_path)`` and move the result onto ``path`` (never half-written)."""
-    target = Path(path)
-    partial = target.with_name(f".{target.name}.{secrets.token_hex(4)}.partial")
-    try:
-        write(partial)
-        os.replace(partial, target)
-    except OSError as err:
-        raise LitqError(f"{target}: cannot write the table ({err.strerror})") from None
-    finally:
-        partial.unlink(missing_ok=True)
-    return target
-
-
 def write_csv(evaluation: TopicEvaluation, path: str | Path) -> Path:
-    """Write the table as UTF-8 CSV (replaced whole, never half-written)."""
+    """Write the table as UTF-8 CSV (replaced whole, never half-written; text that a
+    spreadsheet would run as a formula is escaped, as every CSV export is)."""
 
     def write(partial: Path) -> None:
         with partial.open("w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
             writer.writerow(header())
-            writer.writerows(comparison_rows(evaluation))
+            writer.writerows([escape_formula(v) if isinstance(v, str) else v for v in row]
+                             for row in comparison_rows(evaluation))
 
-    return _write_whole(path, write)
+    return write_whole(path, write, "the table")
 
 
 def write_xlsx(evaluation: TopicEvaluation, path: str | Path) -> Path:
     """Write the table as one XLSX sheet: numbers as numbers, text always a string cell
     (a list named "=…" is never a formula)."""
-    from openpyxl import Workbook
-    from openpyxl.cell import WriteOnlyCell
-    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
     def write(partial: Path) -> None:
-        book = Workbook(write_only=True)
-        sheet = book.create_sheet("comparison")
+        write_sheet(partial, "comparison", [header(), *comparison_rows(evaluation)])
 
-        def cell(value: object) -> object:
-            if not isinstance(value, str):
-                return value
-            text = WriteOnlyCell(sheet, ILLEGAL_CHARACTERS_RE.sub("", value))
-            text.data_type = "s"
-            return text
-
-        sheet.append([cell(name) for name in header()])
-        for row in comparison_rows(evaluation):
-            sheet.append([cell(value) for value in row])
-        book.save(partial)
-
-    return _write_whole(path, write)
+    return write_whole(path, write, "the table")

@@ -9,19 +9,17 @@ any browser offline.
 from __future__ import annotations
 
 import math
-import os
-import secrets
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 
-from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.evaluation.engine import ListEvaluation, TopicEvaluation
 from litqeval_gui.core.evaluation.inputs import take
 from litqeval_gui.core.evaluation.methods import METHODS
 from litqeval_gui.core.evaluation.report_svg import Layer, Line, curve_svg, scatter_svg
+from litqeval_gui.core.exporting import write_whole
 from litqeval_gui.metrics.geometry import Ellipsoid
 from litqeval_gui.metrics.sets import decay
 
@@ -181,12 +179,5 @@ def write_report(evaluation: TopicEvaluation, path: str | Path) -> Path:
     target = Path(path)
     tree = report_tree(evaluation)
     text = "<!DOCTYPE html>\n" + ET.tostring(tree, encoding="unicode", method="xml")
-    partial = target.with_name(f".{target.name}.{secrets.token_hex(4)}.partial")
-    try:
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, target)
-    except OSError as err:
-        raise LitqError(f"{target}: cannot write the report ({err.strerror})") from None
-    finally:
-        partial.unlink(missing_ok=True)
-    return target
+    return write_whole(target, lambda partial: partial.write_text(text, encoding="utf-8"),
+                       "the report")

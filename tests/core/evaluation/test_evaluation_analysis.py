@@ -18,6 +18,7 @@ from litqeval_gui.core.evaluation.analysis import (
 from litqeval_gui.core.evaluation.engine import evaluate_topic
 from litqeval_gui.core.evaluation.settings import EvaluationSettings
 from litqeval_gui.core.evaluation.vector_store import latest_set, load_vectors
+from litqeval_gui.core.importing.common import escape_formula
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
 from litqeval_gui.metrics.semantic import threshold_analysis
@@ -108,7 +109,7 @@ def test_map_titles_follow_the_ids(project):
     assert titles == expected and all(titles)
 
 
-def test_xlsx_holds_the_csv_rows_and_never_a_formula(project, tmp_path):
+def test_xlsx_and_csv_hold_the_same_rows_and_never_a_formula(project, tmp_path):
     project.write(lambda p: manage.rename_list(p, TOPIC, "third", "=1+1"))
     evaluation = run_job(evaluate_topic(project, TOPIC, PCA))
     book = load_workbook(comparison.write_xlsx(evaluation, tmp_path / "t.xlsx"))
@@ -124,5 +125,6 @@ def test_xlsx_holds_the_csv_rows_and_never_a_formula(project, tmp_path):
         for value, text in zip(xlsx_row, csv_row, strict=True):
             if isinstance(value, int | float):  # a number cell, not text
                 assert value == pytest.approx(float(text), rel=1e-12)
-            else:
-                assert ("" if value is None else value) == text
+            else:  # text; a spreadsheet would run "=1+1" in a CSV: escaped there
+                assert escape_formula("" if value is None else value) == text
+    assert [row[1] for row in table[1:]] == ["clean", "noisy", "'=1+1"]
