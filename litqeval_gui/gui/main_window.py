@@ -89,6 +89,7 @@ class MainWindow(WindowMenus, QMainWindow):
         self.sidebar.customContextMenuRequested.connect(lambda pos: self.manage.sidebar_menu(pos))
         self.tabs = QTabWidget(documentMode=True, tabsClosable=True, movable=True)
         self.tabs.tabCloseRequested.connect(self.close_tab)
+        self.tabs.setElideMode(Qt.TextElideMode.ElideRight)  # long topic names: no scrolling
         self.hint = QLabel(alignment=Qt.AlignmentFlag.AlignCenter, wordWrap=True)
         self.hint.setEnabled(False)  # the palette's disabled text: a quiet grey in either scheme
         font = self.hint.font()

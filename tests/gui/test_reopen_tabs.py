@@ -16,14 +16,18 @@ from litqeval_gui.gui.screens.registry import SCREENS
 from litqeval_gui.gui.settings import Settings
 from tests.support.pooling import pool_project, two_run_layers
 
+T = "Deep learning for polyp detection in colonoscopy"
+
 
 @pytest.fixture
 def path(tmp_path):
-    """Topics T and U, each with runs A and B, a screening S of A and a pool P of A and B."""
+    """Topics T and U, each with runs A and B, a screening S of A and pools P (of A and B)
+    and P2 (of A)."""
     runs, _relevant = two_run_layers(6, 2)
     path = pool_project(tmp_path, runs, topics=("T", "U"))
     with Project.open(path) as project:
-        for topic in ("T", "U"):
+        manage.rename_topic(project, "T", T)
+        for topic in (T, "U"):
             screening_store.create_screening(project, topic, "S", ["A"])
             pool_store.create_pool(project, topic, "P", ["A", "B"],
                                    pool_store.settings("aggressive", low_yield=None))
@@ -62,7 +66,7 @@ def _close(window, qtbot) -> None:
 def test_every_kind_of_screen_comes_back_in_order_with_the_current_tab(qtbot, path):
     window = _window(qtbot)
     assert window.open_project(path)
-    _open_one_of_each(window, "T")
+    _open_one_of_each(window, T)
     assert {view.key for view in map(window.tabs.widget, range(4))} == set(SCREENS)
     window.tabs.setCurrentIndex(2)  # the screening
     before = _tabs(window)
@@ -71,8 +75,8 @@ def test_every_kind_of_screen_comes_back_in_order_with_the_current_tab(qtbot, pa
     again = _window(qtbot)  # a new start of the app over the same settings file
     assert again.open_project(path)
     assert _tabs(again) == before == [
-        ("records", "B"), ("evaluation", "Evaluation: T"), ("screening", "Screening: S"),
-        ("pooling", "Pooling · T")]
+        ("records", "B"), ("evaluation", f"Evaluation: {T}"), ("screening", "Screening: S"),
+        ("pooling", f"Pooling · {T}")]
     assert again.tabs.currentIndex() == 2
     assert again.tabs.widget(3).pool_box.currentText() == "P2"  # the pool it showed
     again.tabs.setCurrentIndex(3)
@@ -88,14 +92,14 @@ def test_a_screen_whose_target_was_deleted_is_skipped(qtbot, path, shown_errors)
     window = _window(qtbot)
     assert window.open_project(path)
     _open_one_of_each(window, "U")  # all of topic U's
-    window.open_screen("records", catalog.find_list(window.session.project, "T", "A"))
+    window.open_screen("records", catalog.find_list(window.session.project, T, "A"))
     window.open_screen("screening",
-                       screening_store.find_screening(window.session.project, "T", "S"))
+                       screening_store.find_screening(window.session.project, T, "S"))
     window.tabs.setCurrentIndex(5)  # T's screening
     _close(window, qtbot)
     with Project.open(path) as project:
         manage.delete_topic(project, "U")  # its lists, screening and pools with it
-        manage.delete_list(project, "T", "A")  # T's screening S of A stays (now empty)
+        manage.delete_list(project, T, "A")  # T's screening S of A stays (now empty)
 
     again = _window(qtbot)
     assert again.open_project(path)
@@ -108,7 +112,7 @@ def test_a_screen_whose_target_was_deleted_is_skipped(qtbot, path, shown_errors)
 def test_a_damaged_or_unknown_descriptor_is_skipped(qtbot, path):
     settings = Settings()
     with Project.open(path) as project:
-        list_a = catalog.find_list(project, "T", "A").id
+        list_a = catalog.find_list(project, T, "A").id
     settings.set_open_screens(path, [{"key": "nonsense"}, {"key": "records"},
                                      {"key": "records", "list": "x"},
                                      {"key": "records", "list": list_a},

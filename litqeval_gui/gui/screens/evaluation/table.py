@@ -110,6 +110,14 @@ def comparison_view(model: ComparisonModel) -> QTableView:
     return table
 
 
+def rows_height(table: QTableView) -> int:
+    """The height that shows ``table``'s header and every row without scrolling."""
+    rows = sum(table.rowHeight(r) for r in range(table.model().rowCount()))
+    bar = table.horizontalScrollBar()
+    return (table.horizontalHeader().sizeHint().height() + rows + 2 * table.frameWidth()
+            + (bar.sizeHint().height() if bar.maximum() > 0 else 0))
+
+
 class GroupedHeader(QHeaderView):
     """A horizontal header of two rows: a column's ``GROUP_ROLE`` text spans every
     adjacent column of the same group, its own label is below; a column without a group
