@@ -4,8 +4,8 @@ toolbar: :mod:`~litqeval_gui.gui.window_menus`).
 With no project open it shows the start screen. An open project is one
 :class:`ProjectSession`; the sidebar and open views refresh on its ``changed``
 signal. Files dropped on the window go to the import wizard (a ``.litq`` file is
-opened instead). Geometry, splitter sizes and recent projects persist in
-:class:`~litqeval_gui.gui.settings.Settings`.
+opened instead). Geometry, splitter sizes, recent projects and each project's open
+screens (their registry descriptors) persist in :class:`~litqeval_gui.gui.settings.Settings`.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from litqeval_gui import __version__
-from litqeval_gui.core.catalog import ListInfo, list_info
+from litqeval_gui.core.catalog import ListInfo
 from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.exporting import SQLITE_HEADER
@@ -42,7 +42,7 @@ from litqeval_gui.gui.icons import icon
 from litqeval_gui.gui.job_status import JobStatus
 from litqeval_gui.gui.jobs import JobRunner
 from litqeval_gui.gui.notify import show_error
-from litqeval_gui.gui.screens.registry import SCREENS
+from litqeval_gui.gui.screens.registry import SCREENS, descriptor_of, reopen
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
 from litqeval_gui.gui.sidebar import TopicTree
@@ -89,6 +89,7 @@ class MainWindow(WindowMenus, QMainWindow):
         self.sidebar.customContextMenuRequested.connect(lambda pos: self.manage.sidebar_menu(pos))
         self.tabs = QTabWidget(documentMode=True, tabsClosable=True, movable=True)
         self.tabs.tabCloseRequested.connect(self.close_tab)
+        self.tabs.setElideMode(Qt.TextElideMode.ElideRight)  # long topic names: no scrolling
         self.hint = QLabel(alignment=Qt.AlignmentFlag.AlignCenter, wordWrap=True)
         self.hint.setEnabled(False)  # the palette's disabled text: a quiet grey in either scheme
         font = self.hint.font()
@@ -306,7 +307,9 @@ class MainWindow(WindowMenus, QMainWindow):
             if view.key == key and view.target_id() == kind.id_of(target):
                 self.tabs.setCurrentIndex(index)
                 return view
-        view = kind(self.session, target)
+        return self._add_tab(kind(self.session, target))
+
+    def _add_tab(self, view: QWidget) -> QWidget:
         view.restore_state(self.settings)
         index = self.tabs.addTab(view, view.title)
         self.tabs.setTabToolTip(index, view.tooltip)
@@ -316,23 +319,28 @@ class MainWindow(WindowMenus, QMainWindow):
         return view
 
     def _remember_tabs(self, path: Path) -> None:
-        """Which lists are open in tabs, to open them again with the project."""
-        views = [self.tabs.widget(i) for i in range(self.tabs.count())]
-        ids = [v.target_id() for v in views if v.key == "records"]
-        current = self.tabs.currentWidget()
-        at = ids.index(current.target_id()) if current in views and current.key == "records" \
-            else 0
-        self.settings.set_open_lists(path, ids, at)
+        """The descriptors of the screens open in tabs, to open them again with the project."""
+        current = self.tabs.currentIndex()
+        described = [(i, d) for i in range(self.tabs.count())
+                     if (d := descriptor_of(self.tabs.widget(i))) is not None]
+        at = next((n for n, (i, _) in enumerate(described) if i == current), 0)
+        self.settings.set_open_screens(path, [d for _, d in described], at)
         self.settings.save()
 
     def _restore_tabs(self, project: Project) -> None:
-        """Open the lists that were open when the project was last closed (if they exist)."""
-        ids, current = self.settings.open_lists(project.path)
-        infos = [info for i in ids if (info := list_info(project, i)) is not None]
-        for info in infos:
-            self.open_list(info)
-        if infos:
-            self.tabs.setCurrentIndex(min(current, len(infos) - 1))
+        """Open the screens that were open when the project was last closed, in their order,
+        and show the one that was current; those whose target is gone are skipped."""
+        descriptors, current = self.settings.open_screens(project.path)
+        opened: list[tuple[int, QWidget]] = []
+        for n, descriptor in enumerate(descriptors):
+            if descriptor in descriptors[:n]:
+                continue  # one tab per target
+            view = reopen(self.session, descriptor)
+            if view is not None:
+                opened.append((n, self._add_tab(view)))
+        if opened:
+            shown = [v for n, v in opened if n <= current] or [opened[0][1]]
+            self.tabs.setCurrentWidget(shown[-1])
 
     def close_tab(self, index: int) -> None:
         view = self.tabs.widget(index)

@@ -4,7 +4,8 @@ Settings live in ``QStandardPaths.AppConfigLocation`` unless ``LITQEVAL_CONFIG_D
 names another folder (the tests set it). The file holds the window geometry
 (base64 of ``saveGeometry``), splitter sizes by name, recent projects (most recent
 first, at most :data:`MAX_RECENT`, missing files dropped when read) and the last
-folder a file dialog used, and the reviewer's name for screening. A damaged
+folder a file dialog used, the reviewer's name for screening, and per project the
+screens open in tabs (their descriptors). A damaged
 file gives the defaults and a log line.
 """
 
@@ -137,25 +138,28 @@ class Settings:
         self._data["recent_files"] = []
 
     # -- open tabs per project ------------------------------------------------------
-    def open_lists(self, project: Path) -> tuple[list[int], int]:
-        """(ids of the lists open in tabs, index of the current tab) when ``project`` was
-        last closed."""
+    def open_screens(self, project: Path) -> tuple[list[dict], int]:
+        """(the descriptors of the screens open in tabs, index of the current tab) when
+        ``project`` was last closed; an entry of the older form (``lists``: ids of records
+        tabs) reads as records descriptors."""
         stored = self._data.get("open_tabs")
         entry = stored.get(str(Path(project).resolve())) if isinstance(stored, dict) else None
         if not isinstance(entry, dict):
             return [], 0
-        ids = entry.get("lists")
+        screens = entry.get("screens")
+        if screens is None and isinstance(entry.get("lists"), list):
+            screens = [{"key": "records", "list": i} for i in entry["lists"]]
+        screens = [d for d in screens if isinstance(d, dict)] if isinstance(screens, list) else []
         current = entry.get("current")
-        ids = [i for i in ids if isinstance(i, int)] if isinstance(ids, list) else []
-        return ids, current if isinstance(current, int) else 0
+        return screens, current if isinstance(current, int) else 0
 
-    def set_open_lists(self, project: Path, ids: list[int], current: int) -> None:
+    def set_open_screens(self, project: Path, descriptors: list[dict], current: int) -> None:
         stored = self._data.get("open_tabs")
         if not isinstance(stored, dict):
             stored = self._data["open_tabs"] = {}
         key = str(Path(project).resolve())
         stored.pop(key, None)
-        stored[key] = {"lists": [int(i) for i in ids], "current": int(current)}
+        stored[key] = {"screens": [dict(d) for d in descriptors], "current": int(current)}
         while len(stored) > MAX_RECENT:  # only the projects opened lately
             stored.pop(next(iter(stored)))
 

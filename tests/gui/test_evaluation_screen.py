@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 from openpyxl import load_workbook
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog
 
@@ -20,7 +20,7 @@ from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
 from litqeval_gui.gui.screens.evaluation import adapter
 from litqeval_gui.gui.screens.evaluation import view as view_module
-from litqeval_gui.gui.screens.evaluation.table import SORT_ROLE
+from litqeval_gui.gui.screens.evaluation.table import GROUP_ROLE, SORT_ROLE
 from tests.support.pages import sidebar_index
 from tests.support.synthetic import topic_records
 from tests.support.topics import TOPIC, build_topic, import_list, write_list
@@ -104,6 +104,28 @@ def test_the_table_sorts_by_value(window, qtbot, project_file):
     assert cells(view, 0) == ["noisy", "clean"]  # 85 works before 55
     model = view.table.model()
     assert [model.index(r, 1).data(SORT_ROLE) for r in range(2)] == [85, 55]
+
+
+@pytest.mark.parametrize("width", [1280, 1500])
+def test_the_table_fits_beside_the_sidebar(window, qtbot, project_file, width):
+    window.resize(width, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    view = open_evaluation(window, qtbot, project_file)
+    window.splitter.setSizes([300, width - 300])
+    qtbot.wait(50)
+    table, header = view.table, view.table.horizontalHeader()
+    assert table.horizontalScrollBar().maximum() == 0
+    assert header.length() <= table.viewport().width()
+    for column in range(1, header.count()):  # every number whole (the name may elide)
+        assert header.sectionSize(column) >= table.sizeHintForColumn(column), column
+    model = table.model()
+    assert [model.headerData(c, Qt.Orientation.Horizontal, GROUP_ROLE) for c in (3, 4, 5, 6)] \
+        == ["", "cos", "cos", "cos"]
+    assert model.headerData(4, Qt.Orientation.Horizontal) == "P"
+    precision = view.data.evaluation.lists[0].methods["cos"].precision
+    assert f"precision {precision:.6f}" in model.index(0, 4).data(Qt.ItemDataRole.ToolTipRole)
+    assert model.index(0, 0).data(Qt.ItemDataRole.ToolTipRole) == "clean"
 
 
 def test_overlays_toggle(window, qtbot, project_file):

@@ -217,3 +217,58 @@ def test_an_empty_map_draws_nothing_and_selects_nothing(view):
     assert view.row_at(QPointF(0, 0)) is None
     assert view.select_box(QRectF(-1, -1, 2, 2)) == []
     view.grab()  # paints without points
+
+
+def _grid_without(corner: str) -> LandscapeData:
+    """A 40 × 40 grid of retrieved points over the unit square with one corner's
+    0.45 × 0.45 square left empty."""
+    g = np.linspace(0.0, 1.0, 40)
+    xy = np.array([(x, y) for x in g for y in g])
+    right, top = corner.split()[1] == "right", corner.split()[0] == "top"
+    away_x = xy[:, 0] < 0.55 if right else xy[:, 0] > 0.45
+    away_y = xy[:, 1] < 0.55 if top else xy[:, 1] > 0.45  # the map's y grows upwards
+    xy = xy[away_x | away_y]
+    n = len(xy)
+    layer = ListLayer("a", np.ones(n, bool), relevant={"cos": np.zeros(n, bool)})
+    return LandscapeData(xy=xy, ids=range(n), titles=[""] * n, is_core=np.zeros(n, bool),
+                         lists=(layer,))
+
+
+def _points_under_legend(view, data) -> int:
+    """Counted here from the legend's drawn rectangle, not by the view's own helper."""
+    rect = view.view_box.mapSceneToView(view.legend.sceneBoundingRect()).boundingRect()
+    x, y = data.xy[:, 0], data.xy[:, 1]
+    return int(((x >= rect.left()) & (x <= rect.right()) & (y >= rect.top())
+                & (y <= rect.bottom())).sum())
+
+
+@pytest.mark.parametrize("empty", ["top right", "bottom left", "top left", "bottom right"])
+def test_the_legend_moves_to_the_corner_without_points(view, qtbot, empty):
+    data = _grid_without(empty)
+    view.draw(data, ["a"], "cos")
+    qtbot.wait(10)
+    assert view.place_legend() == empty
+    assert _points_under_legend(view, data) == 0
+    crowded = _grid_without("top right" if empty != "top right" else "top left")
+    view.draw(crowded, ["a"], "cos")  # new data: the legend moves on
+    qtbot.wait(10)
+    assert _points_under_legend(view, crowded) == 0
+
+
+def test_with_points_everywhere_the_legend_hides_the_fewest(view, qtbot):
+    rng = np.random.default_rng(5)
+    xy = rng.random((3000, 2)) ** np.array([1.0, 3.0])  # dense low, sparse high
+    xy[:, 0] = np.where(xy[:, 0] < 0.5, xy[:, 0] ** 0.5 * 0.5, xy[:, 0])  # fewer left
+    layer = ListLayer("a", np.ones(len(xy), bool), relevant={"cos": np.zeros(len(xy), bool)})
+    data = LandscapeData(xy=xy, ids=range(len(xy)), titles=[""] * len(xy),
+                         is_core=np.zeros(len(xy), bool), lists=(layer,))
+    view.draw(data, ["a"], "cos")
+    qtbot.wait(10)
+    view.place_legend()
+    shown = _points_under_legend(view, data)
+    assert shown > 0
+    for corner in ("top right", "bottom right", "top left", "bottom left"):
+        rect = view.legend_rect(corner)
+        inside = ((xy[:, 0] >= rect.left()) & (xy[:, 0] <= rect.right())
+                  & (xy[:, 1] >= rect.top()) & (xy[:, 1] <= rect.bottom())).sum()
+        assert shown <= inside

@@ -5,7 +5,9 @@ are coloured (per list when two are overlaid), core records are marked on top â€
 star when a shown list retrieved them, a cross where a missed one lies. Overlays (the
 cosine set, the MVEE ellipse, the hull polygon, the best cluster) toggle. Hovering
 shows a record's title, a click emits its id, a box drag (Shift+drag, or any drag in
-selection mode) emits the ids inside. :class:`LandscapeWidget` adds the controls,
+selection mode) emits the ids inside. The legend sits in the corner where it hides the
+fewest drawn points, chosen again after each draw, pan, zoom or resize.
+:class:`LandscapeWidget` adds the controls,
 side-by-side or overlaid lists, and the projection-fidelity badge.
 """
 
@@ -16,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
@@ -31,6 +33,7 @@ from litqeval_gui.gui.plots.landscape_data import (
     LandscapeData,
     core_found,
     point_classes,
+    points_inside,
 )
 from litqeval_gui.gui.plots.pointcloud import PointCloudItem
 
@@ -39,6 +42,7 @@ OVERLAYS = {"cos": "cosine set", "mvee": "MVEE ellipse", "hull": "hull polygon",
 HIT_PIXELS = 6  # a hover or click finds the nearest record within this many pixels
 CLASS_COLOURS = [style.GREY, style.BLUE, style.ORANGE, style.PURPLE]  # RETRIEVED â€¦ BOTH
 CORE_COLOUR = style.VERMILLION
+LEGEND_DELAY_MS = 150  # the legend finds its corner once a pan, zoom or resize settles
 
 
 class SelectingViewBox(pg.ViewBox):
@@ -111,6 +115,10 @@ class LandscapeView(style.ThemedPlot):
         self.view_box.box_selected.connect(self.select_box)
         self.scene().sigMouseMoved.connect(self._mouse_moved)
         self.scene().sigMouseClicked.connect(self._mouse_clicked)
+        self._legend_timer = QTimer(self, singleShot=True, interval=LEGEND_DELAY_MS)
+        self._legend_timer.timeout.connect(self.place_legend)
+        self.view_box.sigRangeChanged.connect(lambda *_: self._legend_timer.start())
+        self.view_box.sigResized.connect(lambda *_: self._legend_timer.start())
 
     # -- what is shown -------------------------------------------------------------
 
@@ -136,6 +144,7 @@ class LandscapeView(style.ThemedPlot):
         if fit:
             self.view_box.setRange(xRange=_span(data.xy[:, 0]), yRange=_span(data.xy[:, 1]),
                                    padding=0.05)
+        self.place_legend()
 
     def apply_palette(self) -> None:
         """Also redraw what takes the palette's colours: core outlines, the halos under
@@ -163,6 +172,7 @@ class LandscapeView(style.ThemedPlot):
             self._draw_outlines()
             self._draw_rings()
             self._fill_legend()
+            self.place_legend()
 
     def set_selection_mode(self, on: bool) -> None:
         """In selection mode a left drag selects a box instead of panning."""
@@ -229,6 +239,32 @@ class LandscapeView(style.ThemedPlot):
                 sample = pg.PlotDataItem(pen=curve.opts["pen"])
                 suffix = f" ({self.names[i]})" if len(self.names) > 1 else ""
                 self.add_legend_entry(sample, OVERLAYS[key] + suffix)
+
+    def legend_rect(self, corner: str) -> QRectF:
+        """The legend's rectangle, in map coordinates, when in ``corner`` of
+        :data:`style.LEGEND_CORNERS`."""
+        dx, dy = style.LEGEND_CORNERS[corner]
+        ax, ay = float(dx <= 0), float(dy <= 0)  # as pyqtgraph anchors an offset legend
+        box, size = self.view_box.boundingRect(), self.legend.boundingRect()
+        left = ax * (box.width() - size.width()) + dx
+        top = ay * (box.height() - size.height()) + dy
+        a = self.view_box.mapToView(QPointF(left, top))
+        b = self.view_box.mapToView(QPointF(left + size.width(), top + size.height()))
+        return QRectF(a, b).normalized()
+
+    def place_legend(self) -> str:
+        """Move the legend to the corner where it covers the fewest drawn points (the
+        first of :data:`style.LEGEND_CORNERS` on a tie); returns that corner."""
+        def hidden(corner: str) -> int:
+            rect = self.legend_rect(corner)
+            return points_inside(self._xy, (rect.left(), rect.top()),
+                                 (rect.right(), rect.bottom()))
+
+        corner = min(style.LEGEND_CORNERS, key=hidden)
+        dx, dy = style.LEGEND_CORNERS[corner]
+        anchor = (float(dx <= 0), float(dy <= 0))
+        self.legend.anchor(itemPos=anchor, parentPos=anchor, offset=(dx, dy))
+        return corner
 
     # -- what the user points at -----------------------------------------------------
 

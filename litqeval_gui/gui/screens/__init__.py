@@ -7,18 +7,24 @@ and live only while it is shown (scoped to the widget, or a
 :class:`~litqeval_gui.gui.shortcuts.Shortcuts` bound on show); it reacts to
 ``project_changed(changes, initiator)`` by marking itself stale and refreshing what
 the change touches when next shown; ``save_state``/``restore_state`` keep its layout
-in :class:`~litqeval_gui.gui.settings.Settings`. Adding a screen: a package under
-``gui/screens/`` and one line in the registry.
+in :class:`~litqeval_gui.gui.settings.Settings`; ``descriptor()`` names what it shows in
+plain JSON values (ids, so a rename keeps it) and ``from_descriptor`` opens it again when
+the project is reopened (:func:`~litqeval_gui.gui.screens.registry.reopen`). Adding a
+screen: a package under ``gui/screens/`` and one line in the registry.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtGui import QAction
 
+from litqeval_gui.core import catalog
 from litqeval_gui.core.changes import Changes
 from litqeval_gui.gui.settings import Settings
+
+if TYPE_CHECKING:
+    from litqeval_gui.gui.session import ProjectSession
 
 
 class Screen(Protocol):
@@ -45,11 +51,20 @@ class Screen(Protocol):
 
     def restore_state(self, settings: Settings) -> None: ...
 
+    def descriptor(self) -> dict[str, Any]:
+        """What it shows, as plain JSON values (the registry adds ``key``)."""
+
+    @classmethod
+    def from_descriptor(cls, session: ProjectSession, descriptor: dict[str, Any]) -> Screen | None:
+        """The screen :meth:`descriptor` named; None when that is gone (deleted meanwhile)."""
+
 
 class TopicTarget:
-    """For a screen opened on a topic (``self.topic``): one tab per topic."""
+    """For a screen opened on a topic (``self.topic``): one tab per topic, described by
+    the topic's id."""
 
     topic: str
+    session: ProjectSession
 
     @staticmethod
     def id_of(topic: str) -> str:
@@ -57,3 +72,12 @@ class TopicTarget:
 
     def target_id(self) -> str:
         return self.topic
+
+    def descriptor(self) -> dict[str, Any]:
+        return {"topic": self.session.project.topic_id(self.topic)}
+
+    @classmethod
+    def from_descriptor(cls, session: ProjectSession, descriptor: dict[str, Any]) -> Any:
+        names = {t.id: t.name for t in catalog.topics(session.project)}
+        topic = names.get(descriptor["topic"])
+        return None if topic is None else cls(session, topic)

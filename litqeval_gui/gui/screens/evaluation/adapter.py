@@ -117,7 +117,8 @@ class Cell:
 
 
 def table_headers() -> list[tuple[str, str]]:
-    """(header, tooltip) of every column."""
+    """(header, tooltip) of every column; a two-line header is ``group\nlabel`` (the
+    method over each of its columns)."""
     columns = [("List", "The result list"),
                ("Works", "Distinct works in the list (recall's denominator side)"),
                ("Recall", "Core works retrieved / core works"),
@@ -128,8 +129,8 @@ def table_headers() -> list[tuple[str, str]]:
         columns += [(f"{short}\nP", f"{name}: semantic precision{on_map}"),
                     (f"{short}\nn", f"{name}: semantically relevant records"),
                     (f"{short}\nF2", f"{name}: F-score with the decay λ(n)")]
-    columns += [("cos P\nleave-one-out", "Range of SP cos (and its F-score) when each core "
-                 "record in turn is left out of the core set")]
+    columns += [("cos P\nLOO range", "Leave-one-out: range of SP cos (and its F-score) "
+                 "when each core record in turn is left out of the core set")]
     return columns
 
 
@@ -137,7 +138,8 @@ def _method_cells(result: MethodResult) -> list[Cell]:
     if not result.defined:
         tip = f"undefined: {result.reason}"
         return [Cell("—", -1.0, tip), Cell("—", -1, tip), Cell("—", -1.0, tip)]
-    tip = f"recall {result.recall:.3f}, λ = {result.decay:.3f}"
+    tip = (f"precision {result.precision:.6f} · {result.relevant:,} relevant · "
+           f"F2 {result.f_beta:.6f} · recall {result.recall:.6f} · λ = {result.decay:.6f}")
     return [Cell(f"{result.precision:.3f}", result.precision, tip),
             Cell(f"{result.relevant:,}", result.relevant, tip),
             Cell(f"{result.f_beta:.3f}", result.f_beta, tip)]

@@ -1,5 +1,8 @@
 """The comparison table: one row per result list (cells from :mod:`.adapter`), sortable
-by each cell's value through a :class:`QSortFilterProxyModel`."""
+by each cell's value through a :class:`QSortFilterProxyModel`. Each method's name spans
+its P / n / F2 columns in a :class:`GroupedHeader`, so the columns are as narrow as their
+numbers and the table fits beside the sidebar; the list's name takes the width left
+(elided, in full in its tooltip)."""
 
 from __future__ import annotations
 
@@ -7,14 +10,25 @@ from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
+    QRect,
+    QSize,
     QSortFilterProxyModel,
     Qt,
 )
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QStyle,
+    QStyleOptionHeader,
+    QTableView,
+    QWidget,
+)
 
 from litqeval_gui.gui.screens.evaluation.adapter import Cell, table_headers
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+GROUP_ROLE = Qt.ItemDataRole.UserRole + 2  # a header's group ("" for a column of its own)
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 
@@ -48,9 +62,12 @@ class ComparisonModel(QAbstractTableModel):
         if orientation != Qt.Orientation.Horizontal:
             return None
         text, tip = self.headers[section]
+        group, _, label = text.rpartition("\n")
         warn = self.low_fidelity and self._on_map(section)
         if role == Qt.ItemDataRole.DisplayRole:
-            return f"⚠ {text}" if warn else text
+            return label
+        if role == GROUP_ROLE:
+            return f"⚠ {group}" if warn and group else group
         if role == Qt.ItemDataRole.ToolTipRole:
             return tip + (" — the map's fidelity is low: read it as rough" if warn else "")
         return None
@@ -77,13 +94,85 @@ def comparison_view(model: ComparisonModel) -> QTableView:
     proxy.setSourceModel(model)
     proxy.setSortRole(SORT_ROLE)
     table = QTableView()
+    header = GroupedHeader(table)
+    table.setHorizontalHeader(header)
     table.setModel(proxy)
     table.setSortingEnabled(True)
     table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # the lists' own order until clicked
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.setAlternatingRowColors(True)
     table.verticalHeader().hide()
-    header = table.horizontalHeader()
+    header.setSectionsClickable(True)
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    header.setStretchLastSection(True)
+    header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # the list's name
+    header.setMinimumSectionSize(header.fontMetrics().horizontalAdvance("0.000") + 12)
+    table.setTextElideMode(Qt.TextElideMode.ElideRight)
     return table
+
+
+def rows_height(table: QTableView) -> int:
+    """The height that shows ``table``'s header and every row without scrolling."""
+    rows = sum(table.rowHeight(r) for r in range(table.model().rowCount()))
+    bar = table.horizontalScrollBar()
+    return (table.horizontalHeader().sizeHint().height() + rows + 2 * table.frameWidth()
+            + (bar.sizeHint().height() if bar.maximum() > 0 else 0))
+
+
+class GroupedHeader(QHeaderView):
+    """A horizontal header of two rows: a column's ``GROUP_ROLE`` text spans every
+    adjacent column of the same group, its own label is below; a column without a group
+    uses both rows."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(Qt.Orientation.Horizontal, parent)
+
+    def _group(self, logical: int) -> str:
+        return self.model().headerData(logical, self.orientation(), GROUP_ROLE) or ""
+
+    def sizeHint(self) -> QSize:
+        size = super().sizeHint()
+        size.setHeight(max(size.height(), 2 * self.fontMetrics().height() + 10))
+        return size
+
+    def sectionSizeFromContents(self, logical: int) -> QSize:
+        """Wide enough for the label (the group's width is shared by its columns)."""
+        size = super().sectionSizeFromContents(logical)
+        group = self._group(logical)
+        if group:
+            span = self._span(logical)
+            share = self.fontMetrics().horizontalAdvance(group) // (span[1] - span[0] + 1)
+            size.setWidth(max(size.width(), share + 8))
+        return size
+
+    def _span(self, logical: int) -> tuple[int, int]:
+        """The first and last visual index of the columns sharing ``logical``'s group."""
+        group, first = self._group(logical), self.visualIndex(logical)
+        last = first
+        while first > 0 and self._group(self.logicalIndex(first - 1)) == group:
+            first -= 1
+        while last < self.count() - 1 and self._group(self.logicalIndex(last + 1)) == group:
+            last += 1
+        return first, last
+
+    def paintSection(self, painter: QPainter, rect: QRect, logical: int) -> None:
+        group = self._group(logical)
+        if not group:
+            super().paintSection(painter, rect, logical)
+            return
+        top_height = rect.height() // 2
+        super().paintSection(painter, rect.adjusted(0, top_height, 0, 0), logical)
+        first, last = self._span(logical)
+        left = self.sectionViewportPosition(self.logicalIndex(first))
+        right = (self.sectionViewportPosition(self.logicalIndex(last))
+                 + self.sectionSize(self.logicalIndex(last)))
+        option = QStyleOptionHeader()
+        option.initFrom(self)
+        option.rect = QRect(left, rect.top(), right - left, top_height)
+        option.text = group
+        option.textAlignment = Qt.AlignmentFlag.AlignCenter
+        option.orientation = Qt.Orientation.Horizontal
+        option.position = QStyleOptionHeader.SectionPosition.Middle
+        painter.save()
+        painter.setClipRect(QRect(rect.left(), rect.top(), rect.width(), top_height))
+        self.style().drawControl(QStyle.ControlElement.CE_Header, option, painter, self)
+        painter.restore()

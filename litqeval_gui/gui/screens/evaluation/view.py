@@ -53,7 +53,11 @@ from litqeval_gui.gui.screens.evaluation.adapter import (
     table_row,
 )
 from litqeval_gui.gui.screens.evaluation.parameters import ParameterBar
-from litqeval_gui.gui.screens.evaluation.table import ComparisonModel, comparison_view
+from litqeval_gui.gui.screens.evaluation.table import (
+    ComparisonModel,
+    comparison_view,
+    rows_height,
+)
 from litqeval_gui.gui.screens.evaluation.tabs import (
     DecayTab,
     LandscapeTab,
@@ -229,11 +233,11 @@ class EvaluationView(TopicTarget, QWidget):
         column.addLayout(top)
         self.missed = QTextBrowser(openExternalLinks=True)
         self.missed.setPlaceholderText("Select a list to see the core works it missed.")
-        split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(self.table)
-        split.addWidget(self.missed)
-        split.setSizes([300, 300])
-        column.addWidget(split, 1)
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.addWidget(self.table)
+        self.split.addWidget(self.missed)
+        self.split.setSizes([300, 300])
+        column.addWidget(self.split, 1)
         column.addWidget(self.notes)
         self.table.selectionModel().currentRowChanged.connect(self._show_missed)
         return page
@@ -356,6 +360,9 @@ class EvaluationView(TopicTarget, QWidget):
             min(chosen, len(evaluation.lists) - 1), 0))
         self.table.setCurrentIndex(at)
         self._show_missed(at)
+        total = sum(self.split.sizes())
+        fitted = min(rows_height(self.table), total // 2)
+        self.split.setSizes([fitted, total - fitted])  # the missed core gets the rest
         theta = cos_theta(evaluation)
         if evaluation.settings.theta is None and theta is not None:
             self.parameters.show_theta(theta)

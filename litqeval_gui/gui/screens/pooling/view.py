@@ -230,3 +230,15 @@ class PoolingView(TopicTarget, QWidget):
                 self.export_plots(Path(name))
             except (OSError, ValueError) as exc:
                 show_error(self, "The plots were not saved", exc)
+
+    # -- reopened with the project (main window) ---------------------------------------
+    def descriptor(self) -> dict:
+        return {**super().descriptor(), "pool": self.pool_box.currentText()}
+
+    @classmethod
+    def from_descriptor(cls, session: ProjectSession, descriptor: dict) -> PoolingView | None:
+        """The topic's screen showing the pool it showed (the first when that is gone)."""
+        view = super().from_descriptor(session, descriptor)
+        if view is not None and view.pool_box.findText(descriptor.get("pool", "")) >= 0:
+            view.pool_box.setCurrentText(descriptor["pool"])
+        return view

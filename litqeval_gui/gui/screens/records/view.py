@@ -468,3 +468,12 @@ class RecordsView(QWidget):
         menu.addSeparator()
         menu.addAction(self.export_action)
         menu.popup(self.table.viewport().mapToGlobal(pos))
+
+    # -- reopened with the project (main window) ---------------------------------------
+    def descriptor(self) -> dict:
+        return {"list": self.info.id}
+
+    @classmethod
+    def from_descriptor(cls, session: ProjectSession, descriptor: dict) -> RecordsView | None:
+        info = catalog.list_info(session.project, descriptor["list"])
+        return None if info is None else cls(session, info)

@@ -528,3 +528,12 @@ class ScreeningView(QWidget):
         self.prioritiser.stop()  # a ranking arriving later is dropped
         self._panel_timer.stop()
         super().closeEvent(event)
+
+    # -- reopened with the project (main window) ---------------------------------------
+    def descriptor(self) -> dict:
+        return {"screening": self.screening.id}
+
+    @classmethod
+    def from_descriptor(cls, session: ProjectSession, descriptor: dict) -> ScreeningView:
+        """Raises LitqError when the screening was deleted meanwhile."""
+        return cls(session, store.get_screening(session.project, descriptor["screening"]))
