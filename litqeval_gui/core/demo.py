@@ -7,9 +7,10 @@ builder makes *works* of four kinds — ``core`` (dense in the topic's core term
 words) and ``noise`` (a false-friend phrase the sloppy query matched, in off-topic
 text) — and writes them as real export files in the formats the topic file names
 (RIS, BibTeX, XLSX, PubMed's MEDLINE ``.nbib`` and a Scopus CSV with Scopus' columns,
-fake EIDs and author ids, all written by :mod:`~litqeval_gui.core.exporting`). The files are imported through
-:func:`~litqeval_gui.core.ingest.import_file`, so the demo exercises the real importers
-and record linkage.
+fake EIDs and author ids, all written by :mod:`~litqeval_gui.core.exporting`). The
+files are imported through :func:`~litqeval_gui.core.ingest.import_file`, so the demo
+exercises the real importers (and their detection of each database's layout) and record
+linkage.
 
 Each result list holds most, not all, core works, some as near-duplicates (another
 case, a typo, no DOI, a subtitle added or dropped), so recall is below 1; a list may
@@ -274,7 +275,7 @@ def _typo(rng: random.Random, title: str) -> str:
 
 # -- export files in database layouts ------------------------------------------------
 
-# Record field -> Scopus CSV column; the database's own columns come from _scopus_extra.
+# Record field -> Scopus CSV column; Scopus' other columns come from _as_scopus.
 _SCOPUS_HEADERS = {
     "authors": "Authors", "title": "Title", "year": "Year", "venue": "Source title",
     "volume": "Volume", "issue": "Issue", "doi": "DOI", "url": "Link",

@@ -54,7 +54,8 @@ def export_records(records: Iterable[Record], path: str | Path, fmt: str, *,
     in this order, under these names (default: every field of :data:`COLUMNS`).
     """
     rows = [] if extra is None else list(extra)
-    table = {"extra": rows, "headers": dict(headers or zip(COLUMNS, COLUMNS, strict=True))}
+    table = {"extra": rows,
+             "headers": dict(zip(COLUMNS, COLUMNS, strict=True) if headers is None else headers)}
     writers = {"ris": write_ris, "csv": functools.partial(_write_csv, **table),
                "bibtex": write_bibtex, "xlsx": functools.partial(_write_xlsx, **table),
                "medline": write_medline}
