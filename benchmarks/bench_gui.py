@@ -13,11 +13,9 @@ from __future__ import annotations
 import sqlite3
 import statistics
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-from support import large_project, offscreen_app
+from support import app_with_large_project, shown_main_window
 
 from litqeval_gui.core import catalog
 from litqeval_gui.core.project import Project
@@ -35,13 +33,7 @@ def timed(action) -> float:
 
 
 def main() -> int:
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        app = offscreen_app(folder)
-        from litqeval_gui.gui.main_window import MainWindow
-
-        print(f"building a {N:,}-record project…", flush=True)
-        path = large_project(folder, N)
+    with app_with_large_project(N) as (app, path):
         with Project.open(path, readonly=True) as project:
             [info] = catalog.lists(project)
 
@@ -56,9 +48,7 @@ def main() -> int:
 
         opened = []
         for _ in range(REPEATS):
-            window = MainWindow()
-            window.resize(1200, 760)
-            window.show()
+            window = shown_main_window()
 
             def open_and_paint(window=window) -> None:
                 window.open_project(path)

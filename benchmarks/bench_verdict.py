@@ -16,11 +16,9 @@ from __future__ import annotations
 
 import statistics
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-from support import large_project, offscreen_app
+from support import app_with_large_project, shown_main_window
 
 from litqeval_gui.core import catalog
 
@@ -29,19 +27,11 @@ VERDICTS = 10
 
 
 def main() -> int:
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        app = offscreen_app(folder)
+    with app_with_large_project(N) as (app, path):
         from PySide6.QtCore import Qt
         from PySide6.QtTest import QTest
 
-        from litqeval_gui.gui.main_window import MainWindow
-
-        print(f"building a {N:,}-record project…", flush=True)
-        path = large_project(folder, N)
-        window = MainWindow()
-        window.resize(1200, 760)
-        window.show()
+        window = shown_main_window()
         window.open_project(path)
         [info] = catalog.lists(window.session.project)
         window.open_list(info)

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
@@ -32,10 +35,26 @@ def large_project(folder: Path, records: int) -> Path:
     return path
 
 
-def offscreen_app(folder: Path):
-    """The QApplication, offscreen, with the app's settings kept under ``folder``."""
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    os.environ["LITQEVAL_CONFIG_DIR"] = str(folder / "config")  # never the real settings
-    from PySide6.QtWidgets import QApplication
+@contextmanager
+def app_with_large_project(records: int) -> Iterator[tuple[object, Path]]:
+    """In a temporary folder: the QApplication, offscreen, with the app's settings kept
+    there (never the user's), and :func:`large_project` of ``records`` records."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        os.environ["LITQEVAL_CONFIG_DIR"] = str(folder / "config")
+        from PySide6.QtWidgets import QApplication
 
-    return QApplication.instance() or QApplication([])
+        app = QApplication.instance() or QApplication([])
+        print(f"building a {records:,}-record project…", flush=True)
+        yield app, large_project(folder, records)
+
+
+def shown_main_window():
+    """A new main window, 1200 × 760, shown."""
+    from litqeval_gui.gui.main_window import MainWindow
+
+    window = MainWindow()
+    window.resize(1200, 760)
+    window.show()
+    return window
