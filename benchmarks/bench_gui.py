@@ -10,39 +10,20 @@ the viewport without scrolling (rows already cached).
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import statistics
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+from support import app_with_large_project, shown_main_window
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
-
-from PySide6.QtWidgets import QApplication  # noqa: E402
-
-from litqeval_gui.core import catalog, exporting, ingest  # noqa: E402
-from litqeval_gui.core.jobs import run_job  # noqa: E402
-from litqeval_gui.core.project import Project  # noqa: E402
-from tests.support import synthetic  # noqa: E402
-from tests.support.pages import cached_pages  # noqa: E402
+from litqeval_gui.core import catalog
+from litqeval_gui.core.project import Project
+from tests.support.pages import cached_pages
 
 N = 100_000
 REPEATS = 5
 STEPS = 50
-
-
-def build(folder: Path) -> Path:
-    records, _ = synthetic.generate(N, dup_rate=0.1, seed=11)
-    ris = folder / "big.ris"
-    exporting.export_records(records, ris, "ris")
-    path = folder / "big.litq"
-    with Project.create(path) as project:
-        run_job(ingest.import_file(project, ris, topic="bench", role="results"))
-    return path
 
 
 def timed(action) -> float:
@@ -52,14 +33,7 @@ def timed(action) -> float:
 
 
 def main() -> int:
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        os.environ["LITQEVAL_CONFIG_DIR"] = str(folder / "config")  # never the real settings
-        from litqeval_gui.gui.main_window import MainWindow
-
-        app = QApplication.instance() or QApplication([])
-        print(f"building a {N:,}-record project…", flush=True)
-        path = build(folder)
+    with app_with_large_project(N) as (app, path):
         with Project.open(path, readonly=True) as project:
             [info] = catalog.lists(project)
 
@@ -74,9 +48,7 @@ def main() -> int:
 
         opened = []
         for _ in range(REPEATS):
-            window = MainWindow()
-            window.resize(1200, 760)
-            window.show()
+            window = shown_main_window()
 
             def open_and_paint(window=window) -> None:
                 window.open_project(path)

@@ -14,53 +14,24 @@ Usage: ``bench_verdict.py [records]`` (default 200 000; the project is built fir
 
 from __future__ import annotations
 
-import os
 import statistics
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+from support import app_with_large_project, shown_main_window
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
-
-from PySide6.QtCore import Qt  # noqa: E402
-from PySide6.QtTest import QTest  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
-
-from litqeval_gui.core import catalog, exporting, ingest  # noqa: E402
-from litqeval_gui.core.jobs import run_job  # noqa: E402
-from litqeval_gui.core.project import Project  # noqa: E402
-from tests.support import synthetic  # noqa: E402
+from litqeval_gui.core import catalog
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
 VERDICTS = 10
 
 
-def build(folder: Path) -> Path:
-    records, _ = synthetic.generate(N, dup_rate=0.1, seed=11)
-    ris = folder / "big.ris"
-    exporting.export_records(records, ris, "ris")
-    del records
-    path = folder / "big.litq"
-    with Project.create(path) as project:
-        run_job(ingest.import_file(project, ris, topic="bench", role="results"))
-    return path
-
-
 def main() -> int:
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        os.environ["LITQEVAL_CONFIG_DIR"] = str(folder / "config")  # never the real settings
-        from litqeval_gui.gui.main_window import MainWindow
+    with app_with_large_project(N) as (app, path):
+        from PySide6.QtCore import Qt
+        from PySide6.QtTest import QTest
 
-        app = QApplication.instance() or QApplication([])
-        print(f"building a {N:,}-record project…", flush=True)
-        path = build(folder)
-        window = MainWindow()
-        window.resize(1200, 760)
-        window.show()
+        window = shown_main_window()
         window.open_project(path)
         [info] = catalog.lists(window.session.project)
         window.open_list(info)

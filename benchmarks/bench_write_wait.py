@@ -31,14 +31,13 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
+from support import synthetic_ris
 
-from litqeval_gui.core import exporting, ingest
+from litqeval_gui.core import ingest
 from litqeval_gui.core.changes import NOTHING
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.writes import WritePath
-from tests.support import synthetic  # noqa: E402
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
 
@@ -53,10 +52,7 @@ def small_write(project: Project, value: str) -> float:
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        records, _ = synthetic.generate(N, dup_rate=0.1, seed=7)
-        ris = folder / "big.ris"
-        exporting.export_records(records, ris, "ris")
-        del records
+        ris = synthetic_ris(folder, N, seed=7)
         project = Project.create(folder / "p.litq")
         project.writes = WritePath(project)
         idle = statistics.median(small_write(project, str(i)) for i in range(20))

@@ -187,5 +187,5 @@ def register(command: Command) -> None:
     p = command("export", cmd_export, "export a list to a file")
     p.add_argument("--topic", required=True)
     p.add_argument("--list", required=True)
-    p.add_argument("--format", required=True, choices=("ris", "csv", "bibtex", "xlsx"))
+    p.add_argument("--format", required=True, choices=exporting.EXPORT_FORMATS)
     p.add_argument("out", type=Path, metavar="OUT")

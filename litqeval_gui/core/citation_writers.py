@@ -1,4 +1,4 @@
-"""RIS and BibTeX files that reference managers (Zotero, EndNote, JabRef) accept.
+"""RIS, BibTeX and MEDLINE files that reference managers (Zotero, EndNote, JabRef) accept.
 
 RIS: a valid ``TY`` code (:func:`~litqeval_gui.core.reference_types.ris_type`), one ``AU``
 per author, ``T2`` venue, ``VL``/``IS``/``SP``/``EP``/``PB``/``SN``/``UR``, and the
@@ -11,11 +11,19 @@ authors, ``journal`` (``booktitle`` for papers in proceedings and chapters), pag
 ``first--last``, text LaTeX-encoded (identifiers and URL verbatim) and keys made of first
 author, year and first title word (``smith2021semantic``; repeats get ``b``, ``c``, …),
 unique in the file and the same on every export of the same records.
+
+MEDLINE (PubMed's ``.nbib``): a ``PMID-`` line starts each record (empty when the record
+has none), then ``TI``, ``AB``, ``FAU`` and ``AU`` per author, ``DP`` year, ``JT`` venue,
+``PT`` type, ``LA`` language, ``OT`` keywords, ``VI``/``IP``/``PG``/``PB``/``IS``, ``PMC``
+and the DOI as ``AID - … [doi]``; long values wrap onto six-space continuation lines.
+MEDLINE has no tag for a URL or for identifiers other than PMID, PMCID and DOI: they are
+left out.
 """
 
 from __future__ import annotations
 
 import re
+import textwrap
 import unicodedata
 from pathlib import Path
 
@@ -160,4 +168,38 @@ def write_bibtex(records: list[Record], path: Path) -> int:
     stack = default_unparse_stack(allow_inplace_modification=True)
     Path(path).write_text(bibtexparser.write_string(library, unparse_stack=stack),
                           encoding="utf-8")
+    return len(records)
+
+
+def _medline_initials(author: str) -> str:
+    """PubMed's short author form: "Müller, Hans Peter" → "Müller HP" (other forms kept)."""
+    surname, comma, given = author.partition(",")
+    if not comma:
+        return author
+    return f"{surname.strip()} {''.join(part[:1] for part in given.split())}".strip()
+
+
+def _medline_field(tag: str, value: str) -> str:
+    """One MEDLINE field: tag padded to four, ``"- "``, wrapped with six-space continuation
+    lines (on spaces only, so the reader's joining restores the value)."""
+    return textwrap.fill(_one_line(value), width=88, initial_indent=f"{tag:<4}- ",
+                         subsequent_indent=" " * 6, break_on_hyphens=False,
+                         break_long_words=False) or f"{tag:<4}- "
+
+
+def write_medline(records: list[Record], path: Path) -> int:
+    blocks = []
+    for record in records:
+        fields = [("PMID", record.pmid), ("TI", record.title), ("AB", record.abstract)]
+        for author in record.authors:
+            fields += [("FAU", author), ("AU", _medline_initials(author))]
+        fields += [("DP", str(record.year or "")), ("JT", record.venue), ("PT", record.type),
+                   ("LA", record.language), *(("OT", k) for k in record.keywords),
+                   ("VI", record.volume), ("IP", record.issue), ("PG", record.pages),
+                   ("PB", record.publisher), ("IS", record.issn),
+                   ("PMC", record.ids.get("pmcid", "")),
+                   ("AID", f"{record.doi} [doi]" if record.doi else "")]
+        blocks.append("\n".join(_medline_field(tag, value) for tag, value in fields
+                                if value or tag == "PMID"))
+    Path(path).write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
     return len(records)

@@ -6,10 +6,11 @@ builder makes *works* of four kinds — ``core`` (dense in the topic's core term
 ``related`` (core and related terms mixed), ``loose`` (related terms and off-topic
 words) and ``noise`` (a false-friend phrase the sloppy query matched, in off-topic
 text) — and writes them as real export files in the formats the topic file names
-(RIS, BibTeX, XLSX via :mod:`~litqeval_gui.core.exporting`; a Scopus CSV and a PubMed
-``.nbib`` written here in those databases' layouts). The files are imported through
-:func:`~litqeval_gui.core.ingest.import_file`, so the demo exercises the real importers
-and record linkage.
+(RIS, BibTeX, XLSX, PubMed's MEDLINE ``.nbib`` and a Scopus CSV with Scopus' columns,
+fake EIDs and author ids, all written by :mod:`~litqeval_gui.core.exporting`). The
+files are imported through :func:`~litqeval_gui.core.ingest.import_file`, so the demo
+exercises the real importers (and their detection of each database's layout) and record
+linkage.
 
 Each result list holds most, not all, core works, some as near-duplicates (another
 case, a typo, no DOI, a subtitle added or dropped), so recall is below 1; a list may
@@ -22,13 +23,11 @@ cancel or error the partial file is deleted.
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import random
 import re
 import tempfile
-import textwrap
 import zlib
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, replace
@@ -276,13 +275,14 @@ def _typo(rng: random.Random, title: str) -> str:
 
 # -- export files in database layouts ------------------------------------------------
 
-_SCOPUS_COLUMNS = (
-    "Authors", "Author full names", "Author(s) ID", "Title", "Year", "Source title", "Volume",
-    "Issue", "Art. No.", "Page start", "Page end", "Page count", "Cited by", "DOI", "Link",
-    "Abstract", "Author Keywords", "Index Keywords", "PubMed ID",
-    "Language of Original Document", "Abbreviated Source Title", "Document Type",
-    "Publication Stage", "Open Access", "Source", "EID",
-)
+# Record field -> Scopus CSV column; Scopus' other columns come from _as_scopus.
+_SCOPUS_HEADERS = {
+    "authors": "Authors", "title": "Title", "year": "Year", "venue": "Source title",
+    "volume": "Volume", "issue": "Issue", "doi": "DOI", "url": "Link",
+    "abstract": "Abstract", "keywords": "Author Keywords", "pmid": "PubMed ID",
+    "language": "Language of Original Document", "type": "Document Type",
+    "scopus_eid": "EID",
+}
 
 
 def _author_parts(author: str) -> tuple[str, str]:
@@ -303,57 +303,30 @@ def _bibliographic(record: Record) -> tuple[int, int, int, int]:
             (2025 - year) * (number % 7))
 
 
+def _as_scopus(record: Record) -> tuple[Record, dict[str, str]]:
+    """``record`` as Scopus exports it (short author names, a fake EID and link) and the
+    Scopus columns that are not record fields (author ids, pages, citations…)."""
+    names = [_author_parts(a) for a in record.authors]
+    ids = [str(57_000_000_000 + zlib.crc32(a.encode()) % 1_000_000_000) for a in record.authors]
+    eid = f"2-s2.0-85{record.raw['demo']['work']:09d}"
+    volume, issue, first, cited = _bibliographic(record)
+    scopus = replace(record, authors=[f"{s} {g[:1]}." for s, g in names],
+                     volume=str(volume), issue=str(issue), ids={"scopus_eid": eid},
+                     url=f"https://www.scopus.com/inward/record.uri?eid={eid}&partnerID=40")
+    return scopus, {
+        "Author full names": "; ".join(f"{s}, {g} ({i})"
+                                       for (s, g), i in zip(names, ids, strict=True)),
+        "Author(s) ID": "; ".join(ids), "Art. No.": "", "Page start": str(first),
+        "Page end": str(first + 11), "Page count": "12", "Cited by": str(cited),
+        "Index Keywords": "", "Abbreviated Source Title": _abbreviation(record.venue),
+        "Publication Stage": "Final", "Open Access": "", "Source": "Scopus"}
+
+
 def _write_scopus(records: list[Record], path: Path) -> None:
-    """A Scopus "CSV export" with all its columns (as Scopus writes them, UTF-8 with BOM)."""
-    with path.open("w", encoding="utf-8-sig", newline="") as handle:
-        writer = csv.writer(handle, quoting=csv.QUOTE_ALL)
-        writer.writerow(_SCOPUS_COLUMNS)
-        for record in records:
-            names = [_author_parts(a) for a in record.authors]
-            ids = [str(57_000_000_000 + zlib.crc32(a.encode()) % 1_000_000_000)
-                   for a in record.authors]
-            eid = f"2-s2.0-85{record.raw['demo']['work']:09d}"
-            volume, issue, first, cited = _bibliographic(record)
-            writer.writerow([
-                "; ".join(f"{s} {g[:1]}." for s, g in names),
-                "; ".join(f"{s}, {g} ({i})" for (s, g), i in zip(names, ids, strict=True)),
-                "; ".join(ids), record.title, record.year, record.venue, volume, issue, "",
-                first, first + 11, 12, cited, record.doi.upper(),
-                f"https://www.scopus.com/inward/record.uri?eid={eid}&partnerID=40",
-                record.abstract, "; ".join(record.keywords), "", record.pmid, record.language,
-                _abbreviation(record.venue), record.type, "Final", "", "Scopus", eid,
-            ])
-
-
-def _medline_field(tag: str, value: str) -> str:
-    """One MEDLINE field: tag padded to four, wrapped with six-space continuation lines."""
-    return textwrap.fill(value, width=80, initial_indent=f"{tag:<4}- ",
-                         subsequent_indent=" " * 6, break_on_hyphens=False,
-                         break_long_words=False)
-
-
-def _write_nbib(records: list[Record], path: Path) -> None:
-    """A PubMed "Save → PubMed format" file (MEDLINE tagged text)."""
-    blocks = []
-    for record in records:
-        volume, _, first, _ = _bibliographic(record)
-        abbreviation = _abbreviation(record.venue)
-        fields = [("PMID", record.pmid), ("OWN", "NLM"), ("STAT", "MEDLINE"),
-                  ("DP", str(record.year)), ("TI", record.title)]
-        if record.doi:
-            fields.append(("LID", f"{record.doi} [doi]"))
-        fields.append(("AB", record.abstract))
-        for author in record.authors:
-            surname, given = _author_parts(author)
-            fields += [("FAU", author), ("AU", f"{surname} {given[:1]}")]
-        fields += [("LA", "eng"), ("PT", record.type), ("TA", abbreviation),
-                   ("JT", record.venue)]
-        fields += [("OT", keyword) for keyword in record.keywords]
-        if record.doi:
-            fields.append(("AID", f"{record.doi} [doi]"))
-        fields.append(("SO", f"{abbreviation}. {record.year};{volume}:{first}-{first + 11}."))
-        blocks.append("\n".join(_medline_field(tag, value) for tag, value in fields))
-    path.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
+    """A Scopus "CSV export" with all its columns (UTF-8 with BOM, as Scopus writes it)."""
+    rows = [_as_scopus(record) for record in records]
+    export_records([r for r, _ in rows], path, "csv", headers=_SCOPUS_HEADERS,
+                   extra=[columns for _, columns in rows])
 
 
 # Export format -> (file suffix, record type as that export names it, writer).
@@ -362,7 +335,9 @@ _FORMATS: dict[str, tuple[str, str, Callable[[list[Record], Path], object]]] = {
     "bibtex": (".bib", "article", partial(export_records, fmt="bibtex")),
     "xlsx": (".xlsx", "Journal Article", partial(export_records, fmt="xlsx")),
     "scopus-csv": (".csv", "Article", _write_scopus),
-    "nbib": (".nbib", "Journal Article", _write_nbib),
+    "nbib": (".nbib", "Journal Article",  # PubMed gives languages as codes
+             lambda records, path: export_records(
+                 [replace(r, language="eng") for r in records], path, "medline")),
 }
 
 

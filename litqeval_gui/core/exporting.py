@@ -1,9 +1,11 @@
-"""Export records as RIS, CSV, BibTeX or XLSX that the importers read back unchanged.
+"""Export records as RIS, CSV, BibTeX, XLSX or MEDLINE that the importers read back unchanged.
 
 Round trip kept: title, abstract, authors, year, venue, keywords, type, language, DOI,
 PMID, the other identifiers, volume, issue, pages, publisher, ISSN and URL (RIS writes
-the type as its RIS code, see :mod:`~litqeval_gui.core.citation_writers`). CSV and XLSX
-have one column per field, lists joined with ``"; "``.
+the type as its RIS code; MEDLINE has no tag for the URL or identifiers other than PMCID,
+see :mod:`~litqeval_gui.core.citation_writers`). CSV and XLSX have one column per field,
+lists joined with ``"; "``, under the field's name or the name a ``headers`` mapping
+gives it (a database's table layout).
 
 The file is written next to its target and moved into place when complete; a target
 that is a project, one of its side files (``-wal``, ``-shm``, ``-journal``, lock, backups)
@@ -20,15 +22,15 @@ import functools
 import os
 import re
 import secrets
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
-from litqeval_gui.core.citation_writers import write_bibtex, write_ris
+from litqeval_gui.core.citation_writers import write_bibtex, write_medline, write_ris
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.importing.common import escape_formula
 from litqeval_gui.core.records import BIBLIO_FIELDS, OTHER_ID_KINDS, Record
 
-EXPORT_FORMATS = ("ris", "csv", "bibtex", "xlsx")
+EXPORT_FORMATS = ("ris", "csv", "bibtex", "xlsx", "medline")
 COLUMNS = ("title", "abstract", "authors", "year", "venue", "keywords", "type", "language",
            "doi", "pmid", *OTHER_ID_KINDS, *BIBLIO_FIELDS)
 
@@ -39,19 +41,28 @@ _SIDE_FILE = re.compile(r"(?:-wal|-shm|-journal|\.lock|\.v\d+\.bak)?")  # after 
 
 def export_records(records: Iterable[Record], path: str | Path, fmt: str, *,
                    project: str | Path | None = None,
-                   extra: Sequence[Mapping[str, str]] | None = None) -> int:
-    """Write ``records`` to ``path`` in ``fmt`` (ris|csv|bibtex|xlsx); returns the count.
+                   extra: Sequence[Mapping[str, str]] | None = None,
+                   headers: Mapping[str, str] | None = None) -> int:
+    """Write ``records`` to ``path`` in ``fmt`` (ris|csv|bibtex|xlsx|medline); returns the
+    count.
 
     ``project`` is the project the records come from: it and its side files are refused
     as targets (see :func:`check_target`). ``extra``: one mapping per record of further
     text columns (e.g. screening decisions), written after the record's columns in CSV
-    and XLSX (escaped like every other cell) and left out of RIS and BibTeX.
+    and XLSX (escaped like every other cell) and left out of the other formats.
+    ``headers`` (CSV and XLSX only): field → column name; only these fields are written,
+    in this order, under these names (default: every field of :data:`COLUMNS`).
     """
     rows = [] if extra is None else list(extra)
-    writers = {"ris": write_ris, "csv": functools.partial(_write_csv, extra=rows),
-               "bibtex": write_bibtex, "xlsx": functools.partial(_write_xlsx, extra=rows)}
+    table = {"extra": rows,
+             "headers": dict(zip(COLUMNS, COLUMNS, strict=True) if headers is None else headers)}
+    writers = {"ris": write_ris, "csv": functools.partial(_write_csv, **table),
+               "bibtex": write_bibtex, "xlsx": functools.partial(_write_xlsx, **table),
+               "medline": write_medline}
     if fmt not in writers:
         raise LitqError(f"cannot export as {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")
+    if headers is not None and fmt not in ("csv", "xlsx"):
+        raise ValueError(f"headers name table columns; {fmt} has none")
     target = Path(path)
     check_target(target, project)
     counted: list[int] = []
@@ -99,7 +110,7 @@ def check_target(target: Path, project: str | Path | None = None) -> None:
 
 
 EXTENSIONS = {"ris": (".ris",), "csv": (".csv",), "bibtex": (".bib", ".bibtex"),
-              "xlsx": (".xlsx",)}
+              "xlsx": (".xlsx",), "medline": (".nbib",)}
 
 
 def extension_warning(path: str | Path, fmt: str) -> str:
@@ -124,28 +135,36 @@ def _row(record: Record) -> dict[str, object]:
     return row
 
 
-def _extra_columns(records: list[Record], extra: list[Mapping[str, str]]) -> list[str]:
+def _table(records: list[Record], extra: list[Mapping[str, str]],
+           headers: Mapping[str, str]) -> tuple[list[str], Iterator[dict[str, object]]]:
+    """The column names and one row per record: the ``headers`` fields under their names,
+    then the ``extra`` columns."""
     if extra and len(extra) != len(records):
         raise ValueError("extra needs one mapping per record")
-    return list(dict.fromkeys(key for row in extra for key in row))
+    unknown = set(headers) - set(COLUMNS)
+    if unknown:
+        raise ValueError(f"headers name unknown fields: {', '.join(sorted(unknown))}")
+    columns = [*headers.values(), *dict.fromkeys(key for row in extra for key in row)]
+    rows = ({headers[f]: v for f, v in _row(record).items() if f in headers}
+            | (dict(extra[index]) if extra else {}) for index, record in enumerate(records))
+    return columns, rows
 
 
-def _write_csv(records: list[Record], path: Path, extra: list[Mapping[str, str]]) -> int:
-    more = _extra_columns(records, extra)
+def _write_csv(records: list[Record], path: Path, extra: list[Mapping[str, str]],
+               headers: Mapping[str, str]) -> int:
+    columns, rows = _table(records, extra, headers)
     with open(path, "w", encoding="utf-8-sig", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=[*COLUMNS, *more])
+        writer = csv.DictWriter(handle, fieldnames=columns)
         writer.writeheader()
-        for index, record in enumerate(records):
-            row = _row(record) | (dict(extra[index]) if extra else {})
+        for row in rows:
             writer.writerow({k: escape_formula(v) if isinstance(v, str) else v
                              for k, v in row.items()})
     return len(records)
 
 
-def _write_xlsx(records: list[Record], path: Path, extra: list[Mapping[str, str]]) -> int:
-    columns = [*COLUMNS, *_extra_columns(records, extra)]
-    rows = ((_row(record) | (dict(extra[index]) if extra else {})) for index, record in
-            enumerate(records))
+def _write_xlsx(records: list[Record], path: Path, extra: list[Mapping[str, str]],
+                headers: Mapping[str, str]) -> int:
+    columns, rows = _table(records, extra, headers)
     write_sheet(path, "records", [columns, *([row.get(c, "") for c in columns] for row in rows)])
     return len(records)
 

@@ -22,7 +22,8 @@ from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.settings import Settings
 
 FILTERS = {"ris": "RIS — EndNote, Zotero, Mendeley (*.ris)", "bibtex": "BibTeX (*.bib)",
-           "csv": "CSV table (*.csv)", "xlsx": "Excel workbook (*.xlsx)"}
+           "csv": "CSV table (*.csv)", "xlsx": "Excel workbook (*.xlsx)",
+           "medline": "PubMed / MEDLINE (*.nbib)"}
 
 
 def target_and_format(name: str, chosen_filter: str) -> tuple[Path, str]:

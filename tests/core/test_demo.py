@@ -69,6 +69,33 @@ def test_real_importers_are_exercised(demo):
     assert rejected == 0
 
 
+# Each list's (read, new, duplicate, matched) as the demo built it with its own Scopus and
+# PubMed writers (seed 2024), before every file went through core/exporting.
+IMPORTED = [
+    ("core set (Zotero)", 40, 40, 0, 0), ("broad (Scopus)", 2100, 2068, 32, 32),
+    ("narrow (PubMed)", 320, 59, 261, 28), ("core set (JabRef)", 32, 32, 0, 0),
+    ("broad (Web of Science)", 1700, 1672, 28, 28), ("narrow (Scopus)", 260, 60, 200, 23),
+    ("core set (spreadsheet)", 45, 45, 0, 0), ("broad (Scopus)", 2400, 2364, 36, 36),
+    ("narrow (Web of Science)", 410, 58, 352, 27),
+]
+
+
+def test_lists_import_as_they_did_before_the_writers_moved(demo):
+    project, _ = demo
+    assert project.db.execute("SELECT name, n_read, n_new, n_duplicate, n_matched "
+                              "FROM imports ORDER BY id").fetchall() == IMPORTED
+    scopus = project.db.execute(
+        "SELECT COUNT(*), SUM(json_extract(r.ids, '$.scopus_eid') LIKE '2-s2.0-85%'), "
+        "SUM(r.url LIKE 'https://www.scopus.com/%'), SUM(r.volume != '' AND r.pages LIKE '%-%'),"
+        " SUM(r.authors LIKE '%.\"%') FROM records r JOIN imports i ON i.id = r.import_id "
+        "WHERE i.database = 'scopus'").fetchone()
+    assert scopus == (4760,) * 5  # EIDs, links, pages and short author names, as Scopus
+    pubmed = project.db.execute(
+        "SELECT COUNT(*), SUM(r.language = 'eng'), SUM(r.pmid != '') FROM records r "
+        "JOIN imports i ON i.id = r.import_id WHERE i.database = 'pubmed'").fetchone()
+    assert pubmed == (320,) * 3
+
+
 def test_recall_is_below_one_and_narrow_finds_less(demo):
     project, _ = demo
     for topic in TOPICS:

@@ -6,13 +6,12 @@ import threading
 
 import pytest
 
-from litqeval_gui.core import catalog, exporting, ingest, matches
+from litqeval_gui.core import catalog, ingest, matches
 from litqeval_gui.core.changes import NOTHING, Changes
-from litqeval_gui.core.importing import parallel
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.writes import WritePath, chunks
-from tests.support import synthetic
+from tests.support.paused import during_import
 
 
 def _ris(path, title, doi):
@@ -95,46 +94,12 @@ def test_chunks_cover_every_row_once():
 
 
 def _during_import(project, tmp_path, monkeypatch, phase, act):
-    """Import 3 000 records into topic B on a sibling connection, pause it mid-``phase``,
-    run ``act()`` meanwhile, let it finish; returns ``act``'s result, the import's
-    outcome ({"summary"} or {"error"}) and how often the import regrouped its topic."""
-    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 10_000)  # rows stored piece by piece
-    monkeypatch.setattr(parallel, "PIECE_RECORDS", 200)
+    """:func:`during_import`, also counting how often the import regrouped its topic."""
     regroups = []
     regroup = ingest.works.regroup
     monkeypatch.setattr(ingest.works, "regroup",
                         lambda db, topic_id: regroups.append(topic_id) or regroup(db, topic_id))
-    records, _ = synthetic.generate(3000, dup_rate=0.1, seed=5)
-    big = tmp_path / "big.ris"
-    exporting.export_records(records, big, "ris")
-    paused, resume, outcome = threading.Event(), threading.Event(), {}
-
-    def pause_once(p):  # the import stops mid-phase while ``act`` runs
-        in_phase = 10 < p.done < 50 if phase == "storing" else 55 < p.done < 90
-        if in_phase and not paused.is_set():
-            paused.set()
-            resume.wait(30)
-
-    def job():
-        sibling = project.sibling()
-        try:
-            outcome["summary"] = run_job(
-                ingest.import_file(sibling, big, topic="B", role="results"), pause_once)
-        except Exception as exc:  # noqa: BLE001 — checked by the caller
-            outcome["error"] = exc
-        finally:
-            sibling.close()
-            paused.set()
-
-    worker = threading.Thread(target=job)
-    worker.start()
-    assert paused.wait(60)
-    try:
-        result = act()
-    finally:
-        resume.set()
-        worker.join(120)
-    return result, outcome, regroups
+    return (*during_import(project, tmp_path, monkeypatch, phase, act), regroups)
 
 
 @pytest.mark.parametrize("phase", ["storing", "linking"])
@@ -146,7 +111,7 @@ def test_a_decision_during_a_large_import_is_stored_and_the_import_succeeds(
                                                                       accept=True))
     assert changes == Changes(verdicts=True, works=True)
     assert "error" not in outcome, outcome.get("error")
-    assert outcome["summary"].read == 3000
+    assert outcome["result"].read == 3000
     assert matches.match(project, match.id).status == "confirmed"
     assert catalog.find_list(project, "B", "big").records == 3000
 

@@ -45,7 +45,7 @@ def _open(qtbot, session, paths=None):
 
 
 def _wait_previews(qtbot, wizard):
-    qtbot.waitUntil(lambda: wizard.files and not any(s.busy for s in wizard.files),
+    qtbot.waitUntil(lambda: wizard.state.files and not any(s.busy for s in wizard.state.files),
                     timeout=10_000)
 
 
@@ -137,7 +137,7 @@ def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files,
         qtbot.mouseClick(run.retry_button, Qt.MouseButton.LeftButton)
     assert changed.args == [IMPORTED, None]
     qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=10_000)
-    summary = run.summaries[results]  # the core's own summary of this import
+    summary = wizard.state.summaries[results]  # the core's own summary of this import
     assert (summary.read, summary.new, summary.duplicate, summary.matched, summary.rejected,
             summary.uncertain) == (5, 2, 3, 2, 0, 0)
     shown = wizard.summary_page

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -13,15 +11,14 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QVBoxLayout,
+    QWidget,
     QWizard,
     QWizardPage,
 )
 
 from litqeval_gui.core import catalog, ingest
 from litqeval_gui.gui.import_wizard.messages import message_label, show_error_text
-
-if TYPE_CHECKING:
-    from litqeval_gui.gui.import_wizard.wizard import ImportWizard
+from litqeval_gui.gui.import_wizard.state import ImportSettings, WizardState
 
 ROLE_LABELS = {
     "core": "Core set: publications known to be relevant",
@@ -30,23 +27,12 @@ ROLE_LABELS = {
 }
 
 
-@dataclass(frozen=True)
-class ImportSettings:
-    """Page 3's answers, shared by every file of the wizard."""
-
-    role: str
-    topic: str
-    names: dict[Path, str]
-    database: str
-    query: str
-
-
 class SettingsPage(QWizardPage):
     """Role, topic, list names, database and query of the lists to create."""
 
-    def __init__(self, wizard: ImportWizard) -> None:
-        super().__init__(wizard)
-        self._owner = wizard
+    def __init__(self, state: WizardState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._state = state
         self._topics: dict[str, catalog.TopicInfo] = {}
         self._role_touched = False
         self.setTitle("Describe the lists")
@@ -83,13 +69,13 @@ class SettingsPage(QWizardPage):
         layout.addStretch(1)
 
     def initializePage(self) -> None:  # noqa: N802 — Qt override
-        self._topics = {t.name: t for t in catalog.topics(self._owner.session.project)}
+        self._topics = {t.name: t for t in catalog.topics(self._state.session.project)}
         typed = self.topic_combo.currentText()
         self.topic_combo.clear()
         self.topic_combo.addItems(list(self._topics))
         self.topic_combo.setCurrentText(typed or next(iter(self._topics), ""))
         self._build_names()
-        databases = {s.result.database for s in self._owner.files if s.result is not None}
+        databases = {s.result.database for s in self._state.files if s.result is not None}
         if not self.database_edit.text():
             self.database_edit.setText(databases.pop() if len(databases) == 1 else "")
         self.database_edit.setPlaceholderText("as detected for each file")
@@ -101,7 +87,7 @@ class SettingsPage(QWizardPage):
         while self.names_form.rowCount():
             self.names_form.removeRow(0)
         self.name_edits = {}
-        for state in self._owner.files:
+        for state in self._state.files:
             edit = QLineEdit(old.get(state.path) or state.path.stem)
             self.names_form.addRow(f"{state.path.name}:", edit)
             self.name_edits[state.path] = edit
@@ -140,7 +126,7 @@ class SettingsPage(QWizardPage):
         if repeated:
             return f"Two files would get the same list name {repeated[0]!r}; rename one."
         if settings.topic in self._topics:
-            taken = {i.name for i in catalog.lists(self._owner.session.project, settings.topic)}
+            taken = {i.name for i in catalog.lists(self._state.session.project, settings.topic)}
             clash = [n for n in names if n in taken]
             if clash:
                 return (f"Topic {settings.topic!r} already has a list named {clash[0]!r}; "

@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -36,10 +33,7 @@ from litqeval_gui.core.importing.layouts import FIELDS
 from litqeval_gui.core.jobs import CancelToken
 from litqeval_gui.core.records import Record
 from litqeval_gui.gui.import_wizard.messages import failure_text, message_label, show_error_text
-from litqeval_gui.gui.jobs import JobHandle
-
-if TYPE_CHECKING:
-    from litqeval_gui.gui.import_wizard.wizard import ImportWizard
+from litqeval_gui.gui.import_wizard.state import FileState, WizardState
 
 PREVIEW_ROWS = 20
 TABLE_FORMATS = ("csv", "tsv", "xlsx")
@@ -47,29 +41,6 @@ NOT_MAPPED = "(not mapped)"
 FIELD_LABELS = {"doi": "DOI", "pmid": "PMID", "pmcid": "PMCID", "scopus_eid": "Scopus EID",
                 "wos_ut": "WoS UT", "openalex": "OpenAlex ID", "dimensions": "Dimensions ID",
                 "lens": "Lens ID", "docid": "Document ID", "issn": "ISSN", "url": "URL"}
-
-
-@dataclass
-class FileState:
-    """One file of the wizard: the user's choices and its latest preview."""
-
-    path: Path
-    fmt: str = "auto"
-    mapping: dict[str, str] = field(default_factory=dict)  # field -> column ("" = unmapped)
-    result: ParseResult | None = None
-    error: str = ""
-    columns: list[str] = field(default_factory=list)  # table columns seen so far
-    tabular: bool = False
-    generation: int = 0  # bumped per preview; stale results are ignored
-    handle: JobHandle | None = None  # the preview being read, if any
-
-    @property
-    def busy(self) -> bool:
-        return self.handle is not None
-
-    @property
-    def ready(self) -> bool:
-        return self.result is not None and not self.busy and not self.error
 
 
 def table_columns(result: ParseResult, known: Iterable[str] = ()) -> list[str]:
@@ -159,9 +130,9 @@ class PreviewTable(QTableWidget):
 class PreviewPage(QWizardPage):
     """Detected format and encoding, the column mapping of tables, the first records."""
 
-    def __init__(self, wizard: ImportWizard) -> None:
-        super().__init__(wizard)
-        self._owner = wizard
+    def __init__(self, state: WizardState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._state = state
         self.setTitle("Check how the files are read")
         self.setSubTitle(f"The first {PREVIEW_ROWS} records of each file. Fix the format or "
                          "the column mapping here if something looks wrong.")
@@ -202,7 +173,7 @@ class PreviewPage(QWizardPage):
 
     # -- state ---------------------------------------------------------------------
     def initializePage(self) -> None:  # noqa: N802 — Qt override
-        states = self._owner.sync_files()
+        states = self._state.files  # the wizard syncs them with page 1 before this
         self.file_combo.blockSignals(True)
         self.file_combo.clear()
         for state in states:
@@ -217,12 +188,12 @@ class PreviewPage(QWizardPage):
         self.refresh()
 
     def isComplete(self) -> bool:  # noqa: N802 — Qt override
-        return bool(self._owner.files) and all(s.ready for s in self._owner.files)
+        return bool(self._state.files) and all(s.ready for s in self._state.files)
 
     def current(self) -> FileState | None:
         """The state of the file chosen in the file box."""
         index = self.file_combo.currentIndex()
-        files = self._owner.files
+        files = self._state.files
         return files[index] if 0 <= index < len(files) else None
 
     # -- background preview ------------------------------------------------------------
@@ -238,7 +209,7 @@ class PreviewPage(QWizardPage):
         def make(token: CancelToken):
             return read_records(path, fmt=fmt, mapping=mapping, token=token, limit=PREVIEW_ROWS)
 
-        state.handle = self._owner.session.jobs.run(
+        state.handle = self._state.session.jobs.run(
             f"Preview {path.name}", make,
             on_success=lambda result: self._previewed(state, generation, result, None),
             on_failure=lambda exc: self._previewed(state, generation, None, exc),

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
+    QWidget,
     QWizardPage,
 )
 
@@ -26,11 +26,9 @@ from litqeval_gui.core import evaluation
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.ingest import ImportSummary
 from litqeval_gui.gui.import_wizard.messages import message_label, show_error_text
+from litqeval_gui.gui.import_wizard.state import WizardState
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.screens.matches.dialog import MatchesDialog, open_matches_dialog
-
-if TYPE_CHECKING:
-    from litqeval_gui.gui.import_wizard.wizard import ImportWizard
 
 
 class SummaryPage(QWizardPage):
@@ -43,9 +41,9 @@ class SummaryPage(QWizardPage):
     PENDING_TIP = ("Core works a result list misses only because a match awaits your "
                    "verdict: accepting it would retrieve them")
 
-    def __init__(self, wizard: ImportWizard) -> None:
-        super().__init__(wizard)
-        self._owner = wizard
+    def __init__(self, state: WizardState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._state = state
         self.setTitle("Summary")
         self.setSubTitle("What the import did. Save the report to keep it with your review.")
         self.headline = message_label()
@@ -89,11 +87,11 @@ class SummaryPage(QWizardPage):
 
     def summaries(self) -> list[ImportSummary]:
         """The summaries of the files imported, in the order they were imported."""
-        return list(self._owner.run_page.summaries.values())
+        return list(self._state.summaries.values())
 
     def initializePage(self) -> None:  # noqa: N802 — Qt override
         summaries = self.summaries()
-        topic = self._owner.settings().topic
+        topic = self._topic()
         self.headline.setText(f"{len(summaries)} list(s) imported into topic "
                               f"<b>{html.escape(topic)}</b>.")
         self.counts.setColumnCount(len(summaries))
@@ -104,7 +102,7 @@ class SummaryPage(QWizardPage):
                                         else f"{getattr(summary, key):,}")
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 self.counts.setItem(row, col, item)
-        failures = self._owner.run_page.failures
+        failures = self._state.failures
         show_error_text(self.failures_label, "\n".join(
             f"Not imported: {path.name}: {reason}" for path, reason in failures.items()))
         lines = [f"{s.name}: {p}" for s in summaries for p in s.problems]
@@ -121,7 +119,7 @@ class SummaryPage(QWizardPage):
         if summary.role != "results":
             return "–"
         try:
-            report = evaluation.recall_report(self._owner.session.project, summary.topic,
+            report = evaluation.recall_report(self._state.session.project, summary.topic,
                                               summary.name)
         except LitqError:  # no core set yet
             return "–"
@@ -130,7 +128,7 @@ class SummaryPage(QWizardPage):
     def report_text(self) -> str:
         """The text report of every import, then the files not imported."""
         text = "\n".join(s.report() for s in self.summaries())
-        failures = self._owner.run_page.failures
+        failures = self._state.failures
         return text + "".join(f"not imported: {p}: {why}\n" for p, why in failures.items())
 
     def save_report(self, path: Path) -> None:
@@ -142,7 +140,7 @@ class SummaryPage(QWizardPage):
 
     def _save_clicked(self) -> None:
         first = next(iter(self.summaries()), None)
-        settings = self._owner.app_settings()
+        settings = self._state.app_settings
         default = settings.last_dir / f"import-report-{first.name if first else 'lists'}.txt"
         chosen, _ = QFileDialog.getSaveFileName(self, "Save import report", str(default),
                                                 "Text files (*.txt);;All files (*)")
@@ -151,5 +149,8 @@ class SummaryPage(QWizardPage):
 
     def review_matches(self) -> None:
         """Open the uncertain-matches dialog for the topic."""
-        self.matches_dialog = open_matches_dialog(self._owner.session,
-                                                  self._owner.settings().topic, self)
+        self.matches_dialog = open_matches_dialog(self._state.session, self._topic(), self)
+
+    def _topic(self) -> str:
+        """The topic the lists were imported into."""
+        return self._state.settings.topic if self._state.settings else ""

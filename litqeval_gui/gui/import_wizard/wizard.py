@@ -1,7 +1,8 @@
 """The import wizard: files → preview and column mapping → list settings → import → summary.
 
-Pages 2, 3 and 5 live in :mod:`import_preview`, :mod:`import_list_settings` and
-:mod:`import_summary`; this module holds the files page, the import run and the wizard.
+Pages 2, 3 and 5 live in :mod:`.preview`, :mod:`.list_settings` and :mod:`.summary`;
+this module holds the files page, the import run and the wizard, which hands every page
+its :class:`~.state.WizardState` (pages never import this module).
 Every file access runs off the GUI thread through the session's :class:`JobRunner`: the
 import is ``ingest.import_file`` on a sibling connection (``session.worker_project()``)
 that the job closes whatever its outcome. Several files are imported one after another
@@ -33,9 +34,10 @@ from PySide6.QtWidgets import (
 from litqeval_gui.core import ingest
 from litqeval_gui.core.ingest import ImportSummary
 from litqeval_gui.core.jobs import CancelToken
-from litqeval_gui.gui.import_wizard.list_settings import ImportSettings, SettingsPage
+from litqeval_gui.gui.import_wizard.list_settings import SettingsPage
 from litqeval_gui.gui.import_wizard.messages import failure_text, message_label, show_error_text
-from litqeval_gui.gui.import_wizard.preview import FileState, PreviewPage
+from litqeval_gui.gui.import_wizard.preview import PreviewPage
+from litqeval_gui.gui.import_wizard.state import FileState, ImportSettings, WizardState
 from litqeval_gui.gui.import_wizard.summary import SummaryPage
 from litqeval_gui.gui.jobs import JobFactory, JobHandle
 from litqeval_gui.gui.session import ProjectSession
@@ -82,7 +84,7 @@ class FilesPage(QWizardPage):
 
     def _browse(self) -> None:
         """Choose files, starting in the folder the app's file dialogs used last."""
-        settings = self.wizard().app_settings()
+        settings = self.wizard().state.app_settings
         chosen, _ = QFileDialog.getOpenFileNames(self, "Choose search exports",
                                                  str(settings.last_dir))
         if chosen:
@@ -121,11 +123,10 @@ class RunPage(QWizardPage):
     def __init__(self, wizard: ImportWizard) -> None:
         super().__init__(wizard)
         self._owner = wizard
+        self._state = wizard.state
         self.setTitle("Importing")
         self.setSubTitle("Each file is imported completely or not at all.")
         self.setButtonText(QWizard.WizardButton.CommitButton, "Show &summary")
-        self.summaries: dict[Path, ImportSummary] = {}
-        self.failures: dict[Path, str] = {}
         self.cancelled = False
         self._queue: list[FileState] = []
         self._handle: JobHandle | None = None
@@ -159,14 +160,14 @@ class RunPage(QWizardPage):
         self.start()
 
     def isComplete(self) -> bool:  # noqa: N802 — Qt override
-        return not self.running and bool(self.summaries)
+        return not self.running and bool(self._state.summaries)
 
     def start(self) -> None:
         """Import every file not imported yet."""
-        self._settings = self._owner.settings()
-        self._queue = [s for s in self._owner.files if s.path not in self.summaries]
+        self._state.settings = self._owner.settings_page.settings()
+        self._queue = [s for s in self._state.files if s.path not in self._state.summaries]
         for state in self._queue:
-            self.failures.pop(state.path, None)
+            self._state.failures.pop(state.path, None)
         self.cancelled = False
         self.retry_button.hide()
         self.cancel_button.setEnabled(True)
@@ -188,16 +189,18 @@ class RunPage(QWizardPage):
             self._stop()
             return
         state = self._queue.pop(0)
-        total = len(self._owner.files)
+        total = len(self._state.files)
+        settings = self._state.settings
         number = total - len(self._queue)
         self.heading.setText(f"Importing <b>{html.escape(state.path.name)}</b> as list "
-                             f"<b>{html.escape(self._settings.names[state.path])}</b>"
+                             f"<b>{html.escape(settings.names[state.path])}</b>"
                              + (f" ({number} of {total})" if total > 1 else "") + "…")
         self.progress.setRange(0, 100)
         self.progress.setValue(0)
         self.phase_label.setText("starting")
-        self._handle = self._owner.session.jobs.run(
-            f"Import {state.path.name}", import_job(self._owner.session, state, self._settings),
+        session = self._state.session
+        self._handle = session.jobs.run(
+            f"Import {state.path.name}", import_job(session, state, settings),
             on_success=lambda summary: self._imported(state, summary),
             on_failure=lambda exc: self._failed(state, exc),
             on_cancelled=self._was_cancelled,
@@ -210,13 +213,13 @@ class RunPage(QWizardPage):
         self.phase_label.setText(message)
 
     def _imported(self, state: FileState, summary: ImportSummary) -> None:
-        self.summaries[state.path] = summary
+        self._state.summaries[state.path] = summary
         self._handle = None
         self._next()
 
     def _failed(self, state: FileState, exc: BaseException) -> None:
-        self.failures[state.path] = failure_text(self, f"Import of {state.path.name} failed",
-                                                 exc)
+        self._state.failures[state.path] = failure_text(
+            self, f"Import of {state.path.name} failed", exc)
         self._handle = None
         self._next()
 
@@ -229,14 +232,15 @@ class RunPage(QWizardPage):
         self._handle = None
         self.cancel_button.hide()
         self.progress.setRange(0, 100)
-        imported_all = len(self.summaries) == len(self._owner.files)
+        summaries = self._state.summaries
+        imported_all = len(summaries) == len(self._state.files)
         self.progress.setValue(100 if imported_all else 0)
         self.progress.setVisible(imported_all)
         self.phase_label.setText("")
         self.heading.setText("All files imported." if imported_all else "")
         self.retry_button.setVisible(not imported_all)
-        self._owner.settings_page.setCommitPage(bool(self.summaries))
-        self.setCommitPage(bool(self.summaries))
+        self._owner.settings_page.setCommitPage(bool(summaries))
+        self.setCommitPage(bool(summaries))
         self._show_outcomes()
         self.completeChanged.emit()
         closing = self._owner.closing
@@ -245,18 +249,19 @@ class RunPage(QWizardPage):
             self._owner.next()
 
     def _show_outcomes(self) -> None:
+        summaries, failures = self._state.summaries, self._state.failures
         lines = []
         if self.cancelled:
             lines.append("<b>Import cancelled — the project is unchanged</b>"
-                         + (" apart from the lists imported before." if self.summaries else "."))
-        for state in self._owner.files:
+                         + (" apart from the lists imported before." if summaries else "."))
+        for state in self._state.files:
             name = html.escape(state.path.name)
-            if state.path in self.summaries:
-                lines.append(f"✔ {name}: imported ({self.summaries[state.path].read} read)")
-            elif state.path in self.failures:
+            if state.path in summaries:
+                lines.append(f"✔ {name}: imported ({summaries[state.path].read} read)")
+            elif state.path in failures:
                 lines.append(f"✘ {name}: not imported")
         self.status_label.setText("<br>".join(lines))
-        show_error_text(self.error_label, "\n\n".join(self.failures.values()))
+        show_error_text(self.error_label, "\n\n".join(failures.values()))
 
 
 class ImportWizard(QWizard):
@@ -264,24 +269,21 @@ class ImportWizard(QWizard):
 
     FILES, PREVIEW, SETTINGS, RUN, SUMMARY = range(5)
 
-    def app_settings(self) -> Settings:
-        """The app's settings: the main window's (when it is the parent), else the file's."""
-        return getattr(self.parent(), "settings", None) or Settings()
-
     def __init__(self, session: ProjectSession, paths: list[Path] | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
-        self.files: list[FileState] = []
+        # the app's settings: the main window's (when it is the parent), else the file's
+        self.state = WizardState(session, getattr(parent, "settings", None) or Settings())
         self._close_when_stopped = False
         self.setWindowTitle("Import search results")
         self.setWizardStyle(QWizard.WizardStyle.ModernStyle)
         self.setOption(QWizard.WizardOption.NoCancelButtonOnLastPage)
         self.files_page = FilesPage()
-        self.preview_page = PreviewPage(self)
-        self.settings_page = SettingsPage(self)
+        self.preview_page = PreviewPage(self.state, self)
+        self.settings_page = SettingsPage(self.state, self)
         self.run_page = RunPage(self)
-        self.summary_page = SummaryPage(self)
+        self.summary_page = SummaryPage(self.state, self)
         for page_id, page in ((self.FILES, self.files_page), (self.PREVIEW, self.preview_page),
                               (self.SETTINGS, self.settings_page), (self.RUN, self.run_page),
                               (self.SUMMARY, self.summary_page)):
@@ -292,15 +294,11 @@ class ImportWizard(QWizard):
             self.setStartId(self.PREVIEW)
         self.resize(940, 680)
 
-    def sync_files(self) -> list[FileState]:
-        """File states for the chosen paths, keeping what is known of each."""
-        known = {s.path: s for s in self.files}
-        self.files = [known.get(p) or FileState(p) for p in self.files_page.paths()]
-        return self.files
-
-    def settings(self) -> ImportSettings:
-        """The answers of the settings page."""
-        return self.settings_page.settings()
+    def initializePage(self, page_id: int) -> None:  # noqa: N802 — Qt override
+        """The preview page shows the files page's choice: sync the file states first."""
+        if page_id == self.PREVIEW:
+            self.state.sync_files(self.files_page.paths())
+        super().initializePage(page_id)
 
     def reject(self) -> None:
         """Esc / Cancel: a running import is cancelled first, then the wizard closes."""
@@ -311,7 +309,7 @@ class ImportWizard(QWizard):
         super().reject()
 
     def done(self, result: int) -> None:
-        for state in self.files:
+        for state in self.state.files:
             state.generation += 1  # late preview results are ignored
             if state.handle is not None:
                 state.handle.cancel()

@@ -1,0 +1,60 @@
+"""What the benchmarks share: large synthetic exports and projects (``tests.support``
+generates the records) and an offscreen app whose settings are never the user's."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
+
+from litqeval_gui.core import exporting, ingest  # noqa: E402
+from litqeval_gui.core.jobs import run_job  # noqa: E402
+from litqeval_gui.core.project import Project  # noqa: E402
+from tests.support import synthetic  # noqa: E402
+
+
+def synthetic_ris(folder: Path, records: int, seed: int) -> Path:
+    """``folder/big.ris``: ``records`` synthetic records, 10 % of them duplicates."""
+    generated, _ = synthetic.generate(records, dup_rate=0.1, seed=seed)
+    ris = folder / "big.ris"
+    exporting.export_records(generated, ris, "ris")
+    return ris
+
+
+def large_project(folder: Path, records: int) -> Path:
+    """``folder/big.litq``: topic "bench" with one result list of ``records`` records."""
+    ris = synthetic_ris(folder, records, seed=11)
+    path = folder / "big.litq"
+    with Project.create(path) as project:
+        run_job(ingest.import_file(project, ris, topic="bench", role="results"))
+    return path
+
+
+@contextmanager
+def app_with_large_project(records: int) -> Iterator[tuple[object, Path]]:
+    """In a temporary folder: the QApplication, offscreen, with the app's settings kept
+    there (never the user's), and :func:`large_project` of ``records`` records."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        os.environ["LITQEVAL_CONFIG_DIR"] = str(folder / "config")
+        from PySide6.QtWidgets import QApplication
+
+        app = QApplication.instance() or QApplication([])
+        print(f"building a {records:,}-record project…", flush=True)
+        yield app, large_project(folder, records)
+
+
+def shown_main_window():
+    """A new main window, 1200 × 760, shown."""
+    from litqeval_gui.gui.main_window import MainWindow
+
+    window = MainWindow()
+    window.resize(1200, 760)
+    window.show()
+    return window
