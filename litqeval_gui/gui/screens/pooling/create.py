@@ -90,7 +90,7 @@ class CreatePoolDialog(QDialog):
                 _checkable(self.qrels, f"{info.name} ({info.records:,} judged)", info.name,
                            True)
         self.screening = QComboBox()
-        self.screening.addItem("New screening “pool: NAME”", None)
+        self.screening.addItem("", None)  # the new screening's name follows the pool's
         for s in screening_store.screenings(project, topic):
             if s.id not in taken:
                 self.screening.addItem(f"{s.name} ({s.size:,} records)", s.name)
@@ -149,12 +149,19 @@ class CreatePoolDialog(QDialog):
         layout.addWidget(buttons)
         self.preset.currentIndexChanged.connect(self._preset_changed)
         self._preset_changed()
-        self.qrels.setMaximumHeight(90 if self.qrels.count() else 40)
+        self.name.textChanged.connect(self._name_changed)
+        self._name_changed()
+        for box in (self.runs, self.qrels):
+            rows = max(box.count(), 2)
+            box.setMaximumHeight(min(rows, 8) * box.sizeHintForRow(0) + 2 * box.frameWidth() + 4)
         self.resize(560, self.sizeHint().height())
 
     def _free_name(self) -> str:
         names = {p.name for p in store.pools(self.project, self.topic)}
         return next(f"pool {n}" for n in range(1, len(names) + 2) if f"pool {n}" not in names)
+
+    def _name_changed(self) -> None:
+        self.screening.setItemText(0, f"New screening “pool: {self.name.text().strip()}”")
 
     def _preset_changed(self) -> None:
         key = self.preset.currentData()
