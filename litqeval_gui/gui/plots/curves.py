@@ -160,9 +160,11 @@ class FrontierPlot(style.ThemedPlot):
     setting_clicked = Signal(int)
 
     def __init__(self, parent=None, *, title: str = "", x_label: str = "effort E",
-                 y_label: str = "Kendall's τ") -> None:
+                 y_label: str = "Kendall's τ", legend: str = "bottom right") -> None:
+        """``legend``: the corner the points leave free (bottom right for a measure that
+        rises with effort, top right for an error that falls)."""
         super().__init__(parent, title=title, x_label=x_label, y_label=y_label,
-                         legend="bottom right")
+                         legend=legend)
         self.labels: list[str] = []
         self.points = pg.ScatterPlotItem(size=7, hoverable=True, tip=self._tip,
                                          hoverSize=11, hoverPen=pg.mkPen(style.foreground(self)))

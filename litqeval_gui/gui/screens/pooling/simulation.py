@@ -98,7 +98,8 @@ class SimulationTab(QWidget):
         self.plots_button.clicked.connect(self._ask_plots)
         self.status = QLabel(wordWrap=True)
         self.tau_plot = FrontierPlot(title="Kendall's τ vs effort", y_label="Kendall's τ")
-        self.rms_plot = FrontierPlot(title="RMS error vs effort", y_label="RMS error")
+        self.rms_plot = FrontierPlot(title="RMS error vs effort", y_label="RMS error",
+                                     legend="top right")
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setHorizontalHeaderLabels([c[0] for c in COLUMNS])
         self.table.verticalHeader().hide()
@@ -116,10 +117,10 @@ class SimulationTab(QWidget):
             bar.addWidget(label)
             bar.addWidget(box)
         bar.addWidget(self.low_yield)
-        bar.addStretch(1)
         bar.addWidget(self.run_button)
-        bar.addWidget(self.cancel_button)
         bar.addWidget(self.progress)
+        bar.addWidget(self.cancel_button)
+        bar.addStretch(1)
         bar.addWidget(self.csv_button)
         bar.addWidget(self.plots_button)
         plots = QSplitter(Qt.Orientation.Horizontal)
@@ -152,10 +153,13 @@ class SimulationTab(QWidget):
             self.run_button.setEnabled(False)
             return
         self.run_button.setEnabled(self.job is None)
-        self.stack.setCurrentWidget(self.results)
-        if not self.rows:
-            self.status.setText("Simulates incremental pooling of the topic's imported runs "
-                                "against its complete qrels, for every setting chosen.")
+        if self.rows:
+            self.stack.setCurrentWidget(self.results)
+            return
+        self.empty.setText("Run the simulation to pool the topic's imported runs against its "
+                           "complete qrels under every setting chosen, and to see each "
+                           "setting's effort, Kendall's τ and RMS error.")
+        self.stack.setCurrentWidget(self.empty)
 
     # -- running ---------------------------------------------------------------------
 
@@ -172,6 +176,8 @@ class SimulationTab(QWidget):
                    "low_yield": self.low_yield.isChecked()}
         self._set_running(True)
         self.status.setText(f"Simulating {len(files)} runs…")
+        if not self.rows:
+            self.empty.setText("Simulating…")
         self.job = self.session.jobs.run(
             f"Pool simulation · {self.topic}",
             lambda token: simulate_job(files, qrels, token=token, **options),
@@ -202,6 +208,7 @@ class SimulationTab(QWidget):
     def _ended(self) -> None:
         self.job = None
         self._set_running(False)
+        self.refresh()
 
     def _succeeded(self, document: dict) -> None:
         self.show_result(document)
@@ -242,7 +249,9 @@ class SimulationTab(QWidget):
                     item.setData(Qt.ItemDataRole.UserRole, r)
                 self.table.setItem(r, c, item)
         self.table.setSortingEnabled(True)
+        self.table.sortItems(4, Qt.SortOrder.AscendingOrder)  # cheapest settings first
         self.table.resizeColumnsToContents()
+        self.stack.setCurrentWidget(self.results)
         on_tau = sum(r["frontier_tau"] for r in rows)
         on_rms = sum(r["frontier_rms"] for r in rows)
         self.status.setText(
