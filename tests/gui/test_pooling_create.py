@@ -47,6 +47,8 @@ def test_empty_state_offers_the_dialog_and_the_keyboard_creates_a_pool(qtbot, se
     text = view.empty_text.text()
     assert "has no pool yet" in text and cli_free(text)
     assert not view.advance_button.isEnabled()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    assert view.grab().save(str(ARTIFACTS / "pooling_empty.png"))
     seen = {}
 
     def fill() -> None:
@@ -63,7 +65,6 @@ def test_empty_state_offers_the_dialog_and_the_keyboard_creates_a_pool(qtbot, se
         QTest.keyClick(dialog.preset, Qt.Key.Key_Down)  # relaxed
         QTest.keyClick(dialog.name, Qt.Key.Key_Return)  # the default button: Create pool
 
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     QTimer.singleShot(0, fill)
     QTest.keyClick(view.empty_button, Qt.Key.Key_Space)
     assert seen["runs"] == ["A — TREC run", "B — TREC run"]
@@ -74,6 +75,15 @@ def test_empty_state_offers_the_dialog_and_the_keyboard_creates_a_pool(qtbot, se
         "pool: keyboard pool"
     assert view.pool_box.currentText() == "keyboard pool"
     assert view.body.currentWidget() is view.splitter and view.advance_button.isEnabled()
+    # the run tables fit their contents: short headers (the rest is in the tooltip), no
+    # last column stretched across the panel
+    qtbot.wait(50)
+    table = view.contributions
+    assert table.rowCount() == 1 and table.item(0, 0).text() == "A"
+    used = sum(table.columnWidth(c) for c in range(table.columnCount()))
+    assert used < table.viewport().width()
+    wide = table.fontMetrics().horizontalAdvance("Relevant in its top ranks")
+    assert table.columnWidth(1) < wide and "top ranks" in table.toolTip()
 
 
 def test_dialog_refuses_bad_input_in_one_line(qtbot, session):

@@ -208,6 +208,7 @@ class PoolingView(TopicTarget, QWidget):
         self.advance_button.setEnabled(found is not None and found.can_advance)
         self.advance_action.setEnabled(self.advance_button.isEnabled())
         self.body.setCurrentWidget(self.splitter if found else self.empty)
+        self.pool_box.setEnabled(self.pool_box.count() > 0)
         self.status.setVisible(found is not None)
         self.export_button.setEnabled(found is not None)
         if found is None:
