@@ -9,7 +9,11 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
+from litqeval_gui.core.embedding.lsa import LsaBackend
+from litqeval_gui.core.evaluation.vector_store import embed_topic
+from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.pooling import store
+from litqeval_gui.core.pooling.runs import cosine_ranking
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.screening import store as screening_store
 from litqeval_gui.gui.screens.pooling import PoolingView
@@ -127,7 +131,7 @@ def test_dialog_custom_settings_and_an_existing_screening(qtbot, session):
     assert again.name.text() == "pool 2"
 
 
-def test_cosine_run_without_vectors_says_what_to_do(qtbot, tmp_path):
+def test_cosine_run_needs_vectors_then_is_created(qtbot, tmp_path):
     path = build_topic(tmp_path / "cos.litq", n_core=6, found=4, extra=10, noise=0)
     session = ProjectSession(Project.open(path))
     try:
@@ -141,5 +145,11 @@ def test_cosine_run_without_vectors_says_what_to_do(qtbot, tmp_path):
         error = dialog.error.text()
         assert "has no embeddings yet" in error and "evaluate the topic first" in error
         assert cli_free(error) and "\n" not in error and dialog.made is None
+        run_job(embed_topic(session.project, TOPIC, LsaBackend()))
+        dialog.accept()
+        assert dialog.made is not None
+        runs = store.runs(session.project, dialog.made)
+        assert [r.source for r in runs] == ["cosine:clean"]
+        assert list(runs[0].records) == cosine_ranking(session.project, TOPIC, "clean")
     finally:
         assert session.close()

@@ -84,10 +84,10 @@ class SimulationTab(QWidget):
         for key, text in MEASURES.items():
             self.measure.addItem(text, key)
         self.depth = QSpinBox(minimum=1, maximum=10_000, value=100, toolTip="The full depth")
-        self.low_yield = QCheckBox("Low-yield rule", checked=True)
+        self.low_yield = QCheckBox("&Low-yield rule", checked=True)
         self.low_yield.setToolTip(f"Pool to the full depth when nrels({DEFAULT_LOW_YIELD.depth})"
                                   f" / pool size ≤ {DEFAULT_LOW_YIELD.max_ratio:g}")
-        self.run_button = QPushButton("Run simulation")
+        self.run_button = QPushButton("&Run simulation")
         self.run_button.clicked.connect(self.run)
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.clicked.connect(self.cancel)
@@ -110,8 +110,8 @@ class SimulationTab(QWidget):
             plot.setting_clicked.connect(self.select_setting)
 
         bar = QHBoxLayout()
-        for text, box in (("Settings", self.grid), ("Rank runs by", self.measure),
-                          ("Depth", self.depth)):
+        for text, box in (("Se&ttings", self.grid), ("Rank runs &by", self.measure),
+                          ("&Depth", self.depth)):
             label = QLabel(text)
             label.setBuddy(box)
             bar.addWidget(label)

@@ -109,7 +109,7 @@ class PoolingView(TopicTarget, QWidget):
         self.splitter.addWidget(side)
         self.splitter.setSizes([600, 400])
         bar = QHBoxLayout()
-        label = QLabel("&Pool")
+        label = QLabel("P&ool")
         label.setBuddy(self.pool_box)
         bar.addWidget(label)
         bar.addWidget(self.pool_box, 1)
