@@ -43,6 +43,10 @@ def test_grid_runs_in_the_background_and_shows_frontiers(qtbot, tmp_path):
         assert tab.stack.currentWidget() is tab.empty and tab.run_button.isEnabled()
         assert tab.empty.text().startswith("Run the simulation")
         assert not tab.csv_button.isEnabled()
+        tab.depth.setValue(10)  # shallower than the low-yield rule: refused in plain words
+        tab.run_button.click()
+        assert tab.job is None and tab.status.text().startswith("The low-yield rule needs")
+        assert "--" not in tab.status.text()
         tab.depth.setValue(30)
         tab.run_button.click()
         assert tab.cancel_button.isVisibleTo(tab) and not tab.run_button.isEnabled()

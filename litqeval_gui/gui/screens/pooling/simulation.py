@@ -171,6 +171,11 @@ class SimulationTab(QWidget):
         except LitqError as exc:
             self.status.setText(str(exc))
             return
+        if self.low_yield.isChecked() and self.depth.value() < DEFAULT_LOW_YIELD.depth:
+            self.status.setText(f"The low-yield rule needs a depth of at least "
+                                f"{DEFAULT_LOW_YIELD.depth}: raise the depth or turn the "
+                                "rule off.")
+            return
         options = {"depth": self.depth.value(), "grid": self.grid.currentData(),
                    "measure": self.measure.currentData(),
                    "low_yield": self.low_yield.isChecked()}
