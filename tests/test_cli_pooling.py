@@ -68,3 +68,22 @@ def test_bad_pool_arguments_change_nothing(tmp_path, capsys):
         assert code == 2 and message in err, err
     with Project.open(path) as project:
         assert store.pools(project) == [] and screening_store.screenings(project, "T") == []
+
+
+def test_pool_feeds_an_existing_screening_once(tmp_path, capsys):
+    runs, _ = two_run_layers(10, 2)
+    path = pool_project(tmp_path, runs)
+    with Project.open(path) as project:
+        existing = screening_store.create_screening(project, "T", "mine", ["A"], records=[])
+    code, _, _ = run(capsys, "pool-create", path, "--topic", "T", "--pool", "P", "--runs",
+                     "A", "B", "--screening", "mine")
+    assert code == 0
+    code, out, _ = run(capsys, "pool-advance", path, "--topic", "T", "--pool", "P")
+    assert code == 0 and out.startswith("pool depth 1: 2 new records")
+    code, _, err = run(capsys, "pool-create", path, "--topic", "T", "--pool", "Q", "--runs",
+                       "A", "--screening", "mine")
+    assert code == 2 and "screening 'mine' already takes pool 'P'" in err
+    with Project.open(path, readonly=True) as project:
+        assert store.find_pool(project, "T", "P").screening_id == existing.id
+        assert [s.name for s in screening_store.screenings(project, "T")] == ["mine"]
+        assert len(screening_store.items(project, existing.id)) == 2

@@ -34,7 +34,7 @@ def cmd_pool_create(args: argparse.Namespace) -> None:
                             low_yield=rule)
     with open_for_writing(args.project) as project:
         pool = store.create_pool(project, args.topic, args.pool, args.runs, chosen,
-                                 qrels=args.qrels or ())
+                                 qrels=args.qrels or (), screening=args.screening)
         found = state.pool_state(project, pool)
     emit(args, found.as_dict(), lambda: _summary(found))
 
@@ -77,10 +77,14 @@ def register(command: Command) -> None:
     p.add_argument("--topic", required=True)
     p.add_argument("--pool", required=True, help="the pool's name")
     p.add_argument("--runs", nargs="+", required=True, metavar="RUN",
-                   help="result lists (NAME or list:NAME) or model rankings "
-                        "(ranking:SCREENING), best first")
+                   help="result lists (NAME or list:NAME), model rankings "
+                        "(ranking:SCREENING) or a list ranked by cosine to the core set "
+                        "(cosine:LIST, needs the topic's evaluation vectors), best first")
     p.add_argument("--qrels", nargs="+", metavar="LIST",
                    help="lists whose grades are judgements (grade >= 1 relevant)")
+    p.add_argument("--screening", metavar="NAME",
+                   help="feed this existing screening (its decisions count) instead of a "
+                        "new one named 'pool: POOL'")
     p.add_argument("--preset", choices=tuple(PRESETS), default="aggressive")
     p.add_argument("--custom", nargs=4, type=float, metavar=("w", "W", "t", "l"),
                    help="custom stop parameters instead of the preset")

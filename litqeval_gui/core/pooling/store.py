@@ -2,9 +2,10 @@
 
 A pool belongs to a topic and owns a screening (created empty with it). Its runs are
 the record ids of result lists (``list:NAME``, in rank order: a result list's export
-order or an imported TREC run) or of a screening's stored model ranking
-(``ranking:SCREENING``), copied when the pool is created so a later retrain or import
-does not move it. Units are works: a work's first record in the pool (by rank, then
+order or an imported TREC run), of a screening's stored model ranking
+(``ranking:SCREENING``) or of a list ranked by cosine to the core set
+(``cosine:LIST``, :mod:`.runs`), copied when the pool is created so a later retrain,
+import or evaluation does not move it. Units are works: a work's first record in the pool (by rank, then
 run) is the one screened.
 
 :func:`advance` releases the next depth: in one write it raises the pool's depth and
@@ -26,6 +27,7 @@ import numpy as np
 from litqeval_gui.core.catalog import find_list
 from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.errors import LitqError, find_named
+from litqeval_gui.core.pooling.runs import COSINE, cosine_ranking
 from litqeval_gui.core.project import Project, now
 from litqeval_gui.core.screening import store as screening_store
 from litqeval_gui.core.screening.retrain import stored_ranking
@@ -115,17 +117,24 @@ def _run_records(project: Project, topic: str, source: str) -> Run:
         if ranking is None:
             raise LitqError(f"screening {name!r} has no stored model ranking yet")
         records = list(ranking.records)
+    elif kind == COSINE and name:
+        records = cosine_ranking(project, topic, name)
+        name = f"{COSINE}: {name}"
     else:
-        raise LitqError(f"a run is list:NAME or ranking:SCREENING, not {source!r}")
+        raise LitqError(f"a run is list:NAME, ranking:SCREENING or cosine:LIST, "
+                        f"not {source!r}")
     if not records:
         raise LitqError(f"run {source!r} has no records")
     return Run(name, source, tuple(records))
 
 
 def create_pool(project: Project, topic: str, name: str, runs: Sequence[str],
-                chosen: Settings, *, qrels: Sequence[str] = ()) -> Pool:
-    """Create pool ``name`` of ``topic`` over ``runs`` (``list:NAME``/``ranking:NAME``;
-    a bare name is a list), with its screening ``pool: NAME`` (a write, depth 0)."""
+                chosen: Settings, *, qrels: Sequence[str] = (),
+                screening: str | None = None) -> Pool:
+    """Create pool ``name`` of ``topic`` over ``runs`` (``list:NAME``, ``ranking:NAME``,
+    ``cosine:LIST``; a bare name is a list). It feeds ``screening`` (an existing one of
+    the topic, not fed by another pool; its decisions count as judgements) or, when
+    None, a new screening ``pool: NAME``. The pool starts at depth 0 (one write)."""
     if not name.strip():
         raise LitqError("a pool needs a name")
     if not runs:
@@ -134,15 +143,28 @@ def create_pool(project: Project, topic: str, name: str, runs: Sequence[str],
     if len(set(sources)) != len(sources):
         raise LitqError("a run is named twice")
     topic_id = project.topic_id(topic)
-    found = [_run_records(project, topic, s) for s in sources]
-    qrels_ids = [find_list(project, topic, q).id for q in qrels]
-    lists = [s.partition(":")[2] for s in sources if s.startswith("list:")] or list(qrels)
-    if not lists:
-        raise LitqError("a pool of rankings only needs a list too (--qrels or a list run)")
     if any(pool.name == name for pool in pools(project, topic)):
         raise LitqError(f"topic {topic!r} already has a pool named {name!r}")
-    screening = screening_store.create_screening(project, topic, f"pool: {name}", lists,
-                                                 records=[])
+    if len(set(qrels)) != len(qrels):
+        raise LitqError("a qrels list is named twice")
+    qrels_ids = [find_list(project, topic, q).id for q in qrels]
+    existing = None if screening is None else screening_store.find_screening(project, topic,
+                                                                            screening)
+    if existing is not None:
+        fed = next((pool for pool in pools(project, topic)
+                    if pool.screening_id == existing.id), None)
+        if fed is not None:
+            raise LitqError(f"screening {screening!r} already takes pool {fed.name!r}")
+    found = [_run_records(project, topic, s) for s in sources]
+    if existing is None:
+        lists = ([s.partition(":")[2] for s in sources if not s.startswith("ranking:")]
+                 or list(qrels))
+        if not lists:
+            raise LitqError("a pool of rankings only needs a list too (a qrels list or a "
+                            "list run)")
+        existing = screening_store.create_screening(project, topic, f"pool: {name}", lists,
+                                                    records=[])
+    screening_id = existing.id
 
     def op(p: Project) -> Changes:
         if p.db.execute("SELECT 1 FROM pools WHERE topic_id = ? AND name = ?",
@@ -151,7 +173,7 @@ def create_pool(project: Project, topic: str, name: str, runs: Sequence[str],
         pool_id = p.db.execute(
             "INSERT INTO pools (topic_id, name, screening_id, params, qrels, depth, created) "
             "VALUES (?, ?, ?, ?, ?, 0, ?)",
-            [topic_id, name, screening.id, json.dumps(chosen.as_dict()),
+            [topic_id, name, screening_id, json.dumps(chosen.as_dict()),
              json.dumps(qrels_ids), now()]).lastrowid
         p.db.conn.executemany(
             "INSERT INTO pool_runs (pool_id, position, name, source, records) "

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
 from litqeval_gui.core.scaleout import ProgressCallback, map_tasks
 from litqeval_gui.core.tar.evaluate import json_number
 from litqeval_gui.core.tar.files import Qrels, RunFile, Ties, read_qrels, read_run, run_paths
@@ -23,6 +24,7 @@ from litqeval_gui.metrics.pool_simulation import (
     MEASURES,
     GridPartial,
     Measure,
+    SimulationResult,
     combine,
     pareto_frontier,
     simulate_pools,
@@ -31,6 +33,7 @@ from litqeval_gui.metrics.pool_simulation import (
 from litqeval_gui.metrics.pooling import PRESETS, LowYieldRule, StopParams, parameter_grid
 
 CHUNK_TOPICS = 4
+JOB_SETTINGS = 20
 GRIDS = ("thesis", "aggressive", "relaxed", "presets")
 TopicItem = tuple[str, list[np.ndarray], np.ndarray]
 """A task's topic: its name, each run's ranking and its relevant records as integer codes."""
@@ -100,6 +103,13 @@ def simulate_collection(runs: Sequence[RunFile], qrels: Qrels, *, depth: int = 1
                    low_yield=rule, measure=measure)
     partials = map_tasks(task, chunks, jobs=jobs, dask_address=dask_address, progress=progress)
     results = combine(partials, [run.name for run in runs], settings, measure)
+    return {"settings": setting_rows(results), "topics": len(topics), "runs": len(runs),
+            "depth": depth, "measure": measure, "low_yield": low_yield}
+
+
+def setting_rows(results: Sequence[SimulationResult]) -> list[dict]:
+    """The ``settings`` rows of the document: parameters, E, R, τ, τ_AP, RMS and the
+    effort/τ and effort/RMS frontier flags."""
     effort = [r.effort for r in results]
     on_tau = pareto_frontier(effort, [r.tau for r in results])
     on_rms = pareto_frontier(effort, [-r.rms for r in results])
@@ -110,8 +120,36 @@ def simulate_collection(runs: Sequence[RunFile], qrels: Qrels, *, depth: int = 1
              "tau_ap": json_number(r.tau_ap), "rms": json_number(r.rms),
              "frontier_tau": bool(on_tau[i]), "frontier_rms": bool(on_rms[i])}
             for i, r in enumerate(results)]
-    return {"settings": rows, "topics": len(topics), "runs": len(runs), "depth": depth,
-            "measure": measure, "low_yield": low_yield}
+    return rows
+
+
+def simulate_job(runs: Sequence[RunFile], qrels: Qrels, *, depth: int = 100,
+                 grid: str = "thesis", measure: Measure = "map", low_yield: bool = True,
+                 token: CancelToken = NEVER) -> Job[dict]:
+    """:func:`simulate_collection` (serial) as a job: the settings in blocks of
+    :data:`JOB_SETTINGS`, a progress report and a chance to cancel after each."""
+    check_options(depth, measure, grid, low_yield)
+    settings = grid_settings(grid)
+    rule = DEFAULT_LOW_YIELD if low_yield else None
+    topics = sorted({t for run in runs for t in run.topics} | set(qrels.relevant))
+    yield Progress(0, len(settings), "building the pools")
+    pools = [topic_pool(topic, [run.tolist() for run in lists], relevant.tolist(), depth)
+             for topic, lists, relevant in (
+                 _encoded(t, [run.topics.get(t, []) for run in runs], qrels.relevant.get(t, ()))
+                 for t in topics)]
+    blocks = []
+    for start in range(0, len(settings), JOB_SETTINGS):
+        token.raise_if_cancelled()
+        block = settings[start:start + JOB_SETTINGS]
+        blocks.append(simulate_pools(pools, len(runs), block, depth, rule, measure))
+        yield Progress(start + len(block), len(settings),
+                       f"{start + len(block)} of {len(settings)} settings")
+    whole = GridPartial(tuple(o for b in blocks for o in b.outcomes),
+                        np.vstack([b.reduced_sums for b in blocks]), blocks[0].full_sums,
+                        blocks[0].n_scored)
+    results = combine([whole], [run.name for run in runs], settings, measure)
+    return {"settings": setting_rows(results), "topics": len(topics), "runs": len(runs),
+            "depth": depth, "measure": measure, "low_yield": low_yield}
 
 
 def _encoded(topic: str, lists: list[list[str]], relevant: Collection[str]) -> TopicItem:

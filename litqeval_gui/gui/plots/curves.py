@@ -2,9 +2,10 @@
 
 * :class:`RecallCurvePlot` — relevant found vs records screened (a step curve), the
   knee marked, an optional band (min/max over simulation seeds), the total relevant.
-* :class:`DepthPlot` — pooling by depth (SPEC §4): nrels(k), pool size |P(k)|, the
-  smoothed rate ŕ(k) with the threshold t and the l-run below it shaded, k_cr and
-  the depth judged marked in every panel.
+* :class:`DepthPlot` — pooling by depth (SPEC §4): nrels(k), pool size |P(k)| (each
+  depth a step from k − ½ to k + ½, the last one included), the smoothed rate ŕ(k)
+  with the threshold t (named in the legend, so no label collides with it) and the
+  l-run below it shaded, k_cr and the depth judged marked in every panel.
 * :class:`FrontierPlot` — one point per setting (e.g. Kendall's τ or RMS error vs
   effort E), the settings on the effort/reliability frontier highlighted; hovering
   shows a setting's label, a click emits its index.
@@ -98,14 +99,12 @@ class DepthPlot(style.ThemedLayout):
         self.panels = [self.nrels_panel, self.size_panel, self.rate_panel]
         for panel in self.panels[1:]:
             panel.setXLink(self.nrels_panel)
-        self.nrels = self.nrels_panel.plot(pen=style.pen(style.BLUE, 2.5), stepMode="right")
-        self.sizes = self.size_panel.plot(pen=style.pen(style.ORANGE, 2.5), stepMode="right")
+        self.nrels = self.nrels_panel.plot(pen=style.pen(style.BLUE, 2.5), stepMode="center")
+        self.sizes = self.size_panel.plot(pen=style.pen(style.ORANGE, 2.5), stepMode="center")
         self.rate = self.rate_panel.plot(pen=style.pen(style.GREEN, 2.5), name="ŕ(k)",
                                          symbol="o", symbolSize=4,
                                          symbolBrush=pg.mkBrush(style.GREEN), symbolPen=None)
-        self.threshold = pg.InfiniteLine(angle=0, pen=style.pen(style.PURPLE, 1.5, dashed=True),
-                                         label="t = {value:g}",
-                                         labelOpts={"position": 0.95, "color": style.PURPLE})
+        self.threshold = pg.InfiniteLine(angle=0, pen=style.pen(style.PURPLE, 1.5, dashed=True))
         self.rate_panel.addItem(self.threshold)
         colour = style.VERMILLION
         self.run = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(colour.red(), colour.green(),
@@ -121,8 +120,9 @@ class DepthPlot(style.ThemedLayout):
         """``rate`` is over ``rate_depths`` (default ``depths``; ŕ needs depths beyond
         it, so it is shorter); ``l_run`` = (first, last) depth of the run below t."""
         k = _array(depths)
-        self.nrels.setData(k, _array(nrels))
-        self.sizes.setData(k, _array(pool_size))
+        edges = np.append(k - 0.5, k[-1] + 0.5) if k.size else k  # depth k spans k ± ½
+        self.nrels.setData(edges, _array(nrels))
+        self.sizes.setData(edges, _array(pool_size))
         rk = k[: len(rate)] if rate_depths is None else _array(rate_depths)
         self.rate.setData(rk, _array(rate))
         self.threshold.setValue(threshold)
@@ -138,11 +138,13 @@ class DepthPlot(style.ThemedLayout):
                                             f"k_cr = {k_cr}" if i == 2 else ""))
             if judged is not None:
                 self.markers.append(_marker(panel, judged, style.foreground(self),
-                                            f"judged to {judged}" if i == 2 else "", 0.55))
+                                            f"judged to {judged}" if i == 0 else "", 0.15))
         legend = self.rate_panel.legend
         legend.clear()
         fg = style.foreground(self)
         style.add_legend_entry(legend, pg.PlotDataItem(pen=self.rate.opts["pen"]), "ŕ(k)", fg)
+        style.add_legend_entry(legend, pg.PlotDataItem(pen=self.threshold.pen),
+                               f"threshold t = {threshold:g}", fg)
         if l_run is not None:
             style.add_legend_entry(legend, pg.ScatterPlotItem(symbol="s", size=12, pen=None,
                                                               brush=self.run.brush),
@@ -158,9 +160,11 @@ class FrontierPlot(style.ThemedPlot):
     setting_clicked = Signal(int)
 
     def __init__(self, parent=None, *, title: str = "", x_label: str = "effort E",
-                 y_label: str = "Kendall's τ") -> None:
+                 y_label: str = "Kendall's τ", legend: str = "bottom right") -> None:
+        """``legend``: the corner the points leave free (bottom right for a measure that
+        rises with effort, top right for an error that falls)."""
         super().__init__(parent, title=title, x_label=x_label, y_label=y_label,
-                         legend="bottom right")
+                         legend=legend)
         self.labels: list[str] = []
         self.points = pg.ScatterPlotItem(size=7, hoverable=True, tip=self._tip,
                                          hoverSize=11, hoverPen=pg.mkPen(style.foreground(self)))

@@ -168,7 +168,7 @@ def test_stale_or_finished_pool_is_refused(tmp_path):
             state.advance(project, pool)
         with pytest.raises(LitqError, match="already has a pool"):
             store.create_pool(project, "T", "P", ["A"], store.settings())
-        with pytest.raises(LitqError, match="list:NAME or ranking:SCREENING"):
+        with pytest.raises(LitqError, match="list:NAME, ranking:SCREENING or cosine:LIST"):
             store.create_pool(project, "T", "Q", ["bogus:A"], store.settings())
 
 

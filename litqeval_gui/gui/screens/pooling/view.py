@@ -1,8 +1,11 @@
-"""The pooling screen (opened on a topic): one of its pools by depth, each run's
-contribution, static pools for comparison, and effort vs relevant found across every
-pool of the project; "Advance one depth" sends the next depth's unjudged records to the
-pool's screening through the write path. Everything shown is
+"""The pooling screen (opened on a topic), two tabs.
+
+*Pool*: one of the topic's pools by depth, each run's contribution, static pools for
+comparison, and effort vs relevant found across every pool of the project; "Advance
+one depth" sends the next depth's unjudged records to the pool's screening through the
+write path, "New pool…" opens :class:`.create.CreatePoolDialog`. Everything shown is
 :func:`~litqeval_gui.core.pooling.state.pool_state`, re-read when decisions change.
+*Simulation*: :class:`.simulation.SimulationTab` (SPEC §4 on the imported runs, qrels).
 """
 
 from __future__ import annotations
@@ -19,8 +22,10 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSplitter,
+    QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -33,6 +38,8 @@ from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.plots.curves import DepthPlot
 from litqeval_gui.gui.plots.effort import EffortPlot
 from litqeval_gui.gui.screens import TopicTarget
+from litqeval_gui.gui.screens.pooling.create import create_pool_dialog
+from litqeval_gui.gui.screens.pooling.simulation import SimulationTab
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
 
@@ -42,7 +49,7 @@ def _table(headers: list[str]) -> QTableWidget:
     table.setHorizontalHeaderLabels(headers)
     table.verticalHeader().hide()
     table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-    table.horizontalHeader().setStretchLastSection(True)
+    table.setWordWrap(False)
     return table
 
 
@@ -72,14 +79,24 @@ class PoolingView(TopicTarget, QWidget):
         self.advance_button.setToolTip("Send the next depth's unjudged records to the pool's "
                                        "screening")
         self.advance_button.clicked.connect(self.advance)
+        self.new_button = QPushButton("New pool…")
+        self.new_button.setToolTip("Pool some of the topic's runs: choose them, the "
+                                   "judgements, the stop rule and the screening it feeds")
+        self.new_button.clicked.connect(self.new_pool)
+        self.new_action = QAction("New Pool…", self)
+        self.new_action.triggered.connect(self.new_pool)
         self.export_button = QPushButton("Save plots…")
         self.export_button.clicked.connect(self._ask_export)
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.depth_plot = DepthPlot()
         self.effort_plot = EffortPlot()
-        self.contributions = _table(["Run", "Relevant in its top ranks", "Only this run"])
-        self.static = _table(["Pool", "Size", "Relevant known"])
+        self.contributions = _table(["Run", "Relevant", "Only this run"])
+        self.contributions.setToolTip("Per run: relevant records in its top ranks up to the "
+                                      "released depth, and those no other run found there")
+        self.static = _table(["Static pool", "Size", "Relevant"])
+        self.static.setToolTip("Static pools of the same runs and effort, for comparison "
+                               "(relevant records known so far)")
         self.advance_action = QAction("Advance Pool One Depth", self)
         self.advance_action.triggered.connect(self.advance)
         side = QSplitter(Qt.Orientation.Vertical)
@@ -92,15 +109,38 @@ class PoolingView(TopicTarget, QWidget):
         self.splitter.addWidget(side)
         self.splitter.setSizes([600, 400])
         bar = QHBoxLayout()
-        bar.addWidget(QLabel("Pool"))
+        label = QLabel("P&ool")
+        label.setBuddy(self.pool_box)
+        bar.addWidget(label)
         bar.addWidget(self.pool_box, 1)
         bar.addWidget(self.advance_button)
+        bar.addWidget(self.new_button)
         bar.addWidget(self.export_button)
+        self.empty = QWidget()
+        empty_layout = QVBoxLayout(self.empty)
+        empty_layout.addStretch(1)
+        self.empty_text = QLabel(alignment=Qt.AlignmentFlag.AlignCenter, wordWrap=True)
+        empty_layout.addWidget(self.empty_text)
+        self.empty_button = QPushButton("Create a pool…")
+        self.empty_button.clicked.connect(self.new_pool)
+        empty_layout.addWidget(self.empty_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        empty_layout.addStretch(2)
+        self.body = QStackedWidget()
+        self.body.addWidget(self.splitter)
+        self.body.addWidget(self.empty)
+        pool_tab = QWidget()
+        pool_layout = QVBoxLayout(pool_tab)
+        pool_layout.setContentsMargins(0, 4, 0, 0)
+        pool_layout.addLayout(bar)
+        pool_layout.addWidget(self.status)
+        pool_layout.addWidget(self.body, 1)
+        self.simulation = SimulationTab(session, topic)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(pool_tab, "&Pool")
+        self.tabs.addTab(self.simulation, "&Simulation")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(bar)
-        layout.addWidget(self.status)
-        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.tabs, 1)
         self.refresh()
 
     # -- the screen protocol ---------------------------------------------------------
@@ -113,10 +153,12 @@ class PoolingView(TopicTarget, QWidget):
         return f"Incremental pooling of topic {self.topic}"
 
     def actions(self) -> list[QAction]:
-        return [self.advance_action]
+        return [self.new_action, self.advance_action]
 
     def project_changed(self, changes: Changes, initiator: object) -> None:
-        if changes.decisions:
+        if changes.lists or changes.records:
+            self.simulation.refresh()
+        if changes.decisions or changes.lists:
             if self.isVisible():
                 self.refresh()
             else:
@@ -165,8 +207,16 @@ class PoolingView(TopicTarget, QWidget):
         found = self.current()
         self.advance_button.setEnabled(found is not None and found.can_advance)
         self.advance_action.setEnabled(self.advance_button.isEnabled())
+        self.body.setCurrentWidget(self.splitter if found else self.empty)
+        self.pool_box.setEnabled(self.pool_box.count() > 0)
+        self.status.setVisible(found is not None)
+        self.export_button.setEnabled(found is not None)
         if found is None:
-            self.status.setText(f"Topic {self.topic} has no pool yet (litqeval pool-create).")
+            self.empty_text.setText(
+                f"Topic {self.topic} has no pool yet. A pool takes the topic's ranked runs "
+                "(result lists, imported TREC runs, a screening's ranking or the cosine to "
+                "the core set) and releases them depth by depth into a screening, until "
+                "too few new relevant records turn up.")
             return
         d = found.decision
         shown = max(found.released, 1)
@@ -190,6 +240,13 @@ class PoolingView(TopicTarget, QWidget):
                             in found.static_pools().items()])
 
     # -- acting ----------------------------------------------------------------------
+
+    def new_pool(self) -> None:
+        """Ask for a new pool of the topic and show it."""
+        made = create_pool_dialog(self.session.project, self.topic, self)
+        if made is not None:
+            self.refresh()
+            self.pool_box.setCurrentText(made.name)
 
     def advance(self) -> None:
         """Release the next depth of the shown pool through the write path."""

@@ -1,0 +1,205 @@
+"""Creating a pool of a topic in the app: its runs, judgements, stop preset and the
+screening it feeds, made by :func:`~litqeval_gui.core.pooling.store.create_pool` (the
+same core function as the command line; its writes go through the session's write
+path). Bad input is refused with one line in the dialog, which stays open."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from litqeval_gui.core import catalog
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.pooling import store
+from litqeval_gui.core.pooling.runs import COSINE
+from litqeval_gui.core.pooling.store import Pool
+from litqeval_gui.core.project import Project
+from litqeval_gui.core.screening import store as screening_store
+from litqeval_gui.core.screening.retrain import stored_ranking
+from litqeval_gui.gui.plots import style
+from litqeval_gui.metrics.pooling import DEFAULT_FULL_DEPTH, PRESETS
+
+TREC_RUN, QRELS = "trec-run", "qrels"
+
+
+def _checkable(box: QListWidget, text: str, data: str, checked: bool, tip: str = "") -> None:
+    item = QListWidgetItem(text)
+    item.setData(Qt.ItemDataRole.UserRole, data)
+    item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
+    item.setToolTip(tip)
+    box.addItem(item)
+
+
+def _checked(box: QListWidget) -> list[str]:
+    return [box.item(i).data(Qt.ItemDataRole.UserRole) for i in range(box.count())
+            if box.item(i).checkState() == Qt.CheckState.Checked]
+
+
+def run_choices(project: Project, topic: str) -> list[tuple[str, str, str]]:
+    """(label, source, tip) of every run the topic offers, in the order shown."""
+    lists = catalog.lists(project, topic)
+    found = [(f"{i.name} — result list", f"list:{i.name}", "The list in its export order")
+             for i in lists if i.role == "results" and i.format not in (TREC_RUN, QRELS)]
+    found += [(f"{i.name} — TREC run", f"list:{i.name}", "The imported run in rank order")
+              for i in lists if i.format == TREC_RUN]
+    found += [(f"{s.name} — screening ranking", f"ranking:{s.name}",
+               "The screening's stored model ranking, copied now")
+              for s in screening_store.screenings(project, topic)
+              if stored_ranking(project, s.id) is not None]
+    found += [(f"{i.name} — cosine to core", f"{COSINE}:{i.name}",
+               "The list ranked by cosine to the core set (the evaluation's vectors), "
+               "copied now")
+              for i in lists if i.role == "results" and i.format not in (TREC_RUN, QRELS)]
+    return found
+
+
+class CreatePoolDialog(QDialog):
+    """Fill in a new pool of ``topic``; ``made`` is the pool after ``accept``."""
+
+    def __init__(self, project: Project, topic: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent, windowTitle=f"New pool · {topic}")
+        self.project, self.topic = project, topic
+        self.made: Pool | None = None
+        taken = {p.screening_id for p in store.pools(project, topic)}
+        self.name = QLineEdit(placeholderText="e.g. runs round 1")
+        self.name.setText(self._free_name())
+        self.runs = QListWidget()
+        self.runs.setToolTip("The ranked runs to pool, best first in each; Space ticks one")
+        for label, source, tip in run_choices(project, topic):
+            _checkable(self.runs, label, source, source.startswith("list:"), tip)
+        self.qrels = QListWidget()
+        self.qrels.setToolTip("Imported relevance judgements: grade 1 or more is relevant")
+        for info in catalog.lists(project, topic):
+            if info.format == QRELS:
+                _checkable(self.qrels, f"{info.name} ({info.records:,} judged)", info.name,
+                           True)
+        self.screening = QComboBox()
+        self.screening.addItem("", None)  # the new screening's name follows the pool's
+        for s in screening_store.screenings(project, topic):
+            if s.id not in taken:
+                self.screening.addItem(f"{s.name} ({s.size:,} records)", s.name)
+        self.screening.setToolTip("Each released depth adds its unjudged records here; the "
+                                  "screening's decisions are the pool's judgements")
+        self.preset = QComboBox()
+        for key, params in PRESETS.items():
+            self.preset.addItem(f"{key.capitalize()} ({params.label()})", key)
+        self.preset.addItem("Custom", store.CUSTOM)
+        self.w, self.big_w, self.l_run = (QSpinBox(minimum=1, maximum=100) for _ in range(3))
+        self.t = QDoubleSpinBox(minimum=0.0, maximum=100.0, decimals=3, singleStep=0.05)
+        self.w.setToolTip("w: depths in each smoothing window")
+        self.big_w.setToolTip("W: windows averaged into the rate")
+        self.t.setToolTip("t: the rate threshold")
+        self.l_run.setToolTip("l: depths in a row below t that fix k_cr")
+        custom = QHBoxLayout()
+        for text, box in (("w", self.w), ("W", self.big_w), ("t", self.t), ("l", self.l_run)):
+            label = QLabel(text)
+            label.setBuddy(box)
+            custom.addWidget(label)
+            custom.addWidget(box, 1)
+        self.full_depth = QSpinBox(minimum=1, maximum=100_000, value=DEFAULT_FULL_DEPTH)
+        self.full_depth.setToolTip("The deepest depth a pool may reach")
+        self.low_yield = QCheckBox("Pool to the full depth when the first 20 depths yield "
+                                   "≤ 10 % relevant")
+        self.low_yield.setChecked(True)
+        self.error = QLabel(wordWrap=True)
+        self.error.setStyleSheet(f"color: {style.VERMILLION.name()}")
+        self.error.hide()
+
+        form = QFormLayout()
+        form.addRow("&Name", self.name)
+        form.addRow("&Runs", self.runs)
+        form.addRow("&Qrels", self.qrels)
+        form.addRow("", QLabel("Decisions in the screening it feeds always count as "
+                               "judgements."))
+        form.addRow("&Feeds", self.screening)
+        stop = QGroupBox("Stop rule")
+        stop_form = QFormLayout(stop)
+        stop_form.addRow("&Preset", self.preset)
+        stop_form.addRow("Custom", custom)
+        stop_form.addRow("Full &depth", self.full_depth)
+        stop_form.addRow("", self.low_yield)
+        for label, box in ((form.labelForField(self.runs), self.runs),
+                           (form.labelForField(self.qrels), self.qrels)):
+            label.setBuddy(box)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Create pool")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(stop)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+        self.preset.currentIndexChanged.connect(self._preset_changed)
+        self._preset_changed()
+        self.name.textChanged.connect(self._name_changed)
+        self._name_changed()
+        for box in (self.runs, self.qrels):
+            rows = max(box.count(), 2)
+            box.setMaximumHeight(min(rows, 8) * box.sizeHintForRow(0) + 2 * box.frameWidth() + 4)
+        self.resize(560, self.sizeHint().height())
+
+    def _free_name(self) -> str:
+        names = {p.name for p in store.pools(self.project, self.topic)}
+        return next(f"pool {n}" for n in range(1, len(names) + 2) if f"pool {n}" not in names)
+
+    def _name_changed(self) -> None:
+        self.screening.setItemText(0, f"New screening “pool: {self.name.text().strip()}”")
+
+    def _preset_changed(self) -> None:
+        key = self.preset.currentData()
+        custom = key == store.CUSTOM
+        if not custom:
+            p = PRESETS[key]
+            self.w.setValue(p.window)
+            self.big_w.setValue(p.rate_window)
+            self.t.setValue(p.threshold)
+            self.l_run.setValue(p.run_length)
+        for box in (self.w, self.big_w, self.t, self.l_run):
+            box.setEnabled(custom)
+
+    def settings(self) -> store.Settings:
+        custom = ((self.w.value(), self.big_w.value(), self.t.value(), self.l_run.value())
+                  if self.preset.currentData() == store.CUSTOM else None)
+        return store.settings(self.preset.currentData() if custom is None else store.CUSTOM,
+                              custom=custom, full_depth=self.full_depth.value(),
+                              low_yield=store.LOW_YIELD if self.low_yield.isChecked() else None)
+
+    def refuse(self, message: str) -> None:
+        self.error.setText(message)
+        self.error.show()
+
+    def accept(self) -> None:
+        """Create the pool; on bad input say why in one line and stay open."""
+        try:
+            self.made = store.create_pool(
+                self.project, self.topic, self.name.text().strip(), _checked(self.runs),
+                self.settings(), qrels=_checked(self.qrels),
+                screening=self.screening.currentData())
+        except LitqError as exc:
+            self.refuse(str(exc).splitlines()[0])
+            return
+        super().accept()
+
+
+def create_pool_dialog(project: Project, topic: str, parent: QWidget | None) -> Pool | None:
+    """Ask for a new pool of ``topic``; the pool made, or None when cancelled."""
+    dialog = CreatePoolDialog(project, topic, parent)
+    return dialog.made if dialog.exec() == QDialog.DialogCode.Accepted else None
