@@ -335,14 +335,6 @@ def current_decisions(project: Project, screening_id: int) -> list[Event]:
         "WHERE c.screening_id = ?) ORDER BY first", [screening_id, screening_id])]
 
 
-def current_decision(project: Project, screening_id: int, record_id: int) -> Event | None:
-    """The record's current decision (None while undecided)."""
-    row = project.db.execute(f"SELECT {_EVENT_COLUMNS} FROM screening_current "
-                             "WHERE screening_id = ? AND record_id = ?",
-                             [screening_id, record_id]).fetchone()
-    return None if row is None else _event(row)
-
-
 def tags_used(project: Project, screening_id: int) -> list[str]:
     """Every tag any decision of the screening has carried, sorted case-insensitively."""
     found: set[str] = set()

@@ -56,16 +56,15 @@ def test_a_selection_keeps_the_records_matching_the_text_and_the_years(setup):
     assert store.items(project, made.id) == expected and made.record_filter == chosen
 
 
-def test_the_current_decision_and_the_tags_used_are_read_back(setup):
+def test_the_tags_used_are_read_back_with_the_current_decisions(setup):
     project, screening, _ = setup
     first, second = store.items(project, screening.id)[:2]
     store.decide(project, screening, first, "include", Context("Ann", tags=("rct", "Adults")))
     store.decide(project, screening, second, "exclude", Context("Ann", tags=("animal",)))
     store.decide(project, screening, first, "maybe", Context("Ann", tags=("rct",)), note="n")
-    now = store.current_decision(project, screening.id, first)
-    assert (now.label, now.tags, now.note) == ("maybe", ("rct",), "n")
-    assert store.current_decision(project, screening.id, store.items(
-        project, screening.id)[2]) is None
+    now = {e.record_id: (e.label, e.tags, e.note)
+           for e in store.current_decisions(project, screening.id)}
+    assert now == {first: ("maybe", ("rct",), "n"), second: ("exclude", ("animal",), "")}
     assert store.tags_used(project, screening.id) == ["Adults", "animal", "rct"]
 
 
