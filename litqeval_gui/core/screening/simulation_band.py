@@ -21,7 +21,7 @@ from litqeval_gui.core import works
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.screening import known, store
-from litqeval_gui.core.screening.features import build_features
+from litqeval_gui.core.screening.features_apart import features_apart
 from litqeval_gui.core.screening.panel import project_rules
 from litqeval_gui.core.screening.simulate import Simulation, simulate
 from litqeval_gui.core.screening.store import Screening
@@ -154,7 +154,7 @@ def simulate_screening(project: Project, screening: Screening, source: LabelSour
     items = store.items(project, screening.id)
     relevant = source_labels(project, screening, source, items)
     rules = project_rules(project)
-    features = yield from build_features(project, screening.topic_id, items, token=token)
+    features = yield from features_apart(project, screening, token=token)
     finished = []
     for run in range(runs):
         finished.append((yield from _numbered(
