@@ -66,7 +66,7 @@ def test_the_history_is_filtered_by_tag(qtbot, session, made, monkeypatch):  # n
     _settle(qtbot, session)
     view.side.setCurrentWidget(view.history)
     choices = [view.history.tag.itemText(i) for i in range(view.history.tag.count())]
-    assert choices == ["All tags", "#animal", "#rct"]
+    assert choices == ["All tags", "#animal", "#rct"] and view.history.tag.isEnabled()
     view.history.tag.setCurrentIndex(1)
     newest_first = [r for r in reversed(view.order) if tagged[r] == "animal"]
     assert view.history.visible_ids() == newest_first and len(newest_first) == 2

@@ -86,6 +86,7 @@ class HistoryList(QWidget):
         for tag in tags:
             self.tag.addItem(f"#{tag}", tag)
         self.tag.setCurrentIndex(max(0, self.tag.findData(chosen)))
+        self.tag.setEnabled(bool(tags))  # nothing to choose before the first tag
         self.tag.blockSignals(False)
 
     def _filter(self, text: str) -> None:
