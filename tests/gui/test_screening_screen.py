@@ -239,7 +239,9 @@ def test_screenshot(qtbot, session, made):
     view.exclude_edit.setText(f"{title_words[-1]}, {abstract_words[-1]}")
     view.save_terms()
     _settle(qtbot, session)
-    view.refresh_panel()
+    view.refresh_panel()  # read in the background: shown once the reading arrives
+    qtbot.waitUntil(lambda: view.progress.curve.curve.getData()[0] is not None
+                    and len(view.progress.curve.curve.getData()[0]) == 13)
     SCREENS.mkdir(parents=True, exist_ok=True)
     view.grab().save(str(SCREENS / "screening_screen.png"))
     view.side.setCurrentIndex(1)

@@ -333,3 +333,12 @@ def current_decisions(project: Project, screening_id: int) -> list[Event]:
         "JOIN (SELECT record_id, MIN(id) AS first FROM screening_effective "
         "WHERE screening_id = ? GROUP BY record_id) f ON f.record_id = c.record_id "
         "WHERE c.screening_id = ?) ORDER BY first", [screening_id, screening_id])]
+
+
+def tags_used(project: Project, screening_id: int) -> list[str]:
+    """Every tag any decision of the screening has carried, sorted case-insensitively."""
+    found: set[str] = set()
+    for (text,) in project.db.execute("SELECT tags FROM screening_events WHERE screening_id = ? "
+                                      "AND tags IS NOT NULL", [screening_id]):
+        found.update(json.loads(text))
+    return sorted(found, key=str.casefold)

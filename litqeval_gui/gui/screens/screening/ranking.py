@@ -1,6 +1,6 @@
 """Prioritisation in the background: :class:`Prioritiser` runs the ranking job of a
-screening (features once — TF-IDF of the items, the core set and the review question —
-then a retrain, on the job's own connection, after the decisions already queued on the
+screening (features once — TF-IDF of the items, the core set and the review question,
+in a child process for a large screening —, then a retrain, on the job's own connection, after the decisions already queued on the
 write path have committed) and hands each new ranking to the screen."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from PySide6.QtCore import QObject, Signal
 
 from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.jobs import CancelToken
-from litqeval_gui.core.screening.features import Features, screening_features
+from litqeval_gui.core.screening.features import Features
+from litqeval_gui.core.screening.features_apart import features_apart
 from litqeval_gui.core.screening.retrain import Ranking, retrain
 from litqeval_gui.core.screening.store import Screening
 from litqeval_gui.gui.jobs import JobFactory, JobHandle
@@ -32,7 +33,7 @@ def ranking_job(session: ProjectSession, screening: Screening, model: str,
             project.write(lambda p: Changes())  # the decisions queued before it have committed
             built = features
             if built is None:
-                built = yield from screening_features(project, screening, question, token)
+                built = yield from features_apart(project, screening, question, token)
             ranking: Ranking | None = yield from retrain(project, screening, built, model, token)
             return built, ranking
         finally:

@@ -1,28 +1,35 @@
-"""Starting to screen a topic: open one of its screenings or create one, and know the
-reviewer (asked once, kept in :class:`~litqeval_gui.gui.settings.Settings`)."""
+"""Starting to screen a topic: open one of its screenings or create one — over one list,
+the union of several, or a filtered selection of them (title/abstract text, year range;
+the count to screen is shown as the filter is typed) — and know the reviewer (asked
+once, kept in :class:`~litqeval_gui.gui.settings.Settings`)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QInputDialog,
+    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from litqeval_gui.core import catalog
+from litqeval_gui.core.browse import RecordFilter
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.labels import GRADED, IEM, PHASES
+from litqeval_gui.core.screening.selection import selection_size, years
 from litqeval_gui.core.screening.store import Screening
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.settings import Settings
@@ -30,6 +37,8 @@ from litqeval_gui.gui.settings import Settings
 SCHEME_TEXT = {IEM: "Include / exclude / maybe", GRADED: "Graded relevance 0–3"}
 PHASE_TEXT = {"title_abstract": "Title and abstract", "full_text": "Full text"}
 NEW = "New screening…"
+ANY_YEAR = "any"
+COUNT_DELAY_MS = 250  # the count follows typing after this pause
 
 
 def ask_reviewer(settings: Settings, parent: QWidget | None) -> str:
@@ -68,6 +77,14 @@ class StartDialog(QDialog):
             self.lists.addItem(item)
         self.lists.setToolTip("One list, or several: their union, each work screened once")
         self.lists.setMaximumHeight(120)
+        self.text_filter = QLineEdit(placeholderText="e.g. randomised (optional)")
+        self.text_filter.setClearButtonEnabled(True)
+        self.text_filter.setToolTip("Only records whose title or abstract contains this text "
+                                    "(case-insensitive)")
+        self.year_from, self.year_to = self._year_box(), self._year_box()
+        self.count = QLabel()
+        self._count_timer = QTimer(self, singleShot=True, interval=COUNT_DELAY_MS)
+        self._count_timer.timeout.connect(self.update_count)
         self.phase = QComboBox()
         for key in PHASES:
             self.phase.addItem(PHASE_TEXT[key], key)
@@ -81,6 +98,14 @@ class StartDialog(QDialog):
         form = QFormLayout(self.new_box)
         form.addRow("Name", self.name)
         form.addRow("Lists", self.lists)
+        form.addRow("Title or abstract contains", self.text_filter)
+        year_row = QHBoxLayout()
+        year_row.addWidget(self.year_from)
+        year_row.addWidget(QLabel("to"))
+        year_row.addWidget(self.year_to)
+        year_row.addStretch(1)
+        form.addRow("Years", year_row)
+        form.addRow("", self.count)
         form.addRow("Phase", self.phase)
         form.addRow("Labels", self.scheme)
         form.addRow("Exclusion reasons", self.reasons)
@@ -95,10 +120,54 @@ class StartDialog(QDialog):
         layout.addWidget(self.new_box)
         layout.addWidget(buttons)
         self.choice.currentIndexChanged.connect(self._update)
+        self.lists.itemChanged.connect(lambda _item: self._lists_changed())
+        self.text_filter.textChanged.connect(lambda _text: self._count_timer.start())
+        for box in (self.year_from, self.year_to):
+            box.valueChanged.connect(lambda _value: self._count_timer.start())
         self._update()
+        self._lists_changed()
+
+    @staticmethod
+    def _year_box() -> QSpinBox:
+        """A year, or "any" at its minimum (no bound)."""
+        box = QSpinBox(minimum=0, maximum=2100, value=0, specialValueText=ANY_YEAR)
+        box.setToolTip("Publication year (inclusive); records without a year are left out "
+                       "once a bound is set")
+        return box
 
     def _update(self) -> None:
         self.new_box.setEnabled(self.choice.currentData() is None)
+
+    def _lists_changed(self) -> None:
+        """Year bounds within the chosen lists' years, then the count again."""
+        span = years(self.project, self.topic, self.chosen_lists())
+        for box in (self.year_from, self.year_to):
+            box.blockSignals(True)
+            value = box.value()
+            box.setRange(span[0] - 1 if span else 0, span[1] if span else 2100)
+            box.setValue(value if value >= box.minimum() + 1 else box.minimum())
+            box.blockSignals(False)
+        self.update_count()
+
+    def record_filter(self) -> RecordFilter:
+        """The filter as set: text, and years unless "any"."""
+        low, high = (None if box.value() == box.minimum() else box.value()
+                     for box in (self.year_from, self.year_to))
+        return RecordFilter(self.text_filter.text().strip(), low, high)
+
+    def update_count(self) -> None:
+        """How many records the new screening would hold."""
+        chosen = self.chosen_lists()
+        size = selection_size(self.project, self.topic, chosen, self.record_filter())
+        narrowed = self.record_filter() != RecordFilter()
+        self.count.setText(f"<b>{size:,}</b> records to screen" if chosen else
+                           "Tick at least one list.")
+        self.count.setToolTip("Works of the ticked lists" + (" passing the filter" if narrowed
+                                                             else "") + ", each once")
+
+    def hideEvent(self, event) -> None:  # noqa: N802 — Qt override
+        self._count_timer.stop()  # no count after the dialog is gone
+        super().hideEvent(event)
 
     def chosen_lists(self) -> list[str]:
         return [self.lists.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.lists.count())
@@ -109,10 +178,13 @@ class StartDialog(QDialog):
         chosen = self.choice.currentData()
         if chosen is not None:
             return store.get_screening(self.project, chosen)
+        if not selection_size(self.project, self.topic, self.chosen_lists(),
+                              self.record_filter()) and self.chosen_lists():
+            raise LitqError("no record of the ticked lists passes the filter")
         return store.create_screening(
             self.project, self.topic, self.name.text().strip(), self.chosen_lists(),
             phase=self.phase.currentData(), scheme=self.scheme.currentData(),
-            reasons=[r.strip() for r in self.reasons.text().split(",") if r.strip()])
+            record_filter=self.record_filter(), reasons=[r.strip() for r in self.reasons.text().split(",") if r.strip()])
 
     def accept(self) -> None:
         try:

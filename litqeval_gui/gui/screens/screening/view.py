@@ -2,25 +2,26 @@
 on the session's write path (the next record is shown at once, never waiting for it).
 
 The screen keeps the queue (:class:`~litqeval_gui.core.screening.queue.Queue`) and the
-current labels in memory, updated as each action is queued; a write that fails reloads
-them from the project. ←/→ step through the decided records (a key there changes the
-decision); a record undone, or shown when a new ranking arrives, stays on screen until
-decided. The stopping panel is recomputed at most every :data:`PANEL_DELAY_MS` after
-decisions commit; a ranking job runs after every ``retrain every`` decisions.
+current labels, tags and notes in memory, updated as each action is queued (the actions
+are :class:`~.deciding.Deciding`'s); a write that fails reloads them from the project.
+←/→ step through the decided records (a key there changes the decision); a record
+undone, or shown when a new ranking arrives, stays on screen until decided. After
+decisions commit, the stopping panel is read in the background
+(:class:`~.panel_reader.PanelReader`); a ranking job runs after every ``retrain every``
+decisions. "Simulate…" replays the screening with known labels
+(:class:`~.simulation.SimulationDialog`).
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable
+import html
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QHBoxLayout,
-    QInputDialog,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -34,24 +35,25 @@ from PySide6.QtWidgets import (
 from litqeval_gui.core import parameters
 from litqeval_gui.core.browse import record_detail
 from litqeval_gui.core.changes import Changes
-from litqeval_gui.core.project import Project
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.labels import GRADED, is_relevant
-from litqeval_gui.core.screening.panel import screening_panel
+from litqeval_gui.core.screening.panel import Panel
 from litqeval_gui.core.screening.queue import Ordering, Queue, list_order, random_order
 from litqeval_gui.core.screening.retrain import Ranking, stored_ranking
-from litqeval_gui.core.screening.store import DECISIONS, Context, Screening
+from litqeval_gui.core.screening.store import Screening
 from litqeval_gui.gui.notify import show_error
-from litqeval_gui.gui.screens.screening.history import AuditDialog, HistoryList
+from litqeval_gui.gui.screens.screening.deciding import Deciding
+from litqeval_gui.gui.screens.screening.history import HistoryList
+from litqeval_gui.gui.screens.screening.panel_reader import PanelReader
 from litqeval_gui.gui.screens.screening.progress import ProgressPanel
 from litqeval_gui.gui.screens.screening.ranking import MODELS, ORDERINGS, Prioritiser
 from litqeval_gui.gui.screens.screening.record import RecordPane
-from litqeval_gui.gui.screens.screening.start import ask_reviewer
+from litqeval_gui.gui.screens.screening.simulation import SimulationDialog
+from litqeval_gui.gui.screens.screening.tags import TagBar
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
 from litqeval_gui.gui.shortcuts import Shortcuts
 
-PANEL_DELAY_MS = 300
 RETRAIN_EVERY = 10
 KEY_OF = {"include": "I", "exclude": "E", "maybe": "M", "0": "0", "1": "1", "2": "2", "3": "3"}
 
@@ -60,15 +62,7 @@ def _terms(text: str) -> list[str]:
     return [t.strip() for t in text.split(",") if t.strip()]
 
 
-def decide_op(screening: Screening, record_id: int, label: str, context: Context,
-              reason: str, note: str) -> Callable[[Project], Changes]:
-    def op(p: Project) -> Changes:
-        store.decide(p, screening, record_id, label, context, reason=reason, note=note)
-        return DECISIONS
-    return op
-
-
-class ScreeningView(QWidget):
+class ScreeningView(Deciding, QWidget):
     """A :class:`~litqeval_gui.gui.screens.Screen` opened on a :class:`Screening`."""
 
     key = "screening"
@@ -91,14 +85,20 @@ class ScreeningView(QWidget):
         self._pinned: int | None = None  # shown until decided (undone, or ranking switched)
         self._back: int | None = None  # index into history while stepping back
         self._pending_note = ""
+        self._pending_tags: tuple[str, ...] = ()
+        self.known_tags = store.tags_used(project, screening.id)
         self._titles: dict[int, str] = {}
-        self._panel_timer = QTimer(self, singleShot=True, interval=PANEL_DELAY_MS)
-        self._panel_timer.timeout.connect(self.refresh_panel)
+        self.panel_reader = PanelReader(session, screening, self)
+        self.panel_reader.ready.connect(self.show_panel)
+        self.panel_reader.failed.connect(
+            lambda exc: show_error(self, "The stopping panel could not be read", exc))
+        self.simulation: SimulationDialog | None = None
 
         self.header = QLabel(wordWrap=True)
         self.record = RecordPane()
         self.record.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.decision_label = QLabel(wordWrap=True)
+        self.tag_bar = TagBar(self.remove_tag)
         self.include_edit = QLineEdit(", ".join(self.include), toolTip=(
             "Include terms, comma-separated; robot* matches every word starting with robot"))
         self.exclude_edit = QLineEdit(", ".join(self.exclude), toolTip="Exclude terms")
@@ -107,7 +107,7 @@ class ScreeningView(QWidget):
         self.shortcuts = Shortcuts(self)
         self.buttons: dict[str, QPushButton] = {}
         self._actions: list[QAction] = []
-        decide_row, tool_row = QHBoxLayout(), QHBoxLayout()
+        decide_row, tool_row, tag_row = QHBoxLayout(), QHBoxLayout(), QHBoxLayout()
         for label in screening.labels:
             text = f"Grade {label}" if screening.scheme == GRADED else label.capitalize()
             self._button(decide_row, label, f"{text} ({KEY_OF[label]})", KEY_OF[label],
@@ -119,6 +119,9 @@ class ScreeningView(QWidget):
                 ("forward", "Forward ▶ (→)", "Right", self.forward),
                 ("audit", "Record history…", "", self.show_audit)):
             self._button(tool_row, name, text, key, slot)
+        tag_row.addWidget(self.tag_bar, 1)
+        self._button(tag_row, "tag", "Add tag… (T)", "T", self.add_tag)
+        self._button(tag_row, "untag", "Remove tag (Shift+T)", "Shift+T", self.remove_tag)
         self.shortcuts.add("Space", self.record.page_down)
         self.shortcuts.add("PgDown", self.record.page_down)
         self.key_map = QLabel(self._key_map_text())
@@ -133,6 +136,10 @@ class ScreeningView(QWidget):
                                       toolTip="Retrain the model after this many decisions")
         self.retrain_button = QPushButton("Retrain now")
         self.retrain_button.clicked.connect(self.start_ranking)
+        self.simulate_button = QPushButton("Simulate…", toolTip=(
+            "Replay this screening with known labels: how soon would each model have found "
+            "the relevant records, and where would each stopping rule have stopped?"))
+        self.simulate_button.clicked.connect(self.open_simulation)
         self.progress = ProgressPanel()
         self.history = HistoryList(self.go_to)
 
@@ -141,7 +148,7 @@ class ScreeningView(QWidget):
             parameters.get(project, parameters.SCREENING_MODEL) if self.ranking else "list"))
         self.ordering.currentIndexChanged.connect(self.ordering_changed)
         self.question_edit.editingFinished.connect(self.question_changed)
-        self._layout(decide_row, tool_row)
+        self._layout(decide_row, tool_row, tag_row)
         self.show_current()
         self.refresh_panel()
 
@@ -159,9 +166,10 @@ class ScreeningView(QWidget):
         labels = "0–3 grade" if self.screening.scheme == GRADED else " · ".join(
             f"{KEY_OF[lab]} {lab}" for lab in self.screening.labels)
         return (f"Keys: {labels} · R exclude with reason · Z undo · Shift+Z redo · N note · "
-                "←/→ history · Space/PgDn scroll")
+                "T tag · Shift+T untag · ←/→ history · Space/PgDn scroll")
 
-    def _layout(self, decide_row: QHBoxLayout, tool_row: QHBoxLayout) -> None:
+    def _layout(self, decide_row: QHBoxLayout, tool_row: QHBoxLayout,
+                tag_row: QHBoxLayout) -> None:
         terms = QFormLayout()
         terms.addRow("Include terms", self.include_edit)
         terms.addRow("Exclude terms", self.exclude_edit)
@@ -170,6 +178,7 @@ class ScreeningView(QWidget):
         left.addWidget(self.header)
         left.addWidget(self.record, 1)
         left.addWidget(self.decision_label)
+        left.addLayout(tag_row)
         left.addLayout(decide_row)
         left.addLayout(tool_row)
         left.addWidget(self.key_map)
@@ -181,6 +190,7 @@ class ScreeningView(QWidget):
         retrain.addWidget(self.retrain_every)
         retrain.addWidget(self.retrain_button)
         controls.addRow("Retrain every", retrain)
+        controls.addRow("", self.simulate_button)
         progress_tab = QWidget()
         side = QVBoxLayout(progress_tab)
         side.addLayout(controls)
@@ -200,7 +210,8 @@ class ScreeningView(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.splitter)
         for widget in (self.ordering, self.question_edit, self.retrain_every,
-                       self.retrain_button, self.include_edit, self.exclude_edit):
+                       self.retrain_button, self.simulate_button, self.include_edit,
+                       self.exclude_edit):
             widget.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
 
     # -- the screen protocol --------------------------------------------------------------
@@ -235,9 +246,9 @@ class ScreeningView(QWidget):
         self.splitter.splitterMoved.connect(lambda *_: self.save_state(settings))
 
     def project_changed(self, changes: Changes, _initiator: object) -> None:
-        """After decisions commit, the stopping panel is recomputed (throttled)."""
-        if changes.decisions and not self._panel_timer.isActive():
-            self._panel_timer.start()
+        """After decisions commit, the stopping panel is read again (in the background)."""
+        if changes.decisions:
+            self.refresh_panel()
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt override
         self.shortcuts.bind()
@@ -250,13 +261,19 @@ class ScreeningView(QWidget):
     # -- state ------------------------------------------------------------------------------
     def _load(self) -> None:
         """The labels and history from the project, the queue in the chosen ordering."""
-        current = store.current_decisions(self.session.project, self.screening.id)
-        self.labels = {e.record_id: e.label for e in current}
-        self.order = [e.record_id for e in current]
+        self._read_decisions()
         ordering = self.ranking.ordering() if self.ranking else \
             list_order(store.items(self.session.project, self.screening.id))
         self.queue = Queue(ordering, self.labels)
         self._pinned = self._back = None
+
+    def _read_decisions(self) -> None:
+        current = store.current_decisions(self.session.project, self.screening.id)
+        self.order = [e.record_id for e in current]
+        self.labels = {e.record_id: e.label for e in current}
+        self.tags = {e.record_id: e.tags for e in current}
+        self.notes = {e.record_id: e.note for e in current}
+        self.reasons = {e.record_id: e.reason for e in current}
 
     def _ordering_for(self, key: str) -> Ordering | None:
         items = store.items(self.session.project, self.screening.id)
@@ -297,6 +314,8 @@ class ScreeningView(QWidget):
             self.header.setText("<b>Every record of this screening is decided.</b> "
                                 "Z undoes the last decision; ← steps back through them.")
             self.decision_label.clear()
+            self.tag_bar.show_tags(())
+            self.buttons["untag"].setEnabled(False)
             return
         detail = record_detail(self.session.project, record_id)
         self._titles[record_id] = detail.record.title or "(no title)"
@@ -309,7 +328,10 @@ class ScreeningView(QWidget):
         else:
             self.header.setText(f"<b>Record {screened + 1:,} of {total:,}</b> · {where}")
         label = self.labels.get(record_id)
-        note = f" · note: {self._pending_note}" if self._pending_note else ""
+        self.tag_bar.show_tags(self.shown_tags())
+        self.buttons["untag"].setEnabled(bool(self.shown_tags()))
+        shown_note = self._pending_note or (self.notes.get(record_id, "") if label else "")
+        note = f" · note: {html.escape(shown_note)}" if shown_note else ""
         self.decision_label.setText(f"Current decision: <b>{label}</b>{note}" if label
                                     else f"Not decided yet{note}")
 
@@ -329,151 +351,19 @@ class ScreeningView(QWidget):
         return text
 
     def refresh_panel(self) -> None:
-        """Each rule's verdict and the recall curve from the committed decisions."""
-        self.progress.show_panel(screening_panel(self.session.project, self.screening))
+        """Ask for each rule's verdict and the recall curve from the committed decisions;
+        they are read in the background and shown by :meth:`show_panel`."""
+        self.panel_reader.request()
+
+    def show_panel(self, panel: Panel) -> None:
+        self.progress.show_panel(panel)
         self.refresh_history()
 
     def refresh_history(self) -> None:
         """The history list, rebuilt only while its tab is shown."""
         if self.side.currentWidget() is self.history:
-            self.history.show_history([(r, self.labels[r], self.title_of(r))
-                                       for r in self.order])
-
-    # -- deciding -----------------------------------------------------------------------------
-    def _reviewer_known(self) -> bool:
-        if not self.reviewer:
-            self.reviewer = ask_reviewer(self.settings, self)
-        return bool(self.reviewer)
-
-    def _context(self, record_id: int) -> Context | None:
-        if not self._reviewer_known():
-            return None
-        ordering = self.queue.ordering
-        position = self.queue.position(record_id) if record_id in self.queue else None
-        return Context(self.reviewer, ordering.name, position, ordering.model)
-
-    def decide(self, label: str, reason: str = "") -> None:
-        """Decide (or change) the shown record; the next one appears at once."""
-        record_id = self.shown
-        context = None if record_id is None else self._context(record_id)
-        if context is None:
-            return
-        self.session.write(decide_op(self.screening, record_id, label, context, reason,
-                                     self._pending_note),
-                           initiator=self, on_failure=self._not_stored)
-        if record_id not in self.labels:
-            self.order.append(record_id)
-        self.labels[record_id] = label
-        self.queue.mark(record_id, True)
-        self._pending_note = ""
-        if self._back is not None:
-            self.forward()
-        else:
-            self.show_current()
-        self.since_retrain += 1
-        if self.since_retrain >= self.retrain_every.value() and self._prioritised():
-            self.start_ranking()
-
-    def _not_stored(self, exc: BaseException) -> None:
-        show_error(self, "The decision was not saved", exc)
-        self._load()
-        self.show_current()
-
-    def exclude_with_reason(self) -> None:
-        """Pick (or type) an exclusion reason and exclude the shown record with it."""
-        if self.shown is None:
-            return
-        reasons = list(self.screening.reasons)
-        reason, ok = QInputDialog.getItem(self, "Exclusion reason", "Reason:", reasons, 0, True)
-        reason = reason.strip()
-        if not ok or not reason:
-            return
-        if reason not in reasons:
-            reasons.append(reason)
-            self.screening = dataclasses.replace(self.screening, reasons=tuple(reasons))
-            screening_id = self.screening.id
-            self.session.write(lambda p: store.set_reasons(p, screening_id, reasons),
-                               initiator=self)
-        self.decide("0" if self.screening.scheme == GRADED else "exclude", reason)
-
-    def edit_note(self) -> None:
-        """A note for the shown record, stored with its next decision (at once when decided)."""
-        record_id = self.shown
-        if record_id is None:
-            return
-        note, ok = QInputDialog.getMultiLineText(self, "Note", "Note on this record:",
-                                                 self._pending_note)
-        if not ok:
-            return
-        self._pending_note = note.strip()
-        if record_id in self.labels and self._pending_note:
-            self.decide(self.labels[record_id])  # the same label, now with the note
-        else:
-            self.show_current()
-
-    def undo(self) -> None:
-        self._take(store.undo)
-
-    def redo(self) -> None:
-        self._take(store.redo)
-
-    def _take(self, action) -> None:
-        """Undo or redo on the write path; the record it touched is then shown."""
-        if not self._reviewer_known():
-            return
-        screening, reviewer, found = self.screening, self.reviewer, []
-
-        def op(p: Project) -> Changes:
-            made = action(p, screening, Context(reviewer))
-            if made is None:
-                return Changes()
-            row = p.db.execute("SELECT label FROM screening_current WHERE screening_id = ? "
-                               "AND record_id = ?", [screening.id, made.record_id]).fetchone()
-            found.append((made.record_id, row[0] if row else None))
-            return DECISIONS
-
-        self.session.write(op, initiator=self, on_success=lambda _c: self._taken(found))
-
-    def _taken(self, found: list[tuple[int, str | None]]) -> None:
-        if not found:
-            return
-        record_id, label = found[0]
-        current = store.current_decisions(self.session.project, self.screening.id)
-        self.order = [e.record_id for e in current]
-        self.labels = {e.record_id: e.label for e in current}
-        self.queue.mark(record_id, label is not None)
-        self._back = self.order.index(record_id) if label is not None else None
-        self._pinned = None if label is not None else record_id
-        self.show_current()
-
-    # -- moving --------------------------------------------------------------------------------
-    def back(self) -> None:
-        if self.order:
-            self._back = len(self.order) - 1 if self._back is None else max(0, self._back - 1)
-            self.show_current()
-
-    def forward(self) -> None:
-        if self._back is not None:
-            self._back += 1
-            if self._back >= len(self.order):
-                self._back = None
-            self.show_current()
-
-    def go_to(self, record_id: int) -> None:
-        """Show a decided record from the history list (a key then changes its decision)."""
-        if record_id in self.labels:
-            self._back = self.order.index(record_id)
-            self.show_current()
-
-    def show_audit(self) -> AuditDialog | None:
-        record_id = self.shown
-        if record_id is None:
-            return None
-        dialog = AuditDialog(self.title_of(record_id), store.record_history(
-            self.session.project, self.screening.id, record_id), self)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.open()
-        return dialog
+            self.history.show_history([(r, self.labels[r], self.title_of(r),
+                                        self.tags.get(r, ())) for r in self.order])
 
     # -- terms, ordering and ranking ----------------------------------------------------------
     def save_terms(self) -> None:
@@ -524,9 +414,19 @@ class ScreeningView(QWidget):
         if self._prioritised():
             self._switch(ranking.ordering())
 
+    def open_simulation(self) -> SimulationDialog:
+        """The simulation window of this screening (one, keeping its last results)."""
+        if self.simulation is None:
+            self.simulation = SimulationDialog(self.session, self.screening, self)
+        self.simulation.show()
+        self.simulation.raise_()
+        return self.simulation
+
     def closeEvent(self, event) -> None:  # noqa: N802 — Qt override
         self.prioritiser.stop()  # a ranking arriving later is dropped
-        self._panel_timer.stop()
+        self.panel_reader.stop()
+        if self.simulation is not None:
+            self.simulation.close()
         super().closeEvent(event)
 
     # -- reopened with the project (main window) ---------------------------------------

@@ -1,0 +1,83 @@
+"""A large screening's features built in a child process, so no thread of this process
+(the GUI's) waits for them.
+
+At 100 000 records scikit-learn's vectoriser sorts some 2.4 million terms in calls that
+hold Python's GIL for seconds; built on a job thread, that froze the window for 11 s
+(``benchmarks/bench_screening_gui.py``). From :data:`APART_FROM` items the features of
+:func:`~litqeval_gui.core.screening.features.screening_features` are built by a child
+process (forkserver where available, else spawn, never plain fork) on its own
+read-only connection, and handed back as ``.npy``/``.npz`` files in a temporary folder
+(plain arrays, no pickle). Smaller screenings, or a program whose main module a child
+cannot import, build them here (a child takes about a second to start).
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import tempfile
+from pathlib import Path
+
+import numpy as np
+from scipy import sparse
+
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.importing.parallel import main_importable
+from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress, run_job
+from litqeval_gui.core.project import Project
+from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.features import Features, screening_features
+from litqeval_gui.core.screening.store import Screening
+
+APART_FROM = 20_000  # items
+POLL_SECONDS = 0.1
+
+
+def features_apart(project: Project, screening: Screening, question: str = "",
+                   token: CancelToken = NEVER) -> Job[Features]:
+    """:func:`screening_features`, in a child process for large screenings (module docstring)."""
+    if screening.size < APART_FROM or not main_importable():
+        return (yield from screening_features(project, screening, question, token))
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    with tempfile.TemporaryDirectory(prefix="litq-features-") as folder:
+        child = context.Process(target=_build, name="screening features",
+                                args=(str(project.path), screening.id, question, folder))
+        child.start()
+        try:
+            while child.is_alive():
+                token.raise_if_cancelled()
+                yield Progress(0, 0, f"TF-IDF of {screening.size:,} records")
+                child.join(POLL_SECONDS)
+        finally:
+            if child.is_alive():  # cancelled (or failed here): the child is not needed
+                child.terminate()
+            child.join()
+        return _read(Path(folder), child.exitcode)
+
+
+def _build(path: str, screening_id: int, question: str, folder: str) -> None:
+    """The child: build the features and write them to ``folder`` (or ``error.txt``)."""
+    out = Path(folder)
+    try:
+        with Project.open(path, readonly=True) as project:
+            screening = store.get_screening(project, screening_id)
+            features = run_job(screening_features(project, screening, question))
+    except LitqError as exc:
+        (out / "error.txt").write_text(str(exc), encoding="utf-8")
+        return
+    sparse.save_npz(out / "matrix.npz", features.matrix, compressed=False)
+    np.save(out / "items.npy", np.asarray(features.items, dtype=np.int64))
+    np.save(out / "core_rows.npy", features.core_rows)
+    (out / "meta.json").write_text(json.dumps({"question_row": features.question_row}))
+
+
+def _read(folder: Path, exitcode: int | None) -> Features:
+    if (folder / "error.txt").exists():
+        raise LitqError((folder / "error.txt").read_text(encoding="utf-8"))
+    if exitcode != 0 or not (folder / "meta.json").exists():
+        raise LitqError(f"building the features stopped unexpectedly (exit code {exitcode})")
+    meta = json.loads((folder / "meta.json").read_text())
+    return Features(tuple(np.load(folder / "items.npy").tolist()),
+                    sparse.load_npz(folder / "matrix.npz").tocsr(),
+                    np.load(folder / "core_rows.npy"), meta["question_row"])

@@ -1,0 +1,68 @@
+"""The stopping panel is read in the background: a decision never computes it on the GUI
+thread, a stale reading is dropped, and the panel ends on the state after the last
+decision."""
+
+import threading
+import time
+
+from PySide6.QtCore import Qt
+
+from litqeval_gui.core.screening import panel, store
+from litqeval_gui.gui.screens.screening.panel_reader import PanelReader
+from tests.gui.test_screening_screen import _settle, _view, made, session  # noqa: F401
+
+
+def _curve(view) -> list[int]:
+    """The panel's recall curve as shown (found after each decision)."""
+    found = view.progress.curve.curve.getData()[1]
+    return [] if found is None else [int(v) for v in found]
+
+
+def test_decisions_never_compute_the_panel_on_the_gui_thread(qtbot, session, made,  # noqa: F811
+                                                             monkeypatch):
+    real = panel.screening_panel
+    threads = []
+
+    def slow(project, screening, rules=None):
+        threads.append(threading.current_thread())
+        time.sleep(0.05)  # a reading outlasts several decisions
+        return real(project, screening, rules)
+
+    monkeypatch.setattr(panel, "screening_panel", slow)
+    view = _view(qtbot, session)
+    session.changed.connect(view.project_changed)  # as the main window does
+    qtbot.waitUntil(lambda: len(threads) == 1)  # the first reading, when the screen opened
+    keys = [Qt.Key.Key_I, Qt.Key.Key_E, Qt.Key.Key_E, Qt.Key.Key_I, Qt.Key.Key_E, Qt.Key.Key_M]
+    for key in keys:
+        qtbot.keyClick(view, key)
+    _settle(qtbot, session)
+    expected = [0, 1, 1, 1, 2, 2, 3]  # relevant found after each decision (maybe counts)
+    qtbot.waitUntil(lambda: _curve(view) == expected)
+    qtbot.wait(200)  # no older reading arrives after the newest one
+    assert _curve(view) == expected
+    assert threads and threading.main_thread() not in threads
+    assert len(threads) <= 1 + len(keys)  # requests made while reading were served once
+
+
+def test_a_reading_older_than_the_latest_request_is_dropped(qtbot, session, monkeypatch):  # noqa: F811
+    screening = store.find_screening(session.project, "T", "S")
+    release, calls = threading.Event(), []
+
+    def fake(project, screening, rules=None):
+        calls.append(len(calls) + 1)
+        if len(calls) == 1:
+            release.wait(5)  # the first reading is still running …
+        return f"reading {len(calls)}"
+
+    monkeypatch.setattr(panel, "screening_panel", fake)
+    reader = PanelReader(session, screening)
+    shown = []
+    reader.ready.connect(shown.append)
+    reader.request()
+    qtbot.waitUntil(lambda: calls == [1])
+    reader.request()  # … when a newer request comes
+    release.set()
+    qtbot.waitUntil(lambda: shown != [])
+    qtbot.wait(100)
+    reader.stop()
+    assert shown == ["reading 2"] and calls == [1, 2]
