@@ -13,13 +13,77 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyqtgraph as pg
 from numpy.typing import NDArray
+from PySide6.QtCore import QPointF, QRectF, QSizeF
 
 from litqeval_gui.gui.plots import style
 from litqeval_gui.metrics.sets import decay, semantic_f_beta
 
+LABEL_GAP = 6.0  # pixels between a mark, its label and the next label
+
+
+def place_labels(marks: Sequence[QPointF], sizes: Sequence[QSizeF], area: QRectF,
+                 curve: Sequence[QPointF] = (), gap: float = LABEL_GAP) -> list[QRectF]:
+    """Scene rectangles for the labels of ``marks`` on a falling ``curve`` (scene points),
+    kept inside ``area``, none covering another, nor the curve where there is room.
+
+    A falling curve leaves two sides of a mark free: a label goes to the lower left of
+    its mark, else to its upper right, else just below the mark's height on the curve's
+    right (a leader line joins them). Marks are taken from the left; a label that would
+    cover one placed before it moves on past it (down; up on the upper right), so its
+    leader line runs beside the earlier labels, not across them. When no side is free,
+    the first is kept.
+    """
+    points = [(p.x(), p.y()) for p in curve]
+
+    def on_curve(rect: QRectF) -> bool:
+        return any(rect.left() <= x <= rect.right() and rect.top() <= y <= rect.bottom()
+                   for x, y in points)
+
+    def lower_left(mark: QPointF, rect: QRectF, top: float) -> None:
+        rect.moveTopRight(QPointF(mark.x() - gap, top))
+
+    def upper_right(mark: QPointF, rect: QRectF, bottom: float) -> None:
+        rect.moveBottomLeft(QPointF(mark.x() + gap, bottom))
+
+    def right_of_curve(mark: QPointF, rect: QRectF, top: float) -> None:
+        bottom = top + rect.height()
+        left = max([x for x, y in points if y <= bottom + gap] + [mark.x()])
+        rect.moveTopLeft(QPointF(left + gap, top))
+
+    def inside(rect: QRectF) -> None:
+        rect.moveLeft(max(area.left(), min(rect.left(), area.right() - rect.width())))
+        rect.moveTop(max(area.top(), min(rect.top(), area.bottom() - rect.height())))
+
+    sides = ((lower_left, 1), (upper_right, -1), (right_of_curve, 1))
+    placed: list[QRectF] = [QRectF()] * len(marks)
+    done: list[QRectF] = []
+    for i in sorted(range(len(marks)), key=lambda k: (marks[k].x(), marks[k].y())):
+        mark, size = marks[i], sizes[i]
+        options = []
+        for put, direction in sides:
+            rect = QRectF(QPointF(0, 0), size)
+            edge = mark.y() + gap * direction
+            for _ in range(len(done) + 1):
+                put(mark, rect, edge)  # edge: the label's top, its bottom on the upper right
+                inside(rect)
+                hit = next((r for r in done if r.intersects(rect)), None)
+                if hit is None:
+                    break
+                edge = hit.bottom() + gap if direction > 0 else hit.top() - gap
+            options.append(rect)
+            if hit is None and not on_curve(rect):
+                break
+        else:
+            rect = options[0]
+        placed[i] = rect
+        done.append(rect)
+    return placed
+
 
 class DecayPlot(style.ThemedPlot):
-    """λ(n) = (1 − (n/α)^p)^q, 0 for n ≥ α, over n ∈ [0, 1.1 α]; each list's n marked."""
+    """λ(n) = (1 − (n/α)^p)^q, 0 for n ≥ α, over n ∈ [0, 1.1 α] (or 1 … 1.1 α on a log
+    axis); each list's n marked and labelled beside the curve, a leader line from the
+    mark to its label."""
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent, title="Decay", x_label="n (semantically relevant records)",
@@ -29,40 +93,80 @@ class DecayPlot(style.ThemedPlot):
         self.marks.setZValue(2)
         self.addItem(self.marks)
         self.labels: list[pg.TextItem] = []
+        self.leaders: list[pg.PlotCurveItem] = []
+        self.log_n = False
+        self._drawn: tuple | None = None
+        self.getViewBox().sigRangeChanged.connect(self._place_labels)
+        self.getViewBox().sigResized.connect(self._place_labels)
 
-    def set_decay(self, p: float, q: float, alpha: float, lists: Mapping[str, int]) -> None:
-        """Draw λ for (p, q, α) and mark each list's n (``{name: n}``)."""
-        n = np.linspace(0.0, 1.1 * alpha, 400)
-        self.curve.setData(n, decay(n, p, q, alpha))
-        self.legend.clear()
+    def set_decay(self, p: float, q: float, alpha: float, lists: Mapping[str, int],
+                  *, log_n: bool | None = None) -> None:
+        """Draw λ for (p, q, α) and mark each list's n (``{name: n}``). ``log_n``: a
+        logarithmic n axis; by default when every list's n is below α / 10, where the
+        marks would crowd the left edge of a linear axis."""
+        self._drawn = (p, q, alpha, dict(lists))
+        if log_n is None:
+            log_n = bool(lists) and max(lists.values()) < alpha / 10
+        self.log_n = log_n
+        self.getAxis("bottom").setLogMode(log_n)
+        n = np.geomspace(1.0, 1.1 * alpha, 400) if log_n else np.linspace(0.0, 1.1 * alpha, 400)
+        self.curve.setData(self._view_x(n), decay(n, p, q, alpha))
+        self.legend.clear()  # in the corner the curve leaves free
+        self.legend.setOffset(style.LEGEND_CORNERS["bottom left" if log_n else "top right"])
         self.add_legend_entry(pg.PlotDataItem(pen=self.curve.opts["pen"]),
                               f"λ(n), p = {p:g}, q = {q:g}, α = {alpha:,.0f}")
-        for label in self.labels:
-            self.removeItem(label)
+        for item in self.labels + self.leaders:
+            self.removeItem(item)
         names = list(lists)
-        xs = np.array([lists[k] for k in names], dtype=float)
-        ys = np.asarray(decay(xs, p, q, alpha), dtype=float).reshape(-1)
+        self.n_values = np.array([lists[k] for k in names], dtype=float)
+        ys = np.asarray(decay(self.n_values, p, q, alpha), dtype=float).reshape(-1)
         brushes = [pg.mkBrush(style.series_colour(i + 1)) for i in range(len(names))]
-        self.marks.setData(x=xs, y=ys, brush=brushes, data=names)
-        self.labels = []
-        placed: list[tuple[float, float]] = []  # marks labelled so far
+        self.marks.setData(x=self._view_x(self.n_values), y=ys, brush=brushes, data=names)
+        self.labels, self.leaders = [], []
         for i, name in enumerate(names):
-            right = xs[i] > 0.6 * alpha  # label to the left of marks near the right edge
-            # labels of marks close together (or all near λ = 0) are stacked apart;
-            # near λ = 1 they go below the mark, where there is room
-            crowd = sum(1 for x, y in placed
-                        if (abs(x - xs[i]) < 0.25 * alpha and abs(y - ys[i]) < 0.2)
-                        or (y < 0.2 and ys[i] < 0.2))
-            placed.append((xs[i], ys[i]))
-            lift = -0.1 - 1.1 * crowd if ys[i] > 0.8 else 1.0 + 1.1 * crowd
-            label = pg.TextItem(f"{name}\nn = {xs[i]:,.0f}, λ = {ys[i]:.3f}",
-                                color=style.series_colour(i + 1),
-                                anchor=(1.05 if right else -0.05, lift))
-            label.setPos(xs[i], ys[i])
-            self.addItem(label)
+            colour = style.series_colour(i + 1)
+            label = pg.TextItem(f"{name}\nn = {self.n_values[i]:,.0f}, λ = {ys[i]:.3f}",
+                                color=colour, anchor=(0, 0))
+            leader = pg.PlotCurveItem(pen=style.pen(colour, 1))
+            for item in (label, leader):
+                item.setZValue(1)
+                self.addItem(item, ignoreBounds=True)
             self.labels.append(label)
+            self.leaders.append(leader)
         self.setYRange(-0.02, 1.08, padding=0)
-        self.setXRange(0, 1.1 * alpha, padding=0.01)
+        if log_n:
+            self.setXRange(0.0, float(np.log10(1.1 * alpha)), padding=0.01)
+        else:
+            self.setXRange(0, 1.1 * alpha, padding=0.01)
+        self._place_labels()
+
+    def set_log_n(self, log_n: bool) -> None:
+        """Redraw the last decay on a logarithmic (or linear) n axis."""
+        if self._drawn is not None:
+            p, q, alpha, lists = self._drawn
+            self.set_decay(p, q, alpha, lists, log_n=log_n)
+
+    def _view_x(self, n: NDArray[np.float64]) -> NDArray[np.float64]:
+        """n in view coordinates: log10 n on a log axis (n = 0 drawn at 1)."""
+        return np.log10(np.maximum(n, 1.0)) if self.log_n else n
+
+    def _place_labels(self, *_args) -> None:
+        """Put the labels where :func:`place_labels` says for the current view."""
+        if not self.labels:
+            return
+        view = self.getViewBox()
+        xs, ys = self.marks.getData()
+        marks = [view.mapViewToScene(QPointF(float(x), float(y))) for x, y in zip(xs, ys, strict=True)]
+        sizes = [label.boundingRect().size() for label in self.labels]
+        curve = [view.mapViewToScene(QPointF(float(x), float(y)))
+                 for x, y in zip(*self.curve.getData(), strict=True)]
+        rects = place_labels(marks, sizes, view.sceneBoundingRect(), curve)
+        for label, leader, mark, rect in zip(self.labels, self.leaders, marks, rects, strict=True):
+            label.setPos(view.mapSceneToView(rect.topLeft()))
+            corner = QPointF(min(max(mark.x(), rect.left()), rect.right()),
+                             rect.top() if rect.top() >= mark.y() else rect.bottom())
+            ends = [view.mapSceneToView(point) for point in (mark, corner)]
+            leader.setData([e.x() for e in ends], [e.y() for e in ends])
 
 
 @dataclass(frozen=True)

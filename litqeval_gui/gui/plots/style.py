@@ -63,6 +63,23 @@ def setup_plot_item(item: pg.PlotItem, *, legend: str | None = "top right"
     return item.addLegend(offset=LEGEND_CORNERS[legend], labelTextSize="9pt")
 
 
+class IntegerAxis(pg.AxisItem):
+    """An axis for counts: ticks only at whole numbers (no "0.5 records"); its levels
+    are pyqtgraph's own with the fractional spacings left out, 1 at the least."""
+
+    def tickSpacing(self, minVal: float, maxVal: float, size: float):  # noqa: N802, N803
+        levels = [(spacing, offset) for spacing, offset in super().tickSpacing(minVal, maxVal, size)
+                  if spacing >= 1 and float(spacing).is_integer() and float(offset).is_integer()]
+        return levels or ([(1.0, 0.0)] if maxVal != minVal else [])
+
+
+def integer_axis(orientation: str = "left") -> IntegerAxis:
+    """An :class:`IntegerAxis` for ``axisItems={orientation: integer_axis(orientation)}``."""
+    axis = IntegerAxis(orientation)
+    axis.enableAutoSIPrefix(False)
+    return axis
+
+
 def add_legend_entry(legend: pg.LegendItem, sample, name: str, colour: QColor) -> None:
     """A legend line drawn like ``sample`` (an item not in the plot), its text in
     ``colour``; clicking it does nothing (the legend explains, the controls toggle)."""
@@ -149,8 +166,11 @@ class ThemedLayout(_FollowsPalette, pg.GraphicsLayoutWidget):
         self._specs: dict[pg.PlotItem, dict[str, str]] = {}
 
     def add_plot(self, row: int, col: int = 0, *, title: str = "", x_label: str = "",
-                 y_label: str = "", legend: str | None = "top right") -> pg.PlotItem:
-        item = self.addPlot(row=row, col=col)
+                 y_label: str = "", legend: str | None = "top right",
+                 integer_y: bool = False) -> pg.PlotItem:
+        """A themed panel at (row, col); ``integer_y`` for a count axis (whole ticks)."""
+        item = self.addPlot(row=row, col=col,
+                            axisItems={"left": integer_axis("left")} if integer_y else None)
         setup_plot_item(item, legend=legend)
         item.getAxis("left").setWidth(self.AXIS_WIDTH)
         self._specs[item] = {"title": title, "x_label": x_label, "y_label": y_label}

@@ -27,11 +27,16 @@ class ThresholdPlot(QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.plots = style.ThemedLayout(title="Threshold analysis")
-        self.f_panel = self.plots.add_plot(0, y_label="F<sub>2</sub>", legend=None)
-        self.relevant_panel = self.plots.add_plot(1, y_label="relevant records", legend=None)
+        # the best θ's readout is a row of its own above the panels: never over a curve,
+        # and in the saved image
+        self.best_label = pg.LabelItem(justify="left", color=style.VERMILLION)
+        self.plots.addItem(self.best_label, row=0, col=0)
+        self.f_panel = self.plots.add_plot(1, y_label="F<sub>2</sub>", legend=None)
+        self.relevant_panel = self.plots.add_plot(2, y_label="relevant records", legend=None,
+                                                  integer_y=True)
         self.core_panel = self.plots.add_plot(
-            2, x_label="θ (cosine similarity to the core centroid)", y_label="core kept",
-            legend=None)
+            3, x_label="θ (cosine similarity to the core centroid)", y_label="core kept",
+            legend=None, integer_y=True)
         self.panels = [self.f_panel, self.relevant_panel, self.core_panel]
         for panel in self.panels[1:]:
             panel.setXLink(self.f_panel)
@@ -43,8 +48,6 @@ class ThresholdPlot(QWidget):
                                           label="|C| = {value:.0f}",
                                           labelOpts={"position": 0.95, "color": style.GREEN})
         self.core_panel.addItem(self.core_total)
-        self.best_label = pg.TextItem(anchor=(-0.05, 0), color=style.VERMILLION)
-        self.f_panel.addItem(self.best_label)
         for line in self.candidate_lines:
             line.sigPositionChanged.connect(self._moved)
         self.readout = QLabel()
@@ -68,8 +71,10 @@ class ThresholdPlot(QWidget):
 
     def set_data(self, thetas: ArrayLike, n_relevant: ArrayLike, core_kept: ArrayLike,
                  f_beta: ArrayLike, *, best_theta: float, n_core: int,
-                 current_theta: float | None = None, beta: float = 2.0) -> None:
-        """Draw the sweep; the candidate starts at ``current_theta`` (else the best θ)."""
+                 current_theta: float | None = None, beta: float = 2.0,
+                 n_records: int | None = None) -> None:
+        """Draw the sweep; the candidate starts at ``current_theta`` (else the best θ).
+        ``n_records`` (|R|) lets the readout say when the best θ keeps every record."""
         self.thetas = np.asarray(thetas, dtype=float)
         self.values = [np.asarray(v, dtype=float) for v in (f_beta, n_relevant, core_kept)]
         if any(v.shape != self.thetas.shape for v in self.values):
@@ -81,9 +86,13 @@ class ThresholdPlot(QWidget):
         for line in self.best_lines:
             line.setValue(best_theta)
         best = int(np.argmin(np.abs(self.thetas - best_theta)))
-        self.best_label.setText(f"best θ = {best_theta:.2f}\nF{_sub(beta)} = "
-                                f"{self.values[0][best]:.3f}")
-        self.best_label.setPos(best_theta, float(self.values[0][best]))
+        f_name = f"F{_sub(beta)}"
+        text = f"best θ = {best_theta:.2f}, {f_name} = {self.values[0][best]:.3f}"
+        keeps_all = n_records is not None and n_records > 0 and self.values[1][best] >= n_records
+        if keeps_all:
+            text += f": {f_name} is highest when every record is kept"
+        self.best_label.setText(text)
+        self.best_label.setToolTip(_best_tooltip(f_name, keeps_all))
         self.core_total.setValue(n_core)
         self.set_candidate(best_theta if current_theta is None else current_theta)
 
@@ -108,6 +117,18 @@ class ThresholdPlot(QWidget):
 
     def save(self, path: Path, *, scale: float = 2.0) -> Path:
         return self.plots.save(path, scale=scale)
+
+
+def _best_tooltip(f_name: str, keeps_all: bool) -> str:
+    tip = f"The θ of the sweep with the largest {f_name} (the smallest, if several tie)."
+    if keeps_all:
+        tip += (f" Lowering θ keeps more records, so the semantic precision (relevant / "
+                f"retrieved) and the core kept can only rise; only the decay λ(n) pulls the "
+                f"other way, and it barely moves while n is far below α. {f_name} is therefore "
+                f"highest with θ low enough to keep every record: the sweep does not single "
+                f"out a stricter θ. The θ from the core (the least similar core record) "
+                f"is the method's own choice.")
+    return tip
 
 
 def _sub(beta: float) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFileDialog,
     QHBoxLayout,
@@ -32,6 +33,7 @@ from litqeval_gui.gui.plots.export import FORMATS
 from litqeval_gui.gui.plots.landscape import LandscapeWidget
 from litqeval_gui.gui.plots.threshold import ThresholdPlot
 from litqeval_gui.gui.screens.evaluation.adapter import ScreenData, decay_marks
+from litqeval_gui.gui.screens.evaluation.table import rows_height
 
 PLOT_FILTER = ";;".join(f"{name} (*{suffix})" for suffix, name in FORMATS.items())
 
@@ -151,11 +153,13 @@ class ThresholdTab(QWidget):
         self.plot.set_data(sweep.thetas, sweep.n_relevant, sweep.core_kept, sweep.f_beta,
                            best_theta=sweep.best_theta, n_core=item.core,
                            current_theta=item.methods["cos"].detail.get("theta"),
-                           beta=evaluation.settings.beta)
+                           beta=evaluation.settings.beta,
+                           n_records=len(item.rows.record_ids))
 
 
 class DecayTab(QSplitter):
-    """λ(n) with each list's n, and the paper's F_β component panels."""
+    """λ(n) with each list's n, and the paper's F_β component panels. The n axis is
+    logarithmic when the lists' n are small beside α, until the user picks otherwise."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(Qt.Orientation.Horizontal, parent)
@@ -164,14 +168,31 @@ class DecayTab(QSplitter):
         self.save_actions = [add_save_action(self.decay, self.decay.save, "decay"),
                              add_save_action(self.components, self.components.save,
                                              "f-beta-components")]
-        self.addWidget(self.decay)
+        self.log_n = QCheckBox("logarithmic n axis")
+        self.log_n.setToolTip("Spread lists with small n apart (λ stays near 1 until n nears α)")
+        self.log_n.toggled.connect(self._log_toggled)
+        self.user_log: bool | None = None  # the user's choice, once made
+        left = QWidget()
+        column = QVBoxLayout(left)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.decay, 1)
+        column.addWidget(self.log_n)
+        self.addWidget(left)
         self.addWidget(self.components)
         self.setSizes([500, 700])
 
     def set_data(self, data: ScreenData) -> None:
         s = data.evaluation.settings
-        self.decay.set_decay(s.p, s.q, s.alpha, decay_marks(data.evaluation))
+        self.decay.set_decay(s.p, s.q, s.alpha, decay_marks(data.evaluation),
+                             log_n=self.user_log)
+        self.log_n.blockSignals(True)
+        self.log_n.setChecked(self.decay.log_n)
+        self.log_n.blockSignals(False)
         self.components.set_panels(paper_panels(s.p, s.q, s.alpha, s.beta))
+
+    def _log_toggled(self, checked: bool) -> None:
+        self.user_log = checked
+        self.decay.set_log_n(checked)
 
 
 class OverlapTab(QWidget):
@@ -186,9 +207,16 @@ class OverlapTab(QWidget):
         self.only = QTextBrowser(openExternalLinks=True)
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
-        layout.addWidget(self.table, 1)
+        layout.addWidget(self.table)  # as tall as its rows; the list below takes the rest
         layout.addWidget(QLabel("Core works found by one list only:"))
         layout.addWidget(self.only, 1)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._fit_table()
+
+    def _fit_table(self) -> None:
+        self.table.setFixedHeight(rows_height(self.table))
 
     def set_data(self, data: ScreenData) -> None:
         o = data.overlap
@@ -214,6 +242,7 @@ class OverlapTab(QWidget):
                 cell.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 self.table.setItem(i, j, cell)
         self.table.resizeColumnsToContents()
+        self._fit_table()
         parts = []
         for name, only in zip(o.names, o.only, strict=True):
             parts.append(f"<h4>{html.escape(name)}: {len(only)}</h4>")
