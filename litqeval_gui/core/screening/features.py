@@ -20,6 +20,7 @@ question has no stored vector, so it gives no cold start with these features.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,9 +58,25 @@ class Features:
     question_row: int | None
     kind: str = TFIDF
 
-    def item_rows(self, record_ids: list[int]) -> np.ndarray:
-        index = {record: row for row, record in enumerate(self.items)}
-        return np.array([index[r] for r in record_ids], dtype=np.intp)
+    def __post_init__(self) -> None:
+        ids = np.asarray(self.items, dtype=np.int64)
+        by_id = np.argsort(ids, kind="stable")
+        object.__setattr__(self, "_ids", ids)
+        object.__setattr__(self, "_by_id", (ids[by_id], by_id))
+
+    def item_records(self, rows: np.ndarray) -> np.ndarray:
+        """The record ids of item ``rows``."""
+        return self._ids[rows]
+
+    def item_rows(self, record_ids: Sequence[int]) -> np.ndarray:
+        """The rows of items ``record_ids`` (in numpy: a retrain runs beside the screen,
+        and a Python loop over 100 000 items would hold the GIL for tens of ms)."""
+        sorted_ids, rows = self._by_id
+        wanted = np.asarray(record_ids, dtype=np.int64)
+        at = np.minimum(np.searchsorted(sorted_ids, wanted), max(sorted_ids.size - 1, 0))
+        if wanted.size and not np.array_equal(sorted_ids[at], wanted):
+            raise KeyError("some records are not items of these features")
+        return rows[at].astype(np.intp)
 
 
 def parse_features(spec: str) -> tuple[str, str | None]:

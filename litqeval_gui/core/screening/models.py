@@ -32,12 +32,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import sklearn
 from scipy import sparse
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.svm import LinearSVC
-from sklearn.utils.class_weight import compute_sample_weight
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.screening.features import TFIDF, Features
@@ -72,10 +72,9 @@ def training_set(features: Features, decisions: Sequence[Event], scheme: str) ->
     decided_rows = features.item_rows([e.record_id for e in decisions])
     targets = [training_target(scheme, e.label) for e in decisions]
     keep = [i for i, t in enumerate(targets) if t is not None]
-    rows = list(decided_rows[keep])
+    rows = decided_rows[keep].tolist()
     values = [targets[i] for i in keep]
-    taken = set(decided_rows.tolist())
-    core = [r for r in features.core_rows.tolist() if r not in taken]
+    core = features.core_rows[~np.isin(features.core_rows, decided_rows)].tolist()
     positive = 3 if scheme == GRADED else 1
     return Training(np.array(rows + core, dtype=np.intp),
                     np.array(values + [positive] * len(core), dtype=np.int64),
@@ -105,17 +104,26 @@ def check_model(model: str, features: Features) -> None:
 
 def _fit_probability(model: str, x: sparse.csr_matrix | np.ndarray, y: np.ndarray,
                      rows: sparse.csr_matrix | np.ndarray) -> np.ndarray:
-    """P(y = 1) for ``rows`` after fitting ``model`` on (x, y); a constant when y is."""
+    """P(y = 1) for ``rows`` after fitting ``model`` on (x, y); a constant when y is.
+    The features are finite by construction and the parameters fixed above, so
+    scikit-learn's per-call checks are skipped (a simulation fits hundreds of times)."""
     if y.min() == y.max():
         return np.full(rows.shape[0], float(y[0]))
-    fitted = classifier(model, *x.shape)
-    if model == "nb":
-        fitted.fit(x, y, sample_weight=compute_sample_weight("balanced", y))
-    else:
-        fitted.fit(x, y)
-    if model == "svm":
-        return 1.0 / (1.0 + np.exp(-fitted.decision_function(rows)))
-    return fitted.predict_proba(rows)[:, 1]
+    with sklearn.config_context(assume_finite=True, skip_parameter_validation=True):
+        fitted = classifier(model, *x.shape)
+        if model == "nb":
+            fitted.fit(x, y, sample_weight=balanced_weights(y))
+        else:
+            fitted.fit(x, y)
+        if model == "svm":
+            return 1.0 / (1.0 + np.exp(-fitted.decision_function(rows)))
+        return fitted.predict_proba(rows)[:, 1]
+
+
+def balanced_weights(y: np.ndarray) -> np.ndarray:
+    """n / (classes · n_class) per record: scikit-learn's "balanced" class weights."""
+    classes, index, counts = np.unique(y, return_inverse=True, return_counts=True)
+    return (y.size / (classes.size * counts))[index]
 
 
 def predict(model: str, x: sparse.csr_matrix, targets: np.ndarray, graded: bool,

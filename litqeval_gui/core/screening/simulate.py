@@ -93,7 +93,12 @@ def simulate(features: Features, relevant: np.ndarray, *, model: str = "logistic
     x = features.matrix[:n]
     queue: list[int] = []
     trained_at = -1
+    remaining = int(truth.sum()) - int(truth[order].sum())
     while len(order) < n:
+        if not remaining:
+            rest = queue[::-1] if queue else list(rng.permutation(np.flatnonzero(~seen)))
+            order += [int(i) for i in rest]
+            break
         if trained_at < 0 or len(order) - trained_at >= max(1, RETRAIN_FRACTION * trained_at) \
                 or not queue:
             token.raise_if_cancelled()
@@ -103,6 +108,7 @@ def simulate(features: Features, relevant: np.ndarray, *, model: str = "logistic
         record = queue.pop()
         order.append(record)
         seen[record] = True
+        remaining -= int(truth[record])
     seconds = time.perf_counter() - started
     ranked = np.array(order, dtype=np.intp)
     labels = truth[ranked]

@@ -6,13 +6,14 @@ from scipy.stats import kendalltau
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import f1_score
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
+from sklearn.utils.class_weight import compute_sample_weight
 
 from litqeval_gui.core.errors import JobCancelled, LitqError
 from litqeval_gui.core.jobs import CancelToken, run_job
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.screening import known, store
 from litqeval_gui.core.screening.features import Features, screening_features, tfidf
-from litqeval_gui.core.screening.models import model_trust, training_set
+from litqeval_gui.core.screening.models import balanced_weights, model_trust, training_set
 from litqeval_gui.core.screening.queue import Queue, Screener, random_order
 from litqeval_gui.core.screening.retrain import rank, retrain, stored_ranking
 from litqeval_gui.core.screening.simulate import simulate
@@ -178,3 +179,8 @@ def test_naive_bayes_finds_a_one_word_signal():
     nb = run_job(simulate(features, truth, model="nb", seed=0))
     logistic = run_job(simulate(features, truth, model="logistic", seed=0))
     assert nb.wss_at_95 > 0.3 and logistic.wss_at_95 > 0.3
+
+
+def test_balanced_weights_are_scikit_learns():
+    y = np.array([0, 0, 0, 1, 0, 1, 0, 0, 0, 0])
+    assert np.allclose(balanced_weights(y), compute_sample_weight("balanced", y))
