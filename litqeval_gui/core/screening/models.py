@@ -158,13 +158,15 @@ def score_items(features: Features, training: Training, model: str) -> Scores:
     x = features.matrix
     check_model(model, features)
     if can_classify(training):
-        scores, _ = predict(model, x[training.rows], training.targets, training.graded, x[:n])
+        # every row scored, then cut: x[:n] would copy the whole matrix holding the GIL
+        scores, _ = predict(model, x[training.rows], training.targets, training.graded, x)
+        scores = scores[:n]
         return Scores(scores, model + (" (ordinal)" if training.graded else ""), True)
     if training.rows.size and training.targets.max() > 0:
         centroid = np.asarray(x[training.rows].mean(axis=0)).ravel()
-        return Scores(x[:n] @ centroid, f"cosine to {training.rows.size} relevant")
+        return Scores((x @ centroid)[:n], f"cosine to {training.rows.size} relevant")
     if features.question_row is not None:
-        return Scores((x[:n] @ x[features.question_row].T).toarray().ravel(),
+        return Scores((x @ x[features.question_row].T).toarray().ravel()[:n],
                       "cosine to the question")
     return Scores(np.empty(0), "")
 
