@@ -12,15 +12,15 @@ after the last relevant record). Named so, ASReview 3 builds each part with its 
 stop words), MultinomialNB(alpha=1) or LogisticRegression() (C = 1, lbfgs), balanced
 sample weights (ratio 1) and one record per query, retraining after every record. We
 import the CSV into a project and run :func:`~litqeval_gui.core.screening.simulate.simulate`
-(import + features + simulation timed, as ASReview's wall time covers reading the file and its features). Printed per
-seed and as means: wall time of each and the ratio (goal: ours at least 3× faster), and
-WSS@95 of each (goal: ours ≥ ASReview's − 0.02), both computed with metrics/tar.py.
+(import + features + simulation timed, as ASReview's wall time covers reading the file
+and its features). Printed per seed and as means: wall time of each and the ratio
+(goal: ours at least 3× faster), and WSS@95 of each (goal: ours ≥ ASReview's − 0.02), both computed with metrics/tar.py.
 
 Usage: ``python benchmarks/bench_simulate_asreview.py --asreview PATH [--dataset CSV]
 [--model nb|logistic] [--seeds 5] [--asreview-seeds K]`` (ASReview only for the first K
 seeds: its logistic regression retrains with lbfgs after every record, ~15 min a seed);
-without ``--dataset`` a generated labelled set of 2 000 records (5 % relevant) is used. The CSV needs ``title``, ``abstract`` and
-``label_included`` (1/0) columns (the shared screening datasets have them).
+without ``--dataset`` a generated labelled set of 2 000 records (5 % relevant) is used.
+The CSV needs ``title``, ``abstract`` and ``label_included`` (1/0) columns (the shared screening datasets have them).
 """
 
 from __future__ import annotations
