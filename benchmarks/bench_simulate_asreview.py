@@ -14,13 +14,15 @@ sample weights (ratio 1) and one record per query, retraining after every record
 import the CSV into a project and run :func:`~litqeval_gui.core.screening.simulate.simulate`
 (import + features + simulation timed, as ASReview's wall time covers reading the file
 and its features). Printed per seed and as means: wall time of each and the ratio
-(goal: ours at least 3× faster), and WSS@95 of each (goal: ours ≥ ASReview's − 0.02), both computed with metrics/tar.py.
+(goal: ours at least 3× faster), and WSS@95 of each (goal: ours ≥ ASReview's − 0.02),
+both computed with metrics/tar.py.
 
 Usage: ``python benchmarks/bench_simulate_asreview.py --asreview PATH [--dataset CSV]
 [--model nb|logistic] [--seeds 5] [--asreview-seeds K]`` (ASReview only for the first K
 seeds: its logistic regression retrains with lbfgs after every record, ~15 min a seed);
 without ``--dataset`` a generated labelled set of 2 000 records (5 % relevant) is used.
-The CSV needs ``title``, ``abstract`` and ``label_included`` (1/0) columns (the shared screening datasets have them).
+The CSV needs ``title``, ``abstract`` and ``label_included`` (1/0) columns (the shared
+screening datasets have them).
 """
 
 from __future__ import annotations
