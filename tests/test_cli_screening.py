@@ -2,6 +2,7 @@
 
 import csv
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -111,6 +112,25 @@ def test_simulate_errors_are_one_line(labelled, capsys):
     code, _, err = run(capsys, "simulate", path, "--topic", "T", "--list", "L",
                        "--labels-from", "screening")
     assert code == 2 and "--screening NAME" in err
+
+
+def test_simulate_over_the_stored_vectors(labelled, capsys, tmp_path):
+    path = tmp_path / "copy.litq"
+    shutil.copy(labelled[0], path)
+    args = ["simulate", path, "--topic", "T", "--list", "L", "--labels-from", LABEL_COLUMN]
+    code, _, err = run(capsys, *args, "--features", "embedding:lsa")
+    assert code == 2 and err.count("\n") == 1
+    assert err == ("litqeval: error: topic 'T' has no stored lsa vectors: compute them with Evaluate "
+                   "Topic (backend lsa) before screening with embedding features "
+                   "(or run: litqeval embed --topic 'T' --backend lsa)\n")
+    assert run(capsys, "embed", path, "--topic", "T")[0] == 0
+    code, out, err = run(capsys, *args, "--features", "embedding", "--model", "svm")
+    assert code == 0, err
+    assert out.startswith("300 records, 30 relevant, model svm over embedding:lsa\n")
+    code, _, err = run(capsys, *args, "--features", "embedding", "--model", "nb")
+    assert code == 2 and "naive Bayes needs non-negative word features" in err
+    code, _, err = run(capsys, *args, "--features", "bert")
+    assert code == 2 and "unknown features 'bert'" in err
 
 
 def test_screen_export_keeps_decisions_and_never_writes_formulas(labelled, capsys, tmp_path):

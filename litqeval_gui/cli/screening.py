@@ -17,7 +17,7 @@ from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.screening import known, store
 from litqeval_gui.core.screening.export import export_screening
-from litqeval_gui.core.screening.features import build_features
+from litqeval_gui.core.screening.features import TFIDF, build_features
 from litqeval_gui.core.screening.models import MODELS
 from litqeval_gui.core.screening.simulate import recall_band, simulate
 
@@ -43,7 +43,8 @@ def cmd_simulate(args: argparse.Namespace) -> None:
         import_id = find_list(project, args.topic, args.list).id
         items = store.representatives(project, [import_id], RecordFilter())
         relevant = _labels(project, args, topic_id, items)
-        features = run_job(build_features(project, topic_id, items), progress)
+        features = run_job(build_features(project, topic_id, items, features=args.features),
+                           progress)
     runs = [run_job(simulate(features, relevant, model=args.model,
                              prior_included=args.prior_included,
                              prior_excluded=args.prior_excluded, seed=args.seed + i), progress)
@@ -54,7 +55,8 @@ def cmd_simulate(args: argparse.Namespace) -> None:
         "runs": documents, "band": recall_band(runs, relevant)}
 
     def text() -> str:
-        lines = [f"{runs[0].records} records, {runs[0].relevant} relevant, model {args.model}"]
+        lines = [f"{runs[0].records} records, {runs[0].relevant} relevant, model {args.model}"
+                 f" over {features.kind}"]
         for doc in documents:
             stops = ", ".join(f"{name} at {s['stopped_at']} (recall {s['recall_then']:.3f})"
                               if s["stopped_at"] else f"{name} never"
@@ -94,6 +96,10 @@ def register(command: Command) -> None:
                         "included/excluded), the topic's core set, or a finished screening")
     p.add_argument("--screening", help="the screening whose decisions are the labels")
     p.add_argument("--model", choices=MODELS, default="logistic")
+    p.add_argument("--features", default=TFIDF, metavar="tfidf|embedding[:BACKEND]",
+                   help="TF-IDF of title and abstract (default), or the topic's stored "
+                        "vectors (computed by 'litqeval embed'; BACKEND defaults to the "
+                        "topic's evaluation backend)")
     p.add_argument("--prior-included", type=int, default=1)
     p.add_argument("--prior-excluded", type=int, default=1)
     p.add_argument("--seed", type=int, default=0)

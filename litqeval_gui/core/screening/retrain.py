@@ -61,7 +61,7 @@ def rank(features: Features, decisions: list[store.Event], scheme: str,
                             np.flatnonzero(decided)])
     ranked_scores = np.where(decided[order], np.nan, scores[order])
     trust = model_trust(features, training, model) if scored.classified else None
-    return Ranking(scored.name, now(), len(decisions), tuple(features.items[i] for i in order),
+    return Ranking(scored.name, now(), len(decisions), tuple(features.item_records(order).tolist()),
                    ranked_scores.astype(np.float64), trust)
 
 

@@ -4,7 +4,9 @@ Prior knowledge: ``prior_included`` relevant and ``prior_excluded`` irrelevant i
 drawn at random (seeded) are screened first. Then, until every item is screened: the
 model is trained on the labels seen so far and the undecided items are screened in its
 order; it is retrained once :data:`RETRAIN_FRACTION` more records (at least one) have
-been screened since the last training, so early on after every record. While the seen
+been screened since the last training, so after every record for the first 100.
+(ASReview retrains after every record; on Nagtegaal 2019 retraining every 1 % loses
+nothing against that, every 5 % loses 0.02 WSS@95 with naive Bayes.) While the seen
 labels hold one class only, the next record is drawn at random.
 
 Reported (SPEC §2 via :mod:`litqeval_gui.metrics.tar`): the recall curve, WSS@95,
@@ -24,12 +26,12 @@ import numpy as np
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
 from litqeval_gui.core.screening.features import Features
-from litqeval_gui.core.screening.models import predict
+from litqeval_gui.core.screening.models import check_model, predict
 from litqeval_gui.core.screening.panel import default_rules, first_stop
 from litqeval_gui.metrics.stopping import StoppingRule
 from litqeval_gui.metrics.tar import recall_curve, tar_at_recall
 
-RETRAIN_FRACTION = 0.05
+RETRAIN_FRACTION = 0.01
 RECALL = 0.95
 
 
@@ -77,6 +79,7 @@ def simulate(features: Features, relevant: np.ndarray, *, model: str = "logistic
     n = len(features.items)
     if truth.shape != (n,):
         raise LitqError(f"{truth.size} labels for {n} records")
+    check_model(model, features)
     if prior is None and (truth.sum() < prior_included or (~truth).sum() < prior_excluded):
         raise LitqError(f"cannot draw {prior_included} relevant and {prior_excluded} "
                         f"irrelevant prior records from {int(truth.sum())} relevant of {n}")
@@ -90,7 +93,12 @@ def simulate(features: Features, relevant: np.ndarray, *, model: str = "logistic
     x = features.matrix[:n]
     queue: list[int] = []
     trained_at = -1
+    remaining = int(truth.sum()) - int(truth[order].sum())
     while len(order) < n:
+        if not remaining:
+            rest = queue[::-1] if queue else list(rng.permutation(np.flatnonzero(~seen)))
+            order += [int(i) for i in rest]
+            break
         if trained_at < 0 or len(order) - trained_at >= max(1, RETRAIN_FRACTION * trained_at) \
                 or not queue:
             token.raise_if_cancelled()
@@ -100,6 +108,7 @@ def simulate(features: Features, relevant: np.ndarray, *, model: str = "logistic
         record = queue.pop()
         order.append(record)
         seen[record] = True
+        remaining -= int(truth[record])
     seconds = time.perf_counter() - started
     ranked = np.array(order, dtype=np.intp)
     labels = truth[ranked]
