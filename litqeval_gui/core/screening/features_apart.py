@@ -1,11 +1,12 @@
 """A large screening's features built in a child process, so no thread of this process
 (the GUI's) waits for them.
 
-At 100 000 records scikit-learn's vectoriser sorts some 2.4 million terms in calls that
-hold Python's GIL for seconds; built on a job thread, that froze the window for 11 s
-(``benchmarks/bench_screening_gui.py``). From :data:`APART_FROM` items the features of
-:func:`~litqeval_gui.core.screening.features.screening_features` are built by a child
-process (forkserver where available, else spawn, never plain fork) on its own
+At 100 000 records scikit-learn's vectoriser tokenises and counts in calls that hold
+Python's GIL for seconds; built on a job thread, that froze the window (11 s with the
+former 1–2-gram vocabulary, ``benchmarks/bench_screening_gui.py``). The features are the
+kind the project's ``screening.features`` parameter names; from :data:`APART_FROM` items,
+TF-IDF features (:func:`~litqeval_gui.core.screening.features.screening_features`) are
+built by a child process (forkserver where available, else spawn, never plain fork) on its own
 read-only connection, and handed back as ``.npy``/``.npz`` files in a temporary folder
 (plain arrays, no pickle). Smaller screenings, or a program whose main module a child
 cannot import, build them here (a child takes about a second to start).
@@ -21,12 +22,14 @@ from pathlib import Path
 import numpy as np
 from scipy import sparse
 
+from litqeval_gui.core import parameters
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.importing.parallel import main_importable
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress, run_job
+from litqeval_gui.core.parameters import SCREENING_FEATURES
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.features import Features, screening_features
+from litqeval_gui.core.screening.features import TFIDF, Features, screening_features
 from litqeval_gui.core.screening.store import Screening
 
 APART_FROM = 20_000  # items
@@ -36,8 +39,9 @@ POLL_SECONDS = 0.1
 def features_apart(project: Project, screening: Screening, question: str = "",
                    token: CancelToken = NEVER) -> Job[Features]:
     """:func:`screening_features`, in a child process for large screenings (module docstring)."""
-    if screening.size < APART_FROM or not main_importable():
-        return (yield from screening_features(project, screening, question, token))
+    kind = parameters.get(project, SCREENING_FEATURES)
+    if kind != TFIDF or screening.size < APART_FROM or not main_importable():
+        return (yield from screening_features(project, screening, question, token, kind))
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     with tempfile.TemporaryDirectory(prefix="litq-features-") as folder:

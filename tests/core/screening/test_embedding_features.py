@@ -3,11 +3,12 @@
 import numpy as np
 import pytest
 
-from litqeval_gui.core import ingest
+from litqeval_gui.core import ingest, parameters
 from litqeval_gui.core.embedding.registry import backend_by_name
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.evaluation.vector_store import embed_topic
 from litqeval_gui.core.jobs import run_job
+from litqeval_gui.core.parameters import SCREENING_FEATURES
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.features import (
@@ -15,6 +16,7 @@ from litqeval_gui.core.screening.features import (
     parse_features,
     screening_features,
 )
+from litqeval_gui.core.screening.features_apart import features_apart
 from litqeval_gui.core.screening.retrain import rank
 from litqeval_gui.core.screening.simulate import simulate
 from tests.support.screening import labelled_records, screening_project, write_labelled_csv
@@ -88,3 +90,15 @@ def test_feature_names_are_checked():
     for bad in ("embedding:bert", "tfidf:lsa", "words"):
         with pytest.raises(LitqError, match="unknown features"):
             parse_features(bad)
+
+
+def test_the_screen_builds_the_features_the_project_parameter_names(embedded):
+    """The screen's ranking job (features_apart) reads ``screening.features``."""
+    project, screening, _ = embedded
+    assert run_job(features_apart(project, screening)).kind == "tfidf"
+    parameters.set_value(project, SCREENING_FEATURES, "embedding:lsa")
+    try:
+        built = run_job(features_apart(project, screening))
+        assert built.kind == "embedding:lsa" and built.matrix.shape == (400, 256)
+    finally:
+        parameters.set_value(project, SCREENING_FEATURES, "tfidf")
