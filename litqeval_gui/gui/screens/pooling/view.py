@@ -146,7 +146,7 @@ class PoolingView(TopicTarget, QWidget):
     # -- the screen protocol ---------------------------------------------------------
     @property
     def title(self) -> str:
-        return f"Pooling · {self.topic}"
+        return f"Pooling: {self.topic}"
 
     @property
     def tooltip(self) -> str:
@@ -219,14 +219,18 @@ class PoolingView(TopicTarget, QWidget):
                 "too few new relevant records turn up.")
             return
         d = found.decision
+        params = found.pool.settings.params
+        needs = params.window + params.rate_window
         shown = max(found.released, 1)
         depths = np.arange(1, shown + 1)
         nrels = np.full(shown, np.nan)
         nrels[:found.judged_depth] = found.nrels
         self.depth_plot.set_data(depths, nrels, found.sizes[:shown], found.rate,
-                                 threshold=found.pool.settings.params.threshold,
+                                 threshold=params.threshold,
                                  l_run=found.l_run, k_cr=d.k_cr,
-                                 judged=found.judged_depth or None)
+                                 judged=found.judged_depth or None,
+                                 rate_note=f"ŕ(1) needs depths 1–{needs} judged (w + W); "
+                                           f"judged to {found.judged_depth}")
         k_cr = "undetermined" if d.k_cr is None else d.k_cr
         end = (f"stopped at depth {d.stop_depth} ({d.reason})" if found.finished
                else f"judge to depth {d.depth_needed} to decide")
