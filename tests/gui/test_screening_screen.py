@@ -416,3 +416,19 @@ def test_simulate_is_in_the_topic_menu_while_a_screening_is_shown(window, qtbot,
     window.close_tab(window.tabs.currentIndex())  # the screen's entries leave with it
     window.topic_menu.aboutToShow.emit()
     assert "Simulate Screening…" not in [a.text() for a in window.topic_menu.actions()]
+
+
+def test_the_record_groups_its_metadata_in_one_table():
+    from litqeval_gui.core.records import Record
+    from litqeval_gui.gui.screens.screening.record import record_html
+
+    record = Record(title="Robots", abstract="A robotic arm.", authors=["Ada", "Bo"], year=2019,
+                    venue="J. Rob.", volume="12", issue="3", pages="45-67", doi="10.1/x",
+                    pmid="99", keywords=["robotics", "arms"])
+    page = record_html(record, ["robot*"], [], [("broad (Scopus)", 13), ("narrow", 4)])
+    rows = page[page.index("<table"):page.index("</table>")]
+    for text in ("Authors", "Ada; Bo", "2019 · J. Rob. 12(3):45-67", "doi:10.1/x", "PMID 99",
+                 "broad (Scopus) (#13), narrow (#4)"):
+        assert text in rows, text
+    assert f"background-color:{INCLUDE_COLOUR}" in rows  # keywords highlighted too
+    assert page.index("</table>") < page.index("A ")  # the abstract after the metadata

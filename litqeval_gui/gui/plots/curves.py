@@ -27,7 +27,7 @@ def _array(values: ArrayLike) -> np.ndarray:
     return np.asarray(values, dtype=float)
 
 
-def _integer_axes(item: pg.PlotItem, *names: str) -> None:
+def integer_axes(item: pg.PlotItem, *names: str) -> None:
     """Count axes: ``names`` ("left", "bottom") tick whole numbers only."""
     item.setAxisItems({name: style.integer_axis(name) for name in names})
 
@@ -66,7 +66,7 @@ class RecallCurvePlot(style.ThemedPlot):
     def __init__(self, parent=None, *, title: str = "Recall curve") -> None:
         super().__init__(parent, title=title, x_label="records screened",
                          y_label="relevant found", legend="bottom right")
-        _integer_axes(self.getPlotItem(), "left", "bottom")
+        integer_axes(self.getPlotItem(), "left", "bottom")
         self.apply_palette()
         self.empty = _message(self.getPlotItem(), style.foreground(self))
         self.band_low = pg.PlotDataItem()
@@ -141,7 +141,7 @@ class DepthPlot(style.ThemedLayout):
                                         legend="top right")
         self.panels = [self.nrels_panel, self.size_panel, self.rate_panel]
         for panel in self.panels:  # depths are whole numbers
-            _integer_axes(panel, "bottom")
+            integer_axes(panel, "bottom")
         self.apply_palette()
         self.rate_message = _message(self.rate_panel, style.foreground(self))
         for panel in self.panels[1:]:

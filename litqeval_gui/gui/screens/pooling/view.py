@@ -35,7 +35,7 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.pooling import state, store
 from litqeval_gui.core.pooling.state import PoolState
 from litqeval_gui.gui.notify import show_error
-from litqeval_gui.gui.plots.curves import DepthPlot
+from litqeval_gui.gui.plots.curves import DepthPlot, integer_axes
 from litqeval_gui.gui.plots.effort import EffortPlot
 from litqeval_gui.gui.screens import TopicTarget
 from litqeval_gui.gui.screens.pooling.create import create_pool_dialog
@@ -91,6 +91,8 @@ class PoolingView(TopicTarget, QWidget):
         self.status.setWordWrap(True)
         self.depth_plot = DepthPlot()
         self.effort_plot = EffortPlot()
+        integer_axes(self.effort_plot.getPlotItem(), "left", "bottom")  # records, counts
+        self.effort_plot.apply_palette()
         self.contributions = _table(["Run", "Relevant", "Only this run"])
         self.contributions.setToolTip("Per run: relevant records in its top ranks up to the "
                                       "released depth, and those no other run found there")

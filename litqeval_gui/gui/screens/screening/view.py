@@ -325,7 +325,8 @@ class ScreeningView(Deciding, QWidget):
             return
         detail = record_detail(self.session.project, record_id)
         self._titles[record_id] = detail.record.title or "(no title)"
-        self.record.show_record(detail.record, self.include, self.exclude)
+        self.record.show_record(detail.record, self.include, self.exclude,
+                                [(o.list_name, o.rank) for o in detail.occurrences])
         if self._back is not None:
             where = self._where(record_id, self._back + 1, len(self.order))
             self.header.setText(f"<b>Decided record {self._back + 1} of {len(self.order)}</b>"
