@@ -6,6 +6,7 @@ of the window (``window.evaluate_action`` …) and trigger its methods.
 
 from __future__ import annotations
 
+import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu
@@ -102,6 +103,9 @@ class WindowMenus:
         topic_menu.addSeparator()
         topic_menu.addActions([self.manage.rename_list, self.manage.delete_list])
         topic_menu.aboutToShow.connect(self.manage.update)
+        topic_menu.aboutToShow.connect(self._fill_screen_actions)
+        self.topic_menu = topic_menu
+        self._screen_entries: list[QAction] = []
         file_menu.aboutToShow.connect(self.manage.update)
         help_menu = bar.addMenu("&Help")
         help_menu.addActions([self.help_action, self.about_action])
@@ -113,6 +117,18 @@ class WindowMenus:
         toolbar.addActions([self.new_action, self.open_action, self.import_action])
         self.view_menu.insertAction(self.close_tab_action, toolbar.toggleViewAction())
         self.toolbar = toolbar
+
+    def _fill_screen_actions(self) -> None:
+        """The Topic menu ends with the shown screen's own ``actions()`` (the screen
+        protocol), under its title: e.g. the screening's "Simulate…"."""
+        for entry in self._screen_entries:
+            if shiboken6.isValid(entry):  # a closed screen took its actions along
+                self.topic_menu.removeAction(entry)
+        view = self.tabs.currentWidget() if self.session is not None else None
+        actions = view.actions() if getattr(view, "key", None) is not None else []
+        self._screen_entries = [self.topic_menu.addSection(view.title)] if actions else []
+        self.topic_menu.addActions(actions)
+        self._screen_entries += actions
 
     def _fill_recent_menu(self) -> None:
         menu: QMenu = self.recent_menu

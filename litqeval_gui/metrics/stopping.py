@@ -142,7 +142,8 @@ class KneeMethod(StoppingRule):
     ρ >= ``slope_ratio`` + ``adjustment`` − min(g(s), ``adjustment``); with the
     defaults that is their adjusted rule ρ >= 156 − min(relret, 150), s >= 150.
     Their batch schedule (checking only at BMI batch ends) is not reproduced: the rule
-    is evaluated whenever it is asked.
+    is evaluated whenever it is asked. Before ``min_screened`` records (the rule cannot
+    apply) and on a flat curve (nothing relevant) no knee is located.
     """
 
     name: ClassVar[str] = "knee"
@@ -157,8 +158,11 @@ class KneeMethod(StoppingRule):
         found = int(gain[-1]) if s else 0
         required = self.slope_ratio + self.adjustment - min(found, self.adjustment)
         evidence: dict[str, JSONScalar] = {"relevant_found": found, "rho_required": required}
-        if s < 2:
-            return StopDecision(False, evidence | {"knee": "none"})
+        if s < max(self.min_screened, 2):
+            return StopDecision(False, evidence | {
+                "knee": f"none yet (needs {max(self.min_screened, 2)} screened)"})
+        if found == 0:  # a flat curve has no knee
+            return StopDecision(False, evidence | {"knee": "none (nothing relevant)", "rho": 0.0})
         ranks = np.arange(1, s)
         knee = int(np.argmax(s * gain[:-1] - ranks * found)) + 1
         at_knee = int(gain[knee - 1])

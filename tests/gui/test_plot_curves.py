@@ -78,3 +78,23 @@ def test_frontier_hover_and_click(qtbot):
     with qtbot.waitSignal(plot.setting_clicked) as clicked:
         qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=pos)
     assert clicked.args == [3]
+
+
+def test_recall_curve_counts_tick_whole_numbers_and_an_empty_curve_says_so(qtbot):
+    plot = RecallCurvePlot()
+    qtbot.addWidget(plot)
+    plot.resize(400, 500)
+    plot.show()
+    plot.set_curve(np.arange(13), [0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4],
+                   knee_note="no knee yet (needs 150 screened)")
+    item = plot.getPlotItem()
+    for axis, (low, high) in zip(("bottom", "left"), item.vb.viewRange(), strict=True):
+        values = [v for _s, level in item.getAxis(axis).tickValues(low, high, 400)
+                  for v in level]
+        assert values and all(float(v).is_integer() for v in values), (axis, values)
+    assert "no knee yet (needs 150 screened)" in plot.legend_names()
+    assert not plot.empty.isVisible()
+    plot.set_curve([0], [0])  # nothing screened: 0–10 × 0–1, not −0.4…0.4
+    (x0, x1), (y0, y1) = item.vb.viewRange()
+    assert x0 <= 0 < 10 <= x1 and y0 <= 0 < 1 <= y1 and y0 > -0.1
+    assert plot.empty.isVisible() and plot.empty.textItem.toPlainText() == "Nothing screened yet"

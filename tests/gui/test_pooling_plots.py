@@ -3,6 +3,7 @@ under the rate panel's legend."""
 
 import numpy as np
 import pyqtgraph as pg
+import pytest
 
 from litqeval_gui.gui.plots.curves import DepthPlot
 from litqeval_gui.metrics.pooling import StopParams, critical_depth, smoothed_rate
@@ -51,3 +52,50 @@ def test_no_label_under_the_rate_legend(qtbot):
             [label.toPlainText() for label in labels]
         names = [label.text for _, label in plot.rate_panel.legend.items]
         assert f"threshold t = {threshold:g}" in names
+
+
+def _tick_values(panel, axis: str) -> list[float]:
+    low, high = panel.vb.viewRange()[0 if axis == "bottom" else 1]
+    return [v for _s, level in panel.getAxis(axis).tickValues(low, high, 150) for v in level]
+
+
+def test_depths_and_counts_tick_whole_numbers(qtbot):
+    plot = DepthPlot()
+    qtbot.addWidget(plot)
+    shown(qtbot, plot, 0.8)
+    for panel in plot.panels:
+        assert _tick_values(panel, "bottom") and all(float(v).is_integer()
+                                                     for v in _tick_values(panel, "bottom"))
+    for panel in (plot.nrels_panel, plot.size_panel):
+        assert all(float(v).is_integer() for v in _tick_values(panel, "left"))
+    assert any(not float(v).is_integer() for v in _tick_values(plot.rate_panel, "left"))
+
+
+def test_the_rate_curve_holds_the_smoothed_rates_else_says_why_not(qtbot):
+    # nrels 2, 4, 6, 8, 8, … (11 depths), w = 6, W = 2: window sums S(i) = 36, 42, 46, 48,
+    # 48, 48; ŕ(i) = (S(i+2) − S(i)) / 12 = 10/12, 6/12, 2/12, 0
+    plot = DepthPlot()
+    qtbot.addWidget(plot)
+    shown(qtbot, plot, 0.8)
+    x, y = plot.rate.getData()
+    assert x.tolist() == [1, 2, 3, 4]
+    assert y.tolist() == pytest.approx([10 / 12, 6 / 12, 2 / 12, 0])
+    assert plot.rate.isVisible() and not plot.rate_message.isVisible()
+    # judged to depth 4 only: ŕ(1) needs depths 1…8, so no curve, a message instead
+    plot.set_data(np.arange(1, 5), NRELS[:4], SIZES[:4], np.zeros(0), threshold=0.8,
+                  judged=4, rate_note="ŕ(1) needs depths 1–8 judged")
+    assert plot.rate_message.isVisible()
+    assert plot.rate_message.textItem.toPlainText() == "ŕ(1) needs depths 1–8 judged"
+    low, high = plot.rate_panel.vb.viewRange()[1]
+    assert low <= 0 and high >= 1.0  # the empty panel spans 0 to above t
+
+
+def test_no_label_overlaps_another(qtbot):
+    plot = DepthPlot()
+    qtbot.addWidget(plot)
+    shown(qtbot, plot, 0.8)
+    labels = [item.label.sceneBoundingRect() for panel in plot.panels for item in panel.items
+              if isinstance(item, pg.InfiniteLine) and getattr(item, "label", None)
+              and item.label.isVisible() and item.label.toPlainText()]
+    assert len(labels) == 2  # "judged to 11" (top panel), "k_cr = 2" (rate panel)
+    assert not labels[0].intersects(labels[1])

@@ -68,6 +68,10 @@ def test_advance_judge_until_the_pool_stops(qtbot, screen):
     # both topics' pools on the effort plot; U has judged nothing yet
     assert [c.getData()[0].tolist() for c in view.effort_plot.curves][1] == [0.0]
     assert view.effort_plot.legend_names() == ["T / P", "U / P"]
+    item = view.effort_plot.getPlotItem()  # records judged and relevant found are counts
+    for axis, (low, high) in zip(("bottom", "left"), item.vb.viewRange(), strict=True):
+        ticks = [v for _s, level in item.getAxis(axis).tickValues(low, high, 300) for v in level]
+        assert ticks and all(float(v).is_integer() for v in ticks), axis
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     assert view.grab().save(str(ARTIFACTS / "pooling_screen.png"))
 

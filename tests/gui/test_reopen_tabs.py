@@ -76,7 +76,7 @@ def test_every_kind_of_screen_comes_back_in_order_with_the_current_tab(qtbot, pa
     assert again.open_project(path)
     assert _tabs(again) == before == [
         ("records", "B"), ("evaluation", f"Evaluation: {T}"), ("screening", "Screening: S"),
-        ("pooling", f"Pooling · {T}")]
+        ("pooling", f"Pooling: {T}")]
     assert again.tabs.currentIndex() == 2
     assert again.tabs.widget(3).pool_box.currentText() == "P2"  # the pool it showed
     again.tabs.setCurrentIndex(3)

@@ -391,3 +391,44 @@ def test_a_ranking_asked_for_while_one_runs_runs_once_afterwards(qtbot, session)
     qtbot.waitUntil(lambda: len(rankings) == 2 and not prioritiser.running, timeout=20_000)
     qtbot.wait(50)
     assert len(rankings) == 2 and prioritiser.features is not None
+
+
+def test_the_header_counts_once_and_names_the_order(qtbot, session):
+    """In list order the queue position equals the record counter: said once."""
+    view = _view(qtbot, session)
+    assert view.header.text() == "<b>Record 1 of 60</b> · list order"
+    view.decide("exclude")
+    assert view.header.text() == "<b>Record 2 of 60</b> · list order"
+    assert "position" not in view.header.text()
+
+
+def test_simulate_is_in_the_topic_menu_while_a_screening_is_shown(window, qtbot, made,
+                                                                   monkeypatch):
+    opened = []
+    monkeypatch.setattr(ScreeningView, "open_simulation", lambda self: opened.append(self))
+    assert window.open_project(made[0])
+    window.open_screen("screening", store.find_screening(window.session.project, "T", "S"))
+    window.topic_menu.aboutToShow.emit()
+    texts = [a.text() for a in window.topic_menu.actions()]
+    assert "Screening: S" in texts and "Simulate Screening…" in texts
+    next(a for a in window.topic_menu.actions() if a.text() == "Simulate Screening…").trigger()
+    assert opened == [window.tabs.currentWidget()]
+    window.close_tab(window.tabs.currentIndex())  # the screen's entries leave with it
+    window.topic_menu.aboutToShow.emit()
+    assert "Simulate Screening…" not in [a.text() for a in window.topic_menu.actions()]
+
+
+def test_the_record_groups_its_metadata_in_one_table():
+    from litqeval_gui.core.records import Record
+    from litqeval_gui.gui.screens.screening.record import record_html
+
+    record = Record(title="Robots", abstract="A robotic arm.", authors=["Ada", "Bo"], year=2019,
+                    venue="J. Rob.", volume="12", issue="3", pages="45-67", doi="10.1/x",
+                    pmid="99", keywords=["robotics", "arms"])
+    page = record_html(record, ["robot*"], [], [("broad (Scopus)", 13), ("narrow", 4)])
+    rows = page[page.index("<table"):page.index("</table>")]
+    for text in ("Authors", "Ada; Bo", "2019 · J. Rob. 12(3):45-67", "doi:10.1/x", "PMID 99",
+                 "broad (Scopus) (#13), narrow (#4)"):
+        assert text in rows, text
+    assert f"background-color:{INCLUDE_COLOUR}" in rows  # keywords highlighted too
+    assert page.index("</table>") < page.index("A ")  # the abstract after the metadata

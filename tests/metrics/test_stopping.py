@@ -160,7 +160,21 @@ def test_knee_method_minimum_screened_and_no_relevant():
     # No relevant record: ρ = 0 (the +1 keeps the denominator positive).
     nothing = KneeMethod().decide([0] * 400, 1000)
     assert not nothing.stop and nothing.evidence["rho"] == 0.0
-    assert KneeMethod().decide([1], 10).evidence["knee"] == "none"
+    assert KneeMethod().decide([1], 10).evidence["knee"] == "none yet (needs 150 screened)"
+    assert nothing.evidence["knee"] == "none (nothing relevant)"  # a flat curve: no knee
+
+
+def test_no_knee_is_located_before_the_rule_can_apply():
+    # 12 screened (4 relevant, the first one at 1): the old code reported "knee 1".
+    early = KneeMethod().decide([1, 0, 0] * 4, 320)
+    assert early.evidence["knee"] == "none yet (needs 150 screened)" and not early.stop
+    assert "rho" not in early.evidence
+    # The same start screened on to s = 160: g = 1, 2, 2, 3, 3, … (g(s) = 3).
+    # 160·g(i) − 3·i = 157, 314, 314, 468, 465, … -> knee i* = 4;
+    # ρ = (3/4) / ((3 − 3 + 1)/(160 − 4)) = 117 < 156 − 3 = 153.
+    later = KneeMethod().decide([1, 1, 0, 1] + [0] * 156, 320)
+    assert later.evidence["knee"] == 4 and later.evidence["rho"] == pytest.approx(117.0)
+    assert not later.stop
 
 
 def test_knee_location_on_a_bent_curve():

@@ -60,7 +60,9 @@ class Verdict:
 @dataclass(frozen=True)
 class Panel:
     """``screened`` of ``n_total`` with ``found`` relevant; the curve (screened, found)
-    arrays of length screened + 1; ``knee`` = 1-based position of the knee or None."""
+    arrays of length screened + 1; ``knee`` = 1-based position of the knee (by the
+    rules' knee method) or None, and then ``knee_note`` says why ("no knee yet (needs
+    150 screened)")."""
 
     n_total: int
     screened: int
@@ -68,6 +70,7 @@ class Panel:
     verdicts: list[Verdict]
     curve: tuple[np.ndarray, np.ndarray]
     knee: int | None
+    knee_note: str = ""
 
 
 def panel(labels: Sequence[int] | np.ndarray, n_total: int,
@@ -75,9 +78,12 @@ def panel(labels: Sequence[int] | np.ndarray, n_total: int,
     """Every rule's verdict on the history ``labels`` of a set of ``n_total`` records."""
     history = np.asarray(labels, dtype=np.int64)
     verdicts = [Verdict(rule.name, rule.title, rule.decide(history, n_total)) for rule in rules]
-    knee = KneeMethod().decide(history, n_total).evidence.get("knee")
+    knee_rule = next((rule for rule in rules if isinstance(rule, KneeMethod)), KneeMethod())
+    knee = knee_rule.decide(history, n_total).evidence.get("knee")
+    located = isinstance(knee, int)
     return Panel(n_total, int(history.size), int(history.sum()), verdicts,
-                 recall_curve(history.astype(bool)), knee if isinstance(knee, int) else None)
+                 recall_curve(history.astype(bool)), knee if located else None,
+                 "" if located else f"no knee {str(knee).removeprefix('none ')}")
 
 
 def history(project: Project, screening: Screening) -> np.ndarray:

@@ -27,6 +27,26 @@ def _array(values: ArrayLike) -> np.ndarray:
     return np.asarray(values, dtype=float)
 
 
+def integer_axes(item: pg.PlotItem, *names: str) -> None:
+    """Count axes: ``names`` ("left", "bottom") tick whole numbers only."""
+    item.setAxisItems({name: style.integer_axis(name) for name in names})
+
+
+def _message(item: pg.PlotItem, colour) -> pg.TextItem:
+    """A centred text for an empty panel (hidden until :func:`_say` sets it)."""
+    text = pg.TextItem(color=colour, anchor=(0.5, 0.5))
+    text.setZValue(10)
+    text.setVisible(False)
+    item.addItem(text, ignoreBounds=True)
+    return text
+
+
+def _say(text: pg.TextItem, message: str, x: float, y: float) -> None:
+    text.setText(message)
+    text.setPos(x, y)
+    text.setVisible(bool(message))
+
+
 def _marker(item: pg.PlotItem, value: float, colour, label: str,
             position: float = 0.8) -> pg.InfiniteLine:
     line = pg.InfiniteLine(value, angle=90, pen=style.pen(colour, 2, dashed=True), label=label,
@@ -36,11 +56,19 @@ def _marker(item: pg.PlotItem, value: float, colour, label: str,
 
 
 class RecallCurvePlot(style.ThemedPlot):
-    """``set_curve(screened, found, knee=(x, y), band=(x, lo, hi), total_relevant=R)``."""
+    """``set_curve(screened, found, knee=(x, y), band=(x, lo, hi), total_relevant=R,
+    knee_note="no knee yet …")``; both axes count, so they tick whole numbers, and a
+    curve with nothing screened shows 0–10 × 0–1 with a message."""
+
+    EMPTY = "Nothing screened yet"
+    EMPTY_RANGE = (10, 1)
 
     def __init__(self, parent=None, *, title: str = "Recall curve") -> None:
         super().__init__(parent, title=title, x_label="records screened",
                          y_label="relevant found", legend="bottom right")
+        integer_axes(self.getPlotItem(), "left", "bottom")
+        self.apply_palette()
+        self.empty = _message(self.getPlotItem(), style.foreground(self))
         self.band_low = pg.PlotDataItem()
         self.band_high = pg.PlotDataItem()
         self.band = pg.FillBetweenItem(self.band_low, self.band_high,
@@ -61,11 +89,21 @@ class RecallCurvePlot(style.ThemedPlot):
     def set_curve(self, screened: ArrayLike, found: ArrayLike, *,
                   knee: tuple[float, float] | None = None,
                   band: tuple[ArrayLike, ArrayLike, ArrayLike] | None = None,
-                  total_relevant: int | None = None, label: str = "relevant found") -> None:
+                  total_relevant: int | None = None, label: str = "relevant found",
+                  knee_note: str = "") -> None:
+        """``knee_note``: why no knee is marked (a legend line) when ``knee`` is None."""
         x, y = _array(screened), _array(found)
         if x.shape != y.shape:
             raise ValueError("screened and found need the same length")
         self.curve.setData(x, y)
+        empty = band is None and (x.size == 0 or x.max() <= 0)
+        if empty:
+            width, height = self.EMPTY_RANGE
+            self.setRange(xRange=(0, width), yRange=(0, height), padding=0.02)
+        else:
+            self.enableAutoRange()
+        _say(self.empty, self.EMPTY if empty else "", self.EMPTY_RANGE[0] / 2,
+             self.EMPTY_RANGE[1] / 2)
         self.knee.setData([] if knee is None else [knee[0]], [] if knee is None else [knee[1]])
         if band is not None:
             bx, lo, hi = (_array(v) for v in band)
@@ -85,6 +123,10 @@ class RecallCurvePlot(style.ThemedPlot):
             self.add_legend_entry(pg.ScatterPlotItem(symbol="d", size=11, pen=None,
                                                      brush=pg.mkBrush(style.VERMILLION)),
                                   f"knee at {knee[0]:,.0f} screened")
+        elif knee_note:
+            self.add_legend_entry(pg.ScatterPlotItem(symbol="d", size=11, brush=None,
+                                                     pen=pg.mkPen(style.VERMILLION, width=1.5)),
+                                  knee_note)
 
 
 class DepthPlot(style.ThemedLayout):
@@ -92,11 +134,16 @@ class DepthPlot(style.ThemedLayout):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent, title="Pooling by depth")
-        self.nrels_panel = self.add_plot(0, y_label="relevant in pool", legend=None)
-        self.size_panel = self.add_plot(1, y_label="pool size", legend=None)
+        self.nrels_panel = self.add_plot(0, y_label="relevant in pool", legend=None,
+                                         integer_y=True)
+        self.size_panel = self.add_plot(1, y_label="pool size", legend=None, integer_y=True)
         self.rate_panel = self.add_plot(2, x_label="depth k", y_label="smoothed rate ŕ(k)",
                                         legend="top right")
         self.panels = [self.nrels_panel, self.size_panel, self.rate_panel]
+        for panel in self.panels:  # depths are whole numbers
+            integer_axes(panel, "bottom")
+        self.apply_palette()
+        self.rate_message = _message(self.rate_panel, style.foreground(self))
         for panel in self.panels[1:]:
             panel.setXLink(self.nrels_panel)
         self.nrels = self.nrels_panel.plot(pen=style.pen(style.BLUE, 2.5), stepMode="center")
@@ -116,9 +163,11 @@ class DepthPlot(style.ThemedLayout):
     def set_data(self, depths: ArrayLike, nrels: ArrayLike, pool_size: ArrayLike,
                  rate: ArrayLike, *, threshold: float, rate_depths: ArrayLike | None = None,
                  l_run: tuple[int, int] | None = None, k_cr: int | None = None,
-                 judged: int | None = None) -> None:
+                 judged: int | None = None, rate_note: str = "") -> None:
         """``rate`` is over ``rate_depths`` (default ``depths``; ŕ needs depths beyond
-        it, so it is shorter); ``l_run`` = (first, last) depth of the run below t."""
+        it, so it is shorter); ``l_run`` = (first, last) depth of the run below t.
+        With no rate yet the rate panel spans 0 to above t and says ``rate_note``
+        (e.g. which depth ŕ needs)."""
         k = _array(depths)
         edges = np.append(k - 0.5, k[-1] + 0.5) if k.size else k  # depth k spans k ± ½
         self.nrels.setData(edges, _array(nrels))
@@ -126,6 +175,14 @@ class DepthPlot(style.ThemedLayout):
         rk = k[: len(rate)] if rate_depths is None else _array(rate_depths)
         self.rate.setData(rk, _array(rate))
         self.threshold.setValue(threshold)
+        top = max(1.0, 1.25 * threshold)
+        if len(rate):
+            self.rate_panel.enableAutoRange(axis="y")
+        else:
+            self.rate_panel.setYRange(0, top, padding=0.02)
+        middle = (k[0] + k[-1]) / 2 if k.size else 0.0
+        _say(self.rate_message, "" if len(rate) else (rate_note or "no smoothed rate yet"),
+             middle, threshold / 2 if threshold >= 0.4 else (threshold + top) / 2)
         self.run.setVisible(l_run is not None)
         if l_run is not None:
             self.run.setRegion((l_run[0] - 0.5, l_run[1] + 0.5))

@@ -78,3 +78,15 @@ def test_the_panel_of_a_screening_counts_maybe_as_relevant(tmp_path):
     assert not _verdicts(result)["consecutive_irrelevant"]  # 1 irrelevant in a row, n = 50
     assert _verdicts(tight)["consecutive_irrelevant"]  # n = 1 from the project's parameters
     assert result.curve[1].tolist() == [0, 1, 2, 3, 3]
+
+
+def test_the_panel_reports_no_knee_before_the_knee_rule_can_apply():
+    early = panel([1, 0, 0] * 4, 320, default_rules())
+    assert early.knee is None and early.knee_note == "no knee yet (needs 150 screened)"
+    # the project's knee rule decides: with its minimum at 10 the knee of the same
+    # history is located — 12·g(i) − 4·i = 8, 4, 0, 8, … peaks first at i = 1
+    from litqeval_gui.metrics.stopping import KneeMethod
+    located = panel([1, 0, 0] * 4, 320, [KneeMethod(min_screened=10)])
+    assert (located.knee, located.knee_note) == (1, "")
+    nothing = panel([0] * 160, 320, default_rules())
+    assert nothing.knee is None and nothing.knee_note == "no knee (nothing relevant)"

@@ -35,7 +35,7 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.pooling import state, store
 from litqeval_gui.core.pooling.state import PoolState
 from litqeval_gui.gui.notify import show_error
-from litqeval_gui.gui.plots.curves import DepthPlot
+from litqeval_gui.gui.plots.curves import DepthPlot, integer_axes
 from litqeval_gui.gui.plots.effort import EffortPlot
 from litqeval_gui.gui.screens import TopicTarget
 from litqeval_gui.gui.screens.pooling.create import create_pool_dialog
@@ -91,6 +91,8 @@ class PoolingView(TopicTarget, QWidget):
         self.status.setWordWrap(True)
         self.depth_plot = DepthPlot()
         self.effort_plot = EffortPlot()
+        integer_axes(self.effort_plot.getPlotItem(), "left", "bottom")  # records, counts
+        self.effort_plot.apply_palette()
         self.contributions = _table(["Run", "Relevant", "Only this run"])
         self.contributions.setToolTip("Per run: relevant records in its top ranks up to the "
                                       "released depth, and those no other run found there")
@@ -146,7 +148,7 @@ class PoolingView(TopicTarget, QWidget):
     # -- the screen protocol ---------------------------------------------------------
     @property
     def title(self) -> str:
-        return f"Pooling · {self.topic}"
+        return f"Pooling: {self.topic}"
 
     @property
     def tooltip(self) -> str:
@@ -219,14 +221,18 @@ class PoolingView(TopicTarget, QWidget):
                 "too few new relevant records turn up.")
             return
         d = found.decision
+        params = found.pool.settings.params
+        needs = params.window + params.rate_window
         shown = max(found.released, 1)
         depths = np.arange(1, shown + 1)
         nrels = np.full(shown, np.nan)
         nrels[:found.judged_depth] = found.nrels
         self.depth_plot.set_data(depths, nrels, found.sizes[:shown], found.rate,
-                                 threshold=found.pool.settings.params.threshold,
+                                 threshold=params.threshold,
                                  l_run=found.l_run, k_cr=d.k_cr,
-                                 judged=found.judged_depth or None)
+                                 judged=found.judged_depth or None,
+                                 rate_note=f"ŕ(1) needs depths 1–{needs} judged (w + W); "
+                                           f"judged to {found.judged_depth}")
         k_cr = "undetermined" if d.k_cr is None else d.k_cr
         end = (f"stopped at depth {d.stop_depth} ({d.reason})" if found.finished
                else f"judge to depth {d.depth_needed} to decide")

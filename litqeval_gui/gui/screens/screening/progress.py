@@ -79,4 +79,4 @@ class ProgressPanel(QWidget):
         knee = None
         if panel.knee is not None and 0 < panel.knee < len(found):
             knee = (float(panel.knee), float(found[panel.knee]))
-        self.curve.set_curve(screened, found, knee=knee)
+        self.curve.set_curve(screened, found, knee=knee, knee_note=panel.knee_note)

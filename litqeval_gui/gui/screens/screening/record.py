@@ -1,5 +1,6 @@
-"""The record being screened: title, authors, year, venue, DOI link and the abstract, with
-the include and exclude terms highlighted (core :func:`highlight_spans`, two colours)."""
+"""The record being screened: the title, its metadata grouped in a table (authors,
+published, DOI and PMID, keywords, the lists it is in) and the abstract, with the include
+and exclude terms highlighted (core :func:`highlight_spans`, two colours)."""
 
 from __future__ import annotations
 
@@ -29,18 +30,40 @@ def highlighted(text: str, include: Sequence[str], exclude: Sequence[str]) -> st
     return "".join(parts)
 
 
-def record_html(record: Record, include: Sequence[str], exclude: Sequence[str]) -> str:
-    """The whole record as the screener shows it."""
-    authors = "; ".join(record.authors[:12]) + (" et al." if len(record.authors) > 12 else "")
-    where = " · ".join(x for x in (str(record.year or ""), html.escape(record.venue)) if x)
+def _published(record: Record) -> str:
+    """``2019 · Venue 12(3):45–67 · Publisher``."""
+    issue = f"({record.issue})" if record.issue else ""
+    pages = f":{record.pages}" if record.pages else ""
+    where = f"{record.venue} {record.volume}{issue}{pages}".strip()
+    return " · ".join(html.escape(x) for x in (str(record.year or ""), where, record.publisher)
+                      if x)
+
+
+def _identifiers(record: Record) -> str:
     doi = (f'<a href="https://doi.org/{html.escape(record.doi)}">doi:{html.escape(record.doi)}</a>'
            if record.doi else "")
+    pmid = f"PMID {html.escape(record.pmid)}" if record.pmid else ""
+    return " · ".join(x for x in (doi, pmid) if x)
+
+
+def record_html(record: Record, include: Sequence[str], exclude: Sequence[str],
+                lists: Sequence[tuple[str, int]] = ()) -> str:
+    """The whole record as the screener shows it: the title, its metadata grouped in
+    one table (authors, published, identifiers, keywords, the lists it is in with its
+    rank there, ``lists``), then the abstract."""
+    authors = "; ".join(record.authors[:12]) + (" et al." if len(record.authors) > 12 else "")
+    keywords = highlighted("; ".join(record.keywords), include, exclude)
+    in_lists = ", ".join(f"{html.escape(name)} (#{rank:,})" for name, rank in lists)
+    rows = "".join(
+        f"<tr><td style='color:gray; padding-right:10px'>{name}</td><td>{value}</td></tr>"
+        for name, value in (("Authors", html.escape(authors)), ("Published", _published(record)),
+                            ("Identifiers", _identifiers(record)), ("Keywords", keywords),
+                            ("In lists", in_lists)) if value)
     abstract = highlighted(record.abstract, include, exclude) if record.abstract \
         else "<i>(no abstract)</i>"
     return (f'<h2 style="margin-bottom:4px">{highlighted(record.title or "(no title)", include, exclude)}</h2>'
-            f"<p style='margin:2px'>{html.escape(authors)}</p>"
-            f"<p style='margin:2px'>{where}{' · ' if where and doi else ''}{doi}</p>"
-            f"<p style='font-size:large; line-height:140%'>{abstract}</p>")
+            f"<table cellspacing='0' cellpadding='1'>{rows}</table>"
+            f"<p style='font-size:large; line-height:150%'>{abstract}</p>")
 
 
 class RecordPane(QTextBrowser):
@@ -50,8 +73,9 @@ class RecordPane(QTextBrowser):
         super().__init__(parent, openExternalLinks=True)
         self.setPlaceholderText("No record to screen.")
 
-    def show_record(self, record: Record, include: Sequence[str], exclude: Sequence[str]) -> None:
-        self.setHtml(record_html(record, include, exclude))
+    def show_record(self, record: Record, include: Sequence[str], exclude: Sequence[str],
+                    lists: Sequence[tuple[str, int]] = ()) -> None:
+        self.setHtml(record_html(record, include, exclude, lists))
         self.verticalScrollBar().setValue(0)
 
     def page_down(self) -> None:

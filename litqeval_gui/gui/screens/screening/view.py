@@ -140,6 +140,12 @@ class ScreeningView(Deciding, QWidget):
             "Replay this screening with known labels: how soon would each model have found "
             "the relevant records, and where would each stopping rule have stopped?"))
         self.simulate_button.clicked.connect(self.open_simulation)
+        self.simulate_action = QAction("Simulate Screening…", self,
+                                       toolTip=self.simulate_button.toolTip())
+        self.simulate_action.triggered.connect(self.open_simulation)
+        self.retrain_action = QAction("Retrain Ranking Now", self)
+        self.retrain_action.triggered.connect(self.start_ranking)
+        self._actions += [self.simulate_action, self.retrain_action]
         self.progress = ProgressPanel()
         self.history = HistoryList(self.go_to)
 
@@ -319,14 +325,15 @@ class ScreeningView(Deciding, QWidget):
             return
         detail = record_detail(self.session.project, record_id)
         self._titles[record_id] = detail.record.title or "(no title)"
-        self.record.show_record(detail.record, self.include, self.exclude)
-        where = (f"position {self.queue.position(record_id):,} of {len(self.queue):,} in "
-                 f"{self.queue.ordering.name} order" if record_id in self.queue else "")
+        self.record.show_record(detail.record, self.include, self.exclude,
+                                [(o.list_name, o.rank) for o in detail.occurrences])
         if self._back is not None:
-            self.header.setText(f"<b>Decided record {self._back + 1} of {len(self.order)}</b> "
-                                f"({where}) — a decision key changes it, → goes forward")
+            where = self._where(record_id, self._back + 1, len(self.order))
+            self.header.setText(f"<b>Decided record {self._back + 1} of {len(self.order)}</b>"
+                                f"{where} — a decision key changes it, → goes forward")
         else:
-            self.header.setText(f"<b>Record {screened + 1:,} of {total:,}</b> · {where}")
+            where = self._where(record_id, screened + 1, total)
+            self.header.setText(f"<b>Record {screened + 1:,} of {total:,}</b>{where}")
         label = self.labels.get(record_id)
         self.tag_bar.show_tags(self.shown_tags())
         self.buttons["untag"].setEnabled(bool(self.shown_tags()))
@@ -334,6 +341,15 @@ class ScreeningView(Deciding, QWidget):
         note = f" · note: {html.escape(shown_note)}" if shown_note else ""
         self.decision_label.setText(f"Current decision: <b>{label}</b>{note}" if label
                                     else f"Not decided yet{note}")
+
+    def _where(self, record_id: int, number: int, of: int) -> str:
+        """" · list order", and the record's place in the queue only where it differs
+        from the counter ``number`` of ``of`` (e.g. in a prioritised order)."""
+        if record_id not in self.queue:
+            return ""
+        place = (self.queue.position(record_id), len(self.queue))
+        shown = "" if place == (number, of) else f", position {place[0]:,} of {place[1]:,}"
+        return f" · {self.queue.ordering.name} order{shown}"
 
     def _ordering_text(self) -> str:
         ordering = self.queue.ordering
