@@ -12,10 +12,18 @@ from litqeval_gui.cli import main
 from litqeval_gui.core.evaluation import comparison
 from litqeval_gui.core.evaluation.methods import METHODS
 from litqeval_gui.core.evaluation.report_svg import MARGIN, MAX_POINTS, WIDTH, Layer, scatter_svg
-from litqeval_gui.core.evaluation.settings import EvaluationSettings, save_settings
+from litqeval_gui.core.evaluation.settings import save_settings
 from litqeval_gui.core.project import Project
 from tests.support.synthetic import topic_records
-from tests.support.topics import TOPIC, build_topic, build_topics, import_list, write_list
+from tests.support.topics import (
+    PCA,
+    TOPIC,
+    build_topic,
+    build_topics,
+    copy_project,
+    import_list,
+    write_list,
+)
 
 XHTML = "{http://www.w3.org/1999/xhtml}"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -40,9 +48,7 @@ def topic_file(tmp_path_factory):
 
 @pytest.fixture
 def proj(topic_file, tmp_path):
-    copy = tmp_path / "p.litq"
-    copy.write_bytes(topic_file.read_bytes())
-    return copy
+    return copy_project(topic_file, tmp_path)
 
 
 def test_evaluate_json_has_the_issues_shape_and_undefined_metrics_carry_a_reason(
@@ -191,15 +197,13 @@ def topics_file(tmp_path_factory):
     path = build_topics(tmp_path_factory.mktemp("cli-topics") / "p.litq")
     with Project.open(path) as project:
         for topic in (TOPIC, "linguistics"):
-            save_settings(project, topic, EvaluationSettings(map_method="pca"))
+            save_settings(project, topic, PCA)
     return path
 
 
 def test_evaluate_all_topics_gives_each_topics_json_in_a_list_and_one_csv(
         topics_file, tmp_path, capsys):
-    proj, alone = tmp_path / "p.litq", tmp_path / "alone.litq"
-    for copy in (proj, alone):
-        copy.write_bytes(topics_file.read_bytes())
+    proj, alone = copy_project(topics_file, tmp_path), copy_project(topics_file, tmp_path, "a.litq")
     code, out, err = run(capsys, "evaluate", proj, "--all-topics", "--jobs", "2", "--json",
                          "--csv", tmp_path / "all.csv")
     assert code == 0, err
@@ -230,8 +234,7 @@ def test_evaluate_all_topics_gives_each_topics_json_in_a_list_and_one_csv(
 ])
 def test_bad_batch_options_are_one_line_and_change_nothing(topics_file, tmp_path, capsys,
                                                            options, message):
-    proj = tmp_path / "p.litq"
-    proj.write_bytes(topics_file.read_bytes())
+    proj = copy_project(topics_file, tmp_path)
     code, _, err = run(capsys, "evaluate", proj, *options)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
     assert proj.read_bytes() == topics_file.read_bytes()

@@ -9,8 +9,11 @@ is ``clean`` plus ``noise`` astronomy records (another topic's); no ``noisy`` li
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
+from litqeval_gui.core.evaluation.engine import TopicEvaluation, evaluate_topic
+from litqeval_gui.core.evaluation.settings import EvaluationSettings, save_settings
 from litqeval_gui.core.exporting import export_records
 from litqeval_gui.core.ingest import import_file
 from litqeval_gui.core.jobs import run_job
@@ -18,6 +21,7 @@ from litqeval_gui.core.project import Project
 from tests.support.synthetic import topic_records
 
 TOPIC = "cardio"
+PCA = EvaluationSettings(map_method="pca")  # a quick map for tests that need no UMAP
 
 
 def write_list(records, path: Path) -> Path:
@@ -61,3 +65,17 @@ def build_topics(path: Path) -> Path:
                                         path.parent / "no-core.ris"), "results", "list",
                     "no-core")
     return path
+
+
+def evaluate_pca(path: Path, topic: str = TOPIC, save: bool = False) -> TopicEvaluation:
+    """Evaluate ``topic`` of the project at ``path`` with a PCA map (vectors, map and
+    results stored); ``save`` also stores PCA as the topic's map setting."""
+    with Project.open(path) as project:
+        if save:
+            save_settings(project, topic, PCA)
+        return run_job(evaluate_topic(project, topic, PCA))
+
+
+def copy_project(source: Path, folder: Path, name: str = "p.litq") -> Path:
+    """A copy of the project file ``source`` as ``folder / name`` (a test's own file)."""
+    return Path(shutil.copyfile(source, folder / name))

@@ -183,13 +183,14 @@ def plan_topic(project: Project, topic: str, settings: EvaluationSettings | None
     core = np.array(sorted(works.core_works(db, topic_id)), dtype=np.int64)
     core_p = core_pairs(db, topic_id)
     pairs = tuple(list_pairs(db, list_id) for list_id in list_ids)
+    live = live_record_ids(db, topic_id)
     emb = stored_map = embedding = None
-    if backend is not None or set_status(db, topic_id, settings.backend) != "ready":
+    if backend is not None or set_status(db, topic_id, settings.backend, live) != "ready":
         embedding = plan_embedding(project, topic, backend_for(settings, backend), True)
     else:
         emb = latest_set(db, topic_id, settings.backend)
         assert emb is not None
-        stored_map = load_map(db, emb, settings.map_method)
+        stored_map = load_map(db, emb, settings.map_method, live)
         stored_map = None if stored_map is None or stored_map.stale else stored_map
     stored: dict[tuple[int, str], Found] = {}
     todo = [METHODS] * len(list_ids)
@@ -215,7 +216,7 @@ def plan_topic(project: Project, topic: str, settings: EvaluationSettings | None
                      stored_map.coords if stored_map else None, core, core_p, pairs,
                      tuple(todo))
     return TopicPlan(topic, task, report, list_ids, emb, stored_map, stored,
-                     corpus_fingerprint(live_record_ids(db, topic_id)))
+                     corpus_fingerprint(live))
 
 
 def store_topic(project: Project, plan: TopicPlan, computed: Computed,

@@ -50,8 +50,10 @@ class StoredMap:
     stale: bool
 
 
-def load_map(db: sqlite_utils.Database, emb: EmbeddingSet, method: str) -> StoredMap | None:
-    """The stored map of ``emb`` by ``method``, or None."""
+def load_map(db: sqlite_utils.Database, emb: EmbeddingSet, method: str,
+             live: NDArray[np.int64] | None = None) -> StoredMap | None:
+    """The stored map of ``emb`` by ``method``, or None; ``live`` = the topic's live
+    record ids when already read."""
     row = db.execute(
         "SELECT id, params, corpus, fidelity, note, record_ids, coords, dtype, shape "
         "FROM maps WHERE set_id = ? AND method = ? ORDER BY id DESC LIMIT 1",
@@ -60,7 +62,8 @@ def load_map(db: sqlite_utils.Database, emb: EmbeddingSet, method: str) -> Store
         return None
     key, params, corpus, fidelity, note, ids, coords, dtype, shape = row
     current = latest_set(db, emb.topic_id, emb.info.name)
-    stale = (corpus != corpus_fingerprint(live_record_ids(db, emb.topic_id))
+    live = live_record_ids(db, emb.topic_id) if live is None else live
+    stale = (corpus != corpus_fingerprint(live)
              or current is None or current.id != emb.id)
     return StoredMap(key, emb.id, method, json.loads(params),
                      float("nan") if fidelity is None else float(fidelity), note or "",

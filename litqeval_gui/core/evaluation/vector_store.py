@@ -124,7 +124,8 @@ def latest_set(db: sqlite_utils.Database, topic_id: int, backend: str) -> Embedd
     return _set_from_row(row) if row else None
 
 
-def set_status(db: sqlite_utils.Database, topic_id: int, backend: str) -> Status:
+def set_status(db: sqlite_utils.Database, topic_id: int, backend: str,
+               live: NDArray[np.int64] | None = None) -> Status:
     """``missing`` (never computed), ``pending`` (unfinished), ``stale`` (records changed
     since) or ``ready``."""
     emb = latest_set(db, topic_id, backend)
@@ -132,13 +133,14 @@ def set_status(db: sqlite_utils.Database, topic_id: int, backend: str) -> Status
         return "missing"
     if emb.state != "done":
         return "pending"
-    return "stale" if missing_records(db, emb).size else "ready"
+    return "stale" if missing_records(db, emb, live).size else "ready"
 
 
-def missing_records(db: sqlite_utils.Database, emb: EmbeddingSet) -> NDArray[np.int64]:
+def missing_records(db: sqlite_utils.Database, emb: EmbeddingSet,
+                    live: NDArray[np.int64] | None = None) -> NDArray[np.int64]:
     """Live records of the set's topic without a row in it. A corpus-fitted set whose
     corpus is not the topic's any more misses them all."""
-    live = live_record_ids(db, emb.topic_id)
+    live = live_record_ids(db, emb.topic_id) if live is None else live
     if emb.info.name in CORPUS_FITTED and emb.corpus != corpus_fingerprint(live):
         return live
     have = np.fromiter((row[0] for row in db.execute(

@@ -3,18 +3,17 @@ Dask cluster the same answers and the same stored rows; a failing topic is repor
 its row; an interrupt leaves a project the next run finishes."""
 
 import json
-import shutil
 
 import pytest
 from dask import distributed
 
 from litqeval_gui.core.evaluation import batch
 from litqeval_gui.core.evaluation.engine import evaluate_topic
-from litqeval_gui.core.evaluation.settings import EvaluationSettings, save_settings
+from litqeval_gui.core.evaluation.settings import save_settings
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
 from tests.support.synthetic import topic_records
-from tests.support.topics import TOPIC, build_topics, import_list, write_list
+from tests.support.topics import PCA, TOPIC, build_topics, copy_project, import_list, write_list
 
 # what the project stores for an evaluation, without the creation times
 STORED = {
@@ -30,14 +29,8 @@ def topics_file(tmp_path_factory):
     """Three topics: cardio (PCA map), linguistics (UMAP map), no-core (not evaluable)."""
     path = build_topics(tmp_path_factory.mktemp("batch") / "p.litq")
     with Project.open(path) as project:
-        save_settings(project, TOPIC, EvaluationSettings(map_method="pca"))
+        save_settings(project, TOPIC, PCA)
     return path
-
-
-def copy_of(source, folder, name="p.litq"):
-    target = folder / name
-    shutil.copyfile(source, target)
-    return target
 
 
 def stored_rows(path):
@@ -55,7 +48,7 @@ def run_batch(path, **options):
 
 def test_serial_local_processes_and_dask_give_the_same_answers_and_stored_rows(
         topics_file, tmp_path):
-    paths = [copy_of(topics_file, tmp_path, f"{mode}.litq")
+    paths = [copy_project(topics_file, tmp_path, f"{mode}.litq")
              for mode in ("serial", "jobs", "dask")]
     serial = run_batch(paths[0])
     on_processes = run_batch(paths[1], jobs=2)
@@ -75,7 +68,7 @@ def test_serial_local_processes_and_dask_give_the_same_answers_and_stored_rows(
 
 
 def test_a_topic_is_evaluated_alike_alone_and_in_the_batch(topics_file, tmp_path):
-    alone, together = copy_of(topics_file, tmp_path, "a.litq"), copy_of(topics_file, tmp_path)
+    alone, together = copy_project(topics_file, tmp_path, "a.litq"), copy_project(topics_file, tmp_path)
     with Project.open(alone) as project:
         single = [run_job(evaluate_topic(project, name)).as_dict()
                   for name in ("cardio", "linguistics")]
@@ -85,7 +78,7 @@ def test_a_topic_is_evaluated_alike_alone_and_in_the_batch(topics_file, tmp_path
 
 def test_a_topic_whose_computing_fails_is_reported_and_the_others_go_on(topics_file,
                                                                        tmp_path):
-    path = copy_of(topics_file, tmp_path)
+    path = copy_project(topics_file, tmp_path)
     with Project.open(path) as project:  # 2 + 2 records: too few for a map
         tiny = topic_records("astronomy", 2, seed=7)
         import_list(project, write_list(tiny, tmp_path / "t.ris"), "core", "core", "tiny")
@@ -111,7 +104,7 @@ class Interrupt:
 @pytest.mark.parametrize("at", ["computed 1", "stored cardio"])
 def test_an_interrupt_leaves_a_consistent_project_and_the_next_run_finishes_it(
         topics_file, tmp_path, at):
-    path, reference = copy_of(topics_file, tmp_path), copy_of(topics_file, tmp_path, "r.litq")
+    path, reference = copy_project(topics_file, tmp_path), copy_project(topics_file, tmp_path, "r.litq")
     with Project.open(path) as project, pytest.raises(KeyboardInterrupt):
         batch.evaluate_all(project, progress=Interrupt(at))
     with Project.open(path) as project:
