@@ -8,9 +8,7 @@ scaled to unit length. Fitted on all records given, so a topic's vectors share o
 The SVD is the randomized subspace iteration of Halko, Martinsson & Tropp (2011,
 Alg. 4.4 with the eigen-decomposition of Alg. 5.3) applied to the records' Gram
 operator XXᵀ, never formed: Q₀ = a seeded Gaussian n × (k+10) block, then
-Qⱼ = X(XᵀQⱼ₋₁) normalised for :data:`POWER_ITERATIONS` steps — by LU (its column
-space, at a sixth of QR's cost on 50 000 records) and by QR in the last step, as
-scikit-learn's ``randomized_range_finder`` does — and the Rayleigh–Ritz step
+Qⱼ = qr(X(XᵀQⱼ₋₁)) for :data:`POWER_ITERATIONS` steps, and the Rayleigh–Ritz step
 QᵀXXᵀQ = W Λ Wᵀ gives UΣ ≈ Q W Λ^½ (top k). It is the algorithm of scikit-learn's
 TruncatedSVD, but every dense block has n rows, not one row per term: on 50 000
 records with ~10⁶ 1–2-gram terms TruncatedSVD spends minutes and gigabytes in QR/LU
@@ -78,10 +76,7 @@ def lsa_rows(x: sparse.csr_matrix, dim: int, seed: int,
     for step in range(POWER_ITERATIONS):
         yield Progress(step, POWER_ITERATIONS + 1, f"SVD: power iteration {step + 1}")
         checkpoint(token)
-        if step < POWER_ITERATIONS - 1:  # the span is what counts: LU keeps it, 6× cheaper
-            q = linalg.lu(_gram_times(x, xt, q), permute_l=True, check_finite=False)[0]
-        else:  # the Rayleigh–Ritz step needs an orthonormal basis
-            q, _ = linalg.qr(_gram_times(x, xt, q), mode="economic", check_finite=False)
+        q, _ = linalg.qr(_gram_times(x, xt, q), mode="economic", check_finite=False)
     yield Progress(POWER_ITERATIONS, POWER_ITERATIONS + 1, "SVD: Rayleigh–Ritz step")
     checkpoint(token)
     ritz = q.T.astype(np.float64) @ _gram_times(x, xt, q).astype(np.float64)
@@ -104,8 +99,7 @@ class LsaBackend:
             f"scikit-learn {sklearn.__version__}, scipy {scipy.__version__}",
             {"max_dim": self.max_dim, "seed": self.seed, "sublinear_tf": True,
              "stop_words": "english", "ngram_range": [1, 2],
-             "power_iterations": POWER_ITERATIONS, "oversamples": OVERSAMPLES,
-             "normaliser": "lu, qr last"})
+             "power_iterations": POWER_ITERATIONS, "oversamples": OVERSAMPLES})
 
     def embed(self, documents: Sequence[Document],
               token: CancelToken = NEVER) -> Job[Embeddings]:
