@@ -3,8 +3,9 @@
 Setup (not timed): a project with a core set of 50 works, 40 of them in one result list
 of ``n`` generated records, both imported as RIS. Then, in a fresh process: the first
 full evaluation — vectors (lsa), the map (UMAP, or ``--map pca``) and the four methods —
-with each phase's wall time and the process's peak memory (``ru_maxrss``), with the CPU time of each phase beside it
-(the machine is shared: wall time alone says little); the baseline,
+with each phase's wall time, CPU time and the process's peak memory so far
+(``ru_maxrss``) — the machine is shared: wall time alone says little, so the load
+average is printed too; the baseline,
 measured in the same process, is the four ``metrics/`` calls alone on the same arrays.
 Then re-evaluations after a parameter change: θ (SP cos and its leave-one-out run
 again), α (nothing runs again: stored outcomes are re-scored), in the same process and
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -62,6 +64,7 @@ def timed(name, fn):
     value = fn()
     out[name] = time.perf_counter() - start
     out[name + "_cpu"] = time.process_time() - cpu
+    out[name + "_peak"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 ** 2
     return value
 with Project.open(path) as project:
     if mode == "first":
@@ -90,6 +93,11 @@ with Project.open(path) as project:
         out["computed"] = [list(pair) for pair in ev.computed]
 print(json.dumps(out))
 """
+
+
+def _load() -> str:
+    """The 1, 5 and 15 minute load averages (as ``uptime`` prints them)."""
+    return ", ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def build(folder: Path, n: int) -> Path:
@@ -121,26 +129,31 @@ def bench(n: int, method: str) -> None:
               f"in {time.perf_counter() - start:.0f} s (not timed below)")
         first = child(path, "first", method)
         total = first["vectors"] + first["map"] + first["methods"]
-        base = first["baseline"]
-        print(f"first full evaluation ({method.upper()} map), fresh process:")
+        base, base_cpu = first["baseline"], first["baseline_cpu"]
+        print(f"first full evaluation ({method.upper()} map), fresh process; load average "
+              f"{_load()}:")
         for phase in ("vectors", "map", "methods"):
             print(f"  {phase:<8} {first[phase]:7.1f} s  ({first[phase] / base:6.1f}× baseline)"
-                  f"  CPU {first[phase + '_cpu']:7.1f} s")
-        print(f"  total    {total:7.1f} s  (goal < 120 s); peak {first['peak_mb'] / 1024:.2f} GB "
-              f"(goal < 4 GB); cluster k = {first['k']}")
-        print(f"  baseline: the four metrics/ calls alone on the same arrays {base:.2f} s")
+                  f"  CPU {first[phase + '_cpu']:7.1f} s ({first[phase + '_cpu'] / base_cpu:6.1f}×)"
+                  f"  peak so far {first[phase + '_peak']:.2f} GB")
+        cpu = sum(first[phase + "_cpu"] for phase in ("vectors", "map", "methods"))
+        print(f"  total    {total:7.1f} s  (goal < 120 s)  CPU {cpu:7.1f} s; peak "
+              f"{first['peak_mb'] / 1024:.2f} GB (goal < 4 GB); cluster k = {first['k']}")
+        print(f"  baseline: the four metrics/ calls alone on the same arrays {base:.2f} s "
+              f"(CPU {base_cpu:.2f} s)")
         row = first["table"]["lists"][0]
         print(f"  recall {row['recall']:.3f} {row['recall_ci']}, SP cos "
               f"{row['cos']['precision']:.4f}, cluster {row['cluster']['precision']:.4f}, "
               f"MVEE {row['mvee']['precision']:.4f}, hull {row['hull']['precision']:.4f}, "
               f"fidelity {first['table']['fidelity']:.3f}")
         cold = child(path, "again", method)
-        print("re-evaluation after a parameter change (goal < 1 s):")
+        print(f"re-evaluation after a parameter change (goal < 1 s); load average {_load()}:")
         for label, figures, key in (("θ, same process ", first, "theta_warm"),
                                     ("α, same process ", first, "alpha_warm"),
                                     ("θ, fresh process", cold, "theta_cold")):
             print(f"  {label} {figures[key]:6.2f} s  ({figures[key] / base:.2f}× baseline)  "
-                  f"CPU {figures[key + '_cpu']:5.2f} s")
+                  f"CPU {figures[key + '_cpu']:5.2f} s ({figures[key + '_cpu'] / base_cpu:.2f}×)"
+                  f"  peak so far {figures[key + '_peak']:.2f} GB")
         print(f"  ran again: after θ {cold['computed']}, after α {first['alpha_computed']}")
 
 

@@ -12,9 +12,18 @@ from litqeval_gui.cli import main
 from litqeval_gui.core.evaluation import comparison
 from litqeval_gui.core.evaluation.methods import METHODS
 from litqeval_gui.core.evaluation.report_svg import MARGIN, MAX_POINTS, WIDTH, Layer, scatter_svg
+from litqeval_gui.core.evaluation.settings import save_settings
 from litqeval_gui.core.project import Project
 from tests.support.synthetic import topic_records
-from tests.support.topics import TOPIC, build_topic, import_list, write_list
+from tests.support.topics import (
+    PCA,
+    TOPIC,
+    build_topic,
+    build_topics,
+    copy_project,
+    import_list,
+    write_list,
+)
 
 XHTML = "{http://www.w3.org/1999/xhtml}"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -39,9 +48,7 @@ def topic_file(tmp_path_factory):
 
 @pytest.fixture
 def proj(topic_file, tmp_path):
-    copy = tmp_path / "p.litq"
-    copy.write_bytes(topic_file.read_bytes())
-    return copy
+    return copy_project(topic_file, tmp_path)
 
 
 def test_evaluate_json_has_the_issues_shape_and_undefined_metrics_carry_a_reason(
@@ -182,3 +189,52 @@ def test_embed_refuses_vectors_of_different_widths_in_one_line(proj, capsys, tmp
                        "--vectors", vectors)
     assert code == 2 and "line 2" in err and len(err.strip().splitlines()) == 1
     assert proj.read_bytes() == before
+
+
+@pytest.fixture(scope="module")
+def topics_file(tmp_path_factory):
+    """cardio and linguistics (PCA maps) and no-core (a list, no core set)."""
+    path = build_topics(tmp_path_factory.mktemp("cli-topics") / "p.litq")
+    with Project.open(path) as project:
+        for topic in (TOPIC, "linguistics"):
+            save_settings(project, topic, PCA)
+    return path
+
+
+def test_evaluate_all_topics_gives_each_topics_json_in_a_list_and_one_csv(
+        topics_file, tmp_path, capsys):
+    proj, alone = copy_project(topics_file, tmp_path), copy_project(topics_file, tmp_path, "a.litq")
+    code, out, err = run(capsys, "evaluate", proj, "--all-topics", "--jobs", "2", "--json",
+                         "--csv", tmp_path / "all.csv")
+    assert code == 0, err
+    doc = json.loads(out)
+    singles = []
+    for topic in (TOPIC, "linguistics"):
+        code, single, err = run(capsys, "evaluate", alone, "--topic", topic, "--json")
+        assert code == 0, err
+        singles.append(json.loads(single))
+    assert doc == [*singles, {"topic": "no-core", "reason": "topic 'no-core' has no core set "
+                              "yet; import one with --role core"}]
+    with (tmp_path / "all.csv").open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    assert rows[0] == comparison.header()
+    assert [r[:2] for r in rows[1:]] == [[TOPIC, "clean"], [TOPIC, "noisy"],
+                                         ["linguistics", "clean"]]
+    code, out, _ = run(capsys, "evaluate", proj, "--all-topics")  # stored: table at once
+    assert code == 0 and out.count("SP cos leave-one-out") == 3
+    assert "topic no-core: not evaluated: topic 'no-core' has no core set yet" in out
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ([], "evaluate takes --topic TOPIC or --all-topics"),
+    (["--topic", TOPIC, "--all-topics"], "evaluate takes --topic TOPIC or --all-topics"),
+    (["--all-topics", "--theta", "0.3"], "each topic with its stored parameters; set --theta"),
+    (["--topic", TOPIC, "--jobs", "2"], "--jobs and --dask go with --all-topics"),
+    (["--all-topics", "--jobs", "0"], "--jobs must be at least 1"),
+])
+def test_bad_batch_options_are_one_line_and_change_nothing(topics_file, tmp_path, capsys,
+                                                           options, message):
+    proj = copy_project(topics_file, tmp_path)
+    code, _, err = run(capsys, "evaluate", proj, *options)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+    assert proj.read_bytes() == topics_file.read_bytes()

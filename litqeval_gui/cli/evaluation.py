@@ -9,7 +9,7 @@ from pathlib import Path
 from litqeval_gui.cli.common import Command, TextProgress, emit, open_for_writing
 from litqeval_gui.core.embedding.registry import BACKENDS, backend_by_name
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.evaluation import comparison, engine, report_html, settings
+from litqeval_gui.core.evaluation import batch, comparison, engine, report_html, settings
 from litqeval_gui.core.evaluation.map_store import MAP_METHODS
 from litqeval_gui.core.evaluation.methods import METHODS
 from litqeval_gui.core.evaluation.vector_store import embed_topic
@@ -119,14 +119,46 @@ def _evaluate(project: Project, args: argparse.Namespace) -> engine.TopicEvaluat
     return evaluation
 
 
+_PARAMETERS = ("backend", "vectors", "theta", "alpha", "p", "q", "beta", "cluster_theta",
+               "mvee_tol", "map")
+
+
 def cmd_evaluate(args: argparse.Namespace) -> None:
+    if (args.topic is None) == (not args.all_topics):
+        raise LitqError("evaluate takes --topic TOPIC or --all-topics")
     if args.csv:
         check_target(args.csv, args.project)
+    if args.all_topics:
+        _evaluate_all(args)
+        return
+    if args.jobs != 1 or args.dask:
+        raise LitqError("--jobs and --dask go with --all-topics")
     with open_for_writing(args.project) as project:
         evaluation = _evaluate(project, args)
     if args.csv:
         comparison.write_csv(evaluation, args.csv)
     emit(args, evaluation.as_dict(), lambda: table(evaluation))
+
+
+def _evaluate_all(args: argparse.Namespace) -> None:
+    """Every topic with its stored parameters, computed in parallel; one row per topic."""
+    given = [name for name in _PARAMETERS if getattr(args, name) is not None]
+    if given:
+        raise LitqError(f"--all-topics evaluates each topic with its stored parameters; "
+                        f"set --{given[0].replace('_', '-')} per topic with --topic")
+    progress = TextProgress()
+    try:
+        with open_for_writing(args.project) as project:
+            outcomes = batch.evaluate_all(project, jobs=args.jobs, dask_address=args.dask,
+                                          progress=progress)
+    finally:
+        progress.finish()
+    done = [outcome.evaluation for outcome in outcomes if outcome.evaluation is not None]
+    if args.csv:
+        comparison.write_csv(done, args.csv)
+    emit(args, [outcome.as_dict() for outcome in outcomes], lambda: "\n\n".join(
+        table(outcome.evaluation) if outcome.evaluation is not None
+        else f"topic {outcome.topic}: not evaluated: {outcome.reason}" for outcome in outcomes))
 
 
 def cmd_report(args: argparse.Namespace) -> None:
@@ -153,7 +185,14 @@ def register(command: Command) -> None:
     _vector_options(p)
     p = command("evaluate", cmd_evaluate,
                 "recall and semantic precision of every result list of a topic")
-    p.add_argument("--topic", required=True)
+    p.add_argument("--topic")
+    p.add_argument("--all-topics", action="store_true", dest="all_topics",
+                   help="every topic with its stored parameters, topics in parallel")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="with --all-topics: compute N topics at a time on local processes")
+    p.add_argument("--dask", metavar="ADDRESS",
+                   help="with --all-topics: compute on the Dask cluster at ADDRESS "
+                        "(optional extra: pip install \"litqeval-gui[dask]\")")
     p.add_argument("--backend", choices=BACKENDS)
     _vector_options(p)
     p.add_argument("--theta", help="SP cos threshold: a number or 'from-core'")

@@ -180,21 +180,26 @@ def centroid_similarity(
     if e_c.shape[0] == 0:
         return CentroidSimilarity(nan_r, np.empty(0), np.nan, "no core record has an embedding")
     unit_c = _unit_rows(e_c.astype(np.float64))
-    if not np.all(np.isfinite(unit_c)):
-        return CentroidSimilarity(nan_r, np.empty(0), np.nan,
-                                  "a core embedding is zero or not finite")
-    centroid = unit_c.mean(axis=0)
-    norm = float(np.linalg.norm(centroid))
-    if norm == 0.0:
-        return CentroidSimilarity(nan_r, np.empty(0), np.nan,
-                                  "the core embeddings cancel out: their centroid is zero")
-    direction = centroid / norm
-    core_cos = _cosines(e_c.astype(e_r.dtype, copy=False), direction)
+    direction, reason = _centroid_direction(unit_c)
+    if direction is None:
+        return CentroidSimilarity(nan_r, np.empty(0), np.nan, reason)
+    core_cos = _cosines(e_c.astype(e_r.dtype, copy=False), direction[None])[:, 0]
     return CentroidSimilarity(
-        retrieved=_cosines(e_r, direction),
+        retrieved=_cosines(e_r, direction[None])[:, 0],
         core=core_cos,
         default_theta=float(core_cos.min()),
     )
+
+
+def _centroid_direction(unit_c: NDArray[np.float64]) -> tuple[NDArray[np.float64] | None, str]:
+    """ĉ = c/‖c‖ of c = mean of the unit core rows, or None and why there is none."""
+    if not np.all(np.isfinite(unit_c)):
+        return None, "a core embedding is zero or not finite"
+    centroid = unit_c.mean(axis=0)
+    norm = float(np.linalg.norm(centroid))
+    if norm == 0.0:
+        return None, "the core embeddings cancel out: their centroid is zero"
+    return centroid / norm, ""
 
 
 def _unit_rows(matrix: NDArray[np.floating]) -> NDArray[np.floating]:
@@ -202,17 +207,26 @@ def _unit_rows(matrix: NDArray[np.floating]) -> NDArray[np.floating]:
         return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
 
 
-def _cosines(matrix: NDArray[np.floating], direction: NDArray[np.float64]) -> NDArray:
-    """r·d / ‖r‖ per row in the matrix's dtype.
+def _cosines(matrix: NDArray[np.floating], directions: NDArray[np.float64],
+             norms: NDArray[np.floating] | None = None) -> NDArray:
+    """r·d / ‖r‖ per row r and unit direction d (one column per row of ``directions``),
+    in the matrix's dtype; ``norms`` = the rows' ‖r‖ when already known.
 
-    Dots and norms both by einsum: each row's sums run in the same order wherever the
-    row sits (a BLAS mat-vec rounds rows differently by position), in one pass each.
+    Dots and norms both by einsum: each (row, direction) sum runs over the row's
+    contiguous values in the same order wherever the row sits and however many
+    directions there are (a BLAS product rounds by position), so one direction alone or
+    many at once give the same bits.
     """
-    unit = direction.astype(matrix.dtype)
-    dots = np.einsum("ij,j->i", matrix, unit)
-    norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
+    units = directions.astype(matrix.dtype)
+    dots = np.einsum("ij,kj->ik", matrix, units)
+    if norms is None:
+        norms = _norms(matrix)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(norms > 0, dots / norms, np.nan)
+        return np.where(norms[:, None] > 0, dots / norms[:, None], np.nan)
+
+
+def _norms(matrix: NDArray[np.floating]) -> NDArray[np.floating]:
+    return np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
 
 
 def _slackened(theta: float | NDArray[np.float64]) -> float | NDArray[np.float64]:
@@ -243,6 +257,62 @@ def sp_cos(
     reason = sims.reason or _empty_reason(e_r.shape[0], n_core)
     recall = _core_recall(relevant & core, n_core)
     return _result("cos", relevant, recall, scoring, params, reason)
+
+
+def sp_cos_leave_one_out(
+    core_embeddings: ArrayLike,
+    retrieved_embeddings: ArrayLike,
+    is_core: ArrayLike,
+    n_core: int,
+    core_row_of: ArrayLike,
+    theta: float | None = None,
+) -> list[tuple[int, float, float]]:
+    """SP_cos with each core row left out in turn: per row i of E_C, (relevant count,
+    precision, recall) of ``sp_cos(E_C without row i, E_R, is_core & (core_row_of != i),
+    n_core − 1, θ)`` — ``core_row_of[r]`` is the E_C row of R row r's core work (−1 when
+    none), which stops being core with it. Empty with fewer than two core rows.
+
+    Number for number those runs: the same centroids, the same cosine code (one einsum
+    over all left-out centroids at once, R's norms computed once) and the same ≥ θ test;
+    a left-out set without a centroid runs :func:`sp_cos` itself.
+    """
+    e_c = _rows(core_embeddings, "core_embeddings")
+    e_r = _rows(retrieved_embeddings, "retrieved_embeddings")
+    core = _core_mask(is_core, e_r.shape[0], n_core)
+    owner = np.asarray(core_row_of, dtype=np.int64)
+    if owner.shape != core.shape:
+        raise ValueError(f"core_row_of must have one entry per retrieved row ({core.size}), "
+                         f"got shape {owner.shape}")
+    m, n = e_c.shape[0], e_r.shape[0]
+    if m < 2:
+        return []
+
+    def run(i: int) -> tuple[int, float, float]:
+        result = sp_cos(np.delete(e_c, i, axis=0), e_r, core & (owner != i), n_core - 1, theta)
+        return result.n_relevant, result.precision, result.recall
+
+    unit_c = _unit_rows(e_c.astype(np.float64))
+    directions = [_centroid_direction(np.delete(unit_c, i, axis=0))[0] for i in range(m)]
+    good = [i for i, direction in enumerate(directions) if direction is not None]
+    if n == 0 or e_c.shape[1] != e_r.shape[1] or not good:
+        return [run(i) for i in range(m)]
+    stacked = np.stack([directions[i] for i in good])
+    core_cos = _cosines(e_c.astype(e_r.dtype, copy=False), stacked)
+    retrieved_cos = _cosines(e_r, stacked, _norms(e_r))
+    column = {i: col for col, i in enumerate(good)}
+    out = []
+    for i in range(m):
+        if i not in column:
+            out.append(run(i))
+            continue
+        col = column[i]
+        threshold = (float(np.delete(core_cos[:, col], i).min()) if theta is None
+                     else float(theta))
+        relevant = retrieved_cos[:, col] >= _slackened(threshold)
+        n_relevant = int(relevant.sum())
+        out.append((n_relevant, n_relevant / n,
+                    _core_recall(relevant & core & (owner != i), n_core - 1)))
+    return out
 
 
 def _cos_inputs(

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from litqeval_gui.core.evaluation import comparison
 from litqeval_gui.core.evaluation.engine import evaluate_topic
-from litqeval_gui.core.evaluation.settings import EvaluationSettings, load_settings
+from litqeval_gui.core.evaluation.settings import load_settings
 from litqeval_gui.core.ingest import import_file
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
@@ -23,9 +23,16 @@ from litqeval_gui.gui.screens.evaluation import view as view_module
 from litqeval_gui.gui.screens.evaluation.table import GROUP_ROLE, SORT_ROLE
 from tests.support.pages import sidebar_index
 from tests.support.synthetic import topic_records
-from tests.support.topics import TOPIC, build_topic, import_list, write_list
+from tests.support.topics import (
+    PCA,
+    TOPIC,
+    build_topic,
+    copy_project,
+    evaluate_pca,
+    import_list,
+    write_list,
+)
 
-PCA = EvaluationSettings(map_method="pca")
 SVG = "{http://www.w3.org/2000/svg}"
 XHTML = "{http://www.w3.org/1999/xhtml}"
 
@@ -33,19 +40,13 @@ XHTML = "{http://www.w3.org/1999/xhtml}"
 @pytest.fixture(scope="module")
 def topic_file(tmp_path_factory):
     path = build_topic(tmp_path_factory.mktemp("screen") / "p.litq", extra=40, noise=30)
-    with Project.open(path) as project:
-        from litqeval_gui.core.evaluation.settings import save_settings
-
-        save_settings(project, TOPIC, PCA)
-        run_job(evaluate_topic(project, TOPIC, PCA))
+    evaluate_pca(path, save=True)
     return path
 
 
 @pytest.fixture
 def project_file(topic_file, tmp_path):
-    copy = tmp_path / "p.litq"
-    copy.write_bytes(topic_file.read_bytes())
-    return copy
+    return copy_project(topic_file, tmp_path)
 
 
 def open_evaluation(window, qtbot, path, topic=TOPIC):

@@ -8,7 +8,8 @@ map against the vectors it came from: the share of the vectors' variance the map
 UMAP compiles numba code on first use; :func:`use_numba_cache` points numba's cache at a
 writable per-user directory (:func:`numba_cache_dir`) before umap is imported, and
 :func:`cache_umap_kernels` turns numba's on-disk cache on for the kernels umap-learn jits
-without ``cache=True`` (without it every process spends ~10 s compiling them again), so
+and pynndescent jit without ``cache=True`` (without it every process spends tens of
+seconds compiling them again), so
 only the first map of an installation pays the compilation.
 """
 
@@ -84,12 +85,14 @@ def use_numba_cache() -> Path:
 
 
 def cache_umap_kernels() -> int:
-    """Enable numba's on-disk cache for every jitted function of the imported ``umap``
-    modules (numba recompiles a cached kernel when its source changes); return how many."""
+    """Enable numba's on-disk cache for every jitted function of the imported ``umap`` and
+    ``pynndescent`` modules (its nearest-neighbour search: ~30 s of compiling per process
+    on 50 000 records without it; numba recompiles a cached kernel when its source
+    changes); return how many."""
     from numba.core.dispatcher import Dispatcher
 
     kernels = {id(obj): obj for name, module in list(sys.modules.items())
-               if name == "umap" or name.startswith("umap.")
+               if name.split(".")[0] in ("umap", "pynndescent")
                for obj in vars(module).values() if isinstance(obj, Dispatcher)}
     for kernel in kernels.values():
         kernel.enable_caching()
@@ -146,6 +149,8 @@ def _umap(rows: NDArray[np.float32], seed: int) -> NDArray[np.float32]:
                       min_dist=UMAP_MIN_DIST, random_state=seed, n_jobs=1)
     with warnings.catch_warnings():  # "n_jobs overridden by random_state": as intended
         warnings.filterwarnings("ignore", message="n_jobs value", category=UserWarning)
+        # pynndescent's nn_descent takes its metric as a global: compiled anew each process
+        warnings.filterwarnings("ignore", message=".*Cannot cache compiled function")
         return np.asarray(model.fit_transform(rows), dtype=np.float32)
 
 

@@ -10,7 +10,9 @@
 | ``inputs`` | the E_C and R rows an evaluation works on |
 | ``methods`` | SP cos / cluster / MVEE / hull through ``metrics/``; leave-one-out |
 | ``result_store`` | stored outcomes keyed by what they depend on |
-| ``engine`` | ``evaluate_topic``: the job that ties them together |
+| ``compute`` | a topic's embedding, map and methods on plain data (no project: runs anywhere) |
+| ``engine`` | ``plan_topic`` (read), ``store_topic`` (write path), ``evaluate_topic`` = both around ``compute`` |
+| ``batch`` | ``evaluate_all``: every topic, computed in parallel through ``core/scaleout`` |
 | ``comparison`` | the comparison table as rows, CSV, XLSX |
 | ``analysis`` | readiness, SP_cos threshold sweeps, the map's titles, the lists' overlap |
 | ``report_html``, ``report_svg`` | the self-contained HTML report and its SVG plots |

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
 from litqeval_gui.core.evaluation.engine import ListEvaluation, TopicEvaluation
@@ -43,16 +44,18 @@ def comparison_rows(evaluation: TopicEvaluation) -> list[list[object]]:
     return [_row(evaluation, item) for item in evaluation.lists]
 
 
-def write_csv(evaluation: TopicEvaluation, path: str | Path) -> Path:
-    """Write the table as UTF-8 CSV (replaced whole, never half-written; text that a
-    spreadsheet would run as a formula is escaped, as every CSV export is)."""
+def write_csv(evaluation: TopicEvaluation | Sequence[TopicEvaluation], path: str | Path) -> Path:
+    """Write the table — of one topic, or of several one after another — as UTF-8 CSV
+    (replaced whole, never half-written; text that a spreadsheet would run as a formula
+    is escaped, as every CSV export is)."""
+    evaluations = [evaluation] if isinstance(evaluation, TopicEvaluation) else evaluation
 
     def write(partial: Path) -> None:
         with partial.open("w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
             writer.writerow(header())
             writer.writerows([escape_formula(v) if isinstance(v, str) else v for v in row]
-                             for row in comparison_rows(evaluation))
+                             for one in evaluations for row in comparison_rows(one))
 
     return write_whole(path, write, "the table")
 

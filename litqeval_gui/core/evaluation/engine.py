@@ -1,22 +1,29 @@
 """Evaluate a topic: every result list × the core set (SPEC §1), cached in the project.
 
-:func:`evaluate_topic` is a generator job. It makes sure the topic's vectors (the
-backend of the settings) and its map exist and are current — computing them when
-missing or stale — then, per list: recall with its 95 % Wilson interval and the missed
-core (:func:`~litqeval_gui.core.evaluation.recall.recall_report`), and SP_cos,
-SP_cluster, SP_mvee and SP_hull (:mod:`.methods`, all through ``metrics/``).
+Three steps, the same for one topic (:func:`evaluate_topic`, the app and ``evaluate
+--topic``) and for all (:mod:`.batch`, ``evaluate --all-topics``):
+
+1. :func:`plan_topic` reads (no writes): recall with its 95 % Wilson interval and the
+   missed core (:func:`~litqeval_gui.core.evaluation.recall.recall_report`), whether the
+   vectors (the settings' backend) and the map are current, which outcomes are stored;
+   it makes a :class:`~.compute.TopicTask` of plain data.
+2. :func:`~.compute.compute_topic` embeds, maps and runs SP_cos, SP_cluster, SP_mvee and
+   SP_hull (:mod:`.methods`, all through ``metrics/``) where nothing is stored — without
+   the project, so anywhere.
+3. :func:`store_topic` stores the answer through the write path (vectors in bounded
+   commits, the map, the outcomes) and builds the :class:`TopicEvaluation`.
 
 What each method depends on is its key (:mod:`.result_store`): cos — E_C, the list's
 rows, θ; cluster — the rows, the clustering θ; MVEE — the rows, the map, the
 tolerance; hull — the rows, the map. All include the embedding set. p, q, α and β only
 re-score stored outcomes, so a change of them recomputes nothing; vectors and the map
-are read only when some method has to run.
+are read only when some method has to run or the map is fitted.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import chain
 
 import numpy as np
 from numpy.typing import NDArray
@@ -27,28 +34,24 @@ from litqeval_gui.core.catalog import lists
 from litqeval_gui.core.embedding.backends import Backend, BackendInfo
 from litqeval_gui.core.embedding.registry import backend_by_name
 from litqeval_gui.core.errors import ProjectError
-from litqeval_gui.core.evaluation.inputs import Rows, core_rows, list_rows, take
+from litqeval_gui.core.evaluation.compute import Computed, Found, TopicTask, compute_topic
+from litqeval_gui.core.evaluation.inputs import Rows, core_pairs, list_pairs, rows_from
 from litqeval_gui.core.evaluation.intervals import wilson_interval
-from litqeval_gui.core.evaluation.map_store import StoredMap, load_map, map_topic
-from litqeval_gui.core.evaluation.methods import (
-    METHODS,
-    MethodResult,
-    Outcome,
-    cluster_outcome,
-    cos_outcome,
-    hull_outcome,
-    mvee_outcome,
-    scored,
-)
-from litqeval_gui.core.evaluation.recall import MissedRecord, recall_report
+from litqeval_gui.core.evaluation.map_store import StoredMap, load_map, store_map
+from litqeval_gui.core.evaluation.methods import METHODS, MethodResult, scored
+from litqeval_gui.core.evaluation.recall import MissedRecord, RecallReport, recall_report
 from litqeval_gui.core.evaluation.result_store import load_outcome, outcome_key, store_outcomes
 from litqeval_gui.core.evaluation.settings import EvaluationSettings, load_settings
 from litqeval_gui.core.evaluation.vector_store import (
     EmbeddingSet,
-    embed_topic,
+    corpus_fingerprint,
     latest_set,
+    live_record_ids,
     load_vectors,
+    plan_embedding,
     set_status,
+    store_embedding,
+    stored_vector_ids,
 )
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress, scaled
 from litqeval_gui.core.project import Project
@@ -137,90 +140,114 @@ def backend_for(settings: EvaluationSettings, backend: Backend | None) -> Backen
     return backend_by_name(settings.backend)
 
 
-def prepare_topic(project: Project, topic: str, settings: EvaluationSettings,
-                  backend: Backend | None = None,
-                  token: CancelToken = NEVER) -> Job[tuple[EmbeddingSet, StoredMap]]:
-    """The topic's current embedding set and map, computing what is missing or stale."""
-    topic_id = project.topic_id(topic)
-    if backend is not None or set_status(project.db, topic_id, settings.backend) != "ready":
-        yield from scaled(embed_topic(project, topic, backend_for(settings, backend), token),
-                          0, 60, 100, "vectors")
-    emb = latest_set(project.db, topic_id, settings.backend)
-    assert emb is not None
-    stored = load_map(project.db, emb, settings.map_method)
-    if stored is None or stored.stale:
-        stored = yield from scaled(map_topic(project, emb, settings.map_method, token=token),
-                                   60, 95, 100, "map")
-    return emb, stored
+def method_keys(set_id: int, map_id: int | None, core_rows_: Rows, rows: Rows, n_core: int,
+                settings: EvaluationSettings) -> dict[str, str | None]:
+    """Each method's key (module docstring); None for a method on a map not made yet."""
+    common = {"set": set_id, "rows": rows.fingerprint}
+    inputs = {"cos": {"theta": settings.theta, "core": core_rows_.fingerprint, "n_core": n_core},
+              "cluster": {"theta": settings.cluster_theta, "n_core": n_core},
+              "mvee": {"tol": settings.mvee_tol, "map": map_id, "n_core": n_core},
+              "hull": {"map": map_id, "n_core": n_core}}
+    return {method: None if map_id is None and "map" in inputs[method]
+            else outcome_key(method=method, **common, **inputs[method]) for method in METHODS}
 
 
-class _Arrays:
-    """Vectors and map points, read once and only when some method has to run."""
+@dataclass(frozen=True, eq=False)
+class TopicPlan:
+    """What :func:`plan_topic` read: the worker's :class:`TopicTask` and what storing its
+    answer needs — the recall report, the lists' ids, the ready set and current map
+    (None: the task makes them), the outcomes found stored by (list index, method), the
+    topic's corpus fingerprint when read."""
 
-    def __init__(self, project: Project, emb: EmbeddingSet, stored: StoredMap) -> None:
-        self._load = lambda: load_vectors(project.db, emb)
-        self._map = stored
-        self._vectors: tuple[NDArray[np.int64], NDArray[np.float32]] | None = None
-
-    def vectors(self, record_ids: NDArray[np.int64]) -> NDArray[np.float32]:
-        if self._vectors is None:
-            self._vectors = self._load()
-        return take(*self._vectors, record_ids)
-
-    def coords(self, record_ids: NDArray[np.int64]) -> NDArray[np.float32]:
-        return take(self._map.record_ids, self._map.coords, record_ids)
+    topic: str
+    task: TopicTask
+    report: RecallReport
+    list_ids: tuple[int, ...]
+    emb: EmbeddingSet | None
+    map: StoredMap | None
+    stored: dict[tuple[int, str], Found]
+    corpus: str
 
 
-def evaluate_topic(project: Project, topic: str, settings: EvaluationSettings | None = None,
-                   backend: Backend | None = None,
-                   token: CancelToken = NEVER) -> Job[TopicEvaluation]:
-    """Evaluate every result list of ``topic`` (module docstring). ``settings`` default to
-    the topic's stored ones; ``backend`` supplies precomputed vectors."""
+def plan_topic(project: Project, topic: str, settings: EvaluationSettings | None = None,
+               backend: Backend | None = None) -> TopicPlan:
+    """Read everything the evaluation of ``topic`` needs (module docstring, step 1).
+    ``settings`` default to the topic's stored ones; ``backend`` supplies precomputed
+    vectors."""
     settings = settings or load_settings(project, topic)
     report = recall_report(project, topic)  # refuses a topic without core set or lists
-    emb, stored = yield from scaled(prepare_topic(project, topic, settings, backend, token),
-                                    0, 80, 100)
     db = project.db
     topic_id = project.topic_id(topic)
-    core = works.core_works(db, topic_id)
-    core_rows_ = core_rows(db, topic_id, emb.id, core)
-    arrays = _Arrays(project, emb, stored)
-    ids = {info.name: info.id for info in lists(project, topic) if info.role == "results"}
-    out, computed, to_store = [], [], []
-    for number, recall in enumerate(report.lists):
-        yield Progress(80 + 20 * number // len(report.lists), 100, f"evaluating {recall.name}")
+    by_name = {info.name: info.id for info in lists(project, topic) if info.role == "results"}
+    list_ids = tuple(by_name[item.name] for item in report.lists)
+    core = np.array(sorted(works.core_works(db, topic_id)), dtype=np.int64)
+    core_p = core_pairs(db, topic_id)
+    pairs = tuple(list_pairs(db, list_id) for list_id in list_ids)
+    live = live_record_ids(db, topic_id)
+    emb = stored_map = embedding = None
+    if backend is not None or set_status(db, topic_id, settings.backend, live) != "ready":
+        embedding = plan_embedding(project, topic, backend_for(settings, backend), True)
+    else:
+        emb = latest_set(db, topic_id, settings.backend)
+        assert emb is not None
+        stored_map = load_map(db, emb, settings.map_method, live)
+        stored_map = None if stored_map is None or stored_map.stale else stored_map
+    stored: dict[tuple[int, str], Found] = {}
+    todo = [METHODS] * len(list_ids)
+    vector_ids = np.empty(0, np.int64)
+    if emb is not None:
+        vector_ids = stored_vector_ids(db, emb)
+        core_rows_ = rows_from(core_p, vector_ids, core)
+        for number, (list_id, list_p) in enumerate(zip(list_ids, pairs, strict=True)):
+            rows = rows_from(list_p, vector_ids, core)
+            keys = method_keys(emb.id, stored_map.id if stored_map else None, core_rows_, rows,
+                               len(core), settings)
+            for method, key in keys.items():
+                found = key and load_outcome(db, list_id, method, key, len(rows.record_ids))
+                if found:
+                    stored[(number, method)] = found
+            todo[number] = tuple(m for m in METHODS if (number, m) not in stored)
+    need_vectors = emb is not None and (
+        stored_map is None or any(m in ("cos", "cluster") for m in chain(*todo)))
+    vectors = (load_vectors(db, emb) if need_vectors and emb is not None
+               else (vector_ids, np.empty((0, 0), np.float32)))
+    task = TopicTask(settings, embedding, vectors,
+                     stored_map.record_ids if stored_map else None,
+                     stored_map.coords if stored_map else None, core, core_p, pairs,
+                     tuple(todo))
+    return TopicPlan(topic, task, report, list_ids, emb, stored_map, stored,
+                     corpus_fingerprint(live))
+
+
+def store_topic(project: Project, plan: TopicPlan, computed: Computed,
+                token: CancelToken = NEVER) -> Job[TopicEvaluation]:
+    """Store what ``computed`` found through the write path (module docstring, step 3):
+    the vectors (0–80 %), the map, then every new outcome in one write."""
+    settings, task = plan.task.settings, plan.task
+    emb = plan.emb
+    if task.embedding is not None:
+        emb = yield from scaled(store_embedding(project, task.embedding,
+                                                computed.embeddings(task.embedding), token),
+                                0, 80, 100, "vectors")
+    assert emb is not None
+    stored_map = plan.map
+    projection = computed.map_projection(settings.map_method)
+    if projection is not None:
         token.raise_if_cancelled()
-        list_id = ids[recall.name]
-        rows = list_rows(db, list_id, emb.id, core)
-        common = {"set": emb.id, "rows": rows.fingerprint}
-        runs: dict[str, tuple[dict, Callable[[], tuple[Outcome, NDArray[np.bool_]]]]] = {
-            "cos": ({"theta": settings.theta, "core": core_rows_.fingerprint,
-                     "n_core": len(core)},
-                    lambda rows=rows: cos_outcome(
-                        arrays.vectors(core_rows_.record_ids), core_rows_.work_ids,
-                        arrays.vectors(rows.record_ids), rows.work_ids, rows.is_core, len(core),
-                        settings.theta)),
-            "cluster": ({"theta": settings.cluster_theta, "n_core": len(core)},
-                        lambda rows=rows: cluster_outcome(
-                            arrays.vectors(rows.record_ids), rows.is_core, len(core),
-                            settings.cluster_theta)),
-            "mvee": ({"tol": settings.mvee_tol, "map": stored.id, "n_core": len(core)},
-                     lambda rows=rows: mvee_outcome(
-                         arrays.coords(rows.record_ids), rows.is_core, len(core),
-                         settings.mvee_tol)),
-            "hull": ({"map": stored.id, "n_core": len(core)},
-                     lambda rows=rows: hull_outcome(arrays.coords(rows.record_ids),
-                                                    rows.is_core, len(core))),
-        }
+        stored_map = store_map(project, emb, computed.map_ids, projection, plan.corpus)
+    assert stored_map is not None
+    yield Progress(90, 100, "storing the results")
+    n_core = len(task.core_works)
+    out, to_store = [], []
+    for number, (recall, list_id, rows) in enumerate(zip(plan.report.lists, plan.list_ids,
+                                                         computed.rows, strict=True)):
+        keys = method_keys(emb.id, stored_map.id, computed.core_rows, rows, n_core, settings)
         methods, relevant = {}, {}
-        for method, (inputs, run) in runs.items():
-            key = outcome_key(method=method, **common, **inputs)
-            found = load_outcome(db, list_id, method, key, len(rows.record_ids))
+        for method in METHODS:
+            found = plan.stored.get((number, method))
             if found is None:
-                token.raise_if_cancelled()
-                found = run()
-                to_store.append((list_id, method, key, *found))
-                computed.append((recall.name, method))
+                found = computed.outcomes[(number, method)]
+                to_store.append((list_id, method, keys[method], *found))
             methods[method] = scored(found[0], settings.scoring)
             relevant[method] = found[1]
         out.append(ListEvaluation(
@@ -229,5 +256,18 @@ def evaluate_topic(project: Project, topic: str, settings: EvaluationSettings | 
             methods, rows, relevant, recall.size - len(rows.work_ids)))
     store_outcomes(project, to_store)
     yield Progress(100, 100, "evaluated")
-    return TopicEvaluation(topic, settings, emb.info, emb.notes, stored, core_rows_, out,
-                           tuple(computed))
+    names = [item.name for item in plan.report.lists]
+    return TopicEvaluation(plan.topic, settings, emb.info, emb.notes, stored_map,
+                           computed.core_rows, out,
+                           tuple((names[number], method) for number, method in computed.outcomes))
+
+
+def evaluate_topic(project: Project, topic: str, settings: EvaluationSettings | None = None,
+                   backend: Backend | None = None,
+                   token: CancelToken = NEVER) -> Job[TopicEvaluation]:
+    """Evaluate every result list of ``topic`` (module docstring: plan, compute here,
+    store). ``settings`` default to the topic's stored ones; ``backend`` supplies
+    precomputed vectors."""
+    plan = plan_topic(project, topic, settings, backend)
+    computed = yield from scaled(compute_topic(plan.task, token), 0, 90, 100)
+    return (yield from scaled(store_topic(project, plan, computed, token), 90, 100, 100))

@@ -1,4 +1,5 @@
-"""The rows an evaluation works on, read from the project.
+"""The rows an evaluation works on: the records read from the project, the rows made
+from them in plain numpy (so a worker without the project makes the same rows).
 
 E_C (SPEC §1): one row per core work that has a vector (its first core record with one);
 |C| counts every core work. R: one row per distinct work of the list that has a vector
@@ -33,36 +34,48 @@ class Rows:
         return sha.hexdigest()[:16]
 
 
-# CROSS JOIN fixes the order: from the import's records to their vectors, never a scan
-# of every vector of the set
+@dataclass(frozen=True, eq=False)
+class Pairs:
+    """(work, record) of every live record of a list or of the core set."""
+
+    work_ids: NDArray[np.int64]
+    record_ids: NDArray[np.int64]
+
+
 _CORE_SQL = """
-SELECT r.work_id, MIN(r.id) FROM live_imports i CROSS JOIN records r CROSS JOIN vectors v
-WHERE i.topic_id = ? AND i.role = 'core' AND r.import_id = i.id
-  AND v.set_id = ? AND v.record_id = r.id AND v.data IS NOT NULL
-GROUP BY r.work_id ORDER BY r.work_id
+SELECT r.work_id, r.id FROM live_imports i JOIN records r ON r.import_id = i.id
+WHERE i.topic_id = ? AND i.role = 'core'
 """
-_LIST_SQL = """
-SELECT r.work_id, MIN(r.id) FROM live_records r CROSS JOIN vectors v
-WHERE r.import_id = ? AND v.set_id = ? AND v.record_id = r.id AND v.data IS NOT NULL
-GROUP BY r.work_id ORDER BY r.work_id
-"""
+_LIST_SQL = "SELECT work_id, id FROM live_records WHERE import_id = ?"
 
 
-def _rows(db: sqlite_utils.Database, sql: str, params: list, core: set[int]) -> Rows:
+def _pairs(db: sqlite_utils.Database, sql: str, params: list) -> Pairs:
     pairs = np.array(db.execute(sql, params).fetchall(), dtype=np.int64).reshape(-1, 2)
-    works = np.ascontiguousarray(pairs[:, 0])
-    core_ids = np.fromiter(core, np.int64, len(core))
-    return Rows(works, np.ascontiguousarray(pairs[:, 1]), np.isin(works, core_ids))
+    return Pairs(np.ascontiguousarray(pairs[:, 0]), np.ascontiguousarray(pairs[:, 1]))
 
 
-def core_rows(db: sqlite_utils.Database, topic_id: int, set_id: int, core: set[int]) -> Rows:
-    """E_C's rows: core works with a vector (``core`` = every core work id)."""
-    return _rows(db, _CORE_SQL, [topic_id, set_id], core)
+def core_pairs(db: sqlite_utils.Database, topic_id: int) -> Pairs:
+    """The records of the topic's core set."""
+    return _pairs(db, _CORE_SQL, [topic_id])
 
 
-def list_rows(db: sqlite_utils.Database, list_id: int, set_id: int, core: set[int]) -> Rows:
-    """R's rows for one result list."""
-    return _rows(db, _LIST_SQL, [list_id, set_id], core)
+def list_pairs(db: sqlite_utils.Database, list_id: int) -> Pairs:
+    """The live records of one result list."""
+    return _pairs(db, _LIST_SQL, [list_id])
+
+
+def rows_from(pairs: Pairs, with_vector: NDArray[np.int64], core: NDArray[np.int64]) -> Rows:
+    """One row per work of ``pairs`` with a record among ``with_vector`` (sorted ids of the
+    records that have a vector): its smallest such record id, works ascending; flagged
+    core when the work is in ``core``. E_C's rows from the core set's pairs, R's from a
+    list's."""
+    has = np.isin(pairs.record_ids, with_vector)
+    works, records = pairs.work_ids[has], pairs.record_ids[has]
+    order = np.lexsort((records, works))
+    works, records = works[order], records[order]
+    first = np.r_[True, works[1:] != works[:-1]] if works.size else np.zeros(0, bool)
+    works = np.ascontiguousarray(works[first])
+    return Rows(works, np.ascontiguousarray(records[first]), np.isin(works, core))
 
 
 def take(ids: NDArray[np.int64], values: NDArray, wanted: NDArray[np.int64]) -> NDArray:

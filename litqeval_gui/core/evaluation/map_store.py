@@ -19,7 +19,7 @@ import sqlite_utils
 from numpy.typing import NDArray
 
 from litqeval_gui.core.changes import Changes
-from litqeval_gui.core.embedding.projection import MAP_SEED, Method, project
+from litqeval_gui.core.embedding.projection import MAP_SEED, Method, Projection, project
 from litqeval_gui.core.evaluation.vector_store import (
     EmbeddingSet,
     corpus_fingerprint,
@@ -50,8 +50,10 @@ class StoredMap:
     stale: bool
 
 
-def load_map(db: sqlite_utils.Database, emb: EmbeddingSet, method: str) -> StoredMap | None:
-    """The stored map of ``emb`` by ``method``, or None."""
+def load_map(db: sqlite_utils.Database, emb: EmbeddingSet, method: str,
+             live: NDArray[np.int64] | None = None) -> StoredMap | None:
+    """The stored map of ``emb`` by ``method``, or None; ``live`` = the topic's live
+    record ids when already read."""
     row = db.execute(
         "SELECT id, params, corpus, fidelity, note, record_ids, coords, dtype, shape "
         "FROM maps WHERE set_id = ? AND method = ? ORDER BY id DESC LIMIT 1",
@@ -60,7 +62,8 @@ def load_map(db: sqlite_utils.Database, emb: EmbeddingSet, method: str) -> Store
         return None
     key, params, corpus, fidelity, note, ids, coords, dtype, shape = row
     current = latest_set(db, emb.topic_id, emb.info.name)
-    stale = (corpus != corpus_fingerprint(live_record_ids(db, emb.topic_id))
+    live = live_record_ids(db, emb.topic_id) if live is None else live
+    stale = (corpus != corpus_fingerprint(live)
              or current is None or current.id != emb.id)
     return StoredMap(key, emb.id, method, json.loads(params),
                      float("nan") if fidelity is None else float(fidelity), note or "",
@@ -69,14 +72,24 @@ def load_map(db: sqlite_utils.Database, emb: EmbeddingSet, method: str) -> Store
 
 def map_topic(project_: Project, emb: EmbeddingSet, method: Method = "umap",
               seed: int = MAP_SEED, token: CancelToken = NEVER) -> Job[StoredMap]:
-    """Fit the map of every vector of ``emb`` and store it (one op), replacing older maps
-    of the same set and method."""
+    """Fit the map of every vector of ``emb`` and store it (:func:`store_map`)."""
     db = project_.db
     corpus = corpus_fingerprint(live_record_ids(db, emb.topic_id))
     ids, vectors = load_vectors(db, emb)
     projection = yield from scaled(project(vectors, method, seed, token), 0, 95, 100,
                                    f"{method.upper()} map")
     token.raise_if_cancelled()
+    stored = store_map(project_, emb, ids, projection, corpus)
+    yield Progress(100, 100, "map ready")
+    return stored
+
+
+def store_map(project_: Project, emb: EmbeddingSet, ids: NDArray[np.int64],
+              projection: Projection, corpus: str) -> StoredMap:
+    """Store ``projection`` of the records ``ids`` of ``emb``, fitted when the topic's
+    records had the fingerprint ``corpus`` (one op), replacing older maps of the same
+    set and method."""
+    method = projection.method
     coords = np.ascontiguousarray(projection.coords, dtype=np.float32)
     fidelity = None if np.isnan(projection.fidelity) else float(projection.fidelity)
 
@@ -91,7 +104,6 @@ def map_topic(project_: Project, emb: EmbeddingSet, method: Method = "umap",
         return Changes(evaluation=True)
 
     project_.write(op)
-    yield Progress(100, 100, "map ready")
-    stored = load_map(db, emb, method)
+    stored = load_map(project_.db, emb, method)
     assert stored is not None
     return stored

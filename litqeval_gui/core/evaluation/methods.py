@@ -8,8 +8,8 @@ F_β = ``metrics.sets.semantic_f_beta``, exactly as ``metrics.semantic`` does).
 
 Beyond the paper, SP_cos's leave-one-out: for each core record with a vector in turn,
 SP_cos with the core set without it (E_C without its row, |C| − 1, and its work no
-longer core in R); the range of SP and of F_β over those runs shows how much one odd
-core record swings the default θ.
+longer core in R: ``metrics.semantic.sp_cos_leave_one_out``); the range of SP and of F_β
+over those runs shows how much one odd core record swings the default θ.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from litqeval_gui.metrics.semantic import (
     Scoring,
     SemanticResult,
     sp_cos,
+    sp_cos_leave_one_out,
     sp_hull,
     sp_mvee,
 )
@@ -112,13 +113,10 @@ def cos_outcome(core_vectors: NDArray[np.float32], core_works: NDArray[np.int64]
     """SP_cos (``metrics.semantic.sp_cos``) and its leave-one-out runs; ``core_works`` names
     the work of each row of ``core_vectors``, ``works`` of each row of ``vectors``."""
     result = sp_cos(core_vectors, vectors, is_core, n_core, theta)
-    loo = []
-    if len(core_vectors) >= 2:
-        for i, work in enumerate(core_works.tolist()):
-            kept = np.arange(len(core_vectors)) != i
-            run = sp_cos(core_vectors[kept], vectors, is_core & (works != work), n_core - 1,
-                         theta)
-            loo.append((run.n_relevant, run.precision, run.recall))
+    position = {work: i for i, work in enumerate(core_works.tolist())}
+    owner = np.fromiter((position.get(work, -1) for work in works.tolist()), np.int64,
+                        len(works))
+    loo = sp_cos_leave_one_out(core_vectors, vectors, is_core, n_core, owner, theta)
     detail = {"theta": result.params["theta"], "theta_from_core": theta is None}
     return _outcome(result, detail, tuple(loo)), result.relevant
 

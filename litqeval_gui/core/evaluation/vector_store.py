@@ -124,7 +124,8 @@ def latest_set(db: sqlite_utils.Database, topic_id: int, backend: str) -> Embedd
     return _set_from_row(row) if row else None
 
 
-def set_status(db: sqlite_utils.Database, topic_id: int, backend: str) -> Status:
+def set_status(db: sqlite_utils.Database, topic_id: int, backend: str,
+               live: NDArray[np.int64] | None = None) -> Status:
     """``missing`` (never computed), ``pending`` (unfinished), ``stale`` (records changed
     since) or ``ready``."""
     emb = latest_set(db, topic_id, backend)
@@ -132,13 +133,14 @@ def set_status(db: sqlite_utils.Database, topic_id: int, backend: str) -> Status
         return "missing"
     if emb.state != "done":
         return "pending"
-    return "stale" if missing_records(db, emb).size else "ready"
+    return "stale" if missing_records(db, emb, live).size else "ready"
 
 
-def missing_records(db: sqlite_utils.Database, emb: EmbeddingSet) -> NDArray[np.int64]:
+def missing_records(db: sqlite_utils.Database, emb: EmbeddingSet,
+                    live: NDArray[np.int64] | None = None) -> NDArray[np.int64]:
     """Live records of the set's topic without a row in it. A corpus-fitted set whose
     corpus is not the topic's any more misses them all."""
-    live = live_record_ids(db, emb.topic_id)
+    live = live_record_ids(db, emb.topic_id) if live is None else live
     if emb.info.name in CORPUS_FITTED and emb.corpus != corpus_fingerprint(live):
         return live
     have = np.fromiter((row[0] for row in db.execute(
@@ -146,15 +148,29 @@ def missing_records(db: sqlite_utils.Database, emb: EmbeddingSet) -> NDArray[np.
     return np.setdiff1d(live, have)
 
 
-def embed_topic(project: Project, topic: str, backend: Backend,
-                token: CancelToken = NEVER) -> Job[EmbeddingSet]:
-    """Give every live record of ``topic`` a row in ``backend``'s set (module docstring).
+@dataclass(frozen=True, eq=False)
+class EmbeddingPlan:
+    """What giving a topic's records their vectors takes, as plain data (a worker computes
+    it without the project): the backend, the set to complete (``set_id``; None = a new
+    one for ``corpus``), the records the backend sees (``fit_on``, their ``documents``)
+    and those that get a row (``todo``); ``existing`` = the set's stored (ids, vectors)."""
 
-    Progress: computing 0–60 %, storing 60–100 %. Only records without a row are
-    computed; chunks of :data:`CHUNK_ROWS` rows commit one by one. Cancelled while
-    storing: :class:`EmbeddingPaused` says how many are kept. The last op marks the set
-    done and drops older sets of the same backend for the topic.
-    """
+    topic_id: int
+    backend: Backend
+    corpus: str
+    set_id: int | None
+    notes: tuple[str, ...]
+    fit_on: NDArray[np.int64]
+    documents: list[Document]
+    todo: NDArray[np.int64]
+    n_live: int
+    existing: tuple[NDArray[np.int64], NDArray[np.float32]]
+
+
+def plan_embedding(project: Project, topic: str, backend: Backend,
+                   with_existing: bool = False) -> EmbeddingPlan:
+    """Read what :func:`compute_embedding` needs; ``with_existing`` also reads the set's
+    stored vectors (to build the whole set with :func:`merged_vectors`)."""
     db = project.db
     topic_id = project.topic_id(topic)
     live = live_record_ids(db, topic_id)
@@ -162,25 +178,75 @@ def embed_topic(project: Project, topic: str, backend: Backend,
         raise ProjectError(f"topic {topic!r} has no records to embed")
     info = backend.info
     corpus = corpus_fingerprint(live) if info.name in CORPUS_FITTED else ""
-    emb = find_set(db, topic_id, info, corpus) or _create_set(project, topic_id, info, corpus)
-    todo = missing_records(db, emb)
-    notes: tuple[str, ...] = emb.notes
-    if todo.size:
-        fit_on = live if info.name in CORPUS_FITTED else todo
-        yield Progress(0, 100, f"{info.name}: embedding {fit_on.size:,} records")
-        result: Embeddings = yield from scaled(
-            backend.embed(documents(db, fit_on.tolist()), token), 0, 60, 100, info.name)
+    emb = find_set(db, topic_id, info, corpus)
+    todo = live if emb is None else missing_records(db, emb)
+    fit_on = live if info.name in CORPUS_FITTED else todo
+    existing = (load_vectors(db, emb) if with_existing and emb is not None
+                else (np.empty(0, np.int64), np.empty((0, 0), np.float32)))
+    return EmbeddingPlan(topic_id, backend, corpus, emb.id if emb else None,
+                         emb.notes if emb else (), fit_on,
+                         documents(db, fit_on.tolist()) if todo.size else [], todo,
+                         int(live.size), existing)
+
+
+def compute_embedding(plan: EmbeddingPlan,
+                      token: CancelToken = NEVER) -> Job[Embeddings | None]:
+    """The backend's vectors of ``plan.fit_on`` (None when no record needs one)."""
+    if not plan.todo.size:
+        return None
+    name = plan.backend.info.name
+    yield Progress(0, 100, f"{name}: embedding {plan.fit_on.size:,} records")
+    return (yield from scaled(plan.backend.embed(plan.documents, token), 0, 100, 100, name))
+
+
+def merged_vectors(plan: EmbeddingPlan, result: Embeddings | None
+                   ) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
+    """The set's (ids ascending, float32 vectors) once ``result`` is stored: what
+    :func:`load_vectors` will read back (``plan.existing`` must have been read)."""
+    new = [(key, vector) for key, vector in _todo_vectors(plan.fit_on, result, plan.todo)
+           if vector is not None] if result is not None else []
+    old_ids, old = plan.existing
+    ids = np.concatenate([old_ids, np.array([key for key, _ in new], np.int64)])
+    if not ids.size:
+        return ids, np.empty((0, 0), np.float32)
+    parts = ([old] if old_ids.size else []) + [
+        np.ascontiguousarray(vector, dtype=np.float32)[None] for _, vector in new]
+    order = np.argsort(ids, kind="stable")
+    return ids[order], np.ascontiguousarray(np.vstack(parts)[order], dtype=np.float32)
+
+
+def store_embedding(project: Project, plan: EmbeddingPlan, result: Embeddings | None,
+                    token: CancelToken = NEVER) -> Job[EmbeddingSet]:
+    """Store ``result`` in commits of :data:`CHUNK_ROWS` rows (cancelled:
+    :class:`EmbeddingPaused` says how many are kept), then mark the set done and drop
+    older sets of the same backend for the topic."""
+    info = plan.backend.info
+    emb = (find_set(project.db, plan.topic_id, info, plan.corpus)
+           or _create_set(project, plan.topic_id, info, plan.corpus))
+    notes = plan.notes
+    if result is not None:
         notes = result.notes
-        rows = _vector_rows(emb.id, fit_on, result, todo)
+        rows = _vector_rows(emb.id, plan.fit_on, result, plan.todo)
+        kept = plan.n_live - plan.todo.size
         for done, part in enumerate(chunks(rows)):
-            yield Progress(60 + 40 * done * CHUNK_ROWS // len(rows), 100,
+            yield Progress(100 * done * CHUNK_ROWS // len(rows), 100,
                            f"storing vectors {done * CHUNK_ROWS:,} of {len(rows):,}")
             if token.cancelled:
-                raise EmbeddingPaused(live.size - todo.size + done * CHUNK_ROWS, live.size)
+                raise EmbeddingPaused(kept + done * CHUNK_ROWS, plan.n_live)
             project.write(lambda p, part=part: _insert_vectors(p, part))
     final = _finish(project, emb, notes)
     yield Progress(100, 100, "vectors ready")
     return final
+
+
+def embed_topic(project: Project, topic: str, backend: Backend,
+                token: CancelToken = NEVER) -> Job[EmbeddingSet]:
+    """Give every live record of ``topic`` a row in ``backend``'s set (module docstring):
+    :func:`plan_embedding`, :func:`compute_embedding` (0–60 %), :func:`store_embedding`
+    (60–100 %). Only records without a row are computed."""
+    plan = plan_embedding(project, topic, backend)
+    result = yield from scaled(compute_embedding(plan, token), 0, 60, 100)
+    return (yield from scaled(store_embedding(project, plan, result, token), 60, 100, 100))
 
 
 def _create_set(project: Project, topic_id: int, info: BackendInfo,
@@ -198,19 +264,24 @@ def _create_set(project: Project, topic_id: int, info: BackendInfo,
     return found
 
 
+def _todo_vectors(fit_on: NDArray[np.int64], result: Embeddings,
+                  todo: NDArray[np.int64]) -> list[tuple[int, NDArray[np.float32] | None]]:
+    """(record, its vector or None) for each record of ``todo``."""
+    position = {int(key): i for i, key in enumerate(fit_on)}
+    row_of = {int(pos): i for i, pos in enumerate(result.rows)}
+    out: list[tuple[int, NDArray[np.float32] | None]] = []
+    for key in todo.tolist():
+        i = row_of.get(position[key])
+        out.append((key, None if i is None else result.vectors[i]))
+    return out
+
+
 def _vector_rows(set_id: int, fit_on: NDArray[np.int64], result: Embeddings,
                  todo: NDArray[np.int64]) -> list[tuple]:
     """(set, record, dtype, shape, bytes or NULL) for each record of ``todo``."""
-    position = {int(key): i for i, key in enumerate(fit_on)}
-    row_of = {int(pos): i for i, pos in enumerate(result.rows)}
-    out = []
-    for key in todo.tolist():
-        i = row_of.get(position[key])
-        if i is None:
-            out.append((set_id, key, "<f4", "[0]", None))
-        else:
-            out.append((set_id, key, *encode(result.vectors[i])))
-    return out
+    return [(set_id, key, "<f4", "[0]", None) if vector is None
+            else (set_id, key, *encode(vector))
+            for key, vector in _todo_vectors(fit_on, result, todo)]
 
 
 def _insert_vectors(project: Project, rows: Sequence[tuple]) -> Changes:
@@ -239,6 +310,13 @@ def _finish(project: Project, emb: EmbeddingSet, notes: tuple[str, ...]) -> Embe
     row = project.db.execute(f"SELECT {_SET_COLUMNS} FROM embedding_sets WHERE id = ?",
                              [emb.id]).fetchone()
     return _set_from_row(row)
+
+
+def stored_vector_ids(db: sqlite_utils.Database, emb: EmbeddingSet) -> NDArray[np.int64]:
+    """Ids of the set's records that have a vector, ascending (as :func:`load_vectors`)."""
+    return np.fromiter((row[0] for row in db.execute(
+        "SELECT record_id FROM vectors WHERE set_id = ? AND data IS NOT NULL "
+        "ORDER BY record_id", [emb.id])), np.int64)
 
 
 # Vectors of done sets never change (new records get new rows, a new corpus a new set):

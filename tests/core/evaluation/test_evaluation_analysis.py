@@ -16,16 +16,13 @@ from litqeval_gui.core.evaluation.analysis import (
     threshold_sweeps,
 )
 from litqeval_gui.core.evaluation.engine import evaluate_topic
-from litqeval_gui.core.evaluation.settings import EvaluationSettings
 from litqeval_gui.core.evaluation.vector_store import latest_set, load_vectors
 from litqeval_gui.core.importing.common import escape_formula
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
 from litqeval_gui.metrics.semantic import threshold_analysis
 from tests.support.synthetic import topic_records
-from tests.support.topics import TOPIC, build_topic, import_list, write_list
-
-PCA = EvaluationSettings(map_method="pca")
+from tests.support.topics import PCA, TOPIC, build_topic, evaluate_pca, import_list, write_list
 
 
 @pytest.fixture(scope="module")
@@ -37,16 +34,8 @@ def topic_file(tmp_path_factory):
         core = topic_records("cardiology", 20)
         picked = core[15:18] + core[:1] + topic_records("cardiology", 1, seed=7)
         import_list(project, write_list(picked, folder / "third.ris"), "results", "third")
-        run_job(evaluate_topic(project, TOPIC, PCA))
+    evaluate_pca(path)
     return path
-
-
-@pytest.fixture
-def project(topic_file, tmp_path):
-    copy = tmp_path / "p.litq"
-    copy.write_bytes(topic_file.read_bytes())
-    with Project.open(copy) as opened:
-        yield opened
 
 
 def test_overlap_by_construction(project):

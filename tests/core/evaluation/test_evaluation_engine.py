@@ -20,27 +20,15 @@ from litqeval_gui.metrics.semantic import sp_cos, sp_hull, sp_mvee
 from litqeval_gui.metrics.semantic_cluster import sp_cluster
 from litqeval_gui.metrics.sets import decay
 from tests.support.synthetic import topic_records
-from tests.support.topics import TOPIC, build_topic, import_list, write_list
-
-PCA = EvaluationSettings(map_method="pca")
+from tests.support.topics import PCA, TOPIC, build_topic, evaluate_pca, import_list, write_list
 
 
 @pytest.fixture(scope="module")
 def topic_file(tmp_path_factory):
     """The topic, evaluated once with a PCA map (vectors, map and results stored)."""
     path = build_topic(tmp_path_factory.mktemp("topic") / "p.litq")
-    with Project.open(path) as project:
-        first = run_job(evaluate_topic(project, TOPIC, PCA))
-    assert len(first.computed) == 8  # 2 lists × 4 methods
+    assert len(evaluate_pca(path).computed) == 8  # 2 lists × 4 methods
     return path
-
-
-@pytest.fixture
-def project(topic_file, tmp_path):
-    copy = tmp_path / "p.litq"
-    copy.write_bytes(topic_file.read_bytes())
-    with Project.open(copy) as opened:
-        yield opened
 
 
 def _arrays(project, evaluation, rows):
