@@ -15,7 +15,7 @@ import numpy as np
 from litqeval_gui.core import works
 from litqeval_gui.core.catalog import find_list
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.evaluation.inputs import core_rows, take
+from litqeval_gui.core.evaluation.inputs import core_pairs, rows_from, take
 from litqeval_gui.core.evaluation.settings import load_settings
 from litqeval_gui.core.evaluation.vector_store import latest_set, load_vectors, set_status
 from litqeval_gui.core.project import Project
@@ -43,7 +43,7 @@ def cosine_ranking(project: Project, topic: str, list_name: str) -> list[int]:
     if not core:
         raise LitqError(f"topic {topic!r} has no core set to rank by")
     ids, matrix = load_vectors(db, emb)
-    core_ids = core_rows(db, topic_id, emb.id, core).record_ids
+    core_ids = rows_from(core_pairs(db, topic_id), ids, np.fromiter(core, np.int64)).record_ids
     records = np.fromiter((row[0] for row in db.execute(
         "SELECT id FROM live_records WHERE import_id = ? ORDER BY rank, id", [info.id])),
         np.int64)
