@@ -131,11 +131,13 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         os.environ["LITQEVAL_CONFIG_DIR"] = str(folder / "config")  # never the real settings
+        from litqeval_gui.gui.jobs import responsive_threads
         from litqeval_gui.gui.screens.screening.view import ScreeningView
         from litqeval_gui.gui.session import ProjectSession
         from litqeval_gui.gui.settings import Settings
 
         app = QApplication.instance() or QApplication([])
+        responsive_threads()  # as the app's start does
         records, labels = labelled_records(N, 0.05, seed=1)
         source = write_labelled_csv(records, labels, folder / "L.csv")
         del records
