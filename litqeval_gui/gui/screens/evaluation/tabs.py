@@ -13,7 +13,6 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -26,35 +25,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from litqeval_gui.core.errors import LitqError
-from litqeval_gui.gui.notify import show_error
+from litqeval_gui.gui.plot_saving import ask_and_save_plot
 from litqeval_gui.gui.plots.decay import DecayPlot, FBetaComponents, paper_panels
-from litqeval_gui.gui.plots.export import FORMATS
 from litqeval_gui.gui.plots.landscape import LandscapeWidget
 from litqeval_gui.gui.plots.threshold import ThresholdPlot
 from litqeval_gui.gui.screens.evaluation.adapter import ScreenData, decay_marks
 from litqeval_gui.gui.screens.evaluation.table import rows_height
 
-PLOT_FILTER = ";;".join(f"{name} (*{suffix})" for suffix, name in FORMATS.items())
-
 
 def add_save_action(widget: QWidget, save: Callable[[Path], Path], name: str) -> QAction:
     """A context-menu action on ``widget`` that asks for a .png/.svg path and saves."""
 
-    def ask() -> None:
-        path, chosen = QFileDialog.getSaveFileName(widget, "Save Plot", f"{name}.png",
-                                                   PLOT_FILTER)
-        if not path:
-            return
-        target = Path(path)
-        if target.suffix.lower() not in FORMATS:
-            target = target.with_suffix(".svg" if "svg" in chosen.lower() else ".png")
-        try:
-            save(target)
-        except (OSError, ValueError, LitqError) as exc:
-            show_error(widget, "Cannot save the plot", exc)
-
-    action = QAction("Save Plot as PNG or SVG…", widget, triggered=ask)
+    action = QAction("Save Plot as PNG or SVG…", widget,
+                     triggered=lambda: ask_and_save_plot(widget, name, save))
     widget.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
     widget.addAction(action)
     return action

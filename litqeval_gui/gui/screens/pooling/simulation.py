@@ -32,6 +32,7 @@ from litqeval_gui.core.pooling.simulation import topic_collection, write_setting
 from litqeval_gui.core.tar.simulate import simulate_job
 from litqeval_gui.gui.jobs import JobHandle
 from litqeval_gui.gui.notify import show_error
+from litqeval_gui.gui.plot_saving import ask_and_save_plot
 from litqeval_gui.gui.plots.curves import FrontierPlot
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.metrics.pool_simulation import DEFAULT_LOW_YIELD
@@ -295,11 +296,4 @@ class SimulationTab(QWidget):
                 show_error(self, "The table was not saved", exc)
 
     def _ask_plots(self) -> None:
-        name, _ = QFileDialog.getSaveFileName(self, "Save plots",
-                                              f"pool-simulation-{self.topic}.png",
-                                              "PNG image (*.png);;SVG vector image (*.svg)")
-        if name:
-            try:
-                self.export_plots(Path(name))
-            except (OSError, ValueError) as exc:
-                show_error(self, "The plots were not saved", exc)
+        ask_and_save_plot(self, f"pool-simulation-{self.topic}", self.export_plots, "Save Plots")

@@ -17,7 +17,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -35,6 +34,7 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.pooling import state, store
 from litqeval_gui.core.pooling.state import PoolState
 from litqeval_gui.gui.notify import show_error
+from litqeval_gui.gui.plot_saving import ask_and_save_plot
 from litqeval_gui.gui.plots.curves import DepthPlot, integer_axes
 from litqeval_gui.gui.plots.effort import EffortPlot
 from litqeval_gui.gui.screens import TopicTarget
@@ -286,13 +286,7 @@ class PoolingView(TopicTarget, QWidget):
                 self.effort_plot.save(path.with_name(f"{path.stem}-effort{path.suffix}"))]
 
     def _ask_export(self) -> None:
-        name, _ = QFileDialog.getSaveFileName(self, "Save plots", f"pool-{self.topic}.png",
-                                              "PNG image (*.png);;SVG vector image (*.svg)")
-        if name:
-            try:
-                self.export_plots(Path(name))
-            except (OSError, ValueError) as exc:
-                show_error(self, "The plots were not saved", exc)
+        ask_and_save_plot(self, f"pool-{self.topic}", self.export_plots, "Save Plots")
 
     # -- reopened with the project (main window) ---------------------------------------
     def descriptor(self) -> dict:

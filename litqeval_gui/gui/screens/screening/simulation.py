@@ -7,13 +7,10 @@ recall then. Everything is computed by
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -29,7 +26,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import CancelToken
 from litqeval_gui.core.screening.models import MODELS
 from litqeval_gui.core.screening.simulation_band import (
@@ -43,14 +39,13 @@ from litqeval_gui.core.screening.simulation_band import (
 from litqeval_gui.core.screening.store import Screening
 from litqeval_gui.gui.jobs import JobFactory, JobHandle
 from litqeval_gui.gui.notify import show_error
-from litqeval_gui.gui.plots.export import FORMATS
+from litqeval_gui.gui.plot_saving import ask_and_save_plot
 from litqeval_gui.gui.plots.simulation import SimulationBandPlot
 from litqeval_gui.gui.session import ProjectSession
 
 MODEL_TEXT = {"logistic": "Logistic regression", "svm": "Linear SVM", "nb": "Naive Bayes"}
 BANDS = {"min–max over seeds": (0.0, 100.0), "10th–90th percentile": (10.0, 90.0),
          "25th–75th percentile": (25.0, 75.0)}
-PLOT_FILTER = ";;".join(f"{name} (*{suffix})" for suffix, name in FORMATS.items())
 
 
 def simulation_job(session: ProjectSession, screening: Screening, source: LabelSource,
@@ -288,17 +283,7 @@ class SimulationDialog(QDialog):
                          for r in range(self.measures.rowCount()))
 
     def ask_save(self) -> None:
-        path, chosen = QFileDialog.getSaveFileName(
-            self, "Save plot", f"simulation-{self.screening.name}.png", PLOT_FILTER)
-        if not path:
-            return
-        target = Path(path)
-        if target.suffix.lower() not in FORMATS:
-            target = target.with_suffix(".svg" if "svg" in chosen.lower() else ".png")
-        try:
-            self.plot.save(target)
-        except (OSError, ValueError, LitqError) as exc:
-            show_error(self, "Cannot save the plot", exc)
+        ask_and_save_plot(self, f"simulation-{self.screening.name}", self.plot.save)
 
     def closeEvent(self, event) -> None:  # noqa: N802 — Qt override
         job, self.job = self.job, None  # whatever it still reports is dropped
