@@ -32,8 +32,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
 
 import numpy as np  # noqa: E402
+from support import labelled_project  # noqa: E402
 
-from litqeval_gui.core import exporting, ingest  # noqa: E402
+from litqeval_gui.core import ingest  # noqa: E402
 from litqeval_gui.core.changes import NOTHING  # noqa: E402
 from litqeval_gui.core.jobs import run_job  # noqa: E402
 from litqeval_gui.core.project import Project  # noqa: E402
@@ -43,8 +44,6 @@ from litqeval_gui.core.screening.models import classifier  # noqa: E402
 from litqeval_gui.core.screening.queue import Screener, random_order  # noqa: E402
 from litqeval_gui.core.screening.retrain import retrain  # noqa: E402
 from litqeval_gui.core.writes import WritePath  # noqa: E402
-from tests.support import synthetic  # noqa: E402
-from tests.support.screening import labelled_records, write_labelled_csv  # noqa: E402
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
 DECISIONS = 300
@@ -99,18 +98,8 @@ def timed_decisions(screener: Screener, count: int, truth: dict[int, bool],
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        records, labels = labelled_records(N, 0.05, seed=1)
-        source = write_labelled_csv(records, labels, folder / "L.csv")
-        del records
-        other, _ = synthetic.generate(50_000, dup_rate=0.1, seed=9)
-        side = folder / "side.ris"
-        exporting.export_records(other, side, "ris")
-        del other
-        path = folder / "p.litq"
-        start = time.perf_counter()
-        with Project.create(path) as project:
-            run_job(ingest.import_file(project, source, topic="T", role="results", name="L"))
-        print(f"{N:,} labelled records imported in {time.perf_counter() - start:.1f} s")
+        path, labels, side, seconds = labelled_project(folder, N)
+        print(f"{N:,} labelled records imported in {seconds:.1f} s")
 
         project = Project.open(path)
         project.writes = WritePath(project)

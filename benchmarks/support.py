@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,6 +17,7 @@ from litqeval_gui.core import exporting, ingest  # noqa: E402
 from litqeval_gui.core.jobs import run_job  # noqa: E402
 from litqeval_gui.core.project import Project  # noqa: E402
 from tests.support import synthetic  # noqa: E402
+from tests.support.screening import labelled_records, write_labelled_csv  # noqa: E402
 
 
 def synthetic_ris(folder: Path, records: int, seed: int) -> Path:
@@ -33,6 +35,24 @@ def large_project(folder: Path, records: int) -> Path:
     with Project.create(path) as project:
         run_job(ingest.import_file(project, ris, topic="bench", role="results"))
     return path
+
+
+def labelled_project(folder: Path, records: int) -> tuple[Path, list, Path, float]:
+    """``folder/p.litq``: topic "T" with list "L" of ``records`` labelled records (5 %
+    relevant); their labels; ``folder/side.ris`` (50 000 other synthetic records, for an
+    import to run beside the screening); and the seconds the import of L took."""
+    generated, labels = labelled_records(records, 0.05, seed=1)
+    source = write_labelled_csv(generated, labels, folder / "L.csv")
+    del generated
+    other, _ = synthetic.generate(50_000, dup_rate=0.1, seed=9)
+    side = folder / "side.ris"
+    exporting.export_records(other, side, "ris")
+    del other
+    path = folder / "p.litq"
+    start = time.perf_counter()
+    with Project.create(path) as project:
+        run_job(ingest.import_file(project, source, topic="T", role="results", name="L"))
+    return path, labels, side, time.perf_counter() - start
 
 
 @contextmanager
