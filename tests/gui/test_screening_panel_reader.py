@@ -8,6 +8,7 @@ import time
 from PySide6.QtCore import Qt
 
 from litqeval_gui.core.screening import panel, store
+from litqeval_gui.gui.screens.screening import panel_reader
 from litqeval_gui.gui.screens.screening.panel_reader import PanelReader
 from tests.gui.test_screening_screen import _settle, _view, made, session  # noqa: F401
 
@@ -66,3 +67,28 @@ def test_a_reading_older_than_the_latest_request_is_dropped(qtbot, session, monk
     qtbot.wait(100)
     reader.stop()
     assert shown == ["reading 2"] and calls == [1, 2]
+
+
+def test_readings_start_at_least_the_gap_apart_and_the_last_request_is_served(
+        qtbot, session, monkeypatch, request):  # noqa: F811
+    screening = store.find_screening(session.project, "T", "S")
+    starts = []
+
+    def fake(project, screening, rules=None):
+        starts.append(time.perf_counter())
+        return f"reading {len(starts)}"
+
+    monkeypatch.setattr(panel, "screening_panel", fake)
+    reader = PanelReader(session, screening)
+    request.addfinalizer(reader.stop)  # the thread ends even when an assertion fails
+    shown = []
+    reader.ready.connect(shown.append)
+    for _ in range(20):  # a reviewer pressing keys fast: a request every 10 ms
+        reader.request()
+        qtbot.wait(10)
+    qtbot.waitUntil(lambda: len(starts) >= 2 and shown[-1:] == [f"reading {len(starts)}"])
+    qtbot.wait(int(panel_reader.MIN_GAP * 1000) + 100)  # nothing more was asked for
+    gaps = [b - a for a, b in zip(starts, starts[1:], strict=False)]
+    assert 2 <= len(starts) <= 3  # 20 requests over ~0.2 s: the first, then one more or two
+    assert min(gaps) >= panel_reader.MIN_GAP
+    assert shown[-1] == f"reading {len(starts)}"  # the last request was served

@@ -6,6 +6,12 @@ Requests are numbered; the thread always computes for the latest one (requests m
 while it computes are served by one more computation), and a result whose number is
 not the latest request's is dropped — a newer one is on its way. So the panel shown
 last is the one read after the last request, e.g. after the last decision committed.
+
+Readings start at least :data:`MIN_GAP` apart: a reading re-reads every decision and
+holds Python's GIL while it does, and back to back (a reviewer pressing keys fast) they
+slowed the next record on screen (``benchmarks/bench_screening_gui.py``; py-spy showed
+this thread holding the GIL most after the GUI thread). A reviewer sees the panel at
+most that much later.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ from PySide6.QtCore import QObject, Signal
 from litqeval_gui.core.screening import panel
 from litqeval_gui.core.screening.store import Screening
 from litqeval_gui.gui.session import ProjectSession
+
+MIN_GAP = 0.25  # seconds from the end of one reading to the start of the next
 
 
 class PanelReader(QObject):
@@ -71,6 +79,8 @@ class PanelReader(QObject):
                                         None)
                 except Exception as exc:  # noqa: BLE001 — handed to the GUI thread
                     self._computed.emit(served, None, exc)
+                with self._wake:  # the gap before the next reading (stop ends it)
+                    self._wake.wait_for(lambda: self._stopping, timeout=MIN_GAP)
         finally:
             project.close()
 
