@@ -8,8 +8,10 @@ topic; each of the topic's records gets one row in ``vectors``: its float32 vect
 A set is ``pending`` until every record has a row, then ``done``. :func:`embed_topic`
 writes rows in commits of :data:`CHUNK_ROWS` through the write path; after a crash or a
 cancel the rows already committed stay, and the next run computes only the records
-without a row (``lsa``, fitted on the whole topic, recomputes its fit — the same bytes
-for the same records — and stores only what is missing).
+without a row. ``lsa``, fitted on the whole topic, recomputes its fit and rewrites every
+row: a fit made in another process can differ in its last bits, and scikit-learn's
+``svd_flip`` may then give a component the other sign, so a set mixing rows of two fits
+would be wrong (``test_sigkill_mid_embedding_then_the_next_run_resumes`` caught it).
 
 ``lsa`` vectors depend on every record of the topic, so its set carries the topic's
 *corpus* (:func:`corpus_fingerprint` of the live record ids): an import makes it stale
@@ -180,6 +182,8 @@ def plan_embedding(project: Project, topic: str, backend: Backend,
     corpus = corpus_fingerprint(live) if info.name in CORPUS_FITTED else ""
     emb = find_set(db, topic_id, info, corpus)
     todo = live if emb is None else missing_records(db, emb)
+    if todo.size and info.name in CORPUS_FITTED:
+        todo = live  # rewrite the whole set from one fit (module docstring)
     fit_on = live if info.name in CORPUS_FITTED else todo
     existing = (load_vectors(db, emb) if with_existing and emb is not None
                 else (np.empty(0, np.int64), np.empty((0, 0), np.float32)))

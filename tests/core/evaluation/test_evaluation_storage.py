@@ -191,3 +191,34 @@ def test_backends_are_chosen_by_name_and_an_unknown_name_is_refused():
         backend_by_name("word2vec")
     with pytest.raises(EmbeddingError, match="needs a vector file"):
         backend_by_name("precomputed")
+
+
+def test_a_resumed_lsa_set_is_rewritten_from_one_fit(tmp_path):
+    """Rows committed by a fit in another process (here: one component's sign flipped,
+    as svd_flip can do when a fit differs in its last bits) never stay beside the
+    resumed fit's rows."""
+    path = tmp_path / "p.litq"
+    records = [r for topic in ("cardiology", "astronomy", "linguistics")
+               for r in topic_records(topic, 450)]
+    with Project.create(path) as project:
+        import_list(project, write_list(records, tmp_path / "all.ris"), "results", "all")
+        token = CancelToken()
+
+        def cancel_after_two_chunks(progress):
+            if progress.message.startswith(f"storing vectors {2 * CHUNK_ROWS:,}"):
+                token.cancel()
+
+        with pytest.raises(EmbeddingPaused):
+            run_job(embed_topic(project, TOPIC, LsaBackend(), token), cancel_after_two_chunks)
+        rows = project.db.execute("SELECT record_id, data FROM vectors").fetchall()
+        other_fit = []
+        for record_id, data in rows:
+            vector = np.frombuffer(data, dtype=np.float32).copy()
+            vector[-2] = -vector[-2]
+            other_fit.append((vector.tobytes(), record_id))
+        project.db.conn.executemany("UPDATE vectors SET data = ? WHERE record_id = ?", other_fit)
+        project.db.conn.commit()
+        done = run_job(embed_topic(project, TOPIC, LsaBackend()))
+        live = live_record_ids(project.db, done.topic_id)
+        fresh = run_job(LsaBackend().embed(documents(project.db, live.tolist())))
+        assert np.array_equal(load_vectors(project.db, done)[1], fresh.vectors)
