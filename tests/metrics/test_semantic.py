@@ -12,10 +12,10 @@ from scipy.spatial import ConvexHull
 from sklearn.cluster import KMeans
 from sklearn.decomposition import PCA
 
+from litqeval_gui.metrics.fidelity import projection_fidelity
 from litqeval_gui.metrics.semantic import (
     Scoring,
     centroid_similarity,
-    projection_fidelity,
     sp_cos,
     sp_hull,
     sp_in_pca_space,

@@ -31,7 +31,7 @@ from sklearn.decomposition import PCA
 from litqeval_gui.core.embedding.backends import checkpoint
 from litqeval_gui.core.embedding.errors import ProjectionError
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
-from litqeval_gui.metrics.semantic import projection_fidelity
+from litqeval_gui.metrics.fidelity import projection_fidelity
 
 Method = Literal["umap", "pca"]
 MAP_SEED = 0

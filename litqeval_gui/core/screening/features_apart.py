@@ -6,10 +6,11 @@ Python's GIL for seconds; built on a job thread, that froze the window (11 s wit
 former 1–2-gram vocabulary, ``benchmarks/bench_screening_gui.py``). The features are the
 kind the project's ``screening.features`` parameter names; from :data:`APART_FROM` items,
 TF-IDF features (:func:`~litqeval_gui.core.screening.features.screening_features`) are
-built by a child process (forkserver where available, else spawn, never plain fork) on its own
-read-only connection, and handed back as ``.npy``/``.npz`` files in a temporary folder
-(plain arrays, no pickle). Smaller screenings, or a program whose main module a child
-cannot import, build them here (a child takes about a second to start).
+built by a child process (forkserver where available, else spawn, never plain fork) on
+its own read-only connection, and handed back as ``.npy``/``.npz`` files in a temporary
+folder (plain numeric arrays, read with ``allow_pickle=False``; no serialised objects).
+Smaller screenings, or a program whose main module a child cannot import, build them
+here (a child takes about a second to start).
 """
 
 from __future__ import annotations
@@ -82,6 +83,6 @@ def _read(folder: Path, exitcode: int | None) -> Features:
     if exitcode != 0 or not (folder / "meta.json").exists():
         raise LitqError(f"building the features stopped unexpectedly (exit code {exitcode})")
     meta = json.loads((folder / "meta.json").read_text())
-    return Features(tuple(np.load(folder / "items.npy").tolist()),
+    return Features(tuple(np.load(folder / "items.npy", allow_pickle=False).tolist()),
                     sparse.load_npz(folder / "matrix.npz").tocsr(),
-                    np.load(folder / "core_rows.npy"), meta["question_row"])
+                    np.load(folder / "core_rows.npy", allow_pickle=False), meta["question_row"])

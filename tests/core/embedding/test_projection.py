@@ -16,7 +16,7 @@ from litqeval_gui.core.embedding import projection
 from litqeval_gui.core.embedding.errors import EmbeddingCancelled, ProjectionError
 from litqeval_gui.core.embedding.projection import project
 from litqeval_gui.core.jobs import CancelToken, run_job
-from litqeval_gui.metrics.semantic import projection_fidelity
+from litqeval_gui.metrics.fidelity import projection_fidelity
 
 
 def clusters(n_per=100, dim=30, seed=0):
