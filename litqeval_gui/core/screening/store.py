@@ -335,6 +335,19 @@ def current_decisions(project: Project, screening_id: int) -> list[Event]:
         "WHERE c.screening_id = ?) ORDER BY first", [screening_id, screening_id])]
 
 
+def current_label(project: Project, screening_id: int, record_id: int) -> str | None:
+    """The record's current label in the screening, or None when it is undecided."""
+    row = project.db.execute("SELECT label FROM screening_current WHERE screening_id = ? "
+                             "AND record_id = ?", [screening_id, record_id]).fetchone()
+    return row[0] if row else None
+
+
+def record_title(project: Project, record_id: int) -> str:
+    """The record's title, or ``(no title)``."""
+    row = project.db.execute("SELECT title FROM records WHERE id = ?", [record_id]).fetchone()
+    return (row[0] if row else "") or "(no title)"
+
+
 def tags_used(project: Project, screening_id: int) -> list[str]:
     """Every tag any decision of the screening has carried, sorted case-insensitively."""
     found: set[str] = set()

@@ -174,9 +174,8 @@ class Deciding:
             made = action(p, screening, Context(reviewer))
             if made is None:
                 return Changes()
-            row = p.db.execute("SELECT label FROM screening_current WHERE screening_id = ? "
-                               "AND record_id = ?", [screening.id, made.record_id]).fetchone()
-            found.append((made.record_id, row[0] if row else None))
+            found.append((made.record_id,
+                          store.current_label(p, screening.id, made.record_id)))
             return DECISIONS
 
         self.session.write(op, initiator=self, on_success=lambda _c: self._taken(found))

@@ -300,9 +300,7 @@ class ScreeningView(Deciding, QWidget):
 
     def title_of(self, record_id: int) -> str:
         if record_id not in self._titles:
-            row = self.session.project.db.execute("SELECT title FROM records WHERE id = ?",
-                                                  [record_id]).fetchone()
-            self._titles[record_id] = (row[0] if row else "") or "(no title)"
+            self._titles[record_id] = store.record_title(self.session.project, record_id)
         return self._titles[record_id]
 
     # -- showing ------------------------------------------------------------------------------
