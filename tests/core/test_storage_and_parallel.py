@@ -263,3 +263,9 @@ def test_record_from_row_inverts_record_row():
     assert '"VL":"volume"' in packed and '"SN":"issn"' in packed  # stored once
     bare = Record(title="Only a title", rank=1)
     assert record_from_row(record_row(bare)) == bare
+
+
+@given(st.lists(st.sampled_from([b"a", b"\r", b"\n", b"\r\n"]), max_size=40).map(b"".join),
+       st.integers(1, 6))
+def test_the_lone_cr_check_counted_per_block_agrees_with_one_whole_count(data, block):
+    assert parallel._no_lone_cr(data, block) == (data.count(b"\r") == data.count(b"\r\n"))

@@ -161,8 +161,7 @@ def _ris_pieces(data: bytes, encoding: str, path: str,
     """The file's pieces, its encoding and decoding notes: UTF-8 bytes (checked here)
     when the file is plain UTF-8 with LF or CRLF line ends, else decoded text."""
     start = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
-    if (encoding in ("utf-8", "utf-8-sig") and b"\x00" not in data
-            and data.count(b"\r") == data.count(b"\r\n")):
+    if encoding in ("utf-8", "utf-8-sig") and b"\x00" not in data and _no_lone_cr(data):
         pieces = list(_pieces(data, start))
         try:
             for piece, _, _ in pieces:
@@ -172,6 +171,15 @@ def _ris_pieces(data: bytes, encoding: str, path: str,
             pass  # not UTF-8 after all: decode() falls back to cp1252 or refuses
     text, encoding, notes = decode(data, encoding, path)
     return list(_pieces(text)), encoding, notes
+
+
+def _no_lone_cr(data: bytes, block: int = 1 << 20) -> bool:
+    """Every CR of ``data`` starts a CRLF. Counted per ``block`` bytes: one count over a
+    file of 35 MB holds the GIL for 20–30 ms, and a decision made meanwhile waits."""
+    if b"\r" not in data:  # memchr, LF files: 3 ms for 35 MB
+        return True
+    return all(data.count(b"\r", i, i + block) == data.count(b"\r\n", i, i + block + 1)
+               for i in range(0, len(data), block))
 
 
 def _pieces(data: str | bytes, start: int = 0) -> Iterator[tuple[str | bytes, int, int]]:
