@@ -40,6 +40,7 @@ from support import labelled_project  # noqa: E402
 
 from litqeval_gui.core import ingest  # noqa: E402
 from litqeval_gui.core.changes import NOTHING  # noqa: E402
+from litqeval_gui.core.jobs import responsive_threads  # noqa: E402
 from litqeval_gui.core.project import Project  # noqa: E402
 from litqeval_gui.core.screening import store  # noqa: E402
 
@@ -129,7 +130,6 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         os.environ["LITQEVAL_CONFIG_DIR"] = str(folder / "config")  # never the real settings
-        from litqeval_gui.gui.jobs import responsive_threads
         from litqeval_gui.gui.screens.screening.view import ScreeningView
         from litqeval_gui.gui.session import ProjectSession
         from litqeval_gui.gui.settings import Settings

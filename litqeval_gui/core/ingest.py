@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Generator
+from collections.abc import Generator, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -38,7 +38,7 @@ from litqeval_gui.core.jobs import NEVER, CancelToken, Progress, gc_paused, scal
 from litqeval_gui.core.linking import USER, Link, LinkItem, find_links, fingerprint
 from litqeval_gui.core.project import Project, now
 from litqeval_gui.core.storage import RowWriter
-from litqeval_gui.core.writes import chunks
+from litqeval_gui.core.writes import write_rows
 
 ROLES = ("core", "results", "other")
 
@@ -121,8 +121,7 @@ def import_file(
         return NOTHING
 
     def store(rows: list[tuple], rank_offset: int) -> None:
-        for chunk in chunks(rows):
-            project.write(lambda p, chunk=chunk: _nothing(writer.write(p.db, chunk, rank_offset)))
+        write_rows(project, rows, lambda p, some: writer.write(p.db, some, rank_offset))
 
     try:  # from the moment the pending import exists, whatever stops it removes it
         project.write(begin)
@@ -186,8 +185,8 @@ def _link(project: Project, summary: ImportSummary, topic_id: int, token: Cancel
         find_links(new_items, existing, verdicts=_verdicts(db, topic_id), token=token),
         55, 90,
     )
-    for chunk in chunks(_link_rows(topic_id, links, existing + new_items)):
-        project.write(lambda p, chunk=chunk: _nothing(_store_links(p.db, chunk)))
+    write_rows(project, _link_rows(topic_id, links, existing + new_items),
+               lambda p, some: _store_links(p.db, some))
     yield Progress(92, 100, "grouping duplicates")
     generation = project.writes.works_generation if project.writes is not None else None
     planned = works.plan_regroup(db, topic_id, pending_import=import_id)  # read here
@@ -195,8 +194,7 @@ def _link(project: Project, summary: ImportSummary, topic_id: int, token: Cancel
     pending = [pair for pair in planned if pair[1] in mine]  # invisible: written in chunks
     live = [pair for pair in planned if pair[1] not in mine]
     token.raise_if_cancelled()
-    for chunk in chunks(pending):
-        project.write(lambda p, chunk=chunk: _nothing(works.apply_regroup(p.db, chunk)))
+    write_rows(project, pending, lambda p, some: works.apply_regroup(p.db, some))
 
     def finish(p: Project) -> Changes:
         p.db["imports"].update(import_id, {"state": "done"})
@@ -236,7 +234,7 @@ def _link_rows(topic_id: int, links: list[Link], items: list[LinkItem]) -> list[
     ]
 
 
-def _store_links(db, rows: list[tuple]) -> None:
+def _store_links(db, rows: Iterable[tuple]) -> None:
     db.conn.executemany(
         "INSERT OR IGNORE INTO links (topic_id, a, b, method, score, status, created, fp_a, fp_b, "
         "decided_at) VALUES (?,?,?,?,?,?,?,?,?,?)", rows)

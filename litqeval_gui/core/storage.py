@@ -13,7 +13,7 @@ twice; :func:`unpack_raw` puts it back.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from json.encoder import encode_basestring
 from typing import Any
 
@@ -112,12 +112,13 @@ class RowWriter:
         self.import_id = import_id
         self.count = 0
 
-    def write(self, db: sqlite_utils.Database, rows: Sequence[tuple], rank_offset: int = 0) -> None:
-        """Write ``rows`` (ranks shifted by ``rank_offset``) after the largest record id."""
+    def write(self, db: sqlite_utils.Database, rows: Iterable[tuple], rank_offset: int = 0) -> None:
+        """Write ``rows`` (ranks shifted by ``rank_offset``) after the largest record id,
+        each as it is taken from ``rows``."""
         first = int(db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM records").fetchone()[0])
         tid, iid = self.topic_id, self.import_id
-        db.conn.executemany(_INSERT, [
+        cursor = db.conn.executemany(_INSERT, (
             (first + i, tid, iid, first + i, row[0] + rank_offset, *row[1:])
             for i, row in enumerate(rows)
-        ])
-        self.count += len(rows)
+        ))
+        self.count += cursor.rowcount  # executemany: the rows of every statement

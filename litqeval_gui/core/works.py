@@ -64,7 +64,7 @@ def regroup(db: sqlite_utils.Database, topic_id: int) -> None:
     apply_regroup(db, plan_regroup(db, topic_id))
 
 
-def apply_regroup(db: sqlite_utils.Database, changed: list[tuple[int, int]]) -> None:
+def apply_regroup(db: sqlite_utils.Database, changed: Iterable[tuple[int, int]]) -> None:
     """Write the (work id, record id) pairs of :func:`plan_regroup`."""
     db.conn.executemany("UPDATE records SET work_id = ? WHERE id = ?", changed)
 

@@ -168,7 +168,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, l
 
 def start(args: argparse.Namespace):  # -> MainWindow (imported lazily: keeps startup lean)
     """Show the main window and open what the command line asked for."""
-    from litqeval_gui.gui.jobs import responsive_threads
+    from litqeval_gui.core.jobs import responsive_threads
     from litqeval_gui.gui.main_window import MainWindow
 
     responsive_threads()

@@ -10,7 +10,6 @@ Failures without an ``on_failure`` go to the one notification path
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable, Generator
 from typing import Any
@@ -23,18 +22,6 @@ from litqeval_gui.gui.notify import show_error
 
 JobFactory = Callable[[CancelToken], Generator[Progress, None, Any]]
 _MIN_INTERVAL = 0.05  # seconds between progress signals
-SWITCH_INTERVAL = 0.0005  # seconds: how long a thread may keep the GIL when another waits
-
-
-def responsive_threads() -> None:
-    """Let the GUI thread take Python's GIL back from a job thread within
-    :data:`SWITCH_INTERVAL` (Python's default is 5 ms, and a key press hands over between
-    the GUI and the write path several times): with an import running,
-    ``benchmarks/bench_screening_gui.py`` measured the next record's p95 at 40 ms with
-    the default, 19–22 ms with 0.5 ms (issue 14's goal: < 20 ms)."""
-    sys.setswitchinterval(SWITCH_INTERVAL)
-
-
 class _JobThread(QThread):
     progressed = Signal(int, int, str)
     succeeded = Signal(object)

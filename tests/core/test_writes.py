@@ -10,7 +10,7 @@ from litqeval_gui.core import catalog, ingest, matches
 from litqeval_gui.core.changes import NOTHING, Changes
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
-from litqeval_gui.core.writes import WritePath, chunks
+from litqeval_gui.core.writes import CHUNK_ROWS, WritePath, chunks, write_rows
 from tests.support.paused import during_import
 
 
@@ -91,6 +91,60 @@ def _fail(p):
 def test_chunks_cover_every_row_once():
     assert [list(c) for c in chunks(list(range(7)), 3)] == [[0, 1, 2], [3, 4, 5], [6]]
     assert list(chunks([], 3)) == []
+
+
+def _row_writer(order, first_row_taken=None, go_on=None):
+    """A long writer's ``write``: notes each row it takes in ``order`` (the first one
+    waits for ``go_on`` after setting ``first_row_taken``)."""
+    def write(p, rows):
+        for row in rows:
+            order.append(row)
+            if first_row_taken is not None and not first_row_taken.is_set():
+                first_row_taken.set()
+                go_on.wait(10)
+    return write
+
+
+def test_a_long_writer_gives_way_after_the_row_it_is_writing(tmp_path):
+    """A decision queued while a long writer's op runs waits for the row being written,
+    not for the op's CHUNK_ROWS rows; then the writer goes on where it stopped."""
+    rows = list(range(3 * CHUNK_ROWS))
+    order, first_row_taken, go_on = [], threading.Event(), threading.Event()
+    with Project.create(tmp_path / "p.litq") as project:
+        path = WritePath(project)
+        project.writes = path
+        writer = threading.Thread(target=write_rows, args=(
+            project, rows, _row_writer(order, first_row_taken, go_on)))
+        writer.start()
+        try:
+            assert first_row_taken.wait(10)
+            decision = path.submit(lambda p: order.append("decision") or NOTHING)
+        finally:
+            go_on.set()
+            writer.join(10)
+        assert decision.result(10) == NOTHING
+        path.close()
+    assert order.index("decision") == 1
+    assert [row for row in order if row != "decision"] == rows
+
+
+def test_alone_a_long_writer_takes_chunk_rows_rows_an_op(tmp_path):
+    ops, order = [], []
+    with Project.create(tmp_path / "p.litq") as project:
+        path = WritePath(project, listener=None)
+        project.writes = path
+        run = path._run
+        path._run = lambda op, initiator: ops.append(len(order)) or run(op, initiator)
+        write_rows(project, list(range(2 * CHUNK_ROWS + 7)), _row_writer(order))
+        path.close()
+    assert ops == [0, CHUNK_ROWS, 2 * CHUNK_ROWS]  # rows written before each op began
+    assert order == list(range(2 * CHUNK_ROWS + 7))
+
+
+def test_a_write_that_takes_no_rows_fails_instead_of_looping(tmp_path):
+    with Project.create(tmp_path / "p.litq") as project, \
+            pytest.raises(RuntimeError, match="none of its rows"):
+        write_rows(project, [1, 2], lambda p, rows: None)
 
 
 def _during_import(project, tmp_path, monkeypatch, phase, act):
