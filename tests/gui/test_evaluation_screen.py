@@ -184,6 +184,11 @@ def test_exports_are_valid(window, qtbot, project_file, tmp_path, monkeypatch):
         assert ET.parse(tmp_path / f"{name}.svg").getroot().tag == f"{SVG}svg"
     answer_save_dialog(monkeypatch, tmp_path / "report.html")
     window.tabs.setCurrentWidget(view)
+    window.topic_menu.aboutToShow.emit()  # the shown screen's actions join the Topic menu
+    every_menu = [a.text().replace("&", "") for menu in (window.menuBar().actions()[0].menu(), window.topic_menu)
+                  for a in menu.actions()]
+    assert every_menu.count("Export Evaluation Report…") == 1
+    assert "Export Table…" in every_menu
     window.report_action.trigger()  # File ▸ Export Evaluation Report…
     text = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert text.startswith("<!DOCTYPE html>")

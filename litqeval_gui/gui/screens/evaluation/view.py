@@ -135,8 +135,6 @@ class EvaluationView(TopicTarget, QWidget):
 
         self.evaluate_action = self._action("Evaluate Again", "F5", self.evaluate)
         self.export_table_action = self._action("Export Table…", "", self.export_table)
-        self.export_report_action = self._action("Export Evaluation Report…", "",
-                                                 self.export_report)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         self.parameters = ParameterBar(self.stored)
@@ -159,7 +157,7 @@ class EvaluationView(TopicTarget, QWidget):
         return f"Recall and semantic precision of {self.topic}'s result lists"
 
     def actions(self) -> list[QAction]:
-        return [self.evaluate_action, self.export_table_action, self.export_report_action]
+        return [self.evaluate_action, self.export_table_action]  # the report: File menu
 
     def save_state(self, settings: Settings) -> None:
         """Nothing beyond the project's own parameters is kept."""
