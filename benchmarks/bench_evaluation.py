@@ -142,7 +142,8 @@ def bench(n: int, method: str) -> None:
         print(f"  baseline: the four metrics/ calls alone on the same arrays {base:.2f} s "
               f"(CPU {base_cpu:.2f} s)")
         row = first["table"]["lists"][0]
-        print(f"  recall {row['recall']:.3f} {row['recall_ci']}, SP cos "
+        low, high = row["recall_ci"]
+        print(f"  recall {row['recall']:.3f} (CI {low:.3f}–{high:.3f}), SP cos "
               f"{row['cos']['precision']:.4f}, cluster {row['cluster']['precision']:.4f}, "
               f"MVEE {row['mvee']['precision']:.4f}, hull {row['hull']['precision']:.4f}, "
               f"fidelity {first['table']['fidelity']:.3f}")
