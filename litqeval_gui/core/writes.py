@@ -70,8 +70,8 @@ def write_rows(project: Project, rows: Sequence[T],
     each an op that changes nothing a reader sees (a pending import's rows, say).
 
     One op takes at most :data:`CHUNK_ROWS` rows, and once it has taken one it takes no
-    more while another op waits on the write path (:meth:`WritePath.others_waiting`):
-    that op runs next, after this one commits. ``write`` must consume its rows as it
+    more while a short op (any but another long writer's) waits on the write path
+    (:meth:`WritePath.short_op_waiting`): that op runs next, after this one commits. ``write`` must consume its rows as it
     writes them (e.g. hand the iterable to ``executemany``), not collect them first.
     """
     path = project.writes
@@ -83,6 +83,7 @@ def write_rows(project: Project, rows: Sequence[T],
             write(p, piece)
             return NOTHING
 
+        op.gives_way = True  # two long writers never give way to each other row by row
         project.write(op)
         if not piece.taken:
             raise RuntimeError("a long writer's op wrote none of its rows")
@@ -90,7 +91,7 @@ def write_rows(project: Project, rows: Sequence[T],
 
 
 class _GivingWay:
-    """Iterates ``rows`` until another op waits on ``path`` (at least one row);
+    """Iterates ``rows`` until a short op waits on ``path`` (at least one row);
     ``taken`` = rows handed out."""
 
     def __init__(self, rows: Sequence[T], path: WritePath | None) -> None:
@@ -98,7 +99,7 @@ class _GivingWay:
 
     def __iter__(self) -> Iterator[T]:
         for row in self.rows:
-            if self.taken and self.path is not None and self.path.others_waiting():
+            if self.taken and self.path is not None and self.path.short_op_waiting():
                 return
             self.taken += 1
             yield row
@@ -114,7 +115,7 @@ class WritePath:
 
     def __init__(self, project: Project, listener: Listener | None = None) -> None:
         self._listener = listener
-        self._queued = 0  # ops submitted and not yet started
+        self._short_queued = 0  # ops submitted and not started, but long writers' ops
         self._count_lock = threading.Lock()
         # commits that changed records, works or verdicts (what grouping depends on):
         # unchanged = no grouping written since (a pending import's rows change nothing)
@@ -126,22 +127,25 @@ class WritePath:
         self._project = self._executor.submit(project.sibling).result()  # born on the worker
 
     def submit(self, op: Op, initiator: Any = None) -> Future[Changes]:
-        with self._count_lock:
-            self._queued += 1
-        return self._executor.submit(self._run, op, initiator)
+        short = not getattr(op, "gives_way", False)
+        if short:
+            with self._count_lock:
+                self._short_queued += 1
+        return self._executor.submit(self._run, op, initiator, short)
 
-    def others_waiting(self) -> bool:
-        """True while an op waits behind the one running (read on the worker)."""
-        return self._queued > 0
+    def short_op_waiting(self) -> bool:
+        """True while an op that is not a long writer's (:func:`write_rows`) is queued."""
+        return self._short_queued > 0
 
     def run(self, op: Op, initiator: Any = None) -> Changes:
         if threading.get_ident() == self._thread_id:
             raise RuntimeError("an op must not wait for the write path it runs on")
         return self.submit(op, initiator).result()
 
-    def _run(self, op: Op, initiator: Any) -> Changes:
-        with self._count_lock:
-            self._queued -= 1
+    def _run(self, op: Op, initiator: Any, short: bool) -> Changes:
+        if short:
+            with self._count_lock:
+                self._short_queued -= 1
         with self._project.transaction():
             changes = op(self._project)
         if changes and (changes.records or changes.works or changes.verdicts):

@@ -3,6 +3,7 @@ while a large import runs is stored at once without breaking the import (issue #
 
 import sqlite3
 import threading
+import time
 
 import pytest
 
@@ -134,11 +135,41 @@ def test_alone_a_long_writer_takes_chunk_rows_rows_an_op(tmp_path):
         path = WritePath(project, listener=None)
         project.writes = path
         run = path._run
-        path._run = lambda op, initiator: ops.append(len(order)) or run(op, initiator)
+        path._run = lambda *args: ops.append(len(order)) or run(*args)
         write_rows(project, list(range(2 * CHUNK_ROWS + 7)), _row_writer(order))
         path.close()
     assert ops == [0, CHUNK_ROWS, 2 * CHUNK_ROWS]  # rows written before each op began
     assert order == list(range(2 * CHUNK_ROWS + 7))
+
+
+def test_two_long_writers_do_not_give_way_to_each_other(tmp_path):
+    """Two imports at once: each op still takes CHUNK_ROWS rows (giving way row by row
+    would commit once a row, both ways)."""
+    first = [("a", i) for i in range(CHUNK_ROWS + 3)]
+    second = [("b", i) for i in range(CHUNK_ROWS + 3)]
+    order, first_row_taken, go_on = [], threading.Event(), threading.Event()
+    with Project.create(tmp_path / "p.litq") as project:
+        path = WritePath(project)
+        project.writes = path
+        writers = [threading.Thread(target=write_rows, args=(
+            project, first, _row_writer(order, first_row_taken, go_on)))]
+        writers[0].start()
+        try:
+            assert first_row_taken.wait(10)
+            writers.append(threading.Thread(target=write_rows, args=(
+                project, second, _row_writer(order))))
+            writers[1].start()
+            deadline = time.monotonic() + 10
+            while not path._executor._work_queue.qsize() and time.monotonic() < deadline:
+                time.sleep(0.001)  # until the second writer's op is queued
+        finally:
+            go_on.set()
+            for writer in writers:
+                writer.join(10)
+        path.close()
+    assert order[:CHUNK_ROWS] == first[:CHUNK_ROWS]
+    assert order[CHUNK_ROWS:2 * CHUNK_ROWS] == second[:CHUNK_ROWS]
+    assert sorted(order) == sorted(first + second)
 
 
 def test_a_write_that_takes_no_rows_fails_instead_of_looping(tmp_path):
