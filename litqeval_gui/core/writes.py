@@ -10,7 +10,7 @@ thread owns the only writing connection, runs the ops one at a time in the order
 they came, commits each and tells its listener what changed. Reads run in parallel
 on their own connections and see committed data only (WAL).
 
-Long writers submit many small ops instead of one long one (:func:`write_rows`): each
+Long writers submit many small ops instead of one long one (:func:`writing_rows`): each
 commits a chunk of at most :data:`CHUNK_ROWS` rows, and stops taking rows as soon as
 another op is queued behind it, so a decision waits for the row being written and a
 commit (~2 ms), never for a chunk (4–11 ms alone, up to 36 ms while the GUI thread and
@@ -66,13 +66,23 @@ def chunks(rows: Sequence[T], size: int = CHUNK_ROWS) -> Iterator[Sequence[T]]:
 
 def write_rows(project: Project, rows: Sequence[T],
                write: Callable[[Project, Iterable[T]], object]) -> None:
+    """Write ``rows`` in order by ops ``write(p, some_rows)`` on ``project``'s write path
+    (:func:`writing_rows`, run to the end)."""
+    for _done in writing_rows(project, rows, write):
+        pass
+
+
+def writing_rows(project: Project, rows: Sequence[T],
+                 write: Callable[[Project, Iterable[T]], object]) -> Iterator[int]:
     """Write ``rows`` in order by ops ``write(p, some_rows)`` on ``project``'s write path,
-    each an op that changes nothing a reader sees (a pending import's rows, say).
+    each an op that changes nothing a reader sees (a pending import's rows, say); after
+    each op, yield how many rows are written (a caller may stop there: the rest is not).
 
     One op takes at most :data:`CHUNK_ROWS` rows, and once it has taken one it takes no
     more while a short op (any but another long writer's) waits on the write path
-    (:meth:`WritePath.short_op_waiting`): that op runs next, after this one commits. ``write`` must consume its rows as it
-    writes them (e.g. hand the iterable to ``executemany``), not collect them first.
+    (:meth:`WritePath.short_op_waiting`): that op runs next, after this one commits.
+    ``write`` must consume its rows as it writes them (e.g. hand the iterable to
+    ``executemany``), not collect them first.
     """
     path = project.writes
     done = 0
@@ -88,6 +98,7 @@ def write_rows(project: Project, rows: Sequence[T],
         if not piece.taken:
             raise RuntimeError("a long writer's op wrote none of its rows")
         done += piece.taken
+        yield done
 
 
 class _GivingWay:

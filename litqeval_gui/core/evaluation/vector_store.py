@@ -6,7 +6,8 @@ topic; each of the topic's records gets one row in ``vectors``: its float32 vect
 ``numpy.frombuffer``; plain bytes, no serialised objects), or NULL when it has none (no text, no matching id).
 
 A set is ``pending`` until every record has a row, then ``done``. :func:`embed_topic`
-writes rows in commits of :data:`CHUNK_ROWS` through the write path; after a crash or a
+writes rows in commits of at most ``CHUNK_ROWS`` through the write path, giving way to a
+decision (:func:`~litqeval_gui.core.writes.writing_rows`); after a crash or a
 cancel the rows already committed stay, and the next run computes only the records
 without a row. ``lsa``, fitted on the whole topic, recomputes its fit and rewrites every
 row: a fit made in another process can differ in its last bits, and scikit-learn's
@@ -23,8 +24,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Literal
 
 import numpy as np
@@ -37,7 +39,7 @@ from litqeval_gui.core.embedding.errors import EmbeddingPaused
 from litqeval_gui.core.errors import ProjectError
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress, scaled
 from litqeval_gui.core.project import Project, now
-from litqeval_gui.core.writes import CHUNK_ROWS, chunks
+from litqeval_gui.core.writes import chunks, writing_rows
 
 CORPUS_FITTED = frozenset({"lsa"})  # backends whose vectors depend on every record
 Status = Literal["missing", "pending", "stale", "ready"]
@@ -221,7 +223,7 @@ def merged_vectors(plan: EmbeddingPlan, result: Embeddings | None
 
 def store_embedding(project: Project, plan: EmbeddingPlan, result: Embeddings | None,
                     token: CancelToken = NEVER) -> Job[EmbeddingSet]:
-    """Store ``result`` in commits of :data:`CHUNK_ROWS` rows (cancelled:
+    """Store ``result`` by :func:`~litqeval_gui.core.writes.writing_rows` (cancelled:
     :class:`EmbeddingPaused` says how many are kept), then mark the set done and drop
     older sets of the same backend for the topic."""
     info = plan.backend.info
@@ -232,12 +234,13 @@ def store_embedding(project: Project, plan: EmbeddingPlan, result: Embeddings | 
         notes = result.notes
         rows = _vector_rows(emb.id, plan.fit_on, result, plan.todo)
         kept = plan.n_live - plan.todo.size
-        for done, part in enumerate(chunks(rows)):
-            yield Progress(100 * done * CHUNK_ROWS // len(rows), 100,
-                           f"storing vectors {done * CHUNK_ROWS:,} of {len(rows):,}")
+        for done in chain((0,), writing_rows(project, rows, _insert_vectors)):
+            if done == len(rows):
+                break
+            yield Progress(100 * done // len(rows), 100,
+                           f"storing vectors {done:,} of {len(rows):,}")
             if token.cancelled:
-                raise EmbeddingPaused(kept + done * CHUNK_ROWS, plan.n_live)
-            project.write(lambda p, part=part: _insert_vectors(p, part))
+                raise EmbeddingPaused(kept + done, plan.n_live)
     final = _finish(project, emb, notes)
     yield Progress(100, 100, "vectors ready")
     return final
@@ -288,7 +291,7 @@ def _vector_rows(set_id: int, fit_on: NDArray[np.int64], result: Embeddings,
             for key, vector in _todo_vectors(fit_on, result, todo)]
 
 
-def _insert_vectors(project: Project, rows: Sequence[tuple]) -> Changes:
+def _insert_vectors(project: Project, rows: Iterable[tuple]) -> Changes:
     project.db.conn.executemany(
         "INSERT OR REPLACE INTO vectors (set_id, record_id, dtype, shape, data) "
         "VALUES (?, ?, ?, ?, ?)", rows)

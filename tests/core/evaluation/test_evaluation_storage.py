@@ -1,10 +1,12 @@
 """Vectors and maps in the project: stored once, resumable, stale when records change."""
 
 import json
+import threading
 
 import numpy as np
 import pytest
 
+from litqeval_gui.core.changes import NOTHING
 from litqeval_gui.core.embedding.errors import EmbeddingError, EmbeddingPaused
 from litqeval_gui.core.embedding.lsa import LsaBackend
 from litqeval_gui.core.embedding.precomputed import PrecomputedBackend, read_vectors
@@ -23,7 +25,7 @@ from litqeval_gui.core.evaluation.vector_store import (
 )
 from litqeval_gui.core.jobs import NEVER, CancelToken, run_job
 from litqeval_gui.core.project import Project
-from litqeval_gui.core.writes import CHUNK_ROWS
+from litqeval_gui.core.writes import CHUNK_ROWS, WritePath
 from tests.support.synthetic import topic_records
 from tests.support.topics import TOPIC, build_topic, import_list, write_list
 
@@ -222,3 +224,45 @@ def test_a_resumed_lsa_set_is_rewritten_from_one_fit(tmp_path):
         live = live_record_ids(project.db, done.topic_id)
         fresh = run_job(LsaBackend().embed(documents(project.db, live.tolist())))
         assert np.array_equal(load_vectors(project.db, done)[1], fresh.vectors)
+
+
+def test_storing_vectors_gives_way_to_a_decision_after_one_row(tmp_path, monkeypatch):
+    """A decision queued while an embedding stores its vectors waits for the row being
+    written, not for a chunk of CHUNK_ROWS rows."""
+    with Project.create(tmp_path / "p.litq") as project:
+        import_list(project, write_list(topic_records("cardiology", CHUNK_ROWS + 50),
+                                        tmp_path / "all.ris"), "results", "all")
+        project.writes = WritePath(project)
+        written, first_row, go_on, outcome = [], threading.Event(), threading.Event(), {}
+        insert = vector_store._insert_vectors
+
+        def held(p, rows):
+            def noted():
+                for row in rows:
+                    written.append(row[1])
+                    if not first_row.is_set():
+                        first_row.set()
+                        go_on.wait(10)
+                    yield row
+            return insert(p, noted())
+
+        def job():
+            sibling = project.sibling()
+            try:
+                outcome["set"] = run_job(embed_topic(sibling, TOPIC, LsaBackend()))
+            finally:
+                sibling.close()
+
+        monkeypatch.setattr(vector_store, "_insert_vectors", held)
+        worker = threading.Thread(target=job)
+        worker.start()
+        try:
+            assert first_row.wait(60)
+            decision = project.writes.submit(lambda p: written.append("decision") or NOTHING)
+        finally:
+            go_on.set()
+            worker.join(60)
+        assert decision.result(10) == NOTHING
+        project.writes.close()
+        assert written.index("decision") == 1
+        assert outcome["set"].state == "done" and len(written) == CHUNK_ROWS + 51
