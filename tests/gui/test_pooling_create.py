@@ -2,6 +2,7 @@
 the keyboard, refuses bad input in one line (never command-line syntax) and creates
 through the core's create_pool."""
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -90,23 +91,30 @@ def test_empty_state_offers_the_dialog_and_the_keyboard_creates_a_pool(qtbot, se
     assert table.columnWidth(1) < wide and "top ranks" in table.toolTip()
 
 
+def create(qtbot, dialog: CreatePoolDialog) -> None:
+    """Press "Create pool" and wait for its job to end."""
+    dialog.accept()
+    assert dialog.busy() or dialog.error.isVisibleTo(dialog)  # a job, or refused at once
+    qtbot.waitUntil(lambda: not dialog.busy(), timeout=20_000)
+
+
 def test_dialog_refuses_bad_input_in_one_line(qtbot, session):
-    dialog = CreatePoolDialog(session.project, "T")
+    dialog = CreatePoolDialog(session, "T")
     qtbot.addWidget(dialog)
     dialog.name.setText("  ")
-    dialog.accept()
+    create(qtbot, dialog)
     assert dialog.error.text() == "a pool needs a name" and dialog.made is None
     dialog.name.setText("P")
     for i in range(dialog.runs.count()):
         dialog.runs.item(i).setCheckState(Qt.CheckState.Unchecked)
-    dialog.accept()
+    create(qtbot, dialog)
     assert dialog.error.text() == "a pool needs at least one run"
     assert store.pools(session.project, "T") == []
     assert [s.name for s in screening_store.screenings(session.project, "T")] == ["round 1"]
 
 
 def test_dialog_custom_settings_and_an_existing_screening(qtbot, session):
-    dialog = CreatePoolDialog(session.project, "T")
+    dialog = CreatePoolDialog(session, "T")
     qtbot.addWidget(dialog)
     assert not dialog.w.isEnabled() and dialog.w.value() == 6  # aggressive shown
     dialog.preset.setCurrentIndex(dialog.preset.findData(store.CUSTOM))
@@ -116,16 +124,16 @@ def test_dialog_custom_settings_and_an_existing_screening(qtbot, session):
     dialog.t.setValue(0.5)
     dialog.l_run.setValue(2)
     dialog.full_depth.setValue(10)
-    dialog.accept()
+    create(qtbot, dialog)
     assert "low-yield depth must not exceed the full depth" in dialog.error.text()
     dialog.low_yield.setChecked(False)
     dialog.screening.setCurrentIndex(dialog.screening.findData("round 1"))
-    dialog.accept()
+    create(qtbot, dialog)
     made = dialog.made
     assert made is not None and made.settings.params.label() == "w=3, W=2, t=0.5, l=2"
     assert made.screening_id == screening_store.find_screening(session.project, "T",
                                                                 "round 1").id
-    again = CreatePoolDialog(session.project, "T")
+    again = CreatePoolDialog(session, "T")
     qtbot.addWidget(again)
     assert again.screening.findData("round 1") == -1  # it feeds a pool already
     assert again.name.text() == "pool 2"
@@ -135,21 +143,47 @@ def test_cosine_run_needs_vectors_then_is_created(qtbot, tmp_path):
     path = build_topic(tmp_path / "cos.litq", n_core=6, found=4, extra=10, noise=0)
     session = ProjectSession(Project.open(path))
     try:
-        dialog = CreatePoolDialog(session.project, TOPIC)
+        dialog = CreatePoolDialog(session, TOPIC)
         qtbot.addWidget(dialog)
         texts = [dialog.runs.item(i).text() for i in range(dialog.runs.count())]
         assert texts == ["clean — result list", "clean — cosine to core"]
         dialog.runs.item(0).setCheckState(Qt.CheckState.Unchecked)
         dialog.runs.item(1).setCheckState(Qt.CheckState.Checked)
-        dialog.accept()
+        create(qtbot, dialog)
         error = dialog.error.text()
         assert "has no embeddings yet" in error and "evaluate the topic first" in error
         assert cli_free(error) and "\n" not in error and dialog.made is None
         run_job(embed_topic(session.project, TOPIC, LsaBackend()))
-        dialog.accept()
+        create(qtbot, dialog)
         assert dialog.made is not None
         runs = store.runs(session.project, dialog.made)
         assert [r.source for r in runs] == ["cosine:clean"]
         assert list(runs[0].records) == cosine_ranking(session.project, TOPIC, "clean")
     finally:
         assert session.close()
+
+
+def test_the_pool_is_made_off_the_gui_thread_and_cancel_waits_for_it(qtbot, session,
+                                                                      monkeypatch):
+    threads, made = [], store.create_pool
+    release = threading.Event()
+
+    def slow(*args, **kwargs):
+        threads.append(threading.get_ident())
+        release.wait(10)  # a cosine run reading 50 000 vectors, say
+        return made(*args, **kwargs)
+
+    monkeypatch.setattr(store, "create_pool", slow)
+    dialog = CreatePoolDialog(session, "T")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.accept()
+    qtbot.waitUntil(lambda: bool(threads))
+    assert dialog.busy() and not dialog.buttons.isEnabled()
+    dialog.reject()  # Escape while the pool is being made: the dialog stays
+    assert dialog.isVisible() and dialog.result() == 0
+    release.set()
+    qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=20_000)
+    assert threads != [threading.get_ident()] and len(threads) == 1
+    assert dialog.made is not None and dialog.result() == CreatePoolDialog.DialogCode.Accepted
+    assert [p.name for p in store.pools(session.project, "T")] == [dialog.made.name]

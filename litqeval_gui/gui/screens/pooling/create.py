@@ -1,6 +1,7 @@
 """Creating a pool of a topic in the app: its runs, judgements, stop preset and the
 screening it feeds, made by :func:`~litqeval_gui.core.pooling.store.create_pool` (the
-same core function as the command line; its writes go through the session's write
+same core function as the command line, run as a job: a cosine run reads the topic's
+vectors, which must not freeze the window; its writes go through the session's write
 path). Bad input is refused with one line in the dialog, which stays open."""
 
 from __future__ import annotations
@@ -26,13 +27,17 @@ from PySide6.QtWidgets import (
 
 from litqeval_gui.core import catalog
 from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.jobs import Progress
 from litqeval_gui.core.pooling import store
 from litqeval_gui.core.pooling.runs import COSINE
 from litqeval_gui.core.pooling.store import Pool
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.screening import store as screening_store
 from litqeval_gui.core.screening.retrain import stored_ranking
+from litqeval_gui.gui.jobs import JobHandle
+from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.plots import style
+from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.metrics.pooling import DEFAULT_FULL_DEPTH, PRESETS
 
 TREC_RUN, QRELS = "trec-run", "qrels"
@@ -70,12 +75,16 @@ def run_choices(project: Project, topic: str) -> list[tuple[str, str, str]]:
 
 
 class CreatePoolDialog(QDialog):
-    """Fill in a new pool of ``topic``; ``made`` is the pool after ``accept``."""
+    """Fill in a new pool of ``topic``; "Create pool" makes it in a job (``job``), and
+    the dialog closes when it is made (``made``) or says why not and stays open."""
 
-    def __init__(self, project: Project, topic: str, parent: QWidget | None = None) -> None:
+    def __init__(self, session: ProjectSession, topic: str,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent, windowTitle=f"New pool · {topic}")
-        self.project, self.topic = project, topic
+        project = session.project
+        self.session, self.project, self.topic = session, project, topic
         self.made: Pool | None = None
+        self.job: JobHandle | None = None
         taken = {p.screening_id for p in store.pools(project, topic)}
         self.name = QLineEdit(placeholderText="e.g. runs round 1")
         self.name.setText(self._free_name())
@@ -142,6 +151,7 @@ class CreatePoolDialog(QDialog):
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Create pool")
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
+        self.buttons = buttons
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(stop)
@@ -186,20 +196,56 @@ class CreatePoolDialog(QDialog):
         self.error.setText(message)
         self.error.show()
 
+    def busy(self) -> bool:
+        return self.job is not None and self.job.running
+
     def accept(self) -> None:
-        """Create the pool; on bad input say why in one line and stay open."""
+        """Create the pool in a job; the dialog closes once it is made."""
+        if self.busy():
+            return
         try:
-            self.made = store.create_pool(
-                self.project, self.topic, self.name.text().strip(), _checked(self.runs),
-                self.settings(), qrels=_checked(self.qrels),
-                screening=self.screening.currentData())
+            chosen = self.settings()
         except LitqError as exc:
             self.refuse(str(exc).splitlines()[0])
             return
+        name, runs, qrels = self.name.text().strip(), _checked(self.runs), _checked(self.qrels)
+        screening = self.screening.currentData()
+        session, topic = self.session, self.topic
+
+        def job(_token):
+            yield Progress(0, 0, "creating the pool")
+            sibling = session.worker_project()
+            try:
+                return store.create_pool(sibling, topic, name, runs, chosen, qrels=qrels,
+                                         screening=screening)
+            finally:
+                sibling.close()
+
+        self.error.hide()
+        self.buttons.setEnabled(False)
+        self.job = session.jobs.run(f"New pool · {topic}", job, on_success=self._made,
+                                    on_failure=self._not_made)
+
+    def _made(self, pool: Pool) -> None:
+        self.made = pool
+        self.buttons.setEnabled(True)
         super().accept()
 
+    def _not_made(self, exc: BaseException) -> None:
+        self.buttons.setEnabled(True)
+        if isinstance(exc, LitqError):
+            self.refuse(str(exc).splitlines()[0])
+        else:
+            show_error(self, "The pool was not created", exc)
 
-def create_pool_dialog(project: Project, topic: str, parent: QWidget | None) -> Pool | None:
+    def reject(self) -> None:
+        """Cancel closes the dialog, except while the pool is being made."""
+        if not self.busy():
+            super().reject()
+
+
+def create_pool_dialog(session: ProjectSession, topic: str,
+                       parent: QWidget | None) -> Pool | None:
     """Ask for a new pool of ``topic``; the pool made, or None when cancelled."""
-    dialog = CreatePoolDialog(project, topic, parent)
+    dialog = CreatePoolDialog(session, topic, parent)
     return dialog.made if dialog.exec() == QDialog.DialogCode.Accepted else None

@@ -249,7 +249,7 @@ class PoolingView(TopicTarget, QWidget):
 
     def new_pool(self) -> None:
         """Ask for a new pool of the topic and show it."""
-        made = create_pool_dialog(self.session.project, self.topic, self)
+        made = create_pool_dialog(self.session, self.topic, self)
         if made is not None:
             self.refresh()
             self.pool_box.setCurrentText(made.name)
