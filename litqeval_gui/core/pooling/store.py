@@ -134,7 +134,8 @@ def create_pool(project: Project, topic: str, name: str, runs: Sequence[str],
     """Create pool ``name`` of ``topic`` over ``runs`` (``list:NAME``, ``ranking:NAME``,
     ``cosine:LIST``; a bare name is a list). It feeds ``screening`` (an existing one of
     the topic, not fed by another pool; its decisions count as judgements) or, when
-    None, a new screening ``pool: NAME``. The pool starts at depth 0 (one write)."""
+    None, a new screening ``pool: NAME``, made in the same write. The pool starts at
+    depth 0."""
     if not name.strip():
         raise LitqError("a pool needs a name")
     if not runs:
@@ -156,20 +157,18 @@ def create_pool(project: Project, topic: str, name: str, runs: Sequence[str],
         if fed is not None:
             raise LitqError(f"screening {screening!r} already takes pool {fed.name!r}")
     found = [_run_records(project, topic, s) for s in sources]
-    if existing is None:
-        lists = ([s.partition(":")[2] for s in sources if not s.startswith("ranking:")]
-                 or list(qrels))
-        if not lists:
-            raise LitqError("a pool of rankings only needs a list too (a qrels list or a "
-                            "list run)")
-        existing = screening_store.create_screening(project, topic, f"pool: {name}", lists,
-                                                    records=[])
-    screening_id = existing.id
+    lists = ([s.partition(":")[2] for s in sources if not s.startswith("ranking:")]
+             or list(qrels))
+    if existing is None and not lists:
+        raise LitqError("a pool of rankings only needs a list too (a qrels list or a "
+                        "list run)")
 
-    def op(p: Project) -> Changes:
+    def op(p: Project) -> Changes:  # the new screening and the pool: one transaction
         if p.db.execute("SELECT 1 FROM pools WHERE topic_id = ? AND name = ?",
                         [topic_id, name]).fetchone():
             raise LitqError(f"topic {topic!r} already has a pool named {name!r}")
+        screening_id = (existing or screening_store.create_screening(
+            p, topic, f"pool: {name}", lists, records=[])).id
         pool_id = p.db.execute(
             "INSERT INTO pools (topic_id, name, screening_id, params, qrels, depth, created) "
             "VALUES (?, ?, ?, ?, ?, 0, ?)",

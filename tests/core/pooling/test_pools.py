@@ -245,3 +245,22 @@ def test_a_stored_model_ranking_is_a_run_fixed_at_creation(tmp_path):
         with pytest.raises(LitqError, match="no stored model ranking"):
             empty = screening_store.create_screening(project, "T", "t", ["L"])
             store.create_pool(project, "T", "Q", [f"ranking:{empty.name}"], store.settings())
+
+
+def test_a_pool_that_fails_to_be_written_leaves_no_screening_behind(tmp_path, monkeypatch):
+    """The new screening "pool: P" and the pool are one write: a failure (here the disk,
+    when the pool's row is written) leaves neither."""
+    runs, _ = two_run_layers(5, 2)
+    with Project.open(pool_project(tmp_path, runs)) as project:
+        def full_disk():
+            raise OSError("No space left on device")
+
+        monkeypatch.setattr(store, "now", full_disk)
+        with pytest.raises(OSError, match="No space"):
+            store.create_pool(project, "T", "P", ["A", "B"], store.settings())
+        assert screening_store.screenings(project, "T") == []
+        assert store.pools(project, "T") == []
+        monkeypatch.undo()
+        pool = store.create_pool(project, "T", "P", ["A", "B"], store.settings())
+        [screening] = screening_store.screenings(project, "T")
+        assert screening.name == "pool: P" and pool.screening_id == screening.id
