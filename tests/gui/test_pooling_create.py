@@ -180,6 +180,8 @@ def test_the_pool_is_made_off_the_gui_thread_and_cancel_waits_for_it(qtbot, sess
     dialog.accept()
     qtbot.waitUntil(lambda: bool(threads))
     assert dialog.busy() and not dialog.buttons.isEnabled()
+    ok = dialog.buttons.button(dialog.buttons.StandardButton.Ok)
+    assert ok.text() == "Creating the pool…"
     dialog.reject()  # Escape while the pool is being made: the dialog stays
     assert dialog.isVisible() and dialog.result() == 0
     release.set()

@@ -148,10 +148,10 @@ class CreatePoolDialog(QDialog):
             label.setBuddy(box)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Create pool")
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         self.buttons = buttons
+        self._set_busy(False)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(stop)
@@ -222,17 +222,22 @@ class CreatePoolDialog(QDialog):
                 sibling.close()
 
         self.error.hide()
-        self.buttons.setEnabled(False)
+        self._set_busy(True)
         self.job = session.jobs.run(f"New pool · {topic}", job, on_success=self._made,
                                     on_failure=self._not_made)
 
+    def _set_busy(self, busy: bool) -> None:
+        self.buttons.setEnabled(not busy)
+        create = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        create.setText("Creating the pool…" if busy else "Create pool")
+
     def _made(self, pool: Pool) -> None:
         self.made = pool
-        self.buttons.setEnabled(True)
+        self._set_busy(False)
         super().accept()
 
     def _not_made(self, exc: BaseException) -> None:
-        self.buttons.setEnabled(True)
+        self._set_busy(False)
         if isinstance(exc, LitqError):
             self.refuse(str(exc).splitlines()[0])
         else:
