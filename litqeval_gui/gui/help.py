@@ -37,6 +37,9 @@ unsure about; <i>Past verdicts</i> lists and changes the ones you gave.</li>
 E exclude, M maybe, or 0–3; R exclude with a reason, N note, Z undo, ←/→ through past
 decisions). Every decision is saved the moment you make it; the stopping rules advise when
 enough is screened.</li>
+<li><b>Topic ▸ Simulate Screening…</b>: replay a screening with known labels (a labelled
+column, the core set or finished decisions) to see how soon each model finds the relevant
+records and where each stopping rule would have stopped, over several seeds.</li>
 </ol>
 """
 

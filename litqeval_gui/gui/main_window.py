@@ -397,6 +397,14 @@ class MainWindow(WindowMenus, QMainWindow):
         screening = choose_screening(self.session.project, topic, self.settings, self)
         return None if screening is None else self.open_screen("screening", screening)
 
+    def simulate_screening(self) -> QWidget | None:
+        """The simulation window of the screening shown; else of one chosen (or made)
+        for the selected topic, which opens too."""
+        view = self.tabs.currentWidget() if self.session is not None else None
+        if getattr(view, "key", None) != "screening":
+            view = self.screen_topic()
+        return None if view is None else view.open_simulation()
+
     def _selected_topic(self) -> str | None:
         """The sidebar's topic; None (and a hint in the status bar) when there is none."""
         topic = self.sidebar.current_topic()

@@ -66,6 +66,9 @@ class WindowMenus:
                                "", "", "Write the shown evaluation as one HTML file")
         self.screen_action = a("&Screen Records…", self.screen_topic, "", "",
                                "Screen the selected topic's records one at a time")
+        self.simulate_action = a("Simu&late Screening…", self.simulate_screening, "", "",
+                                 "Replay a screening with known labels: how soon each model "
+                                 "finds the relevant records, where each stopping rule stops")
         self.help_action = a("LitQEval GUI &Help", self.show_help, "F1")
         self.about_action = a("&About LitQEval GUI", self.show_about)
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
@@ -96,8 +99,8 @@ class WindowMenus:
             action.setData(name)
             self.theme_actions.addAction(action)
         topic_menu = bar.addMenu("&Topic")
-        topic_menu.addActions([self.evaluate_action, self.screen_action, self.pool_action,
-                               self.matches_action])
+        topic_menu.addActions([self.evaluate_action, self.screen_action, self.simulate_action,
+                               self.pool_action, self.matches_action])
         topic_menu.addSeparator()
         topic_menu.addActions([self.manage.rename_topic, self.manage.delete_topic])
         topic_menu.addSeparator()
@@ -159,4 +162,5 @@ class WindowMenus:
         self.pool_action.setEnabled(self.evaluate_action.isEnabled())
         self.report_action.setEnabled(has_project)
         self.screen_action.setEnabled(self.matches_action.isEnabled())
+        self.simulate_action.setEnabled(self.matches_action.isEnabled())
         self.manage.update()

@@ -108,7 +108,8 @@ def test_shortcuts_and_menus_exist(window):
                           "Export &Missed Core Records…", "Export Evaluation &Report…",
                           "&Close Project", "&Quit"]
     topic_items = [a.text() for a in window.menuBar().actions()[2].menu().actions() if a.text()]
-    assert topic_items[:4] == ["&Evaluate Topic…", "&Screen Records…", "&Pool Runs…",
+    assert topic_items[:5] == ["&Evaluate Topic…", "&Screen Records…",
+                               "Simu&late Screening…", "&Pool Runs…",
                                "Review Uncertain &Matches…"]
 
 

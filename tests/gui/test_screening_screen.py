@@ -13,6 +13,7 @@ from litqeval_gui.core.browse import record_detail
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.retrain import stored_ranking
+from litqeval_gui.gui.screens import screening as screening_screens
 from litqeval_gui.gui.screens.screening.record import EXCLUDE_COLOUR, INCLUDE_COLOUR
 from litqeval_gui.gui.screens.screening.view import ScreeningView
 from litqeval_gui.gui.session import ProjectSession
@@ -402,20 +403,25 @@ def test_the_header_counts_once_and_names_the_order(qtbot, session):
     assert "position" not in view.header.text()
 
 
-def test_simulate_is_in_the_topic_menu_while_a_screening_is_shown(window, qtbot, made,
-                                                                   monkeypatch):
+def test_simulate_is_in_the_topic_menu_once_for_the_screening_shown_or_chosen(
+        window, qtbot, made, monkeypatch):
     opened = []
     monkeypatch.setattr(ScreeningView, "open_simulation", lambda self: opened.append(self))
     assert window.open_project(made[0])
     window.open_screen("screening", store.find_screening(window.session.project, "T", "S"))
     window.topic_menu.aboutToShow.emit()
-    texts = [a.text() for a in window.topic_menu.actions()]
-    assert "Screening: S" in texts and "Simulate Screening…" in texts
-    next(a for a in window.topic_menu.actions() if a.text() == "Simulate Screening…").trigger()
-    assert opened == [window.tabs.currentWidget()]
-    window.close_tab(window.tabs.currentIndex())  # the screen's entries leave with it
-    window.topic_menu.aboutToShow.emit()
-    assert "Simulate Screening…" not in [a.text() for a in window.topic_menu.actions()]
+    texts = [a.text().replace("&", "") for a in window.topic_menu.actions()]
+    assert "Screening: S" in texts and texts.count("Simulate Screening…") == 1
+    window.simulate_action.trigger()
+    assert opened == [window.tabs.currentWidget()]  # the screening shown: no question
+    window.close_tab(window.tabs.currentIndex())
+    assert window.tabs.count() == 0
+    monkeypatch.setattr(screening_screens, "choose_screening",
+                        lambda project, topic, settings, parent:
+                        store.find_screening(project, topic, "S"))
+    window.simulate_action.trigger()  # none shown: chosen for the topic, then opened
+    assert len(opened) == 2 and opened[1] is window.tabs.currentWidget()
+    assert opened[1].screening.name == "S"
 
 
 def test_the_record_groups_its_metadata_in_one_table():

@@ -140,12 +140,9 @@ class ScreeningView(Deciding, QWidget):
             "Replay this screening with known labels: how soon would each model have found "
             "the relevant records, and where would each stopping rule have stopped?"))
         self.simulate_button.clicked.connect(self.open_simulation)
-        self.simulate_action = QAction("Simulate Screening…", self,
-                                       toolTip=self.simulate_button.toolTip())
-        self.simulate_action.triggered.connect(self.open_simulation)
         self.retrain_action = QAction("Retrain Ranking Now", self)
         self.retrain_action.triggered.connect(self.start_ranking)
-        self._actions += [self.simulate_action, self.retrain_action]
+        self._actions += [self.retrain_action]  # Simulate: the Topic menu's own entry
         self.progress = ProgressPanel()
         self.history = HistoryList(self.go_to)
 
