@@ -61,7 +61,7 @@ class ManageActions(QObject):
                                   "Rename the selected list")
         self.delete_list = action("&Delete List…", self.delete_selected_list,
                                   "Delete the selected list with its records and matches")
-        self.rename_topic = action("Rena&me Topic…", self.rename_selected_topic,
+        self.rename_topic = action("Ren&ame Topic…", self.rename_selected_topic,
                                    "Rename the selected topic")
         self.delete_topic = action("Delete &Topic…", self.delete_selected_topic,
                                    "Delete the selected topic with all its lists")

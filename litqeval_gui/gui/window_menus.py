@@ -62,7 +62,7 @@ class WindowMenus:
                                  "result lists against its core set")
         self.pool_action = a("&Pool Runs…", self.pool_topic, "", "",
                              "The selected topic's pool: depth by depth, with its stop criterion")
-        self.report_action = a("Export Evaluation &Report…", self.export_evaluation_report,
+        self.report_action = a("Export E&valuation Report…", self.export_evaluation_report,
                                "", "", "Write the shown evaluation as one HTML file")
         self.screen_action = a("&Screen Records…", self.screen_topic, "", "",
                                "Screen the selected topic's records one at a time")

@@ -105,12 +105,24 @@ def test_shortcuts_and_menus_exist(window):
     file_items = [a.text() for a in window.menuBar().actions()[0].menu().actions() if a.text()]
     assert file_items == ["&New Project…", "&Open Project…", "Open &Recent",
                           "Open &Demo Project", "&Import…", "&Export…",
-                          "Export &Missed Core Records…", "Export Evaluation &Report…",
+                          "Export &Missed Core Records…", "Export E&valuation Report…",
                           "&Close Project", "&Quit"]
     topic_items = [a.text() for a in window.menuBar().actions()[2].menu().actions() if a.text()]
     assert topic_items[:5] == ["&Evaluate Topic…", "&Screen Records…",
                                "Simu&late Screening…", "&Pool Runs…",
                                "Review Uncertain &Matches…"]
+
+
+def test_no_two_entries_of_a_menu_share_an_access_key(window):
+    """Alt+T, then a letter: each letter picks one entry of the menu (or the bar)."""
+    def keys(actions):
+        texts = [a.text() for a in actions if "&" in a.text().replace("&&", "")]
+        return [t[t.index("&") + 1].casefold() for t in texts]
+
+    bar = window.menuBar().actions()
+    for menu in [None, *(a.menu() for a in bar)]:
+        letters = keys(bar if menu is None else menu.actions())
+        assert len(letters) == len(set(letters)), (menu and menu.title(), letters)
 
 
 def _drop(window, paths):

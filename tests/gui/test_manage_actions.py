@@ -76,8 +76,8 @@ def test_the_sidebar_context_menu_offers_what_the_item_allows(window, project_pa
     window.open_project(project_path)
     for text, wanted in (("scopus", {"&Open", "&Export…", "Export &Missed Core Records…",
                                      "Re&name List…", "&Delete List…", "&Evaluate Topic…", "&Pool Runs…",
-                                     "Rena&me Topic…", "Delete &Topic…"}),
-                         ("search eval", {"&Evaluate Topic…", "&Pool Runs…", "Rena&me Topic…",
+                                     "Ren&ame Topic…", "Delete &Topic…"}),
+                         ("search eval", {"&Evaluate Topic…", "&Pool Runs…", "Ren&ame Topic…",
                                           "Delete &Topic…"})):
         index = pages.sidebar_index(window.sidebar, text)
         menu = window.manage.sidebar_menu(window.sidebar.visualRect(index).center())
