@@ -72,22 +72,28 @@ def test_vectors_are_computed_once_and_equal_the_backend_on_the_topics_records(t
         assert emb.info.params["max_dim"] == 256 and emb.dim == fresh.dim
 
 
-def test_a_cancelled_embedding_keeps_its_committed_chunks_and_the_next_run_finishes_them(
-        tmp_path):
-    path = tmp_path / "p.litq"
+def _paused_after_two_chunks(project, tmp_path) -> EmbeddingPaused:
+    """Import 1 350 records of three topics into ``project`` and embed them with lsa,
+    cancelled once two chunks of vectors are stored; the pause it raised."""
     records = [r for topic in ("cardiology", "astronomy", "linguistics")
                for r in topic_records(topic, 450)]
-    with Project.create(path) as project:
-        import_list(project, write_list(records, tmp_path / "all.ris"), "results", "all")
-        token = CancelToken()
-        job = embed_topic(project, TOPIC, LsaBackend(), token)
+    import_list(project, write_list(records, tmp_path / "all.ris"), "results", "all")
+    token = CancelToken()
 
-        def cancel_after_two_chunks(progress):
-            if progress.message.startswith(f"storing vectors {2 * CHUNK_ROWS:,}"):
-                token.cancel()
+    def cancel_after_two_chunks(progress):
+        if progress.message.startswith(f"storing vectors {2 * CHUNK_ROWS:,}"):
+            token.cancel()
 
-        with pytest.raises(EmbeddingPaused, match="1,000 of 1,350 vectors are stored"):
-            run_job(job, cancel_after_two_chunks)
+    with pytest.raises(EmbeddingPaused) as paused:
+        run_job(embed_topic(project, TOPIC, LsaBackend(), token), cancel_after_two_chunks)
+    return paused.value
+
+
+def test_a_cancelled_embedding_keeps_its_committed_chunks_and_the_next_run_finishes_them(
+        tmp_path):
+    with Project.create(tmp_path / "p.litq") as project:
+        paused = _paused_after_two_chunks(project, tmp_path)
+        assert "1,000 of 1,350 vectors are stored" in str(paused)
         emb = latest_set(project.db, project.topic_id(TOPIC), "lsa")
         assert emb.state == "pending"
         stored = project.db.execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
@@ -95,7 +101,7 @@ def test_a_cancelled_embedding_keeps_its_committed_chunks_and_the_next_run_finis
         counting = Counting(LsaBackend())
         done = run_job(embed_topic(project, TOPIC, counting))
         assert done.id == emb.id and done.state == "done"
-        assert project.db.execute("SELECT COUNT(*) FROM vectors").fetchone()[0] == len(records)
+        assert project.db.execute("SELECT COUNT(*) FROM vectors").fetchone()[0] == 1350
         live = live_record_ids(project.db, done.topic_id)
         fresh = run_job(LsaBackend().embed(documents(project.db, live.tolist())))
         assert np.array_equal(load_vectors(project.db, done)[1], fresh.vectors)
@@ -199,19 +205,8 @@ def test_a_resumed_lsa_set_is_rewritten_from_one_fit(tmp_path):
     """Rows committed by a fit in another process (here: one component's sign flipped,
     as svd_flip can do when a fit differs in its last bits) never stay beside the
     resumed fit's rows."""
-    path = tmp_path / "p.litq"
-    records = [r for topic in ("cardiology", "astronomy", "linguistics")
-               for r in topic_records(topic, 450)]
-    with Project.create(path) as project:
-        import_list(project, write_list(records, tmp_path / "all.ris"), "results", "all")
-        token = CancelToken()
-
-        def cancel_after_two_chunks(progress):
-            if progress.message.startswith(f"storing vectors {2 * CHUNK_ROWS:,}"):
-                token.cancel()
-
-        with pytest.raises(EmbeddingPaused):
-            run_job(embed_topic(project, TOPIC, LsaBackend(), token), cancel_after_two_chunks)
+    with Project.create(tmp_path / "p.litq") as project:
+        _paused_after_two_chunks(project, tmp_path)
         rows = project.db.execute("SELECT record_id, data FROM vectors").fetchall()
         other_fit = []
         for record_id, data in rows:
