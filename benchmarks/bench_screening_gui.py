@@ -175,14 +175,8 @@ def main() -> int:
         idle = timed_decisions(app, view, futures, truth, DECISIONS)
         report("idle", idle, tick, smallest)
 
-        def import_job(token):
-            sibling = session.worker_project()
-            try:
-                return (yield from ingest.import_file(sibling, side, topic="B", role="results",
-                                                      token=token))
-            finally:
-                sibling.close()
-
+        import_job = session.worker_job(lambda project, token: ingest.import_file(
+            project, side, topic="B", role="results", token=token))
         outcome = {}
         session.jobs.run("import", import_job, on_success=lambda s: outcome.update(ok=s),
                          on_failure=lambda e: outcome.update(error=repr(e)))

@@ -10,17 +10,20 @@ GUI thread, by itself; screens implement ``project_changed(changes, initiator)``
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from concurrent.futures import Future
-from typing import Any
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
 from litqeval_gui.core.changes import Changes
+from litqeval_gui.core.jobs import CancelToken, Progress
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.writes import Op, WritePath
-from litqeval_gui.gui.jobs import JobRunner
+from litqeval_gui.gui.jobs import JobFactory, JobRunner
 from litqeval_gui.gui.notify import show_error
+
+T = TypeVar("T")
 
 
 class ProjectSession(QObject):
@@ -62,6 +65,15 @@ class ProjectSession(QObject):
         """A sibling connection for a background job, opened on the job's thread (which
         closes it); its writes go through the session's write path."""
         return self.project.sibling()
+
+    def worker_job(self, job: Callable[[Project, CancelToken], Generator[Progress, None, T]],
+                   ) -> JobFactory:
+        """A job running ``job(project, token)`` on a :meth:`worker_project` of its own
+        thread, closed in every outcome."""
+        def make(token: CancelToken) -> Generator[Progress, None, T]:
+            with self.worker_project() as project:
+                return (yield from job(project, token))
+        return make
 
     def close(self) -> bool:
         """Stop jobs, finish queued writes and close the project; False if a job would not stop."""

@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
 
 from litqeval_gui.core import ingest
 from litqeval_gui.core.ingest import ImportSummary
-from litqeval_gui.core.jobs import CancelToken
 from litqeval_gui.gui.import_wizard.list_settings import SettingsPage
 from litqeval_gui.gui.import_wizard.messages import failure_text, message_label, show_error_text
 from litqeval_gui.gui.import_wizard.preview import PreviewPage
@@ -102,17 +101,10 @@ def import_job(session: ProjectSession, state: FileState, settings: ImportSettin
     """The background import of one file on its own connection, closed in every outcome."""
     path, fmt, mapping = state.path, state.fmt, dict(state.mapping) or None
 
-    def make(token: CancelToken):
-        project = session.worker_project()
-        try:
-            return (yield from ingest.import_file(
-                project, path, topic=settings.topic, role=settings.role,
-                name=settings.names[path], query=settings.query,
-                database=settings.database or None, fmt=fmt, mapping=mapping, token=token))
-        finally:
-            project.close()
-
-    return make
+    return session.worker_job(lambda project, token: ingest.import_file(
+        project, path, topic=settings.topic, role=settings.role, name=settings.names[path],
+        query=settings.query, database=settings.database or None, fmt=fmt, mapping=mapping,
+        token=token))
 
 
 class RunPage(QWizardPage):

@@ -212,18 +212,14 @@ class CreatePoolDialog(QDialog):
         screening = self.screening.currentData()
         session, topic = self.session, self.topic
 
-        def job(_token):
+        def job(project: Project, _token):
             yield Progress(0, 0, "creating the pool")
-            sibling = session.worker_project()
-            try:
-                return store.create_pool(sibling, topic, name, runs, chosen, qrels=qrels,
-                                         screening=screening)
-            finally:
-                sibling.close()
+            return store.create_pool(project, topic, name, runs, chosen, qrels=qrels,
+                                     screening=screening)
 
         self.error.hide()
         self._set_busy(True)
-        self.job = session.jobs.run(f"New pool · {topic}", job, on_success=self._made,
+        self.job = session.jobs.run(f"New pool · {topic}", session.worker_job(job), on_success=self._made,
                                     on_failure=self._not_made)
 
     def _set_busy(self, busy: bool) -> None:

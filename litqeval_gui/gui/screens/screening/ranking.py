@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject, Signal
 
 from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.jobs import CancelToken
+from litqeval_gui.core.project import Project
 from litqeval_gui.core.screening.features import Features
 from litqeval_gui.core.screening.features_apart import features_apart
 from litqeval_gui.core.screening.retrain import Ranking, retrain
@@ -27,19 +28,15 @@ def ranking_job(session: ProjectSession, screening: Screening, model: str,
                 features: Features | None, question: str) -> JobFactory:
     """A job returning ``(features, ranking or None)``; ``features`` are built when None."""
 
-    def make(token: CancelToken):
-        project = session.worker_project()
-        try:
-            project.write(lambda p: Changes())  # the decisions queued before it have committed
-            built = features
-            if built is None:
-                built = yield from features_apart(project, screening, question, token)
-            ranking: Ranking | None = yield from retrain(project, screening, built, model, token)
-            return built, ranking
-        finally:
-            project.close()
+    def rank(project: Project, token: CancelToken):
+        project.write(lambda p: Changes())  # the decisions queued before it have committed
+        built = features
+        if built is None:
+            built = yield from features_apart(project, screening, question, token)
+        ranking: Ranking | None = yield from retrain(project, screening, built, model, token)
+        return built, ranking
 
-    return make
+    return session.worker_job(rank)
 
 
 class Prioritiser(QObject):

@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from litqeval_gui.core.jobs import CancelToken
 from litqeval_gui.core.screening.models import MODELS
 from litqeval_gui.core.screening.simulation_band import (
     MEASURES,
@@ -52,15 +51,8 @@ def simulation_job(session: ProjectSession, screening: Screening, source: LabelS
                    **settings) -> JobFactory:
     """The job: a :class:`Band` read and computed on the job's own connection."""
 
-    def make(token: CancelToken):
-        project = session.worker_project()
-        try:
-            return (yield from simulate_screening(project, screening, source, token=token,
-                                                  **settings))
-        finally:
-            project.close()
-
-    return make
+    return session.worker_job(lambda project, token: simulate_screening(
+        project, screening, source, token=token, **settings))
 
 
 def spread_text(value: Spread, digits: int = 3, *, whole: bool = False) -> str:
