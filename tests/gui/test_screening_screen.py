@@ -109,6 +109,24 @@ def test_n_attaches_a_note_to_the_decision(qtbot, session, made, monkeypatch):
     assert (event.label, event.note) == ("include", "check the full text")
 
 
+def test_an_emptied_note_on_a_decided_record_is_removed(qtbot, session, made, monkeypatch):
+    answers = iter([("check the full text", True), ("", True)])
+    monkeypatch.setattr(QInputDialog, "getMultiLineText",
+                        staticmethod(lambda *args: next(answers)))
+    view = _view(qtbot, session)
+    first = view.shown
+    qtbot.keyClick(view, Qt.Key.Key_N)
+    qtbot.keyClick(view, Qt.Key.Key_I)
+    qtbot.keyClick(view, Qt.Key.Key_Left)  # back to the decided record
+    assert view.shown == first and "check the full text" in view.decision_label.text()
+    qtbot.keyClick(view, Qt.Key.Key_N)  # its note emptied
+    _settle(qtbot, session)
+    assert [(e.label, e.note) for e in _events(made[0])] == [
+        ("include", "check the full text"), ("include", "")]
+    [current] = store.current_decisions(session.project, view.screening.id)
+    assert current.note == "" and view.notes[first] == ""
+
+
 def test_r_excludes_with_a_reason_and_a_new_reason_is_kept(qtbot, session, made, monkeypatch):
     answers = iter([("wrong design", True), ("not English", True)])
     monkeypatch.setattr(QInputDialog, "getItem", staticmethod(lambda *args: next(answers)))

@@ -60,7 +60,7 @@ class Deciding:
             return
         decided = record_id in self.labels
         tags = self.tags.get(record_id, ()) if decided else self._pending_tags
-        note = self._pending_note or (self.notes.get(record_id, "") if decided else "")
+        note = self.note_of(record_id)
         context = self._context(record_id, tags)
         if context is None:
             return
@@ -71,7 +71,7 @@ class Deciding:
         self.labels[record_id], self.tags[record_id] = label, tags
         self.notes[record_id], self.reasons[record_id] = note, reason
         self.queue.mark(record_id, True)
-        self._pending_note, self._pending_tags = "", ()
+        self._pending_note, self._pending_tags = None, ()
         if stay:  # a decided record is on screen only while stepping back: it stays there
             self.show_current()
             return
@@ -105,17 +105,24 @@ class Deciding:
                                initiator=self)
         self.decide("0" if self.screening.scheme == GRADED else "exclude", reason)
 
+    def note_of(self, record_id: int) -> str:
+        """The note ``record_id`` goes with: the one being written, else its stored one."""
+        if self._pending_note is not None:
+            return self._pending_note
+        return self.notes.get(record_id, "") if record_id in self.labels else ""
+
     def edit_note(self) -> None:
-        """A note for the shown record, stored with its next decision (at once when decided)."""
+        """A note for the shown record, stored with its next decision (at once when decided;
+        an emptied note removes it)."""
         record_id = self.shown
         if record_id is None:
             return
         note, ok = QInputDialog.getMultiLineText(self, "Note", "Note on this record:",
-                                                 self._pending_note or self.notes.get(record_id, ""))
+                                                 self.note_of(record_id))
         if not ok:
             return
         self._pending_note = note.strip()
-        if record_id in self.labels and self._pending_note:
+        if record_id in self.labels and self._pending_note != self.notes.get(record_id, ""):
             self.decide(self.labels[record_id], self.reasons.get(record_id, ""))
         else:
             self.show_current()

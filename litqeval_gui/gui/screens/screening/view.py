@@ -84,7 +84,7 @@ class ScreeningView(Deciding, QWidget):
         self.since_retrain = 0
         self._pinned: int | None = None  # shown until decided (undone, or ranking switched)
         self._back: int | None = None  # index into history while stepping back
-        self._pending_note = ""
+        self._pending_note: str | None = None  # being written for the shown record
         self._pending_tags: tuple[str, ...] = ()
         self.known_tags = store.tags_used(project, screening.id)
         self._titles: dict[int, str] = {}
@@ -332,7 +332,7 @@ class ScreeningView(Deciding, QWidget):
         label = self.labels.get(record_id)
         self.tag_bar.show_tags(self.shown_tags())
         self.buttons["untag"].setEnabled(bool(self.shown_tags()))
-        shown_note = self._pending_note or (self.notes.get(record_id, "") if label else "")
+        shown_note = self.note_of(record_id)
         note = f" · note: {html.escape(shown_note)}" if shown_note else ""
         self.decision_label.setText(f"Current decision: <b>{label}</b>{note}" if label
                                     else f"Not decided yet{note}")
