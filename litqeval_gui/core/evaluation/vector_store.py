@@ -212,6 +212,8 @@ def merged_vectors(plan: EmbeddingPlan, result: Embeddings | None
     new = [(key, vector) for key, vector in _todo_vectors(plan.fit_on, result, plan.todo)
            if vector is not None] if result is not None else []
     old_ids, old = plan.existing
+    kept = ~np.isin(old_ids, plan.todo)  # rows of ``todo`` are rewritten
+    old_ids, old = old_ids[kept], old[kept]
     ids = np.concatenate([old_ids, np.array([key for key, _ in new], np.int64)])
     if not ids.size:
         return ids, np.empty((0, 0), np.float32)

@@ -221,6 +221,21 @@ def test_a_resumed_lsa_set_is_rewritten_from_one_fit(tmp_path):
         assert np.array_equal(load_vectors(project.db, done)[1], fresh.vectors)
 
 
+def test_merged_vectors_of_a_resumed_lsa_set_are_what_is_read_back(tmp_path):
+    """The evaluation maps and scores the merged vectors before reading the set back:
+    a resumed lsa set rewrites every row, so the paused rows must not stay beside them."""
+    with Project.create(tmp_path / "p.litq") as project:
+        _paused_after_two_chunks(project, tmp_path)
+        plan = vector_store.plan_embedding(project, TOPIC, LsaBackend(), with_existing=True)
+        assert plan.existing[0].size == 2 * CHUNK_ROWS and plan.todo.size == 1350
+        result = run_job(vector_store.compute_embedding(plan))
+        ids, vectors = vector_store.merged_vectors(plan, result)
+        done = run_job(vector_store.store_embedding(project, plan, result))
+        stored_ids, stored = load_vectors(project.db, done)
+        assert ids.size == 1350 and np.array_equal(ids, stored_ids)
+        assert np.array_equal(vectors, stored)
+
+
 def test_storing_vectors_gives_way_to_a_decision_after_one_row(tmp_path, monkeypatch):
     """A decision queued while an embedding stores its vectors waits for the row being
     written, not for a chunk of CHUNK_ROWS rows."""
