@@ -225,6 +225,11 @@ class Project:
             raise ProjectError(f"no topic named {name!r}{hint}")
         return int(self.db["topics"].insert({"name": name, "created": now()}).last_pk)
 
+    def topic_name(self, topic_id: int) -> str | None:
+        """The name of topic ``topic_id``; None when there is no such topic."""
+        row = self.db.execute("SELECT name FROM topics WHERE id = ?", [topic_id]).fetchone()
+        return row[0] if row else None
+
 
 def _uri(path: Path, params: dict[str, str]) -> str:
     """An SQLite URI for ``path``: every ``# ? % & = ' "``, space or newline escaped."""

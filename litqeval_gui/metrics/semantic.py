@@ -206,10 +206,9 @@ def _unit_rows(matrix: NDArray[np.floating]) -> NDArray[np.floating]:
         return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
 
 
-def _cosines(matrix: NDArray[np.floating], directions: NDArray[np.float64],
-             norms: NDArray[np.floating] | None = None) -> NDArray:
+def _cosines(matrix: NDArray[np.floating], directions: NDArray[np.float64]) -> NDArray:
     """r·d / ‖r‖ per row r and unit direction d (one column per row of ``directions``),
-    in the matrix's dtype; ``norms`` = the rows' ‖r‖ when already known.
+    in the matrix's dtype.
 
     Dots and norms both by einsum: each (row, direction) sum runs over the row's
     contiguous values in the same order wherever the row sits and however many
@@ -218,14 +217,9 @@ def _cosines(matrix: NDArray[np.floating], directions: NDArray[np.float64],
     """
     units = directions.astype(matrix.dtype)
     dots = np.einsum("ij,kj->ik", matrix, units)
-    if norms is None:
-        norms = _norms(matrix)
+    norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(norms[:, None] > 0, dots / norms[:, None], np.nan)
-
-
-def _norms(matrix: NDArray[np.floating]) -> NDArray[np.floating]:
-    return np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
 
 
 def _slackened(theta: float | NDArray[np.float64]) -> float | NDArray[np.float64]:
@@ -297,7 +291,7 @@ def sp_cos_leave_one_out(
         return [run(i) for i in range(m)]
     stacked = np.stack([directions[i] for i in good])
     core_cos = _cosines(e_c.astype(e_r.dtype, copy=False), stacked)
-    retrieved_cos = _cosines(e_r, stacked, _norms(e_r))
+    retrieved_cos = _cosines(e_r, stacked)
     column = {i: col for col, i in enumerate(good)}
     out = []
     for i in range(m):

@@ -2,7 +2,7 @@
 
 One map is fitted jointly on every row given (core set and all result lists), so lists
 share it. ``pca`` (2 components, deterministic) is the option for very large topics.
-Fidelity (SPEC §1.5) is :func:`litqeval_gui.metrics.semantic.projection_fidelity` of the
+Fidelity (SPEC §1.5) is :func:`litqeval_gui.metrics.fidelity.projection_fidelity` of the
 map against the vectors it came from: the share of the vectors' variance the map keeps.
 
 UMAP compiles numba code on first use; :func:`use_numba_cache` points numba's cache at a

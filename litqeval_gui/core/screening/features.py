@@ -149,7 +149,7 @@ def stored_vectors(project: Project, topic_id: int, backend: str,
     if status != "ready" or emb is None:
         why = {"missing": "has no stored", "pending": "has unfinished",
                "stale": "has out-of-date"}[status]
-        topic = _topic_name(project, topic_id)
+        topic = project.topic_name(topic_id)
         err = MissingVectorsError(
             f"topic {topic!r} {why} {backend} vectors: compute them with Evaluate Topic "
             f"(backend {backend}) before screening with embedding features")
@@ -165,12 +165,8 @@ def stored_vectors(project: Project, topic_id: int, backend: str,
     return out
 
 
-def _topic_name(project: Project, topic_id: int) -> str:
-    return project.db.execute("SELECT name FROM topics WHERE id = ?", [topic_id]).fetchone()[0]
-
-
 def _evaluation_backend(project: Project, topic_id: int) -> str:
-    return load_settings(project, _topic_name(project, topic_id)).backend
+    return load_settings(project, project.topic_name(topic_id)).backend
 
 
 def work_ids(project: Project, record_ids: list[int]) -> list[int]:

@@ -121,7 +121,10 @@ def _fit_probability(model: str, x: sparse.csr_matrix | np.ndarray, y: np.ndarra
 
 
 def balanced_weights(y: np.ndarray) -> np.ndarray:
-    """n / (classes · n_class) per record: scikit-learn's "balanced" class weights."""
+    """n / (classes · n_class) per record: scikit-learn's "balanced" class weights
+    (``compute_sample_weight("balanced", y)``, which a test checks it equals), without
+    its validation: 0.05 ms instead of 0.46 ms at 2 000 labels, and a simulation fits
+    once per decision."""
     classes, index, counts = np.unique(y, return_inverse=True, return_counts=True)
     return (y.size / (classes.size * counts))[index]
 

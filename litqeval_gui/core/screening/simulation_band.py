@@ -12,13 +12,12 @@ each stopping rule's spread (median, min, max over the seeds where it is defined
 
 from __future__ import annotations
 
-from collections.abc import Generator
 from dataclasses import dataclass
 
 import numpy as np
 
 from litqeval_gui.core import works
-from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
+from litqeval_gui.core.jobs import NEVER, CancelToken, Job, scaled
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.screening import known, store
 from litqeval_gui.core.screening.features_apart import features_apart
@@ -57,7 +56,7 @@ def label_sources(project: Project, screening: Screening) -> list[LabelSource]:
     if works.core_works(project.db, screening.topic_id):
         found.append(LabelSource("core"))
     found += [LabelSource("screening", other.name)
-              for other in store.screenings(project, _topic(project, screening))
+              for other in store.screenings(project, project.topic_name(screening.topic_id))
               if other.id != screening.id]
     return found
 
@@ -68,14 +67,9 @@ def source_labels(project: Project, screening: Screening, source: LabelSource,
     if source.kind == "core":
         return known.core_labels(project, screening.topic_id, items)
     if source.kind == "screening":
-        other = store.find_screening(project, _topic(project, screening), source.name)
+        other = store.find_screening(project, project.topic_name(screening.topic_id), source.name)
         return known.screening_labels(project, other, items)
     return known.column_labels(project, items, source.name)
-
-
-def _topic(project: Project, screening: Screening) -> str:
-    return project.db.execute("SELECT name FROM topics WHERE id = ?",
-                              [screening.topic_id]).fetchone()[0]
 
 
 @dataclass(frozen=True)
@@ -157,20 +151,10 @@ def simulate_screening(project: Project, screening: Screening, source: LabelSour
     features = yield from features_apart(project, screening, token=token)
     finished = []
     for run in range(runs):
-        finished.append((yield from _numbered(
+        n = len(items)
+        finished.append((yield from scaled(
             simulate(features, relevant, model=model, prior_included=prior_included,
                      prior_excluded=prior_excluded, seed=seed + run, rules=rules, token=token),
-            run, runs, len(items))))
+            run * n, (run + 1) * n, runs * n, f"seed {run + 1} of {runs}")))
     return band(finished, relevant, {rule.name: rule.title for rule in rules})
 
-
-def _numbered(job: Job[Simulation], run: int, runs: int, n: int
-              ) -> Generator[Progress, None, Simulation]:
-    """``job``'s progress as part of ``runs`` runs of ``n`` records each."""
-    try:
-        while True:
-            step = next(job)
-            yield Progress(run * n + step.done, runs * n,
-                           f"seed {run + 1} of {runs}: {step.message}")
-    except StopIteration as stop:
-        return stop.value

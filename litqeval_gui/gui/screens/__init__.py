@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtGui import QAction
 
-from litqeval_gui.core import catalog
 from litqeval_gui.core.changes import Changes
 from litqeval_gui.gui.settings import Settings
 
@@ -78,6 +77,5 @@ class TopicTarget:
 
     @classmethod
     def from_descriptor(cls, session: ProjectSession, descriptor: dict[str, Any]) -> Any:
-        names = {t.id: t.name for t in catalog.topics(session.project)}
-        topic = names.get(descriptor["topic"])
+        topic = session.project.topic_name(descriptor["topic"])
         return None if topic is None else cls(session, topic)

@@ -30,6 +30,7 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import Progress
 from litqeval_gui.core.pooling import store
 from litqeval_gui.core.pooling.runs import COSINE
+from litqeval_gui.core.pooling.simulation import QRELS, TREC_RUN
 from litqeval_gui.core.pooling.store import Pool
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.screening import store as screening_store
@@ -39,8 +40,6 @@ from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.plots import style
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.metrics.pooling import DEFAULT_FULL_DEPTH, PRESETS
-
-TREC_RUN, QRELS = "trec-run", "qrels"
 
 
 def _checkable(box: QListWidget, text: str, data: str, checked: bool, tip: str = "") -> None:
