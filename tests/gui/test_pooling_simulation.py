@@ -2,6 +2,7 @@
 as a background job (progress, Cancel), frontier plots, a sortable table, exports."""
 
 import csv
+import threading
 import time
 from pathlib import Path
 
@@ -120,4 +121,26 @@ def test_empty_state_says_what_to_import(qtbot, tmp_path, with_qrels):
         assert f"has no {missing}:" in tab.empty.text()
         assert "(File ▸ Import…)" in tab.empty.text()
     finally:
+        assert session.close()
+
+
+def test_the_runs_and_qrels_are_read_on_the_jobs_thread_only(qtbot, tmp_path, monkeypatch):
+    """Opening the tab, a change of lists and Run read only the lists' infos on the GUI
+    thread; every run and judgement is read by the job."""
+    runs, grades = collection()
+    path = pool_project(tmp_path, runs, grades)
+    threads, read = [], tab_module.topic_collection
+    monkeypatch.setattr(tab_module, "topic_collection",
+                        lambda *args: threads.append(threading.get_ident()) or read(*args))
+    session, view = open_view(qtbot, path)
+    tab = view.simulation
+    try:
+        tab.refresh()
+        assert threads == [] and tab.run_button.isEnabled()
+        tab.grid.setCurrentIndex(tab.grid.findData("presets"))
+        tab.run_button.click()
+        qtbot.waitUntil(lambda: tab.job is None, timeout=60_000)
+        assert len(threads) == 1 and threads[0] != threading.get_ident() and tab.rows
+    finally:
+        view.close()
         assert session.close()

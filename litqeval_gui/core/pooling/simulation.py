@@ -12,6 +12,7 @@ import csv
 from pathlib import Path
 
 from litqeval_gui.core import catalog
+from litqeval_gui.core.catalog import ListInfo
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.exporting import write_whole
 from litqeval_gui.core.project import Project
@@ -30,9 +31,9 @@ def _documents(project: Project, list_id: int) -> list[tuple[str, int | None]]:
                 "ORDER BY rank, id", [list_id])]
 
 
-def topic_collection(project: Project, topic: str) -> tuple[list[RunFile], Qrels]:
-    """The topic's imported runs and its qrels (every qrels list, merged); a clear error
-    naming what to import when either is missing."""
+def collection_lists(project: Project, topic: str) -> tuple[list[ListInfo], list[ListInfo]]:
+    """The topic's imported TREC runs and qrels lists (cheap: their infos only); a clear
+    error naming what to import when either is missing."""
     lists = catalog.lists(project, topic)
     runs = [i for i in lists if i.format == TREC_RUN]
     judged = [i for i in lists if i.format == QRELS]
@@ -43,6 +44,13 @@ def topic_collection(project: Project, topic: str) -> tuple[list[RunFile], Qrels
         raise LitqError(f"topic {topic!r} has no {' and no '.join(n for n, _ in missing)}: "
                         f"import {' and '.join(f for _, f in missing)} of this topic to "
                         "simulate pooling")
+    return runs, judged
+
+
+def topic_collection(project: Project, topic: str) -> tuple[list[RunFile], Qrels]:
+    """The topic's imported runs and its qrels (every qrels list, merged), read in full;
+    :func:`collection_lists`' error when either is missing."""
+    runs, judged = collection_lists(project, topic)
     grades: dict[str, int] = {}
     for info in judged:
         for doc, grade in _documents(project, info.id):

@@ -28,7 +28,13 @@ from PySide6.QtWidgets import (
 )
 
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.pooling.simulation import topic_collection, write_settings_csv
+from litqeval_gui.core.jobs import CancelToken
+from litqeval_gui.core.pooling.simulation import (
+    collection_lists,
+    topic_collection,
+    write_settings_csv,
+)
+from litqeval_gui.core.project import Project
 from litqeval_gui.core.tar.simulate import simulate_job
 from litqeval_gui.gui.jobs import JobHandle
 from litqeval_gui.gui.notify import show_error
@@ -146,7 +152,7 @@ class SimulationTab(QWidget):
     def refresh(self) -> None:
         """Show the empty state when the topic has no runs or qrels to simulate on."""
         try:
-            topic_collection(self.session.project, self.topic)
+            collection_lists(self.session.project, self.topic)
         except LitqError as exc:
             text = str(exc)
             self.empty.setText(f"{text[:1].upper()}{text[1:]} (File ▸ Import…).")
@@ -168,7 +174,7 @@ class SimulationTab(QWidget):
         if self.job is not None:
             return
         try:
-            files, qrels = topic_collection(self.session.project, self.topic)
+            runs, _judged = collection_lists(self.session.project, self.topic)
         except LitqError as exc:
             self.status.setText(str(exc))
             return
@@ -181,12 +187,17 @@ class SimulationTab(QWidget):
                    "measure": self.measure.currentData(),
                    "low_yield": self.low_yield.isChecked()}
         self._set_running(True)
-        self.status.setText(f"Simulating {len(files)} runs…")
+        self.status.setText(f"Simulating {len(runs)} runs…")
         if not self.rows:
             self.empty.setText("Simulating…")
+        topic = self.topic
+
+        def job(project: Project, token: CancelToken):  # the runs are read on the job's thread
+            files, qrels = topic_collection(project, topic)
+            return (yield from simulate_job(files, qrels, token=token, **options))
+
         self.job = self.session.jobs.run(
-            f"Pool simulation · {self.topic}",
-            lambda token: simulate_job(files, qrels, token=token, **options),
+            f"Pool simulation · {topic}", self.session.worker_job(job),
             on_success=self._succeeded, on_failure=self._failed,
             on_cancelled=self._cancelled, on_progress=self._progressed)
 
