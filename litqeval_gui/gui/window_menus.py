@@ -123,7 +123,7 @@ class WindowMenus:
 
     def _fill_screen_actions(self) -> None:
         """The Topic menu ends with the shown screen's own ``actions()`` (the screen
-        protocol), under its title: e.g. the screening's "Simulate…"."""
+        protocol), under its title: e.g. the screening's "Retrain Ranking Now"."""
         for entry in self._screen_entries:
             if shiboken6.isValid(entry):  # a closed screen took its actions along
                 self.topic_menu.removeAction(entry)

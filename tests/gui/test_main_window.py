@@ -153,7 +153,7 @@ def test_dropping_a_project_file_opens_it(window, project_path):
 def test_import_wizard_and_matches_dialog_open_for_the_project(window, project_path):
     window.open_project(project_path)
     wizard = window.open_import_wizard([])
-    assert type(wizard).__name__ == "ImportWizard" and wizard.session is window.session
+    assert type(wizard).__name__ == "ImportWizard" and wizard.state.session is window.session
     wizard.close()
     window.sidebar.setCurrentIndex(window.sidebar.model().index(0, 0))
     dialog = window.review_matches()

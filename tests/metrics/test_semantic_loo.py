@@ -44,12 +44,15 @@ def test_equals_the_loop_of_sp_cos_runs(dtype, theta):
 
 def test_the_record_that_defines_theta_stays_relevant_when_it_is_retrieved():
     e_c, e_r, is_core, n_core, owner = topic(np.float32, seed=3)
+    checked = []
     for i, (_, _, recall) in enumerate(sp_cos_leave_one_out(e_c, e_r, is_core, n_core, owner)):
         kept = np.delete(e_c, i, axis=0)
         cos = centroid_similarity(kept, kept).core
         defining = int(np.delete(np.arange(n_core), i)[np.argmin(cos)])
         if defining < 9:  # retrieved: every retrieved core row passes its own θ
             assert recall == (9 - (i < 9)) / (n_core - 1)
+            checked.append(i)
+    assert checked == list(range(n_core))  # on this topic the case occurs for every i
 
 
 def test_a_left_out_set_without_a_centroid_runs_sp_cos_itself():

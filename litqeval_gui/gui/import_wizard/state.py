@@ -59,8 +59,7 @@ class WizardState:
     summaries: dict[Path, ImportSummary] = field(default_factory=dict)
     failures: dict[Path, str] = field(default_factory=dict)
 
-    def sync_files(self, paths: list[Path]) -> list[FileState]:
+    def sync_files(self, paths: list[Path]) -> None:
         """File states for ``paths``, keeping what is known of each."""
         known = {s.path: s for s in self.files}
         self.files = [known.get(p) or FileState(p) for p in paths]
-        return self.files

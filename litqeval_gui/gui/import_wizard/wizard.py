@@ -264,7 +264,6 @@ class ImportWizard(QWizard):
     def __init__(self, session: ProjectSession, paths: list[Path] | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.session = session
         # the app's settings: the main window's (when it is the parent), else the file's
         self.state = WizardState(session, getattr(parent, "settings", None) or Settings())
         self._close_when_stopped = False

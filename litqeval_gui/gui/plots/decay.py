@@ -118,14 +118,14 @@ class DecayPlot(style.ThemedPlot):
         for item in self.labels + self.leaders:
             self.removeItem(item)
         names = list(lists)
-        self.n_values = np.array([lists[k] for k in names], dtype=float)
-        ys = np.asarray(decay(self.n_values, p, q, alpha), dtype=float).reshape(-1)
+        n_values = np.array([lists[k] for k in names], dtype=float)
+        ys = np.asarray(decay(n_values, p, q, alpha), dtype=float).reshape(-1)
         brushes = [pg.mkBrush(style.series_colour(i + 1)) for i in range(len(names))]
-        self.marks.setData(x=self._view_x(self.n_values), y=ys, brush=brushes, data=names)
+        self.marks.setData(x=self._view_x(n_values), y=ys, brush=brushes, data=names)
         self.labels, self.leaders = [], []
         for i, name in enumerate(names):
             colour = style.series_colour(i + 1)
-            label = pg.TextItem(f"{name}\nn = {self.n_values[i]:,.0f}, λ = {ys[i]:.3f}",
+            label = pg.TextItem(f"{name}\nn = {n_values[i]:,.0f}, λ = {ys[i]:.3f}",
                                 color=colour, anchor=(0, 0))
             leader = pg.PlotCurveItem(pen=style.pen(colour, 1))
             for item in (label, leader):

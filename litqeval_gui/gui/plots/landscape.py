@@ -33,7 +33,6 @@ from litqeval_gui.gui.plots.landscape_data import (
     LandscapeData,
     core_found,
     point_classes,
-    points_inside,
 )
 from litqeval_gui.gui.plots.pointcloud import PointCloudItem
 
@@ -255,12 +254,8 @@ class LandscapeView(style.ThemedPlot):
     def place_legend(self) -> str:
         """Move the legend to the corner where it covers the fewest drawn points (the
         first of :data:`style.LEGEND_CORNERS` on a tie); returns that corner."""
-        def hidden(corner: str) -> int:
-            rect = self.legend_rect(corner)
-            return points_inside(self._xy, (rect.left(), rect.top()),
-                                 (rect.right(), rect.bottom()))
-
-        corner = min(style.LEGEND_CORNERS, key=hidden)
+        corner = min(style.LEGEND_CORNERS,
+                     key=lambda corner: len(self.rows_in(self.legend_rect(corner))))
         dx, dy = style.LEGEND_CORNERS[corner]
         anchor = (float(dx <= 0), float(dy <= 0))
         self.legend.anchor(itemPos=anchor, parentPos=anchor, offset=(dx, dy))

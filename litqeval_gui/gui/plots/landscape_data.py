@@ -138,11 +138,3 @@ def point_classes(data: LandscapeData, names: Sequence[str], method: str) -> NDA
 def core_found(data: LandscapeData, names: Sequence[str]) -> NDArray[np.bool_]:
     """Core rows retrieved by at least one of the lists ``names``."""
     return data.is_core & np.logical_or.reduce([data.layer(n).retrieved for n in names])
-
-
-def points_inside(xy: NDArray[np.floating], a: tuple[float, float],
-                  b: tuple[float, float]) -> int:
-    """How many rows of ``xy`` lie in the axis-aligned rectangle with corners ``a`` and ``b``."""
-    (x0, x1), (y0, y1) = sorted((a[0], b[0])), sorted((a[1], b[1]))
-    x, y = xy[:, 0], xy[:, 1]
-    return int(np.count_nonzero((x >= x0) & (x <= x1) & (y >= y0) & (y <= y1)))

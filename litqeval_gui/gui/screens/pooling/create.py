@@ -122,8 +122,9 @@ class CreatePoolDialog(QDialog):
             custom.addWidget(box, 1)
         self.full_depth = QSpinBox(minimum=1, maximum=100_000, value=DEFAULT_FULL_DEPTH)
         self.full_depth.setToolTip("The deepest depth a pool may reach")
-        self.low_yield = QCheckBox("Pool to the full depth when the first 20 depths yield "
-                                   "≤ 10 % relevant")
+        rule = store.LOW_YIELD
+        self.low_yield = QCheckBox(f"Pool to the full depth when the first {rule.depth} depths "
+                                   f"yield ≤ {rule.max_ratio * 100:g} % relevant")
         self.low_yield.setChecked(True)
         self.error = QLabel(wordWrap=True)
         self.error.setStyleSheet(f"color: {style.VERMILLION.name()}")

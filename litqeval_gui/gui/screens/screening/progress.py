@@ -29,9 +29,9 @@ def evidence_pairs(verdict: Verdict) -> list[str]:
     return pairs
 
 
-def rule_name(verdict: Verdict) -> str:
-    """The rule's title without its source (``Knee method``)."""
-    return verdict.title.split(" (")[0]
+def rule_name(title: str) -> str:
+    """A rule's title without its source (``Knee method``)."""
+    return title.split(" (")[0]
 
 
 class ProgressPanel(QWidget):
@@ -73,7 +73,7 @@ class ProgressPanel(QWidget):
             pairs = evidence_pairs(verdict)
             label.setToolTip(f"Source: {verdict.title}\n" + "\n".join(pairs))
             advice = STOP_TEXT if verdict.decision.stop else GO_ON_TEXT
-            label.setText(f"<b>{rule_name(verdict)}</b>: {advice}<br><span style='color:gray'>"
+            label.setText(f"<b>{rule_name(verdict.title)}</b>: {advice}<br><span style='color:gray'>"
                           f"{html.escape(', '.join(pairs[:SHOWN_PAIRS]))}</span>")
         screened, found = panel.curve
         knee = None

@@ -40,6 +40,7 @@ from litqeval_gui.gui.jobs import JobFactory, JobHandle
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.plot_saving import ask_and_save_plot
 from litqeval_gui.gui.plots.simulation import SimulationBandPlot
+from litqeval_gui.gui.screens.screening.progress import rule_name
 from litqeval_gui.gui.session import ProjectSession
 
 MODEL_TEXT = {"logistic": "Logistic regression", "svm": "Linear SVM", "nb": "Naive Bayes"}
@@ -63,10 +64,6 @@ def spread_text(value: Spread, digits: int = 3, *, whole: bool = False) -> str:
     if value.low == value.high:
         return shown(value.median)
     return f"{shown(value.median)} ({shown(value.low)}–{shown(value.high)})"
-
-
-def rule_name(title: str) -> str:
-    return title.split(" (")[0]
 
 
 class SimulationDialog(QDialog):
@@ -277,13 +274,9 @@ class SimulationDialog(QDialog):
     def ask_save(self) -> None:
         ask_and_save_plot(self, f"simulation-{self.screening.name}", self.plot.save)
 
-    def closeEvent(self, event) -> None:  # noqa: N802 — Qt override
-        job, self.job = self.job, None  # whatever it still reports is dropped
-        if job is not None:
-            job.cancel()
-        super().closeEvent(event)
-
-    def done(self, result: int) -> None:  # Esc or a close button: cancel the job as well
+    def done(self, result: int) -> None:
+        """Esc, a close button or the window's close (QDialog's closeEvent rejects): the
+        job is cancelled and whatever it still reports is dropped."""
         job, self.job = self.job, None
         if job is not None:
             job.cancel()
