@@ -15,13 +15,12 @@ each item is computed by the same function, so every mode gives the serial resul
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, TypeVar
 
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.importing.parallel import main_importable
+from litqeval_gui.core.importing.parallel import main_importable, process_context
 from litqeval_gui.core.jobs import Progress
 
 T = TypeVar("T")
@@ -55,8 +54,7 @@ def map_tasks(func: Callable[[T], R], items: Iterable[T], *, jobs: int = 1,
 
 def _on_processes(func: Callable[[T], R], tasks: list[T], workers: int,
                   report: ProgressCallback) -> list[R]:
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method)) as pool:
+    with ProcessPoolExecutor(workers, mp_context=process_context()) as pool:
         futures = [pool.submit(func, item) for item in tasks]
         for done, _ in enumerate(as_completed(futures), 1):
             report(Progress(done, len(tasks), "tasks"))

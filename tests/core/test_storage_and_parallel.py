@@ -155,6 +155,9 @@ def test_pieces_of_bytes_and_of_text_agree(monkeypatch):
 def test_without_worker_processes_the_pieces_are_parsed_here(tmp_path, monkeypatch):
     """A sandbox without processes or semaphores: the import still runs, serially."""
     class NoProcesses:
+        def get_start_method(self):
+            return "forkserver"
+
         def set_forkserver_preload(self, modules):
             pass
 
@@ -162,7 +165,7 @@ def test_without_worker_processes_the_pieces_are_parsed_here(tmp_path, monkeypat
             raise PermissionError(13, "semaphores are not available")
 
     monkeypatch.setattr(parallel, "PIECE_RECORDS", 300)
-    monkeypatch.setattr(parallel.multiprocessing, "get_context", lambda method: NoProcesses())
+    monkeypatch.setattr(parallel, "process_context", NoProcesses)
     path, _ = _ris_with_problems(tmp_path)
     serial, serial_rows, _ = _rows(path, parallel=False)
     both, both_rows, batches = _rows(path, parallel=True)

@@ -87,11 +87,9 @@ def _start_pool() -> Pool | None:
     """
     if not main_importable():
         return None
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("forkserver")
+    context = process_context()
+    if context.get_start_method() == "forkserver":
         context.set_forkserver_preload(_preload())
-    else:
-        context = multiprocessing.get_context("spawn")
     try:
         return context.Pool(WORKERS, initializer=_worker_start)
     except (OSError, ImportError):  # no processes, sockets or semaphores (sandboxes)
@@ -112,6 +110,13 @@ def _preload() -> list[str]:
 
 
 _MAIN_GUARD = re.compile(r"""__name__\s*==\s*['"]__main__['"]|['"]__main__['"]\s*==\s*__name__""")
+
+
+def process_context() -> multiprocessing.context.BaseContext:
+    """Where the app's child processes come from: a forkserver where the platform has
+    one (safe beside Qt's threads, unlike plain fork), else spawn (Windows)."""
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    return multiprocessing.get_context(method)
 
 
 def main_importable() -> bool:

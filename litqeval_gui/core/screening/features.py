@@ -70,13 +70,10 @@ class Features:
 
     def item_rows(self, record_ids: Sequence[int]) -> np.ndarray:
         """The rows of items ``record_ids`` (in numpy: a retrain runs beside the screen,
-        and a Python loop over 100 000 items would hold the GIL for tens of ms)."""
+        and a Python loop over 100 000 items would hold the GIL for tens of ms);
+        LookupError when one is not an item."""
         sorted_ids, rows = self._by_id
-        wanted = np.asarray(record_ids, dtype=np.int64)
-        at = np.minimum(np.searchsorted(sorted_ids, wanted), max(sorted_ids.size - 1, 0))
-        if wanted.size and not np.array_equal(sorted_ids[at], wanted):
-            raise KeyError("some records are not items of these features")
-        return rows[at].astype(np.intp)
+        return take(sorted_ids, rows, np.asarray(record_ids, dtype=np.int64)).astype(np.intp)
 
 
 def parse_features(spec: str) -> tuple[str, str | None]:
@@ -158,10 +155,8 @@ def stored_vectors(project: Project, topic_id: int, backend: str,
     ids, vectors = load_vectors(project.db, emb)
     wanted = np.asarray(record_ids, dtype=np.int64)
     out = np.zeros((wanted.size, vectors.shape[1]), dtype=np.float32)
-    order = np.argsort(wanted, kind="stable")
-    sorted_wanted = wanted[order]
-    have = np.isin(sorted_wanted, ids)
-    out[order[have]] = take(ids, vectors, sorted_wanted[have])
+    have = np.isin(wanted, ids)
+    out[have] = take(ids, vectors, wanted[have])
     return out
 
 

@@ -16,7 +16,6 @@ here (a child takes about a second to start).
 from __future__ import annotations
 
 import json
-import multiprocessing
 import tempfile
 from pathlib import Path
 
@@ -25,7 +24,7 @@ from scipy import sparse
 
 from litqeval_gui.core import parameters
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.importing.parallel import main_importable
+from litqeval_gui.core.importing.parallel import main_importable, process_context
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress, run_job
 from litqeval_gui.core.parameters import SCREENING_FEATURES
 from litqeval_gui.core.project import Project
@@ -43,8 +42,7 @@ def features_apart(project: Project, screening: Screening, question: str = "",
     kind = parameters.get(project, SCREENING_FEATURES)
     if kind != TFIDF or screening.size < APART_FROM or not main_importable():
         return (yield from screening_features(project, screening, question, token, kind))
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    context = multiprocessing.get_context(method)
+    context = process_context()
     with tempfile.TemporaryDirectory(prefix="litq-features-") as folder:
         child = context.Process(target=_build, name="screening features",
                                 args=(str(project.path), screening.id, question, folder))
