@@ -122,4 +122,4 @@ def test_the_start_dialog_creates_a_screening_over_a_filtered_selection(  # noqa
     again.update_count()
     assert again.count.text() == "<b>0</b> records to screen"
     again.accept()
-    assert "no record of the ticked lists passes the filter" in shown_errors[-1][1]
+    assert "no record of the chosen lists passes the filter" in shown_errors[-1][1]

@@ -126,6 +126,8 @@ def create_screening(project: Project, topic: str, name: str, lists: Sequence[st
     source = json.dumps({"lists": import_ids, "filter": asdict(chosen)})
     chosen_ids = (representatives(project, import_ids, chosen) if records is None
                   else list(dict.fromkeys(records)))  # read before the write
+    if records is None and not chosen_ids and chosen != RecordFilter():
+        raise LitqError("no record of the chosen lists passes the filter")
 
     def op(p: Project) -> Changes:
         db = p.db

@@ -54,6 +54,11 @@ def test_a_selection_keeps_the_records_matching_the_text_and_the_years(setup):
     assert years(project, "T", ["L"]) == (known_years[0], known_years[-1])
     made = store.create_screening(project, "T", "robotic only", ["L"], record_filter=chosen)
     assert store.items(project, made.id) == expected and made.record_filter == chosen
+    before = [s.name for s in store.screenings(project, "T")]
+    with pytest.raises(LitqError, match="no record of the chosen lists passes the filter"):
+        store.create_screening(project, "T", "none", ["L"],
+                               record_filter=RecordFilter("no such words anywhere"))
+    assert [s.name for s in store.screenings(project, "T")] == before
 
 
 def test_the_tags_used_are_read_back_with_the_current_decisions(setup):

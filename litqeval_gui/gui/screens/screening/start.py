@@ -125,7 +125,8 @@ class StartDialog(QDialog):
         for box in (self.year_from, self.year_to):
             box.valueChanged.connect(lambda _value: self._count_timer.start())
         self._update()
-        self._lists_changed()
+        self._year_bounds()
+        self.update_count()
 
     @staticmethod
     def _year_box() -> QSpinBox:
@@ -139,7 +140,12 @@ class StartDialog(QDialog):
         self.new_box.setEnabled(self.choice.currentData() is None)
 
     def _lists_changed(self) -> None:
-        """Year bounds within the chosen lists' years, then the count again."""
+        """Year bounds within the chosen lists' years, then the count again after the
+        same pause as typing (each count reads the whole selection)."""
+        self._year_bounds()
+        self._count_timer.start()
+
+    def _year_bounds(self) -> None:
         span = years(self.project, self.topic, self.chosen_lists())
         for box in (self.year_from, self.year_to):
             box.blockSignals(True)
@@ -147,7 +153,6 @@ class StartDialog(QDialog):
             box.setRange(span[0] - 1 if span else 0, span[1] if span else 2100)
             box.setValue(value if value >= box.minimum() + 1 else box.minimum())
             box.blockSignals(False)
-        self.update_count()
 
     def record_filter(self) -> RecordFilter:
         """The filter as set: text, and years unless "any"."""
@@ -178,9 +183,6 @@ class StartDialog(QDialog):
         chosen = self.choice.currentData()
         if chosen is not None:
             return store.get_screening(self.project, chosen)
-        if not selection_size(self.project, self.topic, self.chosen_lists(),
-                              self.record_filter()) and self.chosen_lists():
-            raise LitqError("no record of the ticked lists passes the filter")
         return store.create_screening(
             self.project, self.topic, self.name.text().strip(), self.chosen_lists(),
             phase=self.phase.currentData(), scheme=self.scheme.currentData(),
