@@ -93,6 +93,12 @@ def _store(project: Project, screening_id: int, ranking: Ranking) -> Changes:
     return DECISIONS
 
 
+def has_ranking(project: Project, screening_id: int) -> bool:
+    """Whether the screening has a stored ranking (without reading it)."""
+    return project.db.execute("SELECT 1 FROM screening_rankings WHERE screening_id = ?",
+                              [screening_id]).fetchone() is not None
+
+
 def stored_ranking(project: Project, screening_id: int) -> Ranking | None:
     """The screening's latest stored ranking, or None."""
     row = project.db.execute(

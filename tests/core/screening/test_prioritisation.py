@@ -15,7 +15,7 @@ from litqeval_gui.core.screening import known, store
 from litqeval_gui.core.screening.features import Features, screening_features, tfidf
 from litqeval_gui.core.screening.models import balanced_weights, model_trust, training_set
 from litqeval_gui.core.screening.queue import Queue, Screener, random_order
-from litqeval_gui.core.screening.retrain import rank, retrain, stored_ranking
+from litqeval_gui.core.screening.retrain import has_ranking, rank, retrain, stored_ranking
 from litqeval_gui.core.screening.simulate import simulate
 from litqeval_gui.metrics.tar import tar_at_recall
 from tests.support.screening import LABEL_COLUMN, labelled_records, screening_project
@@ -78,6 +78,7 @@ def test_retrain_stores_a_ranking_the_queue_switches_to(setup, tmp_path):
     ranking = run_job(retrain(project, screening, features, "logistic"))
     assert ranking.model == "logistic" and ranking.labels == 12
     stored = stored_ranking(project, screening.id)
+    assert has_ranking(project, screening.id)
     assert stored.records == ranking.records and stored.trust == ranking.trust
     assert np.array_equal(stored.scores, ranking.scores, equal_nan=True)
     decided = set(positive + negative)
@@ -108,7 +109,7 @@ def test_retrain_can_be_cancelled_and_stores_nothing(setup):
     token.cancel()
     with pytest.raises(JobCancelled):
         run_job(job)
-    assert stored_ranking(project, screening.id) is None
+    assert stored_ranking(project, screening.id) is None and not has_ranking(project, screening.id)
 
 
 def test_cold_start_from_the_question_then_from_positives(setup):

@@ -34,7 +34,7 @@ from litqeval_gui.core.pooling.simulation import QRELS, TREC_RUN
 from litqeval_gui.core.pooling.store import Pool
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.screening import store as screening_store
-from litqeval_gui.core.screening.retrain import stored_ranking
+from litqeval_gui.core.screening.retrain import has_ranking
 from litqeval_gui.gui.jobs import JobHandle
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.plots import style
@@ -65,7 +65,7 @@ def run_choices(project: Project, topic: str) -> list[tuple[str, str, str]]:
     found += [(f"{s.name} — screening ranking", f"ranking:{s.name}",
                "The screening's stored model ranking, copied now")
               for s in screening_store.screenings(project, topic)
-              if stored_ranking(project, s.id) is not None]
+              if has_ranking(project, s.id)]
     found += [(f"{i.name} — cosine to core", f"{COSINE}:{i.name}",
                "The list ranked by cosine to the core set (the evaluation's vectors), "
                "copied now")
