@@ -41,8 +41,8 @@ def test_a_simulation_runs_in_the_background_and_shows_the_band(qtbot, session, 
     band = dialog.band
     assert band.seeds == (3, 4, 5) and np.array_equal(band.found, expected.found)
     median, low, high = expected.curve()
-    shown = [dialog.plot.median.getData()[1], dialog.plot.low.getData()[1],
-             dialog.plot.high.getData()[1]]
+    shown = [dialog.plot.curve.getData()[1], dialog.plot.band_low.getData()[1],
+             dialog.plot.band_high.getData()[1]]
     assert all(np.array_equal(a, b) for a, b in zip(shown, (median, low, high), strict=True))
     wss = sorted(expected.measures["wss_at_95"])
     text = f"{wss[1]:.3f}" + ("" if wss[0] == wss[2] else f" ({wss[0]:.3f}–{wss[2]:.3f})")
@@ -51,7 +51,7 @@ def test_a_simulation_runs_in_the_background_and_shows_the_band(qtbot, session, 
     knee = [run["stopped_at"] for run in expected.stopping["knee"]]
     assert dialog.stops.item(1, 3).text() == f"{sum(s is not None for s in knee)} of 3"
     dialog.band_choice.setCurrentIndex(2)  # the 25th–75th percentile band, no new run
-    assert np.array_equal(dialog.plot.low.getData()[1], expected.curve(25, 75)[1])
+    assert np.array_equal(dialog.plot.band_low.getData()[1], expected.curve(25, 75)[1])
     SCREENS.mkdir(parents=True, exist_ok=True)
     dialog.grab().save(str(SCREENS / "screening_simulation.png"))
     for suffix, chosen in ((".png", "PNG image (*.png)"), (".svg", "SVG vector image (*.svg)")):

@@ -90,7 +90,7 @@ class RecallCurvePlot(style.ThemedPlot):
                   knee: tuple[float, float] | None = None,
                   band: tuple[ArrayLike, ArrayLike, ArrayLike] | None = None,
                   total_relevant: int | None = None, label: str = "relevant found",
-                  knee_note: str = "") -> None:
+                  band_label: str = "min–max over seeds", knee_note: str = "") -> None:
         """``knee_note``: why no knee is marked (a legend line) when ``knee`` is None."""
         x, y = _array(screened), _array(found)
         if x.shape != y.shape:
@@ -118,7 +118,7 @@ class RecallCurvePlot(style.ThemedPlot):
         if band is not None:
             self.add_legend_entry(pg.ScatterPlotItem(symbol="s", size=12, pen=None,
                                                      brush=self.band.brush()),
-                                  "min–max over seeds")
+                                  band_label)
         if knee is not None:
             self.add_legend_entry(pg.ScatterPlotItem(symbol="d", size=11, pen=None,
                                                      brush=pg.mkBrush(style.VERMILLION)),

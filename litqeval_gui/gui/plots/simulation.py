@@ -1,7 +1,7 @@
-"""The recall curve of a simulation over several seeds: the median curve, a band
-between two percentiles of the seeds (or min and max), the line random screening
-would follow on average, the total relevant, and where each stopping rule stopped
-(a dashed line at the median over the seeds that stopped)."""
+"""The recall curve of a simulation over several seeds: a :class:`RecallCurvePlot` of the
+median curve with a band between two percentiles of the seeds (or min and max) and the
+total relevant, plus the line random screening would follow on average and where each
+stopping rule stopped (a dashed line at the median over the seeds that stopped)."""
 
 from __future__ import annotations
 
@@ -12,29 +12,20 @@ import pyqtgraph as pg
 from numpy.typing import ArrayLike
 
 from litqeval_gui.gui.plots import style
+from litqeval_gui.gui.plots.curves import RecallCurvePlot
 
 RULE_COLOURS = (style.VERMILLION, style.PURPLE, style.GREEN, style.ORANGE, style.SKY)
 
 
-class SimulationBandPlot(style.ThemedPlot):
+class SimulationBandPlot(RecallCurvePlot):
     """``set_band(screened, median, low, high, band_label=…, total_relevant=R,
     stops=[(rule, x), …])``."""
 
     def __init__(self, parent=None, *, title: str = "Simulated recall curve") -> None:
-        super().__init__(parent, title=title, x_label="records screened",
-                         y_label="relevant found", legend="bottom right")
-        self.low = pg.PlotDataItem()
-        self.high = pg.PlotDataItem()
-        self.band = pg.FillBetweenItem(self.low, self.high, brush=pg.mkBrush(
-            style.SKY.red(), style.SKY.green(), style.SKY.blue(), 110))
-        self.median = pg.PlotDataItem(stepMode="right", pen=style.pen(style.BLUE, 2.5))
+        super().__init__(parent, title=title)
         self.random = pg.PlotDataItem(pen=style.pen(style.GREY, 1.5, dashed=True))
-        self.total = pg.InfiniteLine(angle=0, pen=style.pen(style.GREY, 1.5, dashed=True),
-                                     label="all relevant: {value:.0f}",
-                                     labelOpts={"position": 0.1, "color": style.foreground(self)})
-        for z, item in enumerate((self.band, self.random, self.total, self.median)):
-            item.setZValue(z)
-            self.addItem(item)
+        self.random.setZValue(0.5)  # above the band, below the median
+        self.addItem(self.random)
         self.stops: list[pg.InfiniteLine] = []
 
     def set_band(self, screened: ArrayLike, median: ArrayLike, low: ArrayLike,
@@ -45,14 +36,10 @@ class SimulationBandPlot(style.ThemedPlot):
         mid, lo, hi = (np.asarray(v, dtype=float) for v in (median, low, high))
         if not (x.shape == mid.shape == lo.shape == hi.shape):
             raise ValueError("screened, median, low and high need the same length")
-        self.median.setData(x, mid)
-        self.low.setData(x, lo)
-        self.high.setData(x, hi)
+        self.set_curve(x, mid, band=(x, lo, hi), total_relevant=total_relevant,
+                       label="median over seeds", band_label=band_label)
         relevant = total_relevant if total_relevant is not None else (mid[-1] if mid.size else 0)
         self.random.setData([0, x[-1] if x.size else 0], [0, relevant])
-        self.total.setVisible(total_relevant is not None)
-        if total_relevant is not None:
-            self.total.setValue(total_relevant)
         for line in self.stops:
             self.removeItem(line)
         self.stops = []
@@ -64,9 +51,5 @@ class SimulationBandPlot(style.ThemedPlot):
             line.setZValue(5)
             self.addItem(line)
             self.stops.append(line)
-        self.legend.clear()
-        self.add_legend_entry(pg.PlotDataItem(pen=self.median.opts["pen"]), "median over seeds")
-        self.add_legend_entry(pg.ScatterPlotItem(symbol="s", size=12, pen=None,
-                                                 brush=self.band.brush()), band_label)
         self.add_legend_entry(pg.PlotDataItem(pen=self.random.opts["pen"]),
                               "random order (expected)")
