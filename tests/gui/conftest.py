@@ -1,5 +1,6 @@
 """GUI tests run offscreen, write settings to a temporary folder, and capture error boxes;
-no job thread may still run when a test ends."""
+no job thread may still run when a test ends. Shared fixtures: the small project, a main
+window, and the screening project ``made`` with its ``session``."""
 
 import multiprocessing
 import os
@@ -87,3 +88,32 @@ def window(qtbot):
     assert win.runner.active() == []
     assert all(s.jobs.active() == [] for s in sessions)
     qtbot.waitUntil(lambda: threading.active_count() <= threads_before, timeout=5000)
+
+
+@pytest.fixture
+def made(tmp_path):
+    """A project with topic T, list L (60 records, 12 relevant) and screening S of L, and
+    the reviewer "Ann" in the settings; (path, labels)."""
+    from litqeval_gui.core.project import Project
+    from litqeval_gui.core.screening import store
+    from litqeval_gui.gui.settings import Settings
+    from tests.support.screening import screening_project
+
+    path, labels = screening_project(tmp_path, 60, 0.2, seed=3)
+    with Project.open(path) as project:
+        store.create_screening(project, "T", "S", ["L"], reasons=["wrong design"])
+    settings = Settings()
+    settings.reviewer = "Ann"
+    settings.save()
+    return path, labels
+
+
+@pytest.fixture
+def session(made):
+    """A session on the ``made`` project, closed (and checked to close) at the end."""
+    from litqeval_gui.core.project import Project
+    from litqeval_gui.gui.session import ProjectSession
+
+    session = ProjectSession(Project.open(made[0]))
+    yield session
+    assert session.close()

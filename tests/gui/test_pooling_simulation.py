@@ -16,8 +16,7 @@ from litqeval_gui.core.tar.simulate import simulate_collection
 from litqeval_gui.gui.screens.pooling import PoolingView
 from litqeval_gui.gui.screens.pooling import simulation as tab_module
 from litqeval_gui.gui.session import ProjectSession
-from tests.core.pooling.test_topic_simulation import collection
-from tests.support.pooling import TOPIC, pool_project
+from tests.support.pooling import TOPIC, collection, pool_project
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
 

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from litqeval_gui.core.screening import panel, store
 from litqeval_gui.gui.screens.screening import panel_reader
 from litqeval_gui.gui.screens.screening.panel_reader import PanelReader
-from tests.gui.test_screening_screen import _settle, _view, made, session  # noqa: F401
+from tests.support.screening_screen import screening_view, settle
 
 
 def _curve(view) -> list[int]:
@@ -19,7 +19,7 @@ def _curve(view) -> list[int]:
     return [] if found is None else [int(v) for v in found]
 
 
-def test_decisions_never_compute_the_panel_on_the_gui_thread(qtbot, session, made,  # noqa: F811
+def test_decisions_never_compute_the_panel_on_the_gui_thread(qtbot, session, made,
                                                              monkeypatch):
     real = panel.screening_panel
     threads = []
@@ -30,13 +30,13 @@ def test_decisions_never_compute_the_panel_on_the_gui_thread(qtbot, session, mad
         return real(project, screening, rules)
 
     monkeypatch.setattr(panel, "screening_panel", slow)
-    view = _view(qtbot, session)
+    view = screening_view(qtbot, session)
     session.changed.connect(view.project_changed)  # as the main window does
     qtbot.waitUntil(lambda: len(threads) == 1)  # the first reading, when the screen opened
     keys = [Qt.Key.Key_I, Qt.Key.Key_E, Qt.Key.Key_E, Qt.Key.Key_I, Qt.Key.Key_E, Qt.Key.Key_M]
     for key in keys:
         qtbot.keyClick(view, key)
-    _settle(qtbot, session)
+    settle(qtbot, session)
     expected = [0, 1, 1, 1, 2, 2, 3]  # relevant found after each decision (maybe counts)
     qtbot.waitUntil(lambda: _curve(view) == expected)
     qtbot.wait(200)  # no older reading arrives after the newest one
@@ -45,7 +45,7 @@ def test_decisions_never_compute_the_panel_on_the_gui_thread(qtbot, session, mad
     assert len(threads) <= 1 + len(keys)  # requests made while reading were served once
 
 
-def test_a_reading_older_than_the_latest_request_is_dropped(qtbot, session, monkeypatch):  # noqa: F811
+def test_a_reading_older_than_the_latest_request_is_dropped(qtbot, session, monkeypatch):
     screening = store.find_screening(session.project, "T", "S")
     release, calls = threading.Event(), []
 
@@ -70,7 +70,7 @@ def test_a_reading_older_than_the_latest_request_is_dropped(qtbot, session, monk
 
 
 def test_readings_start_at_least_the_gap_apart_and_the_last_request_is_served(
-        qtbot, session, monkeypatch, request):  # noqa: F811
+        qtbot, session, monkeypatch, request):
     screening = store.find_screening(session.project, "T", "S")
     starts = []
 

@@ -1,9 +1,7 @@
 """The screening screen driven by key presses: decisions, undo, note, reason, highlighting,
 a held key, the queue switching after a retrain, and decisions read back from the file."""
 
-from pathlib import Path
 
-import pytest
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QInputDialog
@@ -18,65 +16,21 @@ from litqeval_gui.gui.screens.screening.record import EXCLUDE_COLOUR, INCLUDE_CO
 from litqeval_gui.gui.screens.screening.view import ScreeningView
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
-from tests.support.screening import screening_project
-
-SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
-
-
-@pytest.fixture
-def made(tmp_path):
-    """A project with topic T, list L (60 records, 12 relevant) and screening S of L."""
-    path, labels = screening_project(tmp_path, 60, 0.2, seed=3)
-    with Project.open(path) as project:
-        store.create_screening(project, "T", "S", ["L"], reasons=["wrong design"])
-    settings = Settings()
-    settings.reviewer = "Ann"
-    settings.save()
-    return path, labels
-
-
-@pytest.fixture
-def session(made):
-    session = ProjectSession(Project.open(made[0]))
-    yield session
-    assert session.close()
-
-
-def _view(qtbot, session) -> ScreeningView:
-    view = ScreeningView(session, store.find_screening(session.project, "T", "S"))
-    qtbot.addWidget(view)
-    view.resize(1200, 800)
-    with qtbot.waitActive(view):  # window-wide shortcuts need the active window
-        view.show()
-        view.activateWindow()
-    return view
-
-
-def _events(path):
-    """The log read back on a fresh connection: only committed events are seen."""
-    with Project.open(path, readonly=True) as project:
-        screening = store.find_screening(project, "T", "S")
-        return store.events(project, screening.id)
-
-
-def _settle(qtbot, session):
-    """Every queued write has committed and its answer has reached the GUI thread."""
-    session.writes.submit(lambda p: None).result()
-    qtbot.wait(20)
+from tests.support.screening_screen import SCREENS, logged_events, screening_view, settle
 
 
 def test_i_includes_and_the_next_record_shows_at_once(qtbot, session, made):
-    view = _view(qtbot, session)
+    view = screening_view(qtbot, session)
     session.changed.connect(view.project_changed)  # as the main window does
     first = view.shown
     qtbot.keyClick(view, Qt.Key.Key_I)
     assert view.shown != first and view.shown is not None  # without waiting for the write
     qtbot.keyClick(view, Qt.Key.Key_E)
-    _settle(qtbot, session)
+    settle(qtbot, session)
     # the panel follows once the decisions have committed: the curve (0, 1, 1)
     qtbot.waitUntil(lambda: list(view.progress.curve.curve.getData()[1]) == [0, 1, 1])
     decided = [(e.kind, e.record_id, e.label, e.reviewer, e.ordering, e.position)
-               for e in _events(made[0])]
+               for e in logged_events(made[0])]
     items = store.items(session.project, view.screening.id)
     assert decided == [("decide", items[0], "include", "Ann", "list", 1),
                        ("decide", items[1], "exclude", "Ann", "list", 2)]
@@ -85,13 +39,13 @@ def test_i_includes_and_the_next_record_shows_at_once(qtbot, session, made):
 
 
 def test_z_undoes_the_last_decision_and_shows_its_record_again(qtbot, session, made):
-    view = _view(qtbot, session)
+    view = screening_view(qtbot, session)
     first = view.shown
     qtbot.keyClick(view, Qt.Key.Key_M)
     qtbot.keyClick(view, Qt.Key.Key_Z)
     qtbot.waitUntil(lambda: view.shown == first)
-    _settle(qtbot, session)
-    log = _events(made[0])
+    settle(qtbot, session)
+    log = logged_events(made[0])
     assert [(e.kind, e.record_id) for e in log] == [("decide", first), ("undo", first)]
     assert log[1].target == log[0].id
     assert view.labels == {} and "0</b> screened" in view.progress.counts.text()
@@ -100,12 +54,12 @@ def test_z_undoes_the_last_decision_and_shows_its_record_again(qtbot, session, m
 def test_n_attaches_a_note_to_the_decision(qtbot, session, made, monkeypatch):
     monkeypatch.setattr(QInputDialog, "getMultiLineText",
                         staticmethod(lambda *args: ("check the full text", True)))
-    view = _view(qtbot, session)
+    view = screening_view(qtbot, session)
     qtbot.keyClick(view, Qt.Key.Key_N)
     assert "check the full text" in view.decision_label.text()
     qtbot.keyClick(view, Qt.Key.Key_I)
-    _settle(qtbot, session)
-    [event] = _events(made[0])
+    settle(qtbot, session)
+    [event] = logged_events(made[0])
     assert (event.label, event.note) == ("include", "check the full text")
 
 
@@ -113,15 +67,15 @@ def test_an_emptied_note_on_a_decided_record_is_removed(qtbot, session, made, mo
     answers = iter([("check the full text", True), ("", True)])
     monkeypatch.setattr(QInputDialog, "getMultiLineText",
                         staticmethod(lambda *args: next(answers)))
-    view = _view(qtbot, session)
+    view = screening_view(qtbot, session)
     first = view.shown
     qtbot.keyClick(view, Qt.Key.Key_N)
     qtbot.keyClick(view, Qt.Key.Key_I)
     qtbot.keyClick(view, Qt.Key.Key_Left)  # back to the decided record
     assert view.shown == first and "check the full text" in view.decision_label.text()
     qtbot.keyClick(view, Qt.Key.Key_N)  # its note emptied
-    _settle(qtbot, session)
-    assert [(e.label, e.note) for e in _events(made[0])] == [
+    settle(qtbot, session)
+    assert [(e.label, e.note) for e in logged_events(made[0])] == [
         ("include", "check the full text"), ("include", "")]
     [current] = store.current_decisions(session.project, view.screening.id)
     assert current.note == "" and view.notes[first] == ""
@@ -130,11 +84,11 @@ def test_an_emptied_note_on_a_decided_record_is_removed(qtbot, session, made, mo
 def test_r_excludes_with_a_reason_and_a_new_reason_is_kept(qtbot, session, made, monkeypatch):
     answers = iter([("wrong design", True), ("not English", True)])
     monkeypatch.setattr(QInputDialog, "getItem", staticmethod(lambda *args: next(answers)))
-    view = _view(qtbot, session)
+    view = screening_view(qtbot, session)
     qtbot.keyClick(view, Qt.Key.Key_R)
     qtbot.keyClick(view, Qt.Key.Key_R)
-    _settle(qtbot, session)
-    assert [(e.label, e.reason) for e in _events(made[0])] == [
+    settle(qtbot, session)
+    assert [(e.label, e.reason) for e in logged_events(made[0])] == [
         ("exclude", "wrong design"), ("exclude", "not English")]
     assert store.find_screening(session.project, "T", "S").reasons == ("wrong design",
                                                                        "not English")
@@ -157,7 +111,7 @@ def _coloured(document) -> list[tuple[str, str, int]]:
 
 
 def test_include_and_exclude_terms_are_highlighted_in_two_colours(qtbot, session, made):
-    view = _view(qtbot, session)
+    view = screening_view(qtbot, session)
     title = view.title_of(view.shown)
     word = next(w for w in title.split() if len(w) > 4 and w.isalpha())
     view.include_edit.setText(word[:4].lower() + "*")
@@ -166,25 +120,25 @@ def test_include_and_exclude_terms_are_highlighted_in_two_colours(qtbot, session
     spans = _coloured(view.record.document())
     assert (word, INCLUDE_COLOUR, 0) in spans  # a prefix term, case-insensitive, in the title
     assert any(text.lower() == "the" and colour == EXCLUDE_COLOUR for text, colour, _ in spans)
-    _settle(qtbot, session)
+    settle(qtbot, session)
     assert parameters.get(session.project, parameters.HIGHLIGHT_INCLUDE) == [word[:4].lower() + "*"]
     assert parameters.get(session.project, parameters.HIGHLIGHT_EXCLUDE) == ["the"]
 
 
 def test_a_held_key_decides_once(qtbot, session, made):
-    view = _view(qtbot, session)
+    view = screening_view(qtbot, session)
     target = QApplication.focusWidget() or view
     for repeat in (False, True, True, True, True):
         QApplication.sendEvent(target, QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_E,
                                                  Qt.KeyboardModifier.NoModifier, "e", repeat))
     QApplication.sendEvent(target, QKeyEvent(QEvent.Type.KeyRelease, Qt.Key.Key_E,
                                              Qt.KeyboardModifier.NoModifier, "e"))
-    _settle(qtbot, session)
-    assert [e.label for e in _events(made[0])] == ["exclude"]
+    settle(qtbot, session)
+    assert [e.label for e in logged_events(made[0])] == ["exclude"]
 
 
 def test_the_queue_switches_to_the_new_ranking_after_a_retrain(qtbot, session, made):
-    view = _view(qtbot, session)
+    view = screening_view(qtbot, session)
     view.retrain_every.setValue(4)
     labels = made[1]
     items = store.items(session.project, view.screening.id)
@@ -205,12 +159,12 @@ def test_the_queue_switches_to_the_new_ranking_after_a_retrain(qtbot, session, m
     qtbot.keyClick(view, Qt.Key.Key_E)
     expected = next(r for r in ranking.records if r not in view.labels)
     assert view.shown == expected  # … then the queue follows the new ranking
-    _settle(qtbot, session)
-    assert _events(made[0])[-1].record_id == pinned
+    settle(qtbot, session)
+    assert logged_events(made[0])[-1].record_id == pinned
 
 
 def test_history_steps_back_and_a_key_changes_a_past_decision(qtbot, session, made):
-    view = _view(qtbot, session)
+    view = screening_view(qtbot, session)
     first = view.shown
     qtbot.keyClick(view, Qt.Key.Key_I)
     qtbot.keyClick(view, Qt.Key.Key_I)
@@ -218,7 +172,7 @@ def test_history_steps_back_and_a_key_changes_a_past_decision(qtbot, session, ma
     qtbot.keyClick(view, Qt.Key.Key_Left)
     assert view.shown == first and "Decided record 1 of 2" in view.header.text()
     qtbot.keyClick(view, Qt.Key.Key_E)  # change it; the view moves forward
-    _settle(qtbot, session)
+    settle(qtbot, session)
     assert view.labels[first] == "exclude"
     view.side.setCurrentWidget(view.history)  # the list is filled when its tab shows
     view.history.search.setText("[exclude]")
@@ -232,7 +186,7 @@ def test_history_steps_back_and_a_key_changes_a_past_decision(qtbot, session, ma
 
 def test_decisions_survive_reopening_the_project(qtbot, made, tmp_path):
     session = ProjectSession(Project.open(made[0]))
-    view = _view(qtbot, session)
+    view = screening_view(qtbot, session)
     for key in (Qt.Key.Key_I, Qt.Key.Key_E, Qt.Key.Key_M, Qt.Key.Key_Z):
         qtbot.keyClick(view, key)
     qtbot.waitUntil(lambda: len(view.labels) == 2)  # the undo has answered
@@ -248,7 +202,7 @@ def test_decisions_survive_reopening_the_project(qtbot, made, tmp_path):
 
 
 def test_screenshot(qtbot, session, made):
-    view = _view(qtbot, session)
+    view = screening_view(qtbot, session)
     for key in [Qt.Key.Key_E] * 6 + [Qt.Key.Key_I] + [Qt.Key.Key_E] * 5:
         qtbot.keyClick(view, key)
     detail = record_detail(session.project, view.shown).record
@@ -257,7 +211,7 @@ def test_screenshot(qtbot, session, made):
     view.include_edit.setText(f"{title_words[0][:5]}*, {abstract_words[0]}")
     view.exclude_edit.setText(f"{title_words[-1]}, {abstract_words[-1]}")
     view.save_terms()
-    _settle(qtbot, session)
+    settle(qtbot, session)
     view.refresh_panel()  # read in the background: shown once the reading arrives
     qtbot.waitUntil(lambda: view.progress.curve.curve.getData()[0] is not None
                     and len(view.progress.curve.curve.getData()[0]) == 13)
@@ -267,7 +221,7 @@ def test_screenshot(qtbot, session, made):
     view.grab().save(str(SCREENS / "screening_history.png"))
     for key in (Qt.Key.Key_Left, Qt.Key.Key_I, Qt.Key.Key_Left):  # change the last decision
         qtbot.keyClick(view, key)
-    _settle(qtbot, session)
+    settle(qtbot, session)
     dialog = view.show_audit()
     dialog.grab().save(str(SCREENS / "screening_audit.png"))
 
@@ -306,7 +260,7 @@ def test_a_graded_screening_decides_with_the_digit_keys(qtbot, made):
     assert view.buttons["3"].text() == "Grade 3 (3)" and "I include" not in view.key_map.text()
     for key in (Qt.Key.Key_3, Qt.Key.Key_0, Qt.Key.Key_I):  # I is no key of a graded screening
         qtbot.keyClick(view, key)
-    _settle(qtbot, session)
+    settle(qtbot, session)
     screening_id = view.screening.id
     view.close()
     assert session.close()
@@ -315,7 +269,7 @@ def test_a_graded_screening_decides_with_the_digit_keys(qtbot, made):
 
 
 def test_space_and_page_down_scroll_the_record(qtbot, session):
-    view = _view(qtbot, session)
+    view = screening_view(qtbot, session)
     view.record.setMaximumHeight(90)  # the abstract does not fit
     qtbot.waitUntil(lambda: view.record.verticalScrollBar().maximum() > 0)
     bar = view.record.verticalScrollBar()
@@ -331,7 +285,7 @@ def test_a_decision_that_fails_to_save_is_taken_back_on_screen(qtbot, session, m
                                                                monkeypatch, shown_errors):
     from litqeval_gui.core.errors import LitqError
 
-    view = _view(qtbot, session)
+    view = screening_view(qtbot, session)
     first = view.shown
 
     def refuse(*args, **kwargs):
@@ -342,7 +296,7 @@ def test_a_decision_that_fails_to_save_is_taken_back_on_screen(qtbot, session, m
     qtbot.waitUntil(lambda: shown_errors != [])
     assert shown_errors[0][0] == "The decision was not saved" and "disk full" in shown_errors[0][1]
     assert view.labels == {} and view.shown == first  # the record is back, undecided
-    assert _events(made[0]) == []
+    assert logged_events(made[0]) == []
 
 
 def test_the_reviewer_is_asked_once_and_kept(qtbot, monkeypatch):
@@ -382,7 +336,7 @@ def test_start_dialog_offers_existing_screenings_and_checks_a_new_one(qtbot, ses
 
 def test_a_cold_start_from_the_review_question_ranks_matching_records_first(qtbot, session,
                                                                             made):
-    view = _view(qtbot, session)
+    view = screening_view(qtbot, session)
     truth = dict(zip(store.items(session.project, view.screening.id), made[1], strict=True))
     view.question_edit.setText("robotic laparoscopic surgery with haptic console")
     view.question_changed()
@@ -394,7 +348,7 @@ def test_a_cold_start_from_the_review_question_ranks_matching_records_first(qtbo
     assert all(truth[r] for r in ranking.records[:5])  # the theme's records come first
     qtbot.keyClick(view, Qt.Key.Key_I)  # the record on screen, then the ranking's first
     assert view.shown == next(r for r in ranking.records if r not in view.labels)
-    _settle(qtbot, session)
+    settle(qtbot, session)
     assert parameters.get(session.project, parameters.SCREENING_QUESTION).startswith("robotic")
 
 
@@ -414,7 +368,7 @@ def test_a_ranking_asked_for_while_one_runs_runs_once_afterwards(qtbot, session)
 
 def test_the_header_counts_once_and_names_the_order(qtbot, session):
     """In list order the queue position equals the record counter: said once."""
-    view = _view(qtbot, session)
+    view = screening_view(qtbot, session)
     assert view.header.text() == "<b>Record 1 of 60</b> · list order"
     view.decide("exclude")
     assert view.header.text() == "<b>Record 2 of 60</b> · list order"

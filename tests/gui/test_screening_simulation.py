@@ -7,8 +7,8 @@ from PySide6.QtWidgets import QFileDialog
 
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.screening.simulation_band import LabelSource, simulate_screening
-from tests.gui.test_screening_screen import SCREENS, _view, made, session  # noqa: F401
 from tests.support.screening import LABEL_COLUMN
+from tests.support.screening_screen import SCREENS, screening_view
 
 
 def _dialog(qtbot, view):
@@ -21,9 +21,9 @@ def _dialog(qtbot, view):
     return dialog
 
 
-def test_a_simulation_runs_in_the_background_and_shows_the_band(qtbot, session, made,  # noqa: F811
+def test_a_simulation_runs_in_the_background_and_shows_the_band(qtbot, session, made,
                                                                 tmp_path, monkeypatch):
-    view = _view(qtbot, session)
+    view = screening_view(qtbot, session)
     dialog = _dialog(qtbot, view)
     assert [dialog.sources.itemData(i) for i in range(dialog.sources.count())] == [
         LabelSource("column", LABEL_COLUMN)]  # no core set, no other screening
@@ -63,8 +63,8 @@ def test_a_simulation_runs_in_the_background_and_shows_the_band(qtbot, session, 
     assert (tmp_path / "band.svg").read_text().lstrip().startswith("<?xml")
 
 
-def test_cancel_stops_the_simulation_and_keeps_the_window_usable(qtbot, session, made):  # noqa: F811
-    view = _view(qtbot, session)
+def test_cancel_stops_the_simulation_and_keeps_the_window_usable(qtbot, session, made):
+    view = screening_view(qtbot, session)
     dialog = _dialog(qtbot, view)
     dialog.runs.setValue(50)
     dialog.run_button.click()
@@ -75,8 +75,8 @@ def test_cancel_stops_the_simulation_and_keeps_the_window_usable(qtbot, session,
     assert dialog.run_button.isEnabled() and not dialog.cancel_button.isEnabled()
 
 
-def test_closing_the_screen_cancels_a_running_simulation(qtbot, session, made):  # noqa: F811
-    view = _view(qtbot, session)
+def test_closing_the_screen_cancels_a_running_simulation(qtbot, session, made):
+    view = screening_view(qtbot, session)
     dialog = _dialog(qtbot, view)
     dialog.runs.setValue(50)
     dialog.run_button.click()

@@ -7,23 +7,16 @@ from PySide6.QtWidgets import QInputDialog
 from litqeval_gui.core.browse import RecordFilter
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.selection import selection
-from tests.gui.test_screening_screen import (  # noqa: F401
-    SCREENS,
-    _events,
-    _settle,
-    _view,
-    made,
-    session,
-)
+from tests.support.screening_screen import SCREENS, logged_events, screening_view, settle
 
 
-def test_t_tags_the_record_and_the_tags_travel_with_its_decision(qtbot, session, made,  # noqa: F811
+def test_t_tags_the_record_and_the_tags_travel_with_its_decision(qtbot, session, made,
                                                                 monkeypatch):
     answers = iter([("rct", True), ("adults", True), ("rct", True)])
     monkeypatch.setattr(QInputDialog, "getItem", staticmethod(lambda *args: next(answers)))
     monkeypatch.setattr(QInputDialog, "getMultiLineText",
                         staticmethod(lambda *args: ("check dose", True)))
-    view = _view(qtbot, session)
+    view = screening_view(qtbot, session)
     first = view.shown
     qtbot.keyClick(view, Qt.Key.Key_T)  # undecided: the tag waits for the decision
     assert view.tag_bar.tags() == ["rct"]
@@ -42,8 +35,8 @@ def test_t_tags_the_record_and_the_tags_travel_with_its_decision(qtbot, session,
     view.tag_bar.chips[0].click()  # the mouse takes the last one off
     assert view.tag_bar.tags() == []
     qtbot.keyClick(view, Qt.Key.Key_E)  # a new label keeps the note
-    _settle(qtbot, session)
-    log = [(e.record_id, e.label, e.tags, e.note) for e in _events(made[0])]
+    settle(qtbot, session)
+    log = [(e.record_id, e.label, e.tags, e.note) for e in logged_events(made[0])]
     assert log == [(first, "include", ("rct",), "check dose"), (second, "exclude", (), ""),
                    (first, "include", ("rct", "adults"), "check dose"),
                    (first, "include", ("adults",), "check dose"),
@@ -51,10 +44,10 @@ def test_t_tags_the_record_and_the_tags_travel_with_its_decision(qtbot, session,
     assert store.tags_used(session.project, view.screening.id) == ["adults", "rct"]
 
 
-def test_the_history_is_filtered_by_tag(qtbot, session, made, monkeypatch):  # noqa: F811
+def test_the_history_is_filtered_by_tag(qtbot, session, made, monkeypatch):
     answers = iter([("animal", True), ("rct", True), ("animal", True)])
     monkeypatch.setattr(QInputDialog, "getItem", staticmethod(lambda *args: next(answers)))
-    view = _view(qtbot, session)
+    view = screening_view(qtbot, session)
     tagged = {}
     for key, tag in ((Qt.Key.Key_T, "animal"), (None, None), (Qt.Key.Key_T, "rct"),
                      (Qt.Key.Key_T, "animal")):
@@ -63,7 +56,7 @@ def test_the_history_is_filtered_by_tag(qtbot, session, made, monkeypatch):  # n
             qtbot.keyClick(view, key)
         tagged[record] = tag
         qtbot.keyClick(view, Qt.Key.Key_E)
-    _settle(qtbot, session)
+    settle(qtbot, session)
     view.side.setCurrentWidget(view.history)
     choices = [view.history.tag.itemText(i) for i in range(view.history.tag.count())]
     assert choices == ["All tags", "#animal", "#rct"] and view.history.tag.isEnabled()
@@ -85,8 +78,8 @@ def test_the_history_is_filtered_by_tag(qtbot, session, made, monkeypatch):  # n
     view.grab().save(str(SCREENS / "screening_tags.png"))
 
 
-def test_the_start_dialog_creates_a_screening_over_a_filtered_selection(  # noqa: F811
-        qtbot, session, made, shown_errors):  # noqa: F811
+def test_the_start_dialog_creates_a_screening_over_a_filtered_selection(
+        qtbot, session, made, shown_errors):
     from litqeval_gui.gui.screens.screening.start import NEW, StartDialog
 
     dialog = StartDialog(session.project, "T")

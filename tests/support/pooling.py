@@ -8,6 +8,7 @@ documents per depth, relevant ones where the caller says.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from litqeval_gui.core import ingest
@@ -15,6 +16,15 @@ from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
 
 TOPIC = "T"
+
+
+def collection(seed: int = 3) -> tuple[dict[str, list[str]], dict[str, int]]:
+    """Four runs (A–D) of 40 of 60 documents each, and grades (30 % relevant), seeded."""
+    rng = random.Random(seed)
+    docs = [f"d{i}" for i in range(60)]
+    runs = {name: rng.sample(docs, 40) for name in ("A", "B", "C", "D")}
+    grades = {doc: int(rng.random() < 0.3) for doc in docs}
+    return runs, grades
 
 
 def write_run(path: Path, name: str, docids: list[str], topic: str = TOPIC) -> Path:

@@ -1,7 +1,6 @@
 """SPEC §4's simulation on a topic's imported runs and qrels, as a cancellable job."""
 
 import csv
-import random
 
 import pytest
 
@@ -15,15 +14,7 @@ from litqeval_gui.core.pooling.simulation import (
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.tar.files import Qrels, RunFile
 from litqeval_gui.core.tar.simulate import simulate_collection, simulate_job
-from tests.support.pooling import TOPIC, pool_project
-
-
-def collection(seed=3):
-    rng = random.Random(seed)
-    docs = [f"d{i}" for i in range(60)]
-    runs = {name: rng.sample(docs, 40) for name in ("A", "B", "C", "D")}
-    grades = {doc: int(rng.random() < 0.3) for doc in docs}
-    return runs, grades
+from tests.support.pooling import TOPIC, collection, pool_project
 
 
 def test_job_on_imported_lists_equals_the_file_simulation(tmp_path):
