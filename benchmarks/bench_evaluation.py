@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import subprocess
 import sys
@@ -33,6 +32,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
+
+from support import load_average  # noqa: E402
 
 from litqeval_gui.core.exporting import export_records  # noqa: E402
 from litqeval_gui.core.ingest import import_file  # noqa: E402
@@ -95,11 +96,6 @@ print(json.dumps(out))
 """
 
 
-def _load() -> str:
-    """The 1, 5 and 15 minute load averages (as ``uptime`` prints them)."""
-    return ", ".join(f"{value:.2f}" for value in os.getloadavg())
-
-
 def build(folder: Path, n: int) -> Path:
     records, _ = synthetic.generate(n, dup_rate=0.0, seed=0)
     extra, _ = synthetic.generate(N_CORE - N_FOUND, dup_rate=0.0, seed=9)
@@ -130,8 +126,8 @@ def bench(n: int, method: str) -> None:
         first = child(path, "first", method)
         total = first["vectors"] + first["map"] + first["methods"]
         base, base_cpu = first["baseline"], first["baseline_cpu"]
-        print(f"first full evaluation ({method.upper()} map), fresh process; load average "
-              f"{_load()}:")
+        print(f"first full evaluation ({method.upper()} map), fresh process; "
+              f"{load_average()}:")
         for phase in ("vectors", "map", "methods"):
             print(f"  {phase:<8} {first[phase]:7.1f} s  ({first[phase] / base:6.1f}× baseline)"
                   f"  CPU {first[phase + '_cpu']:7.1f} s ({first[phase + '_cpu'] / base_cpu:6.1f}×)"
@@ -148,7 +144,7 @@ def bench(n: int, method: str) -> None:
               f"MVEE {row['mvee']['precision']:.4f}, hull {row['hull']['precision']:.4f}, "
               f"fidelity {first['table']['fidelity']:.3f}")
         cold = child(path, "again", method)
-        print(f"re-evaluation after a parameter change (goal < 1 s); load average {_load()}:")
+        print(f"re-evaluation after a parameter change (goal < 1 s); {load_average()}:")
         for label, figures, key in (("θ, same process ", first, "theta_warm"),
                                     ("α, same process ", first, "alpha_warm"),
                                     ("θ, fresh process", cold, "theta_cold")):

@@ -22,7 +22,6 @@ printed with the load averages (``uptime``): the machine may be shared.
 
 from __future__ import annotations
 
-import os
 import sys
 import tempfile
 import threading
@@ -33,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
 
 import numpy as np  # noqa: E402
-from support import labelled_project  # noqa: E402
+from support import labelled_project, load_average, ms  # noqa: E402
 
 from litqeval_gui.core import ingest  # noqa: E402
 from litqeval_gui.core.changes import NOTHING  # noqa: E402
@@ -51,10 +50,6 @@ DECISIONS = 300
 LABELS = int(sys.argv[2]) if len(sys.argv) > 2 else 2000
 
 
-def uptime() -> str:
-    return "load average: " + ", ".join(f"{v:.2f}" for v in os.getloadavg())
-
-
 def sleeper_stalls(until: Callable[[], bool]) -> list[float]:
     """Overshoots of 5 ms sleeps until ``until()``: how long this thread waited to run."""
     stalls = [0.0]
@@ -63,10 +58,6 @@ def sleeper_stalls(until: Callable[[], bool]) -> list[float]:
         time.sleep(0.005)
         stalls.append(time.perf_counter() - asleep - 0.005)
     return stalls
-
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:7.2f} ms"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -149,7 +140,7 @@ def main() -> int:
             print(f"next record after a decision, {name} ({len(took)} decisions): "
                   f"p50 {ms(p50)}  p95 {ms(p95)}  max {ms(max(took))}  (goal p95 < 20 ms); "
                   f"baseline smallest write p50 {ms(percentile(base, 50))} p95 {ms(base95)}; "
-                  f"p95 ratio {p95 / base95:4.1f} | {uptime()}")
+                  f"p95 ratio {p95 / base95:4.1f} | {load_average()}")
         print(f"background import: {'ok' if 'summary' in outcome else outcome['error']}")
 
         # -- retrain ---------------------------------------------------------------
@@ -157,7 +148,7 @@ def main() -> int:
         features = run_job(screening_features(project, screening))
         print(f"TF-IDF features of {N:,} records (once per session): "
               f"{time.perf_counter() - start:.1f} s, {features.matrix.shape[1]:,} terms | "
-              f"{uptime()}")
+              f"{load_average()}")
         more = LABELS - len(idle) - len(busy)
         timed_decisions(screener, more, truth)  # the rest of the 2 000 labels
         decided = store.current_decisions(project, screening.id)
@@ -190,15 +181,15 @@ def main() -> int:
         print(f"retrain with {ranking.labels} labels ({ranking.model}, trust "
               f"τ {ranking.trust.tau:.3f}): {result['seconds']:.2f} s  (goal < 2 s); "
               f"plain fit + predict {plain:.2f} s, ratio {result['seconds'] / plain:.1f} | "
-              f"{uptime()}")
+              f"{load_average()}")
         print(f"main thread's longest stall during the retrain: {ms(max(stalls))} "
               f"(goal < 30 ms), p99 {ms(percentile(stalls, 99))}; with no retrain: longest "
               f"{ms(max(quiet))}, p99 {ms(percentile(quiet, 99))}; ratio "
-              f"{max(stalls) / max(quiet):.1f} | {uptime()}")
+              f"{max(stalls) / max(quiet):.1f} | {load_average()}")
         screener.switch(ranking.ordering())
         took = timed_decisions(screener, 50, truth)
         print(f"next record after switching to the ranking: p95 {ms(percentile(took, 95))} | "
-              f"{uptime()}")
+              f"{load_average()}")
         project.writes.close()
         project.close()
     return 0

@@ -36,7 +36,7 @@ import numpy as np  # noqa: E402
 from PySide6.QtCore import QEventLoop, Qt, QTimer  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
-from support import labelled_project  # noqa: E402
+from support import labelled_project, ms  # noqa: E402
 
 from litqeval_gui.core import ingest  # noqa: E402
 from litqeval_gui.core.changes import NOTHING  # noqa: E402
@@ -48,10 +48,6 @@ N = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
 DECISIONS = 300
 LABELS = 2000
 TICK_MS = 5
-
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:7.2f} ms"
 
 
 def pause(app: QApplication, seconds: float) -> None:

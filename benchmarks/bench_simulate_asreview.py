@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import os
 import sqlite3
 import subprocess
 import sys
@@ -41,6 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
 
 import numpy as np  # noqa: E402
+from support import load_average  # noqa: E402
 
 from litqeval_gui.core import ingest  # noqa: E402
 from litqeval_gui.core.browse import RecordFilter  # noqa: E402
@@ -128,11 +128,6 @@ def asreview(command: str, csv_path: Path, folder: Path, model: str, seed: int,
 LABELS: list[bool] = []
 
 
-def uptime() -> str:
-    """The load averages, as ``uptime`` prints them."""
-    return "load average: " + ", ".join(f"{v:.2f}" for v in os.getloadavg())
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--asreview", required=True, help="path of the asreview command")
@@ -150,7 +145,7 @@ def main() -> int:
         csv_path, labels = numbered(source, folder / "data.csv")
         LABELS[:] = labels
         print(f"{source.name}: {len(labels)} rows, {sum(labels)} relevant, model {args.model}")
-        print(f"load: {uptime()}")
+        print(load_average())
         mine_all, totals = [], []
         for seed in range(args.seeds):
             rng = np.random.default_rng(1000 + seed)
@@ -164,7 +159,7 @@ def main() -> int:
                 totals.append((mine, theirs))
                 line += (f" | ASReview {theirs[0]:6.1f} s WSS@95 {theirs[1]:.3f}"
                          f" | {theirs[0] / mine[0]:4.1f}x faster")
-            print(f"{line} | load {uptime()}", flush=True)
+            print(f"{line} | {load_average()}", flush=True)
         print(f"ours over {len(mine_all)} seeds: {np.mean([m[0] for m in mine_all]):.1f} s, "
               f"WSS@95 {np.mean([m[1] for m in mine_all]):.3f}")
         if totals:
@@ -175,7 +170,7 @@ def main() -> int:
             print(f"both over {len(totals)} seeds: ours {ours_s:.1f} s, WSS@95 {ours_w:.3f} | "
                   f"ASReview {theirs_s:.1f} s, WSS@95 {theirs_w:.3f} | ratio "
                   f"{theirs_s / ours_s:.1f}x (goal >= 3x), WSS difference "
-                  f"{ours_w - theirs_w:+.3f} (goal >= -0.02) | load {uptime()}")
+                  f"{ours_w - theirs_w:+.3f} (goal >= -0.02) | {load_average()}")
     return 0
 
 

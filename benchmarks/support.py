@@ -20,10 +20,21 @@ from tests.support import synthetic  # noqa: E402
 from tests.support.screening import labelled_records, write_labelled_csv  # noqa: E402
 
 
-def synthetic_ris(folder: Path, records: int, seed: int) -> Path:
-    """``folder/big.ris``: ``records`` synthetic records, 10 % of them duplicates."""
+def ms(seconds: float) -> str:
+    """Seconds as milliseconds, right-aligned: ``   12.34 ms``."""
+    return f"{seconds * 1000:7.2f} ms"
+
+
+def load_average() -> str:
+    """The 1, 5 and 15 minute load averages, as ``uptime`` prints them (the machine may be
+    shared: a figure is read beside its load)."""
+    return "load average: " + ", ".join(f"{v:.2f}" for v in os.getloadavg())
+
+
+def synthetic_ris(folder: Path, records: int, seed: int, name: str = "big.ris") -> Path:
+    """``folder/name``: ``records`` synthetic records, 10 % of them duplicates."""
     generated, _ = synthetic.generate(records, dup_rate=0.1, seed=seed)
-    ris = folder / "big.ris"
+    ris = folder / name
     exporting.export_records(generated, ris, "ris")
     return ris
 
@@ -44,10 +55,7 @@ def labelled_project(folder: Path, records: int) -> tuple[Path, list, Path, floa
     generated, labels = labelled_records(records, 0.05, seed=1)
     source = write_labelled_csv(generated, labels, folder / "L.csv")
     del generated
-    other, _ = synthetic.generate(50_000, dup_rate=0.1, seed=9)
-    side = folder / "side.ris"
-    exporting.export_records(other, side, "ris")
-    del other
+    side = synthetic_ris(folder, 50_000, seed=9, name="side.ris")
     path = folder / "p.litq"
     start = time.perf_counter()
     with Project.create(path) as project:
