@@ -17,10 +17,10 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.exporting import write_whole
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.tar.files import Qrels, RunFile
+from litqeval_gui.core.tar.simulate import SETTING_COLUMNS
 
 TREC_RUN, QRELS = "trec-run", "qrels"
-CSV_COLUMNS = ("w", "W", "t", "l", "E", "R", "E_interactive", "tau", "tau_ap", "rms",
-               "frontier_tau", "frontier_rms")
+CSV_COLUMNS = SETTING_COLUMNS  # the keys of each settings row, in order
 
 
 def _documents(project: Project, list_id: int) -> list[tuple[str, int | None]]:

@@ -54,9 +54,13 @@ def simulate_chunk(items: Sequence[TopicItem], n_runs: int, grid: Sequence[StopP
                    full_depth: int, low_yield: LowYieldRule | None,
                    measure: Measure) -> GridPartial:
     """One task: build the pools of a group of topics and simulate every setting on them."""
-    pools = [topic_pool(topic, [run.tolist() for run in lists], relevant.tolist(), full_depth)
-             for topic, lists, relevant in items]
-    return simulate_pools(pools, n_runs, grid, full_depth, low_yield, measure)
+    return simulate_pools(_pools(items, full_depth), n_runs, grid, full_depth, low_yield,
+                          measure)
+
+
+def _pools(items: Sequence[TopicItem], full_depth: int) -> list:
+    return [topic_pool(topic, [run.tolist() for run in lists], relevant.tolist(), full_depth)
+            for topic, lists, relevant in items]
 
 
 def pool_simulate(run_args: Sequence[Path], qrels_file: Path, *, ties: Ties = "file",
@@ -92,19 +96,34 @@ def simulate_collection(runs: Sequence[RunFile], qrels: Qrels, *, depth: int = 1
                         jobs: int = 1, dask_address: str | None = None,
                         progress: ProgressCallback | None = None) -> dict:
     """Simulate every setting of ``grid`` on runs and complete qrels already read."""
-    check_options(depth, measure, grid, low_yield)
-    settings = grid_settings(grid)
-    rule = DEFAULT_LOW_YIELD if low_yield else None
-    topics = sorted({t for run in runs for t in run.topics} | set(qrels.relevant))
-    items = [_encoded(t, [run.topics.get(t, []) for run in runs], qrels.relevant.get(t, ()))
-             for t in topics]
+    settings, rule, items = _prepared(runs, qrels, depth, grid, measure, low_yield)
     chunks = [items[i:i + CHUNK_TOPICS] for i in range(0, len(items), CHUNK_TOPICS)]
     task = partial(simulate_chunk, n_runs=len(runs), grid=settings, full_depth=depth,
                    low_yield=rule, measure=measure)
     partials = map_tasks(task, chunks, jobs=jobs, dask_address=dask_address, progress=progress)
     results = combine(partials, [run.name for run in runs], settings, measure)
-    return {"settings": setting_rows(results), "topics": len(topics), "runs": len(runs),
+    return _document(results, len(items), len(runs), depth, measure, low_yield)
+
+
+def _prepared(runs: Sequence[RunFile], qrels: Qrels, depth: int, grid: str, measure: Measure,
+              low_yield: bool) -> tuple[list[StopParams], LowYieldRule | None, list[TopicItem]]:
+    """The options checked; the grid's settings, the low-yield rule and every topic of the
+    runs or qrels, encoded."""
+    check_options(depth, measure, grid, low_yield)
+    topics = sorted({t for run in runs for t in run.topics} | set(qrels.relevant))
+    items = [_encoded(t, [run.topics.get(t, []) for run in runs], qrels.relevant.get(t, ()))
+             for t in topics]
+    return grid_settings(grid), DEFAULT_LOW_YIELD if low_yield else None, items
+
+
+def _document(results: Sequence[SimulationResult], topics: int, runs: int, depth: int,
+              measure: Measure, low_yield: bool) -> dict:
+    return {"settings": setting_rows(results), "topics": topics, "runs": runs,
             "depth": depth, "measure": measure, "low_yield": low_yield}
+
+
+SETTING_COLUMNS = ("w", "W", "t", "l", "E", "R", "E_interactive", "tau", "tau_ap", "rms",
+                   "frontier_tau", "frontier_rms")
 
 
 def setting_rows(results: Sequence[SimulationResult]) -> list[dict]:
@@ -113,14 +132,11 @@ def setting_rows(results: Sequence[SimulationResult]) -> list[dict]:
     effort = [r.effort for r in results]
     on_tau = pareto_frontier(effort, [r.tau for r in results])
     on_rms = pareto_frontier(effort, [-r.rms for r in results])
-    rows = [{"w": r.params.window, "W": r.params.rate_window, "t": r.params.threshold,
-             "l": r.params.run_length, "E": json_number(r.effort),
-             "R": json_number(r.recall_ratio),
-             "E_interactive": json_number(r.effort_interactive), "tau": json_number(r.tau),
-             "tau_ap": json_number(r.tau_ap), "rms": json_number(r.rms),
-             "frontier_tau": bool(on_tau[i]), "frontier_rms": bool(on_rms[i])}
-            for i, r in enumerate(results)]
-    return rows
+    return [dict(zip(SETTING_COLUMNS, (
+        r.params.window, r.params.rate_window, r.params.threshold, r.params.run_length,
+        json_number(r.effort), json_number(r.recall_ratio), json_number(r.effort_interactive),
+        json_number(r.tau), json_number(r.tau_ap), json_number(r.rms),
+        bool(on_tau[i]), bool(on_rms[i])), strict=True)) for i, r in enumerate(results)]
 
 
 def simulate_job(runs: Sequence[RunFile], qrels: Qrels, *, depth: int = 100,
@@ -128,28 +144,19 @@ def simulate_job(runs: Sequence[RunFile], qrels: Qrels, *, depth: int = 100,
                  token: CancelToken = NEVER) -> Job[dict]:
     """:func:`simulate_collection` (serial) as a job: the settings in blocks of
     :data:`JOB_SETTINGS`, a progress report and a chance to cancel after each."""
-    check_options(depth, measure, grid, low_yield)
-    settings = grid_settings(grid)
-    rule = DEFAULT_LOW_YIELD if low_yield else None
-    topics = sorted({t for run in runs for t in run.topics} | set(qrels.relevant))
+    settings, rule, items = _prepared(runs, qrels, depth, grid, measure, low_yield)
     yield Progress(0, len(settings), "building the pools")
-    pools = [topic_pool(topic, [run.tolist() for run in lists], relevant.tolist(), depth)
-             for topic, lists, relevant in (
-                 _encoded(t, [run.topics.get(t, []) for run in runs], qrels.relevant.get(t, ()))
-                 for t in topics)]
-    blocks = []
-    for start in range(0, len(settings), JOB_SETTINGS):
+    pools = _pools(items, depth)
+    names = [run.name for run in runs]
+    results: list[SimulationResult] = []
+    for start in range(0, len(settings), JOB_SETTINGS):  # each setting is scored alone
         token.raise_if_cancelled()
         block = settings[start:start + JOB_SETTINGS]
-        blocks.append(simulate_pools(pools, len(runs), block, depth, rule, measure))
+        partial = simulate_pools(pools, len(runs), block, depth, rule, measure)
+        results += combine([partial], names, block, measure)
         yield Progress(start + len(block), len(settings),
                        f"{start + len(block)} of {len(settings)} settings")
-    whole = GridPartial(tuple(o for b in blocks for o in b.outcomes),
-                        np.vstack([b.reduced_sums for b in blocks]), blocks[0].full_sums,
-                        blocks[0].n_scored)
-    results = combine([whole], [run.name for run in runs], settings, measure)
-    return {"settings": setting_rows(results), "topics": len(topics), "runs": len(runs),
-            "depth": depth, "measure": measure, "low_yield": low_yield}
+    return _document(results, len(items), len(runs), depth, measure, low_yield)
 
 
 def _encoded(topic: str, lists: list[list[str]], relevant: Collection[str]) -> TopicItem:
