@@ -6,7 +6,6 @@ path). Bad input is refused with one line in the dialog, which stays open."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -19,7 +18,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
-    QListWidgetItem,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -35,24 +33,12 @@ from litqeval_gui.core.pooling.store import Pool
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.screening import store as screening_store
 from litqeval_gui.core.screening.retrain import has_ranking
+from litqeval_gui.gui.checklist import add_checkable, checked_values
 from litqeval_gui.gui.jobs import JobHandle
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.plots import style
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.metrics.pooling import DEFAULT_FULL_DEPTH, PRESETS
-
-
-def _checkable(box: QListWidget, text: str, data: str, checked: bool, tip: str = "") -> None:
-    item = QListWidgetItem(text)
-    item.setData(Qt.ItemDataRole.UserRole, data)
-    item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
-    item.setToolTip(tip)
-    box.addItem(item)
-
-
-def _checked(box: QListWidget) -> list[str]:
-    return [box.item(i).data(Qt.ItemDataRole.UserRole) for i in range(box.count())
-            if box.item(i).checkState() == Qt.CheckState.Checked]
 
 
 def run_choices(project: Project, topic: str) -> list[tuple[str, str, str]]:
@@ -90,12 +76,12 @@ class CreatePoolDialog(QDialog):
         self.runs = QListWidget()
         self.runs.setToolTip("The ranked runs to pool, best first in each; Space ticks one")
         for label, source, tip in run_choices(project, topic):
-            _checkable(self.runs, label, source, source.startswith("list:"), tip)
+            add_checkable(self.runs, label, source, source.startswith("list:"), tip)
         self.qrels = QListWidget()
         self.qrels.setToolTip("Imported relevance judgements: grade 1 or more is relevant")
         for info in catalog.lists(project, topic):
             if info.format == QRELS:
-                _checkable(self.qrels, f"{info.name} ({info.records:,} judged)", info.name,
+                add_checkable(self.qrels, f"{info.name} ({info.records:,} judged)", info.name,
                            True)
         self.screening = QComboBox()
         self.screening.addItem("", None)  # the new screening's name follows the pool's
@@ -208,7 +194,7 @@ class CreatePoolDialog(QDialog):
         except LitqError as exc:
             self.refuse(str(exc).splitlines()[0])
             return
-        name, runs, qrels = self.name.text().strip(), _checked(self.runs), _checked(self.qrels)
+        name, runs, qrels = self.name.text().strip(), checked_values(self.runs), checked_values(self.qrels)
         screening = self.screening.currentData()
         session, topic = self.session, self.topic
 

@@ -5,7 +5,7 @@ once, kept in :class:`~litqeval_gui.gui.settings.Settings`)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
-    QListWidgetItem,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -31,6 +30,7 @@ from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.labels import GRADED, IEM, PHASES
 from litqeval_gui.core.screening.selection import selection_size, years
 from litqeval_gui.core.screening.store import Screening
+from litqeval_gui.gui.checklist import add_checkable, checked_values
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.settings import Settings
 
@@ -70,11 +70,8 @@ class StartDialog(QDialog):
         for info in catalog.lists(project, topic):
             if info.role == "core":
                 continue
-            item = QListWidgetItem(f"{info.name} ({info.size:,} works)")
-            item.setData(Qt.ItemDataRole.UserRole, info.name)
-            item.setCheckState(Qt.CheckState.Checked if self.lists.count() == 0
-                               else Qt.CheckState.Unchecked)
-            self.lists.addItem(item)
+            add_checkable(self.lists, f"{info.name} ({info.size:,} works)", info.name,
+                          self.lists.count() == 0)
         self.lists.setToolTip("One list, or several: their union, each work screened once")
         self.lists.setMaximumHeight(120)
         self.text_filter = QLineEdit(placeholderText="e.g. randomised (optional)")
@@ -175,8 +172,7 @@ class StartDialog(QDialog):
         super().hideEvent(event)
 
     def chosen_lists(self) -> list[str]:
-        return [self.lists.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.lists.count())
-                if self.lists.item(i).checkState() == Qt.CheckState.Checked]
+        return checked_values(self.lists)
 
     def screening(self) -> Screening:
         """The chosen screening, created now when new (a clear error when it cannot be)."""
