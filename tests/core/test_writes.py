@@ -12,7 +12,7 @@ from litqeval_gui.core.changes import NOTHING, Changes
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.writes import CHUNK_ROWS, WritePath, chunks, write_rows
-from tests.support.paused import during_import
+from tests.support.paused import during_import, noted_rows
 
 
 def _ris(path, title, doi):
@@ -98,11 +98,8 @@ def _row_writer(order, first_row_taken=None, go_on=None):
     """A long writer's ``write``: notes each row it takes in ``order`` (the first one
     waits for ``go_on`` after setting ``first_row_taken``)."""
     def write(p, rows):
-        for row in rows:
-            order.append(row)
-            if first_row_taken is not None and not first_row_taken.is_set():
-                first_row_taken.set()
-                go_on.wait(10)
+        for _row in noted_rows(rows, order, first_row_taken, go_on):
+            pass
     return write
 
 

@@ -4,7 +4,7 @@ connection, so that a test can write while it holds still."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -69,3 +69,15 @@ def during_import(project: Project, folder: Path, monkeypatch: pytest.MonkeyPatc
     return during_job(
         project, lambda sibling: ingest.import_file(sibling, big, topic="B", role="results"),
         lambda progress: low < progress.done < high, act)
+
+
+def noted_rows(rows: Iterable, seen: list, first_taken: threading.Event | None = None,
+               go_on: threading.Event | None = None) -> Iterator:
+    """``rows`` as a long writer takes them, each noted in ``seen``; the first waits for
+    ``go_on`` after setting ``first_taken`` (a write held after its first row)."""
+    for row in rows:
+        seen.append(row)
+        if first_taken is not None and not first_taken.is_set():
+            first_taken.set()
+            go_on.wait(10)
+        yield row

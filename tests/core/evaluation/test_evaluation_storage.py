@@ -26,6 +26,7 @@ from litqeval_gui.core.evaluation.vector_store import (
 from litqeval_gui.core.jobs import NEVER, CancelToken, run_job
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.writes import CHUNK_ROWS, WritePath
+from tests.support.paused import noted_rows
 from tests.support.synthetic import topic_records
 from tests.support.topics import TOPIC, build_topic, import_list, write_list
 
@@ -247,14 +248,7 @@ def test_storing_vectors_gives_way_to_a_decision_after_one_row(tmp_path, monkeyp
         insert = vector_store._insert_vectors
 
         def held(p, rows):
-            def noted():
-                for row in rows:
-                    written.append(row[1])
-                    if not first_row.is_set():
-                        first_row.set()
-                        go_on.wait(10)
-                    yield row
-            return insert(p, noted())
+            return insert(p, noted_rows(rows, written, first_row, go_on))
 
         def job():
             sibling = project.sibling()
