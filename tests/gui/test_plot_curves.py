@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication
 from litqeval_gui.gui.plots.curves import DepthPlot, FrontierPlot, RecallCurvePlot
 from litqeval_gui.metrics.pooling import StopParams, critical_depth, smoothed_rate
 from litqeval_gui.metrics.tar import recall_curve
+from tests.support.plots import tick_values
 
 
 def test_recall_curve_with_knee_and_band(qtbot):
@@ -88,9 +89,8 @@ def test_recall_curve_counts_tick_whole_numbers_and_an_empty_curve_says_so(qtbot
     plot.set_curve(np.arange(13), [0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4],
                    knee_note="no knee yet (needs 150 screened)")
     item = plot.getPlotItem()
-    for axis, (low, high) in zip(("bottom", "left"), item.vb.viewRange(), strict=True):
-        values = [v for _s, level in item.getAxis(axis).tickValues(low, high, 400)
-                  for v in level]
+    for axis in ("bottom", "left"):
+        values = tick_values(item, axis, 400)
         assert values and all(float(v).is_integer() for v in values), (axis, values)
     assert "no knee yet (needs 150 screened)" in plot.legend_names()
     assert not plot.empty.isVisible()

@@ -7,6 +7,7 @@ import pytest
 
 from litqeval_gui.gui.plots.curves import DepthPlot
 from litqeval_gui.metrics.pooling import StopParams, critical_depth, smoothed_rate
+from tests.support.plots import tick_values
 
 NRELS = np.array([2, 4, 6, 8] + [8] * 7)
 SIZES = np.arange(2, 24, 2)
@@ -54,21 +55,16 @@ def test_no_label_under_the_rate_legend(qtbot):
         assert f"threshold t = {threshold:g}" in names
 
 
-def _tick_values(panel, axis: str) -> list[float]:
-    low, high = panel.vb.viewRange()[0 if axis == "bottom" else 1]
-    return [v for _s, level in panel.getAxis(axis).tickValues(low, high, 150) for v in level]
-
-
 def test_depths_and_counts_tick_whole_numbers(qtbot):
     plot = DepthPlot()
     qtbot.addWidget(plot)
     shown(qtbot, plot, 0.8)
     for panel in plot.panels:
-        assert _tick_values(panel, "bottom") and all(float(v).is_integer()
-                                                     for v in _tick_values(panel, "bottom"))
+        assert tick_values(panel, "bottom", 150) and all(float(v).is_integer()
+                                                     for v in tick_values(panel, "bottom", 150))
     for panel in (plot.nrels_panel, plot.size_panel):
-        assert all(float(v).is_integer() for v in _tick_values(panel, "left"))
-    assert any(not float(v).is_integer() for v in _tick_values(plot.rate_panel, "left"))
+        assert all(float(v).is_integer() for v in tick_values(panel, "left", 150))
+    assert any(not float(v).is_integer() for v in tick_values(plot.rate_panel, "left"))
 
 
 def test_the_rate_curve_holds_the_smoothed_rates_else_says_why_not(qtbot):

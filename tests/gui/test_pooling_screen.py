@@ -13,6 +13,7 @@ from litqeval_gui.core.screening.queue import Screener
 from litqeval_gui.gui.screens.pooling import PoolingView
 from litqeval_gui.gui.screens.registry import SCREENS
 from litqeval_gui.gui.session import ProjectSession
+from tests.support.plots import tick_values
 from tests.support.pooling import docid, pool_project, two_run_layers
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
@@ -69,8 +70,8 @@ def test_advance_judge_until_the_pool_stops(qtbot, screen):
     assert [c.getData()[0].tolist() for c in view.effort_plot.curves][1] == [0.0]
     assert view.effort_plot.legend_names() == ["T / P", "U / P"]
     item = view.effort_plot.getPlotItem()  # records judged and relevant found are counts
-    for axis, (low, high) in zip(("bottom", "left"), item.vb.viewRange(), strict=True):
-        ticks = [v for _s, level in item.getAxis(axis).tickValues(low, high, 300) for v in level]
+    for axis in ("bottom", "left"):
+        ticks = tick_values(item, axis)
         assert ticks and all(float(v).is_integer() for v in ticks), axis
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     assert view.grab().save(str(ARTIFACTS / "pooling_screen.png"))
