@@ -2,7 +2,6 @@
 
 import csv
 import json
-import shutil
 
 import numpy as np
 import pytest
@@ -16,6 +15,7 @@ from litqeval_gui.core.screening import store
 from litqeval_gui.metrics.stopping import RULES
 from litqeval_gui.metrics.tar import tar_at_recall
 from tests.support.screening import LABEL_COLUMN, labelled_records, write_labelled_csv
+from tests.support.topics import copy_project
 
 KEYS = {"records", "relevant", "model", "seed", "seconds", "wss_at_95", "np_at_95",
         "snp_at_95", "last_rel", "recall_curve", "stopping"}
@@ -115,8 +115,7 @@ def test_simulate_errors_are_one_line(labelled, capsys):
 
 
 def test_simulate_over_the_stored_vectors(labelled, capsys, tmp_path):
-    path = tmp_path / "copy.litq"
-    shutil.copy(labelled[0], path)
+    path = copy_project(labelled[0], tmp_path, "copy.litq")
     args = ["simulate", path, "--topic", "T", "--list", "L", "--labels-from", LABEL_COLUMN]
     code, _, err = run(capsys, *args, "--features", "embedding:lsa")
     assert code == 2 and err.count("\n") == 1
