@@ -192,6 +192,8 @@ def _screenings(db: sqlite_utils.Database) -> None:
         screening_id INTEGER PRIMARY KEY REFERENCES screenings(id) ON DELETE CASCADE,
         model TEXT NOT NULL, created TEXT NOT NULL, labels INTEGER NOT NULL,
         records BLOB NOT NULL, scores BLOB NOT NULL, details TEXT NOT NULL)""")
+
+
 _EVALUATION_TABLES = (
     """CREATE TABLE embedding_sets (
         id INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: results are keyed by it

@@ -22,6 +22,8 @@ from litqeval_gui.gui.notify import show_error
 
 JobFactory = Callable[[CancelToken], Generator[Progress, None, Any]]
 _MIN_INTERVAL = 0.05  # seconds between progress signals
+
+
 class _JobThread(QThread):
     progressed = Signal(int, int, str)
     succeeded = Signal(object)

@@ -22,4 +22,6 @@ def examples(quick: int, full: int) -> settings:
 
 def scale(quick: int, full: int) -> int:
     return full if FULL else quick
+
+
 FIGURES: dict[str, float] = {}  # measured values (largest seen), printed with the counts

@@ -127,6 +127,7 @@ class PreviewTable(QTableWidget):
                 item.setToolTip(text)
                 self.setItem(row, col, item)
 
+
 class PreviewPage(QWizardPage):
     """Detected format and encoding, the column mapping of tables, the first records."""
 
