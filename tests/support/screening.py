@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import csv
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+import numpy as np
 
 from litqeval_gui.core import ingest
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.records import Record
+from litqeval_gui.core.screening import store
 from tests.support import synthetic
 
 THEME = ("robotic", "laparoscopic", "surgery", "suturing", "haptic", "console",
@@ -63,3 +68,13 @@ def screening_project(folder: Path, n: int, prevalence: float = 0.1, *, seed: in
     with Project.create(path) as project:
         run_job(ingest.import_file(project, source, topic="T", role="results", name="L"))
     return path, labels
+
+
+@contextmanager
+def opened_screening(folder: Path, n: int, prevalence: float, *, seed: int
+                     ) -> Iterator[tuple[Project, store.Screening, np.ndarray]]:
+    """:func:`screening_project` opened, with screening "s" of list L: (the project, the
+    screening, the labels as booleans)."""
+    path, labels = screening_project(folder, n, prevalence, seed=seed)
+    with Project.open(path) as project:
+        yield project, store.create_screening(project, "T", "s", ["L"]), np.array(labels, bool)

@@ -19,17 +19,20 @@ from litqeval_gui.core.screening.features import (
 from litqeval_gui.core.screening.features_apart import features_apart
 from litqeval_gui.core.screening.retrain import rank
 from litqeval_gui.core.screening.simulate import simulate
-from tests.support.screening import labelled_records, screening_project, write_labelled_csv
+from tests.support.screening import (
+    labelled_records,
+    opened_screening,
+    screening_project,
+    write_labelled_csv,
+)
 
 
 @pytest.fixture(scope="module")
 def embedded(tmp_path_factory):
     """Topic T of 400 labelled records (10 % relevant) with its lsa vectors stored."""
-    path, labels = screening_project(tmp_path_factory.mktemp("emb"), 400, 0.1, seed=7)
-    with Project.open(path) as project:
-        run_job(embed_topic(project, "T", backend_by_name("lsa")))
-        screening = store.create_screening(project, "T", "s", ["L"])
-        yield project, screening, np.array(labels, dtype=bool)
+    with opened_screening(tmp_path_factory.mktemp("emb"), 400, 0.1, seed=7) as opened:
+        run_job(embed_topic(opened[0], "T", backend_by_name("lsa")))
+        yield opened
 
 
 def test_stored_vectors_are_the_features_in_item_order(embedded):

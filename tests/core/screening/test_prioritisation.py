@@ -10,7 +10,6 @@ from sklearn.utils.class_weight import compute_sample_weight
 
 from litqeval_gui.core.errors import JobCancelled, LitqError
 from litqeval_gui.core.jobs import CancelToken, run_job
-from litqeval_gui.core.project import Project
 from litqeval_gui.core.screening import known, store
 from litqeval_gui.core.screening.features import Features, screening_features, tfidf
 from litqeval_gui.core.screening.models import balanced_weights, model_trust, training_set
@@ -18,16 +17,19 @@ from litqeval_gui.core.screening.queue import Queue, Screener, random_order
 from litqeval_gui.core.screening.retrain import has_ranking, rank, retrain, stored_ranking
 from litqeval_gui.core.screening.simulate import simulate
 from litqeval_gui.metrics.tar import tar_at_recall
-from tests.support.screening import LABEL_COLUMN, labelled_records, screening_project
+from tests.support.screening import (
+    LABEL_COLUMN,
+    labelled_records,
+    opened_screening,
+)
 
 
 @pytest.fixture(scope="module")
 def setup(tmp_path_factory):
-    path, labels = screening_project(tmp_path_factory.mktemp("prio"), 500, 0.1, seed=3)
-    with Project.open(path) as project:
-        screening = store.create_screening(project, "T", "s", ["L"])
-        features = run_job(screening_features(project, screening, "robotic surgery"))
-        yield project, screening, features, np.array(labels, dtype=bool)
+    with opened_screening(tmp_path_factory.mktemp("prio"), 500, 0.1, seed=3) as opened:
+        project, screening, labels = opened
+        yield project, screening, run_job(screening_features(project, screening,
+                                                             "robotic surgery")), labels
 
 
 def test_random_order_is_a_seeded_permutation_and_the_queue_skips_decided():

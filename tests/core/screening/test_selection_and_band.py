@@ -6,7 +6,6 @@ import pytest
 from litqeval_gui.core.browse import RecordFilter
 from litqeval_gui.core.errors import JobCancelled, LitqError
 from litqeval_gui.core.jobs import CancelToken, run_job
-from litqeval_gui.core.project import Project
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.features import build_features
 from litqeval_gui.core.screening.panel import project_rules
@@ -20,15 +19,13 @@ from litqeval_gui.core.screening.simulation_band import (
 )
 from litqeval_gui.core.screening.store import Context
 from litqeval_gui.metrics.tar import tar_at_recall
-from tests.support.screening import LABEL_COLUMN, screening_project
+from tests.support.screening import LABEL_COLUMN, opened_screening
 
 
 @pytest.fixture(scope="module")
 def setup(tmp_path_factory):
-    path, labels = screening_project(tmp_path_factory.mktemp("band"), 150, 0.15, seed=5)
-    with Project.open(path) as project:
-        screening = store.create_screening(project, "T", "S", ["L"])
-        yield project, screening, np.array(labels, dtype=bool)
+    with opened_screening(tmp_path_factory.mktemp("band"), 150, 0.15, seed=5) as opened:
+        yield opened
 
 
 def _rows(project, screening):
@@ -120,7 +117,7 @@ def test_label_sources_and_their_errors(setup):
     assert LabelSource("column", LABEL_COLUMN) in sources
     assert LabelSource("core") not in sources  # the topic has no core set
     assert LabelSource("screening", "unfinished") in sources
-    assert LabelSource("screening", "S") not in sources  # not itself
+    assert LabelSource("screening", "s") not in sources  # not itself
     with pytest.raises(LitqError, match="no core set"):
         run_job(simulate_screening(project, screening, LabelSource("core")))
     with pytest.raises(LitqError, match="has not decided"):
