@@ -20,6 +20,17 @@ from tests.support import synthetic  # noqa: E402
 from tests.support.screening import labelled_records, write_labelled_csv  # noqa: E402
 
 
+FIGURE_PREFIX = "figure\t"
+
+
+def figure(name: str, shown: str, goal: str, met: bool | None) -> None:
+    """Print one figure for ``run_all``'s summary table, as a tab-separated line
+    ``figure<TAB>NAME<TAB>SHOWN<TAB>GOAL<TAB>met|not met|-``, and say "not met" in
+    words when it is not (``met=None``: a figure with no goal, printed for reading)."""
+    verdict = "-" if met is None else ("met" if met else "not met")
+    print(f"{FIGURE_PREFIX}{name}\t{shown}\t{goal}\t{verdict}", flush=True)
+
+
 def ms(seconds: float) -> str:
     """Seconds as milliseconds, right-aligned: ``   12.34 ms``."""
     return f"{seconds * 1000:7.2f} ms"
