@@ -35,8 +35,9 @@ fuzz: $(TEST_STAMP)
 	LITQEVAL_FUZZ=1 QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest tests/fuzz \
 		-p no:cacheprovider
 
+# ASREVIEW=path of an `asreview` command (its own venv) for bench_simulate_asreview
 bench: $(TEST_STAMP)
-	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/run_all.py
+	ASREVIEW="$(ASREVIEW)" QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/run_all.py
 
 # the one-folder bundle dist/LitQEval/ (PyInstaller, in its own build/package-venv)
 package:

@@ -2,8 +2,9 @@
 model family (TF-IDF + naive Bayes or logistic regression), same prior records.
 
 ASReview (PyPI ``asreview`` 3.x) is never a project dependency: give the path of its
-command from a virtual environment of its own, e.g.
-``python3 -m venv /tmp/asreview-venv && /tmp/asreview-venv/bin/pip install 'asreview>=3,<4'``.
+command from a virtual environment of its own (``--asreview``, or the ``ASREVIEW``
+environment variable, which ``make bench ASREVIEW=…`` sets); without it the benchmark
+is skipped with the line that says how (:data:`HOW_TO_ADD`).
 
 Per seed: one relevant and one irrelevant prior record drawn with that seed (the same
 rows for both tools); ASReview runs ``-e tfidf -c MODEL -q max -b balanced`` (it stops
@@ -17,7 +18,7 @@ and its features). Printed per seed and as means: wall time of each and the rati
 (goal: ours at least 3× faster), and WSS@95 of each (goal: ours ≥ ASReview's − 0.02),
 both computed with metrics/tar.py.
 
-Usage: ``python benchmarks/bench_simulate_asreview.py --asreview PATH [--dataset CSV]
+Usage: ``python benchmarks/bench_simulate_asreview.py [--asreview PATH] [--dataset CSV]
 [--model nb|logistic] [--seeds 5] [--asreview-seeds K]`` (ASReview only for the first K
 seeds: its logistic regression retrains with lbfgs after every record, ~15 min a seed);
 without ``--dataset`` a generated labelled set of 2 000 records (5 % relevant) is used.
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import sqlite3
 import subprocess
 import sys
@@ -40,7 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
 
 import numpy as np  # noqa: E402
-from support import load_average  # noqa: E402
+from support import figure, load_average, skip  # noqa: E402
 
 from litqeval_gui.core import ingest  # noqa: E402
 from litqeval_gui.core.browse import RecordFilter  # noqa: E402
@@ -55,6 +57,11 @@ from litqeval_gui.metrics.tar import tar_at_recall  # noqa: E402
 from tests.support.screening import labelled_records  # noqa: E402
 
 ROW = "bench_row"  # the column added to our copy of the CSV: 0-based row number
+HOW_TO_ADD = ("needs ASReview LAB in its own venv: python3 -m venv /tmp/asr && "
+              "/tmp/asr/bin/pip install 'asreview>=3,<4'; then "
+              "make bench ASREVIEW=/tmp/asr/bin/asreview")
+SPEED_GOAL = 3.0  # ASReview's wall time / ours, at least
+WSS_GOAL = -0.02  # our WSS@95 − ASReview's, at least
 
 
 def generated(path: Path) -> Path:
@@ -130,7 +137,8 @@ LABELS: list[bool] = []
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--asreview", required=True, help="path of the asreview command")
+    parser.add_argument("--asreview", default=os.environ.get("ASREVIEW") or None,
+                        help="path of the asreview command (default: $ASREVIEW)")
     parser.add_argument("--dataset", type=Path, help="labelled CSV (title, abstract, "
                                                      "label_included)")
     parser.add_argument("--model", choices=("nb", "logistic"), default="nb")
@@ -138,6 +146,9 @@ def main() -> int:
     parser.add_argument("--asreview-seeds", type=int, help="run ASReview for the first K "
                                                           "seeds only (default: all)")
     args = parser.parse_args()
+    if not args.asreview:
+        skip(HOW_TO_ADD)
+        return 0
     theirs_seeds = args.seeds if args.asreview_seeds is None else args.asreview_seeds
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -171,6 +182,12 @@ def main() -> int:
                   f"ASReview {theirs_s:.1f} s, WSS@95 {theirs_w:.3f} | ratio "
                   f"{theirs_s / ours_s:.1f}x (goal >= 3x), WSS difference "
                   f"{ours_w - theirs_w:+.3f} (goal >= -0.02) | {load_average()}")
+            figure(f"ASReview / ours wall time, {args.model}",
+                   f"{theirs_s / ours_s:.1f}x ({theirs_s:.1f} s / {ours_s:.1f} s)",
+                   f">= {SPEED_GOAL:g}x", theirs_s / ours_s >= SPEED_GOAL)
+            figure(f"WSS@95 ours − ASReview's, {args.model}",
+                   f"{ours_w - theirs_w:+.3f} ({ours_w:.3f} vs {theirs_w:.3f})",
+                   f">= {WSS_GOAL:+.2f}", ours_w - theirs_w >= WSS_GOAL)
     return 0
 
 

@@ -13,14 +13,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
 
+from run_all import FIGURE_PREFIX, SKIP_PREFIX  # noqa: E402 — the lines run_all reads
+
 from litqeval_gui.core import exporting, ingest  # noqa: E402
 from litqeval_gui.core.jobs import run_job  # noqa: E402
 from litqeval_gui.core.project import Project  # noqa: E402
 from tests.support import synthetic  # noqa: E402
 from tests.support.screening import labelled_records, write_labelled_csv  # noqa: E402
-
-
-FIGURE_PREFIX = "figure\t"
 
 
 def figure(name: str, shown: str, goal: str, met: bool | None) -> None:
@@ -29,6 +28,13 @@ def figure(name: str, shown: str, goal: str, met: bool | None) -> None:
     words when it is not (``met=None``: a figure with no goal, printed for reading)."""
     verdict = "-" if met is None else ("met" if met else "not met")
     print(f"{FIGURE_PREFIX}{name}\t{shown}\t{goal}\t{verdict}", flush=True)
+
+
+def skip(reason: str) -> None:
+    """Print ``skipped<TAB>REASON`` for ``run_all``'s summary: a benchmark, or a part of
+    one, that needs an optional peer which is not installed; ``reason`` says in one line
+    how to add it."""
+    print(f"{SKIP_PREFIX}{reason}", flush=True)
 
 
 def ms(seconds: float) -> str:
