@@ -20,6 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
 
+from support import figure  # noqa: E402
+
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.linking import Link, LinkItem, find_links, group, item_from_record
 from tests.support.synthetic import generate, pair_quality  # noqa: E402
@@ -77,6 +79,13 @@ def main() -> int:
           f"(+{rss_after - rss_before:.0f} MB)")
     ok = link_time < 30 and rss_after < 2048 and precision >= 0.95 and recall >= 0.95
     print("goals (< 30 s, < 2 GB, P and R >= 0.95):", "met" if ok else "NOT met")
+    figure(f"find_links, {N:,} records", f"{link_time:.1f} s ({link_time / base_time:.1f}x "
+           "exact-key pass)", "< 30 s", link_time < 30)
+    figure("peak RSS after linking", f"{rss_after:.0f} MB", "< 2048 MB", rss_after < 2048)
+    figure("pair precision", f"{precision:.4f} (exact-key {base_precision:.4f})", ">= 0.95",
+           precision >= 0.95)
+    figure("pair recall", f"{recall:.4f} (exact-key {base_recall:.4f})", ">= 0.95",
+           recall >= 0.95)
     return 0
 
 

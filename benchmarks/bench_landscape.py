@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: t
 import numpy as np  # noqa: E402
 import pyqtgraph as pg  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
+from support import figure  # noqa: E402
 
 from litqeval_gui.gui.plots import style  # noqa: E402
 from litqeval_gui.gui.plots.landscape import CLASS_COLOURS, LandscapeView, LandscapeWidget  # noqa: E402
@@ -97,6 +98,8 @@ def main() -> int:
                            ("two lists side by side", side)):
         print(f"{label:<40} {seconds * 1000:8.1f} ms/frame   "
               f"baseline / this {baseline / seconds:6.1f} x")
+        figure(f"pan frame, {label}", f"{seconds * 1000:.1f} ms (baseline / this "
+               f"{baseline / seconds:.1f}x)", f"< {GOAL_MS:.0f} ms", seconds * 1000 < GOAL_MS)
     worst = max(ours, overlays, side) * 1000
     print(f"goal (< {GOAL_MS:.0f} ms per frame):", "met" if worst < GOAL_MS else "NOT met")
     app.processEvents()

@@ -32,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
 
 import numpy as np  # noqa: E402
-from support import labelled_project, load_average, ms  # noqa: E402
+from support import figure, labelled_project, load_average, ms  # noqa: E402
 
 from litqeval_gui.core import ingest  # noqa: E402
 from litqeval_gui.core.changes import NOTHING  # noqa: E402
@@ -141,6 +141,9 @@ def main() -> int:
                   f"p50 {ms(p50)}  p95 {ms(p95)}  max {ms(max(took))}  (goal p95 < 20 ms); "
                   f"baseline smallest write p50 {ms(percentile(base, 50))} p95 {ms(base95)}; "
                   f"p95 ratio {p95 / base95:4.1f} | {load_average()}")
+            figure(f"next record after a decision, {name}, p95",
+                   f"{ms(p95)} (ratio {p95 / base95:.1f} to the smallest write)",
+                   "< 20 ms", p95 < 0.020)
         print(f"background import: {'ok' if 'summary' in outcome else outcome['error']}")
 
         # -- retrain ---------------------------------------------------------------
@@ -182,10 +185,16 @@ def main() -> int:
               f"τ {ranking.trust.tau:.3f}): {result['seconds']:.2f} s  (goal < 2 s); "
               f"plain fit + predict {plain:.2f} s, ratio {result['seconds'] / plain:.1f} | "
               f"{load_average()}")
+        figure(f"retrain with {ranking.labels} labels", f"{result['seconds']:.2f} s (ratio "
+               f"{result['seconds'] / plain:.1f} to a plain fit + predict)", "< 2 s",
+               result["seconds"] < 2)
         print(f"main thread's longest stall during the retrain: {ms(max(stalls))} "
               f"(goal < 30 ms), p99 {ms(percentile(stalls, 99))}; with no retrain: longest "
               f"{ms(max(quiet))}, p99 {ms(percentile(quiet, 99))}; ratio "
               f"{max(stalls) / max(quiet):.1f} | {load_average()}")
+        figure("main thread's longest stall during the retrain", f"{ms(max(stalls))} "
+               f"(ratio {max(stalls) / max(quiet):.1f} to no retrain)", "< 30 ms",
+               max(stalls) < 0.030)
         screener.switch(ranking.ordering())
         took = timed_decisions(screener, 50, truth)
         print(f"next record after switching to the ranking: p95 {ms(percentile(took, 95))} | "

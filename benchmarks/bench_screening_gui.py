@@ -36,7 +36,7 @@ import numpy as np  # noqa: E402
 from PySide6.QtCore import QEventLoop, Qt, QTimer  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
-from support import labelled_project, ms  # noqa: E402
+from support import figure, labelled_project, ms  # noqa: E402
 
 from litqeval_gui.core import ingest  # noqa: E402
 from litqeval_gui.core.changes import NOTHING  # noqa: E402
@@ -120,6 +120,8 @@ def report(name: str, took: list[float], tick: float, write: float) -> None:
     print(f"next record after a key press, {name} ({len(took)} decisions): p50 {ms(p50)}  "
           f"p95 {ms(p95)}  max {ms(max(took))}  p95/empty tick {p95 / tick:6.0f}  "
           f"p95/smallest write {p95 / write:5.1f}  (goal p95 < 20 ms)")
+    figure(f"next record after a key press, {name}, p95",
+           f"{ms(p95)} (ratio {p95 / write:.1f} to the smallest write)", "< 20 ms", p95 < 0.020)
 
 
 def main() -> int:
@@ -198,6 +200,9 @@ def main() -> int:
             print(f"{name} with {len(view.labels):,} labels: {seconds:.2f} s; GUI thread's "
                   f"longest stall {ms(stall)} (goal < 30 ms), / idle lateness "
                   f"{stall / max(idle_stall, 1e-4):5.1f}, / empty tick {stall / tick:7.0f}")
+            figure(f"GUI thread's longest stall, {name}", f"{ms(stall)} (ratio "
+                   f"{stall / max(idle_stall, 1e-4):.1f} to idle lateness)", "< 30 ms",
+                   stall < 0.030)
         after = timed_decisions(app, view, futures, truth, 50)
         report("after switching to the ranking", after, tick, smallest)
         view.close()
