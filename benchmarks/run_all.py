@@ -9,6 +9,7 @@ benchmark that exits non-zero (a crash) makes the run exit 1.
 
 from __future__ import annotations
 
+import os
 import pathlib
 import subprocess
 import sys
@@ -81,9 +82,11 @@ def exit_status(outcomes: list[Outcome]) -> int:
 
 
 def run(script: pathlib.Path) -> Outcome:
-    """Run ``script``, streaming its standard output as it comes and keeping it."""
+    """Run ``script``, streaming its standard output as it comes (unbuffered, as on a
+    terminal) and keeping it."""
     with subprocess.Popen([sys.executable, str(script)], cwd=HERE.parent, text=True,
-                          stdout=subprocess.PIPE, bufsize=1) as process:
+                          stdout=subprocess.PIPE, bufsize=1,
+                          env=os.environ | {"PYTHONUNBUFFERED": "1"}) as process:
         captured = []
         for line in process.stdout:
             sys.stdout.write(line)

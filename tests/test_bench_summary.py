@@ -65,11 +65,13 @@ def test_the_table_aligns_its_columns_and_counts_the_verdicts():
                          "failed: bench_dedup")
 
 
-def test_run_streams_the_output_and_reads_it(tmp_path, capsys):
-    script = tmp_path / "bench_fake.py"
-    script.write_text("print('working')\n"
-                      "print('figure\\tx\\t1 s\\t< 2 s\\tmet', flush=True)\n"
-                      "raise SystemExit(3)\n")
+def test_run_streams_the_output_unbuffered_and_reads_it(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("PYTHONUNBUFFERED", raising=False)
+    script = tmp_path / "bench_fake.py"  # os._exit flushes nothing: a buffered line is lost
+    script.write_text("import os\n"
+                      "print('working')\n"
+                      "print('figure\\tx\\t1 s\\t< 2 s\\tmet')\n"
+                      "os._exit(3)\n")
     outcome = run(script)
     assert capsys.readouterr().out == "working\nfigure\tx\t1 s\t< 2 s\tmet\n"
     assert (outcome.name, outcome.returncode) == ("bench_fake", 3)
