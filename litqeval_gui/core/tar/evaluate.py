@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -46,9 +45,9 @@ def candidate_labels(retrieved: Sequence[str], grades: dict[str, int],
                      relevant: frozenset[str]) -> np.ndarray:
     """Relevance of the N candidates in screening order: the run's ranking, then the
     unretrieved non-relevant candidates, then the unretrieved relevant ones."""
-    labels = np.fromiter((doc in relevant for doc in retrieved), dtype=bool, count=len(retrieved))
-    unjudged = sum(1 for doc in retrieved if doc not in grades)
-    n_candidates = len(grades) + unjudged
+    labels = np.fromiter(map(relevant.__contains__, retrieved), dtype=bool, count=len(retrieved))
+    judged = sum(map(grades.__contains__, retrieved))
+    n_candidates = len(grades) + len(retrieved) - judged
     missing = len(relevant) - int(labels.sum())
     rest = n_candidates - len(retrieved) - missing
     return np.concatenate((labels, np.zeros(rest, dtype=bool), np.ones(missing, dtype=bool)))
@@ -81,8 +80,7 @@ def evaluate_run(run: RunFile, qrels: Qrels, recall: float = 0.95,
                         "retrieved": retrieved[i], "cutoff": tar.cutoff,
                         "ap": json_number(ap[i]),
                         "recall_at_k": {k: json_number(r[i]) for k, r in recalls.items()}}
-        measures = asdict(tar)
-        values.update({key: json_number(measures[field]) for key, field in TAR_KEYS.items()})
+        values.update({key: json_number(getattr(tar, field)) for key, field in TAR_KEYS.items()})
         if tar.reason:
             values["reason"] = tar.reason
         topics[topic] = values
