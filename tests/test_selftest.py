@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from litqeval_gui import selftest
+from litqeval_gui.gui import selftest as gui_selftest
 from litqeval_gui.core.importing import FORMATS, parallel
 
 GUI_SCRIPT = Path(sys.executable).with_name("litqeval-gui")
@@ -49,16 +50,18 @@ def test_every_import_format_has_a_fixture_step():
 
 def test_self_test_from_source_passes_with_one_line_per_step():
     done = subprocess.run([str(GUI_SCRIPT), "--self-test"], capture_output=True, text=True,
-                          timeout=300)
+                          timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
-    names = [name for name, _ in selftest.STEPS] + ["open main window"]
+    names = [name for name, _ in [*selftest.STEPS, *gui_selftest.STEPS]]
+    assert names[-2:] == ["open main window", "open every screen on the demo project"]
     assert len(lines) == len(names) + 2
     for line, name in zip(lines, names, strict=False):
         assert line.startswith("ok ") and f" s  {name}: " in line, line
     assert lines[-2].startswith("self-test took ")
     assert lines[-1] == f"self-test: {len(names)} passed, 0 failed"
     assert f"{parallel.WORKERS} worker processes" in done.stdout  # the RIS parser's workers ran
+    assert "evaluation (5 pages)" in lines[-3]  # the evaluation drew its five pages
 
 
 def test_a_failing_step_exits_non_zero_naming_the_step():
@@ -70,7 +73,7 @@ def test_a_failing_step_exits_non_zero_naming_the_step():
               "from litqeval_gui.gui.app import main\n"
               "sys.exit(main(['--self-test']))\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=300)
+                          timeout=600)
     assert done.returncode == 1, done.stdout + done.stderr
     lines = done.stdout.splitlines()
     assert [line.split(": ")[0].split("  ")[-1] for line in lines[:2]] == [

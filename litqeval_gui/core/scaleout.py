@@ -11,6 +11,9 @@ each item is computed by the same function, so every mode gives the serial resul
   whose main module workers cannot import (a script read from stdin) runs serially.
 * ``dask_address="tcp://host:8786"``: on an existing Dask cluster, through the optional
   extra ``dask`` (``pip install "litqeval-gui[dask]"``); the cluster is left running.
+
+:func:`in_child` runs one function in a child process of the same kind as a job, so
+that no thread of this process (the GUI's) waits for the GIL meanwhile.
 """
 
 from __future__ import annotations
@@ -21,12 +24,32 @@ from typing import Any, TypeVar
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.importing.parallel import main_importable, process_context
-from litqeval_gui.core.jobs import Progress
+from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
 
 T = TypeVar("T")
 R = TypeVar("R")
 DASK_INSTALL = 'pip install "litqeval-gui[dask]"'
 ProgressCallback = Callable[[Progress], None]
+POLL_SECONDS = 0.1
+
+
+def in_child(target: Callable[..., None], args: tuple, name: str, message: str,
+             token: CancelToken = NEVER) -> Job[int | None]:
+    """Job: ``target(*args)`` in a child process called ``name`` (forkserver, else spawn;
+    ``target`` importable by name), yielding ``Progress(0, 0, message)`` while it runs;
+    returns the child's exit code. Cancelling, or a failure here, terminates the child."""
+    child = process_context().Process(target=target, name=name, args=args, daemon=True)
+    child.start()
+    try:
+        while child.is_alive():
+            token.raise_if_cancelled()
+            yield Progress(0, 0, message)
+            child.join(POLL_SECONDS)
+    finally:
+        if child.is_alive():
+            child.terminate()
+        child.join()
+    return child.exitcode
 
 
 def map_tasks(func: Callable[[T], R], items: Iterable[T], *, jobs: int = 1,

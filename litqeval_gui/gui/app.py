@@ -166,14 +166,31 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, l
     return parser.parse_known_args(argv)
 
 
+WARM_TITLE = "Preparing the 2D map"
+
+
+def warm_map_code(runner):  # (JobRunner) -> JobHandle | None; gui.jobs imported lazily
+    """At the first start of this version of the app, compile the 2D map's code in the
+    background (:mod:`litqeval_gui.core.embedding.warmup`), shown in the status bar, so
+    that the first evaluation does not spend a minute or two on it; None when done before."""
+    from litqeval_gui.core.embedding import warmup
+
+    if warmup.is_warm():
+        return None
+    return runner.run(WARM_TITLE, warmup.warm_map_kernels,
+                      on_failure=lambda exc: log.warning("%s: %s", WARM_TITLE, exc))
+
+
 def start(args: argparse.Namespace):  # -> MainWindow (imported lazily: keeps startup lean)
-    """Show the main window and open what the command line asked for."""
+    """Show the main window, start :func:`warm_map_code` and open what the command line
+    asked for."""
     from litqeval_gui.core.jobs import responsive_threads
     from litqeval_gui.gui.main_window import MainWindow
 
     responsive_threads()
     window = MainWindow()
     window.show()
+    warm_map_code(window.runner)
     if args.demo:
         QTimer.singleShot(0, window.open_demo)
     elif args.project is not None:

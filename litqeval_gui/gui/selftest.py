@@ -1,20 +1,31 @@
-"""The self-test's GUI step: the main window opens the self-test's project offscreen.
+"""The self-test's GUI steps, offscreen: the main window opens the self-test's project,
+and every registered screen opens on the demo project and draws.
 
 ``litqeval-gui --self-test`` runs :data:`litqeval_gui.selftest.STEPS` and then
-:data:`STEPS` here (:func:`main`).
+:data:`STEPS` here (:func:`main`). A screen added to the registry needs a target in
+:data:`DEMO_TARGETS`, or the step fails naming it.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QTabWidget, QWidget
 
 from litqeval_gui import selftest
 from litqeval_gui.core import catalog
+from litqeval_gui.core.demo import build_demo
+from litqeval_gui.core.jobs import run_job
+from litqeval_gui.core.project import Project
+from litqeval_gui.core.screening import store as screening_store
 from litqeval_gui.gui import settings
+
+JOB_SECONDS = 600  # a bundle's first map compiles numba's kernels: up to a few minutes
+EVALUATION_TABS = ("Comparison", "Landscape", "Threshold", "Decay", "Overlap")
 
 
 @contextmanager
@@ -58,7 +69,92 @@ def open_main_window(run: selftest.SelfTest) -> str:
     return f"{len(shown)} topics in the sidebar, list {first.name!r} open"
 
 
-STEPS: list[selftest.Step] = [("open main window", open_main_window)]
+def _first_topic(project: Project) -> str:
+    return catalog.topics(project)[0].name
+
+
+def _new_screening(project: Project) -> Any:
+    topic = _first_topic(project)
+    lists = [info.name for info in catalog.lists(project, topic) if info.role == "results"]
+    return screening_store.create_screening(project, topic, "self-test", lists[:1])
+
+
+# screen key -> its target on the demo project (made with the project open, before the
+# window takes it)
+DEMO_TARGETS: dict[str, Callable[[Project], Any]] = {
+    "records": lambda project: catalog.lists(project)[0],
+    "evaluation": _first_topic,
+    "pooling": _first_topic,
+    "screening": _new_screening,
+}
+
+
+def _wait_for_job(view: QWidget) -> None:
+    """Process events until ``view``'s background job (if it has one) has ended."""
+    deadline = time.monotonic() + JOB_SECONDS
+    while getattr(view, "job", None) is not None:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{view.key}: its job still runs after {JOB_SECONDS} s")
+        QApplication.processEvents()
+        time.sleep(0.02)
+    QApplication.processEvents()
+
+
+def _pages_drawn(view: QWidget) -> list[str]:
+    """Show and draw each page of every tab widget of ``view``; the pages' names."""
+    names = []
+    for tabs in view.findChildren(QTabWidget):
+        for index in range(tabs.count()):
+            tabs.setCurrentIndex(index)
+            QApplication.processEvents()
+            if tabs.widget(index).grab().isNull():
+                raise AssertionError(f"{view.key}: page {tabs.tabText(index)!r} drew nothing")
+            names.append(tabs.tabText(index))
+    return names
+
+
+def open_every_screen(run: selftest.SelfTest) -> str:
+    """Build the demo project; each screen of the registry opens on it in the window and
+    draws (its background job, e.g. the evaluation's vectors and map, ends without a
+    problem); the evaluation shows its five pages."""
+    from litqeval_gui.gui.main_window import MainWindow
+    from litqeval_gui.gui.screens.registry import SCREENS
+
+    missing = sorted(set(SCREENS) - set(DEMO_TARGETS))
+    if missing:
+        raise AssertionError(f"no self-test target for the screens {missing}")
+    path = run_job(build_demo(run.folder / "demo.litq"))
+    with Project.open(path) as project:
+        targets = {key: DEMO_TARGETS[key](project) for key in SCREENS}
+    shown = []
+    with _settings_in(str(run.folder / "settings")):
+        window = MainWindow()
+        try:
+            window.resize(1200, 760)
+            window.show()
+            if not window.open_project(path):
+                raise AssertionError(f"the window could not open {path}")
+            for key, target in targets.items():
+                view = window.open_screen(key, target)
+                if view is None or window.tabs.currentWidget() is not view:
+                    raise AssertionError(f"screen {key!r} did not open on {target!r}")
+                _wait_for_job(view)
+                problem = getattr(view, "problem", None)
+                if problem is not None and problem.text():
+                    raise AssertionError(f"{key}: {problem.text()}")
+                pages = _pages_drawn(view)
+                if key == "evaluation" and tuple(pages) != EVALUATION_TABS:
+                    raise AssertionError(f"the evaluation shows the pages {pages}")
+                shown.append(f"{key} ({len(pages)} pages)" if pages else key)
+        finally:
+            window.close()
+            window.deleteLater()
+            QApplication.processEvents()
+    return ", ".join(shown)
+
+
+STEPS: list[selftest.Step] = [("open main window", open_main_window),
+                              ("open every screen on the demo project", open_every_screen)]
 
 
 def main() -> int:

@@ -1,17 +1,21 @@
 """The entry point: no-display exit, opening a project from the command line, the excepthook."""
 
 import logging
+import multiprocessing
 import os
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
 from litqeval_gui.core import ingest
+from litqeval_gui.core.embedding import warmup
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.project import Project
 from litqeval_gui.gui import app as gui_app
+from litqeval_gui.gui.main_window import MainWindow
 
 
 def test_without_a_display_it_exits_2_with_one_line(tmp_path):
@@ -144,3 +148,30 @@ def test_many_signal_emits_do_not_abort_the_interpreter(tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
     assert (done.returncode, done.stdout.strip()) == (0, "lost 0"), done.stderr
+
+
+
+def _children() -> set[str]:
+    return {child.name for child in multiprocessing.active_children()}
+
+
+def test_the_first_start_compiles_the_map_code_in_a_child_shown_in_the_status_bar(
+        qtbot, tmp_path, monkeypatch):
+    """Not yet warm: a job runs, shown in the status bar, and closing the window stops its
+    child process at once; warm (the marker of this version written): nothing runs."""
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert not warmup.is_warm()
+    window = MainWindow()
+    qtbot.addWidget(window)
+    handle = gui_app.warm_map_code(window.runner)
+    assert handle is not None and handle.title == gui_app.WARM_TITLE
+    assert window.job_status.running() == 1
+    qtbot.waitUntil(lambda: "map kernels" in _children(), timeout=30_000)
+    started = time.monotonic()
+    window.close()
+    assert handle.wait(10_000) and time.monotonic() - started < 5  # the child was terminated
+    assert "map kernels" not in _children() and not warmup.is_warm()
+
+    warmup.warm_marker().write_text("compiled\n", encoding="utf-8")
+    assert gui_app.warm_map_code(window.runner) is None

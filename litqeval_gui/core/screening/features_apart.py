@@ -24,16 +24,16 @@ from scipy import sparse
 
 from litqeval_gui.core import parameters
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.importing.parallel import main_importable, process_context
-from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress, run_job
+from litqeval_gui.core.importing.parallel import main_importable
+from litqeval_gui.core.jobs import NEVER, CancelToken, Job, run_job
 from litqeval_gui.core.parameters import SCREENING_FEATURES
 from litqeval_gui.core.project import Project
+from litqeval_gui.core.scaleout import in_child
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.features import TFIDF, Features, screening_features
 from litqeval_gui.core.screening.store import Screening
 
 APART_FROM = 20_000  # items
-POLL_SECONDS = 0.1
 
 
 def features_apart(project: Project, screening: Screening, question: str = "",
@@ -42,21 +42,11 @@ def features_apart(project: Project, screening: Screening, question: str = "",
     kind = parameters.get(project, SCREENING_FEATURES)
     if kind != TFIDF or screening.size < APART_FROM or not main_importable():
         return (yield from screening_features(project, screening, question, token, kind))
-    context = process_context()
     with tempfile.TemporaryDirectory(prefix="litq-features-") as folder:
-        child = context.Process(target=_build, name="screening features",
-                                args=(str(project.path), screening.id, question, folder))
-        child.start()
-        try:
-            while child.is_alive():
-                token.raise_if_cancelled()
-                yield Progress(0, 0, f"TF-IDF of {screening.size:,} records")
-                child.join(POLL_SECONDS)
-        finally:
-            if child.is_alive():  # cancelled (or failed here): the child is not needed
-                child.terminate()
-            child.join()
-        return _read(Path(folder), child.exitcode)
+        exitcode = yield from in_child(_build, (str(project.path), screening.id, question, folder),
+                                       "screening features",
+                                       f"TF-IDF of {screening.size:,} records", token)
+        return _read(Path(folder), exitcode)
 
 
 def _build(path: str, screening_id: int, question: str, folder: str) -> None:
