@@ -195,3 +195,13 @@ def test_the_bundle_entry_calls_freeze_support_before_importing_the_app():
     top_imports = {alias.name for node in tree.body if isinstance(node, ast.Import)
                    for alias in node.names}
     assert top_imports <= set(sys.stdlib_module_names)
+
+
+def test_the_data_the_bundle_leaves_out_is_never_loaded():
+    """Qt's translations are left out of the bundle: no module of the app installs a
+    translator (the app is in English)."""
+    assert spec_lists()["NOT_SHIPPED_DATA"] == ["PySide6/Qt/translations"]
+    users = [path.name for path in PACKAGE.rglob("*.py")
+             if "QTranslator" in path.read_text(encoding="utf-8")
+             or "installTranslator" in path.read_text(encoding="utf-8")]
+    assert users == []
