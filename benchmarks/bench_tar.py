@@ -5,7 +5,7 @@ written to a temporary folder outside the timed regions. Ours: ``core.tar.evalua
 reading the files and computing AP, recall@10/100/1000 and P@r, TNR@r, nP@r, snP@r,
 WSS@r, last_rel per topic and mean. Baseline: ir-measures reading the same files
 (``read_trec_qrels`` once, ``read_trec_run`` per run) and computing AP alone with one
-evaluator. Best of 3 each; prints ours / ir-measures with the load average (goal: ≤ 1.0×,
+evaluator. Best of 3 each, the two taking turns; prints ours / ir-measures with the load average (goal: ≤ 1.0×,
 though ours computes more than AP).
 
 ``python benchmarks/bench_tar.py [DATA_DIR]``: DATA_DIR with ``runs/*.run`` and
@@ -51,13 +51,17 @@ def generate(folder: Path) -> tuple[list[Path], Path]:
     return paths, qrels
 
 
-def best_of(n: int, fn) -> tuple[object, float]:
-    best, value = float("inf"), None
-    for _ in range(n):
-        start = time.perf_counter()
-        value = fn()
-        best = min(best, time.perf_counter() - start)
-    return value, best
+def best_of(rounds: int, *fns) -> list[tuple[object, float]]:
+    """Each function's value and its best time over ``rounds``; the functions take turns
+    within a round, so a change in the machine's load touches all of them alike."""
+    best = [float("inf")] * len(fns)
+    values: list[object] = [None] * len(fns)
+    for _ in range(rounds):
+        for i, fn in enumerate(fns):
+            start = time.perf_counter()
+            values[i] = fn()
+            best[i] = min(best[i], time.perf_counter() - start)
+    return list(zip(values, best, strict=True))
 
 
 def ir_measures_ap(runs: list[Path], qrels: Path) -> list[float]:
@@ -69,8 +73,8 @@ def ir_measures_ap(runs: list[Path], qrels: Path) -> list[float]:
 
 def compare(label: str, runs: list[Path], qrels: Path) -> float:
     """Time both on ``runs`` and ``qrels``; print the times; return ours / ir-measures."""
-    ours, t_ours = best_of(3, lambda: tar_eval(runs, qrels, ties="trec_eval"))
-    ref, t_ref = best_of(3, lambda: ir_measures_ap(runs, qrels))
+    (ours, t_ours), (ref, t_ref) = best_of(3, lambda: tar_eval(runs, qrels, ties="trec_eval"),
+                                           lambda: ir_measures_ap(runs, qrels))
     lines = sum(1 for run in runs for _ in run.open())
     ours_map = [run["mean"]["ap"] for run in ours["runs"]]
     assert np.allclose(ours_map, ref, atol=1e-9), (ours_map, ref)
