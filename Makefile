@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test fuzz bench lint install clean package package-test
+.PHONY: run test fuzz bench lint install clean package package-test screens
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,10 @@ package:
 # build the bundle, then run its self-test, a parallel RIS import by its CLI and more checks
 package-test: package
 	$(PYTHON) packaging/check_bundle.py
+
+# the README's screenshots docs/screens/*.png, made offscreen from the demo project (1–2 min)
+screens: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python docs/make_screens.py docs/screens
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .

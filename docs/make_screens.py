@@ -1,0 +1,281 @@
+"""The README's screenshots, made from the bundled demo project: ``make screens``.
+
+``python docs/make_screens.py [FOLDER] [--only NAME …]`` builds the demo project in a
+temporary folder (with temporary app settings, so the user's are never touched),
+prepares it through the core functions as a user would have — evaluates a topic,
+screens part of a list with active learning, pools the topic's runs — then opens the
+main window offscreen at 1200×760 on the demo (as ``litqeval-gui --demo`` does), shows
+each screen and saves it as ``FOLDER/NAME.png`` (default FOLDER: ``docs/screens``).
+
+Judgements stand in for a reviewer: a record is relevant when its work is in the
+topic's core set. The screens (:data:`SCREENS`): ``librarian`` (the evaluation's
+comparison table), ``librarian-map`` (its Landscape tab), ``reviewer`` (the screener),
+``pooling`` (the pooling screen). A screen whose minimum width exceeds 1200 widens the
+window, and its PNG. Takes 1–2 minutes, most of it the evaluation's vectors and map.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from litqeval_gui.core import parameters
+from litqeval_gui.core.demo import build_demo
+from litqeval_gui.core.evaluation.engine import evaluate_topic
+from litqeval_gui.core.jobs import run_job
+from litqeval_gui.core.pooling import state
+from litqeval_gui.core.pooling import store as pool_store
+from litqeval_gui.core.project import Project
+from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.features import screening_features
+from litqeval_gui.core.screening.known import core_labels
+from litqeval_gui.core.screening.queue import Screener
+from litqeval_gui.core.screening.retrain import retrain
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
+
+    from litqeval_gui.gui.main_window import MainWindow
+    from litqeval_gui.gui.screens.evaluation import EvaluationView
+
+SIZE = (1200, 760)
+SIDEBAR = 210  # the sidebar's width: wide enough for the demo's list names
+TOPIC = "Deep learning for polyp detection in colonoscopy"
+BROAD, NARROW = "broad (Scopus)", "narrow (PubMed)"
+SCREENING = "title-abstract round 1"
+POOL = "runs round 1"
+POOL_STOP = (14, 6, 0.2, 6)  # w, W, t, l: the relaxed preset's windows, t = 0.2
+REVIEWER = "Ann"
+WAIT_S = 600  # the longest a screen may take to be ready
+
+
+# -- the project: what a user would have done before looking ----------------------------
+
+def _judge(project: Project, screener: Screener, count: int | None = None) -> int:
+    """Decide up to ``count`` records of ``screener``'s queue (all when None): include
+    a core work, exclude the rest; returns how many were decided."""
+    topic_id = screener.screening.topic_id
+    done = 0
+    while (record := screener.current) is not None and (count is None or done < count):
+        [relevant] = core_labels(project, topic_id, [record])
+        screener.decide("include" if relevant else "exclude")
+        done += 1
+    return done
+
+
+def evaluate(project: Project) -> None:
+    """The topic's evaluation with its default settings (vectors, map, four methods)."""
+    run_job(evaluate_topic(project, TOPIC))
+
+
+def screen(project: Project) -> None:
+    """A screening of the narrow list: 10 records in list order, a ranking, 30 more in
+    its order, a second ranking (what the screen's retraining does)."""
+    parameters.set_values(project, [(parameters.HIGHLIGHT_INCLUDE, ["polyp*", "colonoscop*"]),
+                                    (parameters.HIGHLIGHT_EXCLUDE, ["nasal"])])
+    screening = store.create_screening(project, TOPIC, SCREENING, [NARROW],
+                                       reasons=["not colonoscopy", "not a primary study"])
+    features = run_job(screening_features(project, screening))
+    screener = Screener(project, screening, REVIEWER)
+    for count in (10, 30):
+        _judge(project, screener, count)
+        ranking = run_job(retrain(project, screening, features, "logistic"))
+        screener.switch(ranking.ordering())
+
+
+def pool(project: Project) -> None:
+    """A pool of both result lists and the broad list ranked by cosine to the core set
+    (needs :func:`evaluate`), advanced and judged depth by depth until it stops."""
+    made = pool_store.create_pool(project, TOPIC, POOL,
+                                  [f"list:{BROAD}", f"list:{NARROW}", f"cosine:{BROAD}"],
+                                  pool_store.settings(custom=POOL_STOP))
+    screening = store.get_screening(project, made.screening_id)
+    while state.pool_state(project, pool_store.get_pool(project, made.id)).can_advance:
+        state.advance(project, made)
+        _judge(project, Screener(project, screening, REVIEWER))
+
+
+# -- the window ---------------------------------------------------------------------------
+
+def wait_until(condition: Callable[[], object], what: str, timeout: float = WAIT_S) -> None:
+    """Run Qt's events until ``condition()`` holds (a TimeoutError naming ``what``)."""
+    from PySide6.QtWidgets import QApplication
+
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{what}: not ready after {timeout:.0f} s")
+        QApplication.processEvents()
+        time.sleep(0.02)
+
+
+def select_topic(window: MainWindow, topic: str, *, sidebar: bool = True) -> None:
+    """Select ``topic`` in the sidebar, as a click on it would; ``sidebar`` False hides
+    it (View ▸ Topic Sidebar, Ctrl+B)."""
+    if window.sidebar_action.isChecked() != sidebar:
+        window.sidebar_action.trigger()
+    window.splitter.setSizes([SIDEBAR, SIZE[0] - SIDEBAR])
+    model = window.sidebar.model()
+    row = window.sidebar.topic_names().index(topic)
+    window.sidebar.setCurrentIndex(model.index(row, 0))
+
+
+def show_evaluation(window: MainWindow) -> EvaluationView:
+    """What Topic ▸ Evaluate Topic… opens, the narrow list chosen: its missed core
+    records below."""
+    select_topic(window, TOPIC)
+    view = window.open_screen("evaluation", TOPIC)
+    wait_until(lambda: view.data is not None and view.job is None, "the evaluation")
+    names = [item.name for item in view.data.evaluation.lists]
+    view.table.selectRow(view.table.model().mapFromSource(
+        view.model.index(names.index(NARROW), 0)).row())
+    return view
+
+
+def show_map(window: MainWindow) -> None:
+    """The evaluation's Landscape tab: the narrow list with the MVEE ellipse and the hull
+    polygon, one of its core records clicked."""
+    view = show_evaluation(window)
+    view.tabs.setCurrentWidget(view.landscape)
+    landscape = view.landscape.landscape
+    landscape.first.setCurrentText(NARROW)
+    for overlay in ("mvee", "hull"):
+        landscape.set_overlay(overlay, True)
+    data = view.data.landscape
+    view.show_record(int(data.ids[data.is_core][0]))
+
+
+def show_screening(window: MainWindow) -> None:
+    """The screening opened on its next record, with the stopping panel read; the sidebar
+    hidden, as for screening at length."""
+    select_topic(window, TOPIC, sidebar=False)
+    screening = store.find_screening(window.session.project, TOPIC, SCREENING)
+    view = window.open_screen("screening", screening)
+    wait_until(lambda: view.progress.rule_labels, "the stopping panel")
+
+
+def show_pooling(window: MainWindow) -> None:
+    """What Topic ▸ Pool Runs… opens, on the topic's pool; the sidebar hidden (its minimum
+    width leaves it too little room at this window size)."""
+    select_topic(window, TOPIC, sidebar=False)
+    view = window.open_screen("pooling", TOPIC)
+    view.pool_box.setCurrentText(POOL)
+
+
+# name -> (what the project needs, in order; how the window shows it)
+SCREENS: dict[str, tuple[tuple[Callable[[Project], None], ...],
+                         Callable[[MainWindow], object]]] = {
+    "librarian": ((evaluate,), show_evaluation),
+    "librarian-map": ((evaluate,), show_map),
+    "reviewer": ((screen,), show_screening),
+    "pooling": ((evaluate, pool), show_pooling),
+}
+
+
+@contextmanager
+def _settings_in(folder: Path) -> Iterator[None]:
+    """The app's settings and demo project in ``folder`` while inside."""
+    from litqeval_gui.gui.settings import ENV_DIR
+
+    before = os.environ.get(ENV_DIR)
+    os.environ[ENV_DIR] = str(folder)
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[ENV_DIR]
+        else:
+            os.environ[ENV_DIR] = before
+
+
+def make_screens(folder: Path, names: Sequence[str] = tuple(SCREENS),
+                 work: Path | None = None) -> list[Path]:
+    """Save the screens ``names`` as ``folder/NAME.png``; the demo and the app's settings
+    go to ``work`` (made if missing, without a demo project yet; a temporary folder when
+    None). Needs a Qt platform that can grab widgets (e.g.
+    ``QT_QPA_PLATFORM=offscreen``); returns the files written."""
+    unknown = sorted(set(names) - set(SCREENS))
+    if unknown:
+        raise ValueError(f"unknown screens {unknown}; choose from {', '.join(SCREENS)}")
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="litqeval-screens-") as temporary:
+        work = work or Path(temporary)
+        work.mkdir(parents=True, exist_ok=True)
+        with _settings_in(work):
+            return _make(folder, names)
+
+
+def _make(folder: Path, names: Sequence[str]) -> list[Path]:
+    from PySide6.QtWidgets import QApplication
+
+    from litqeval_gui.gui.main_window import MainWindow, demo_path
+    from litqeval_gui.gui.settings import Settings
+
+    path = run_job(build_demo(demo_path()))
+    steps = list(dict.fromkeys(step for name in names for step in SCREENS[name][0]))
+    with Project.open(path) as project:
+        for step in steps:
+            step(project)
+    settings = Settings()
+    settings.reviewer = REVIEWER
+    settings.save()
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    window = MainWindow()
+    window.resize(*SIZE)
+    window.show()
+    written = []
+    try:
+        window.open_demo()
+        wait_until(lambda: window.session is not None, "the demo project")
+        for name in names:
+            SCREENS[name][1](window)
+            window.statusBar().clearMessage()  # "Opened <temporary path>"
+            app.processEvents()
+            target = folder / f"{name}.png"
+            if not window.grab().save(str(target)):
+                raise OSError(f"cannot write {target}")
+            written.append(target)
+            while window.tabs.count():
+                window.close_tab(0)
+            _forget_minimum_size(app, window)
+    finally:
+        window.close()
+    return written
+
+
+def _forget_minimum_size(app: QApplication, window: MainWindow) -> None:
+    """The window at :data:`SIZE` again after its tabs closed: a screen whose minimum
+    width exceeds it widened the window, and the window keeps the minimum it had until
+    its layout is computed again without the closed tabs."""
+    from PySide6.QtCore import QEvent
+
+    app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    window.layout().invalidate()
+    window.layout().activate()
+    app.processEvents()
+    window.resize(*SIZE)
+    app.processEvents()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", nargs="?", type=Path,
+                        default=Path(__file__).resolve().parent / "screens")
+    parser.add_argument("--only", nargs="+", choices=list(SCREENS), default=list(SCREENS),
+                        metavar="NAME", help=f"only these screens ({', '.join(SCREENS)})")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    for path in make_screens(args.folder, args.only):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
