@@ -215,7 +215,7 @@ def make_screens(folder: Path, names: Sequence[str] = tuple(SCREENS),
 def _make(folder: Path, names: Sequence[str]) -> list[Path]:
     from PySide6.QtWidgets import QApplication
 
-    from litqeval_gui.gui.main_window import MainWindow, demo_path
+    from litqeval_gui.gui.main_window import demo_path
     from litqeval_gui.gui.settings import Settings
 
     path = run_job(build_demo(demo_path()))
@@ -227,41 +227,30 @@ def _make(folder: Path, names: Sequence[str]) -> list[Path]:
     settings.reviewer = REVIEWER
     settings.save()
     app = QApplication.instance() or QApplication([sys.argv[0]])
+    return [_grab(app, name, folder / f"{name}.png") for name in names]
+
+
+def _grab(app: QApplication, name: str, target: Path) -> Path:
+    """Screen ``name`` in a new main window on the demo, saved as ``target``. A window of
+    its own: a screen whose minimum width exceeds :data:`SIZE` widens the window for good."""
+    from litqeval_gui.gui.main_window import MainWindow
+
     window = MainWindow()
     window.resize(*SIZE)
     window.show()
-    written = []
     try:
         window.open_demo()
         wait_until(lambda: window.session is not None, "the demo project")
-        for name in names:
-            SCREENS[name][1](window)
-            window.statusBar().clearMessage()  # "Opened <temporary path>"
-            app.processEvents()
-            target = folder / f"{name}.png"
-            if not window.grab().save(str(target)):
-                raise OSError(f"cannot write {target}")
-            written.append(target)
-            while window.tabs.count():
-                window.close_tab(0)
-            _forget_minimum_size(app, window)
+        SCREENS[name][1](window)
+        window.statusBar().clearMessage()  # "Opened <temporary path>"
+        app.processEvents()
+        if not window.grab().save(str(target)):
+            raise OSError(f"cannot write {target}")
+        while window.tabs.count():  # not reopened with the project by the next window
+            window.close_tab(0)
     finally:
         window.close()
-    return written
-
-
-def _forget_minimum_size(app: QApplication, window: MainWindow) -> None:
-    """The window at :data:`SIZE` again after its tabs closed: a screen whose minimum
-    width exceeds it widened the window, and the window keeps the minimum it had until
-    its layout is computed again without the closed tabs."""
-    from PySide6.QtCore import QEvent
-
-    app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    window.layout().invalidate()
-    window.layout().activate()
-    app.processEvents()
-    window.resize(*SIZE)
-    app.processEvents()
+    return target
 
 
 def main(argv: Sequence[str] | None = None) -> int:
