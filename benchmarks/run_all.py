@@ -45,24 +45,23 @@ def parse_output(name: str, text: str, returncode: int) -> Outcome:
 
 
 def summary_rows(outcomes: list[Outcome]) -> list[tuple[str, str, str, str, str]]:
-    """One row a figure, a skip and a crash (the reason in the last column, which may be
-    long); a benchmark that reported nothing has a row saying so."""
+    """One row a figure, a skip and a crash; a benchmark that reported nothing has a row
+    saying so. (The reasons for the skips follow the table: see :func:`summary_table`.)"""
     rows = []
     for outcome in outcomes:
         rows += [(outcome.name, *figure) for figure in outcome.figures]
-        rows += [(outcome.name, "-", "-", "-", f"skipped: {reason}")
-                 for reason in outcome.skipped]
+        rows += [(outcome.name, "-", "-", "-", "skipped") for _ in outcome.skipped]
         if outcome.returncode != 0:
-            rows.append((outcome.name, "-", "-", "-",
-                         f"FAILED: exit status {outcome.returncode}"))
+            rows.append((outcome.name, "-", f"exit status {outcome.returncode}", "-", "FAILED"))
         elif not outcome.figures and not outcome.skipped:
             rows.append((outcome.name, "-", "no figures reported", "-", "-"))
     return rows
 
 
 def summary_table(outcomes: list[Outcome]) -> str:
-    """The rows of :func:`summary_rows` under :data:`HEADER`, in aligned columns, and a
-    closing count of met, not met, skipped and failed."""
+    """The rows of :func:`summary_rows` under :data:`HEADER`, in aligned columns; a count
+    of met, not met, skipped and failed; then each skip's reason (how to add what is
+    missing), one a line."""
     rows = [HEADER, *summary_rows(outcomes)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(HEADER))]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
@@ -73,6 +72,7 @@ def summary_table(outcomes: list[Outcome]) -> str:
     failed = [o.name for o in outcomes if o.returncode != 0]
     lines.append(f"\n{verdicts.count('met')} met, {verdicts.count('not met')} not met; "
                  f"skipped: {', '.join(skipped) or 'none'}; failed: {', '.join(failed) or 'none'}")
+    lines += [f"{o.name} skipped: {reason}" for o in outcomes for reason in o.skipped]
     return "\n".join(lines)
 
 
