@@ -14,11 +14,17 @@ TruncatedSVD, but every dense block has n rows, not one row per term: on 50 000
 records with ~10⁶ 1–2-gram terms TruncatedSVD spends minutes and gigabytes in QR/LU
 factorisations of a terms × k block (benchmarks/bench_embedding.py). The tests compare
 it with TruncatedSVD.
+
+XXᵀ·Q runs on :func:`threads` threads (scipy's sparse products release the GIL): each
+thread sums whole rows of Xᵀ·Q or X·(XᵀQ), term by term in ascending order as one
+product would, so the result has the same bytes on any number of threads.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
 
 import numpy as np
 import scipy
@@ -56,14 +62,44 @@ def tfidf_matrix(texts: Sequence[str]) -> sparse.csr_matrix:
                              f"(only stop words or symbols): {err}") from None
 
 
-def _gram_times(x: sparse.csr_matrix, xt: sparse.csr_matrix,
-                block: NDArray[np.float32]) -> NDArray[np.float32]:
-    """X Xᵀ block, with Xᵀ·block computed TERM_BLOCK terms at a time."""
-    out = np.zeros_like(block)
-    for start in range(0, xt.shape[0], TERM_BLOCK):
-        rows = xt[start:start + TERM_BLOCK]
-        out += rows.T @ (rows @ block)
-    return out
+def threads() -> int:
+    """The cores this process may run on: the threads of the SVD's sparse products."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
+
+
+def _row_parts(matrix: sparse.spmatrix, parts: int) -> list[sparse.spmatrix]:
+    """``matrix`` cut into ``parts`` runs of whole rows of about equal size."""
+    bounds = np.linspace(0, matrix.shape[0], parts + 1).round().astype(int)
+    return [matrix[a:b] for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
+
+
+class GramOperator:
+    """Q ↦ X Xᵀ Q, never forming X Xᵀ: for each block of TERM_BLOCK terms, Z = Xᵀ_b Q
+    (terms × width), then X_b Z, summed over the blocks; Z bounds the memory (block ×
+    width floats). Both products are cut into runs of rows (X_b with its terms in
+    ascending order, as Xᵀ_b's transpose sums them), computed on ``pool``."""
+
+    def __init__(self, x: sparse.csr_matrix, parts: int) -> None:
+        xt = x.T.tocsr()
+        self.blocks = []
+        for start in range(0, xt.shape[0], TERM_BLOCK):
+            terms = xt[start:start + TERM_BLOCK]
+            self.blocks.append((_row_parts(terms, parts), _row_parts(terms.T.tocsc(), parts)))
+
+    def __call__(self, block: NDArray[np.float32], pool: Executor) -> NDArray[np.float32]:
+        out = np.zeros_like(block)
+        for term_rows, doc_rows in self.blocks:
+            out += _product(doc_rows, _product(term_rows, block, pool), pool)
+        return out
+
+
+def _product(parts: list[sparse.spmatrix], dense: NDArray[np.float32],
+             pool: Executor) -> NDArray[np.float32]:
+    """The rows of ``parts`` (one matrix cut by rows) times ``dense``, stacked."""
+    if len(parts) == 1:
+        return parts[0] @ dense
+    return np.vstack(list(pool.map(lambda rows: rows @ dense, parts)))
 
 
 def lsa_rows(x: sparse.csr_matrix, dim: int, seed: int,
@@ -71,15 +107,16 @@ def lsa_rows(x: sparse.csr_matrix, dim: int, seed: int,
     """The n × dim LSA coordinates UΣ of ``x`` (module docstring), a job per iteration."""
     n = x.shape[0]
     width = min(dim + OVERSAMPLES, n)
-    xt = x.T.tocsr()
+    gram = GramOperator(x, threads())
     q = np.random.default_rng(seed).standard_normal((n, width), dtype=np.float32)
-    for step in range(POWER_ITERATIONS):
-        yield Progress(step, POWER_ITERATIONS + 1, f"SVD: power iteration {step + 1}")
+    with ThreadPoolExecutor(threads()) as pool:
+        for step in range(POWER_ITERATIONS):
+            yield Progress(step, POWER_ITERATIONS + 1, f"SVD: power iteration {step + 1}")
+            checkpoint(token)
+            q, _ = linalg.qr(gram(q, pool), mode="economic", check_finite=False)
+        yield Progress(POWER_ITERATIONS, POWER_ITERATIONS + 1, "SVD: Rayleigh–Ritz step")
         checkpoint(token)
-        q, _ = linalg.qr(_gram_times(x, xt, q), mode="economic", check_finite=False)
-    yield Progress(POWER_ITERATIONS, POWER_ITERATIONS + 1, "SVD: Rayleigh–Ritz step")
-    checkpoint(token)
-    ritz = q.T.astype(np.float64) @ _gram_times(x, xt, q).astype(np.float64)
+        ritz = q.T.astype(np.float64) @ gram(q, pool).astype(np.float64)
     values, vectors = linalg.eigh(ritz, check_finite=False)
     top = np.argsort(values)[::-1][:dim]
     return (q @ vectors[:, top]) * np.sqrt(np.clip(values[top], 0.0, None))

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import pytest
 from sklearn.decomposition import TruncatedSVD
 from sklearn.feature_extraction.text import TfidfVectorizer
 
+from litqeval_gui.core.embedding import lsa
 from litqeval_gui.core.embedding.backends import Document
 from litqeval_gui.core.embedding.errors import EmbeddingCancelled, EmbeddingError
-from litqeval_gui.core.embedding.lsa import LsaBackend, lsa_rows, tfidf_matrix
+from litqeval_gui.core.embedding.lsa import GramOperator, LsaBackend, lsa_rows, tfidf_matrix
 from litqeval_gui.core.jobs import CancelToken, run_job
 
 
@@ -109,3 +112,22 @@ def test_progress_runs_to_the_end_and_cancel_stops_the_job(corpus):
     token.cancel()
     with pytest.raises(EmbeddingCancelled, match="embedding cancelled"):
         run_job(job)
+
+
+def test_the_gram_products_give_the_same_bytes_on_any_number_of_threads(make_corpus,
+                                                                        monkeypatch):
+    # Each thread sums whole rows term by term as one sparse product does: X Xᵀ Q is
+    # bit-identical to the plain scipy formula, whatever the blocks and threads.
+    docs, _ = make_corpus(40)
+    x = tfidf_matrix([d.text for d in docs])
+    monkeypatch.setattr(lsa, "TERM_BLOCK", 97)  # several blocks of terms
+    q = np.random.default_rng(0).standard_normal((x.shape[0], 12), dtype=np.float32)
+    xt = x.T.tocsr()
+    expected = np.zeros_like(q)
+    for start in range(0, xt.shape[0], lsa.TERM_BLOCK):
+        rows = xt[start:start + lsa.TERM_BLOCK]
+        expected += rows.T @ (rows @ q)
+    for parts in (1, 2, 5):
+        with ThreadPoolExecutor(parts) as pool:
+            got = GramOperator(x, parts)(q, pool)
+        assert got.tobytes() == expected.tobytes(), parts
