@@ -47,9 +47,10 @@ from __future__ import annotations
 
 import hashlib
 import heapq
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 from rapidfuzz import fuzz
@@ -237,27 +238,58 @@ def _sort_orders(titles: list[str], rare_keys: int) -> list[list[int]]:
 
     The second lists each title once per each of its ``rare_keys`` rarest shared
     tokens, sorted by (token, title, index): titles sharing a rare token sit together
-    whichever rank that token has in either title. It is sorted as one int64 key per
-    entry, ``token's alphabetical code × n + title's rank``, by numpy (which sorts
-    integers without holding the GIL).
+    whichever rank that token has in either title. Tokens become integer codes slice by
+    slice; which tokens a title keeps and their order are integer sorts by numpy (which
+    sorts integers without holding the GIL), so no single C call holds it for long.
     """
     present = [i for i, title in enumerate(titles) if title]
     by_title = _gentle_sorted(present, key=titles.__getitem__)
     title_rank = np.empty(len(titles), dtype=np.int64)
     title_rank[by_title] = np.arange(len(by_title))
-    tokens = {i: set(titles[i].split()) for i in present}
-    df = Counter(token for words in tokens.values() for token in words)
-    shared = _gentle_sorted([t for t, count in df.items() if count > 1],
-                            key=lambda t: (df[t], t))
-    rarity = {token: position for position, token in enumerate(shared)}
-    code = {token: position for position, token in enumerate(_gentle_sorted(shared))}
-    entries = [(code[token], i) for i, words in tokens.items()
-               for token in sorted((t for t in words if t in rarity),
-                                   key=rarity.__getitem__)[:rare_keys]]
-    entry_codes = np.fromiter((c for c, _i in entries), dtype=np.int64, count=len(entries))
-    entry_index = np.fromiter((i for _c, i in entries), dtype=np.int64, count=len(entries))
-    keys = entry_codes * max(len(by_title), 1) + title_rank[entry_index]
+    owner, code, vocabulary = _token_codes(titles, present)
+    size = max(len(vocabulary), 1)
+    pair = _distinct(np.sort(owner * size + code))  # each (title, token) once
+    owner, code = pair // size, pair % size
+    df = np.bincount(code, minlength=len(vocabulary))
+    alphabetical = np.empty(len(vocabulary), dtype=np.int64)
+    alphabetical[_gentle_sorted(range(len(vocabulary)), key=vocabulary.__getitem__)] = \
+        np.arange(len(vocabulary))
+    by_rarity = np.lexsort((alphabetical, df))  # codes by (df, token)
+    rarity = np.empty(len(vocabulary), dtype=np.int64)
+    rarity[by_rarity] = np.arange(len(vocabulary))
+    shared = df[code] > 1
+    ranked = np.sort(owner[shared] * size + rarity[code[shared]])  # a title's rarest first
+    owner, code = ranked // size, by_rarity[ranked % size]
+    first = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]]) if len(owner) else owner
+    position = np.arange(len(owner)) - np.repeat(first, np.diff(np.r_[first, len(owner)]))
+    keep = position < rare_keys
+    entry_index = np.asarray(present, dtype=np.int64)[owner[keep]]
+    keys = alphabetical[code[keep]] * max(len(by_title), 1) + title_rank[entry_index]
     return [by_title, entry_index[np.argsort(keys)].tolist()]
+
+
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """The sorted ``values`` without repeats."""
+    return values[np.r_[True, values[1:] != values[:-1]]] if len(values) else values
+
+
+def _token_codes(titles: list[str], present: list[int],
+                 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """(position in ``present``, token code) of every token of the titles at ``present``,
+    in order, and the tokens by code; built :data:`_SLICE` titles at a time."""
+    codes: dict[str, int] = {}
+    owners, found = [], []
+    for s in range(0, len(present), _SLICE):
+        words = [titles[i].split() for i in present[s:s + _SLICE]]
+        counts = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+        flat = list(chain.from_iterable(words))
+        for token in dict.fromkeys(flat):
+            codes.setdefault(token, len(codes))
+        owners.append(np.repeat(np.arange(s, s + len(words), dtype=np.int64), counts))
+        found.append(np.fromiter(map(codes.__getitem__, flat), dtype=np.int64, count=len(flat)))
+    empty = np.empty(0, dtype=np.int64)
+    return (np.concatenate(owners) if owners else empty,
+            np.concatenate(found) if found else empty, list(codes))
 
 
 def _neighbour_codes(order: list[int], window: int, is_new: np.ndarray) -> np.ndarray:
@@ -314,8 +346,7 @@ def _title_links(items: Sequence[LinkItem], n_new: int, settings: LinkSettings,
         token.raise_if_cancelled()
         yield Progress(step, len(orders), "finding candidate titles")
         codes.append(_neighbour_codes(order, settings.window, is_new))
-    pairs = np.sort(np.concatenate(codes))
-    pairs = pairs[np.r_[True, pairs[1:] != pairs[:-1]]] if len(pairs) else pairs
+    pairs = _distinct(np.sort(np.concatenate(codes)))
     a, b = pairs // len(items), pairs % len(items)
     years = np.array([item.year or 0 for item in items], dtype=np.int64)
     close = (years[a] == 0) | (years[b] == 0) | (
