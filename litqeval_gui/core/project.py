@@ -37,7 +37,7 @@ from litqeval_gui.core.errors import (
 from litqeval_gui.core.imports import discard_unfinished_imports
 from litqeval_gui.core.locking import ProjectLock
 from litqeval_gui.core.schema import MIGRATIONS, SCHEMA_VERSION
-from litqeval_gui.core.writes import WritePath, immediate
+from litqeval_gui.core.writes import WritePath, durable, immediate
 
 SUFFIX = ".litq"
 APPLICATION_ID = 0x4C697451  # "LitQ"
@@ -198,16 +198,17 @@ class Project:
         through :attr:`writes` when set (waiting for it), else on this connection."""
         if self.writes is not None:
             return self.writes.run(op)
-        with self.transaction():
+        with self.transaction(synced=durable(op)):
             return op(self)
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator[sqlite_utils.Database]:
+    def transaction(self, synced: bool = True) -> Iterator[sqlite_utils.Database]:
         """One atomic unit of work (``BEGIN IMMEDIATE``): everything inside commits
-        together or not at all. Mutations use :meth:`write`."""
+        together or not at all (``synced``: flushed to disk, see
+        :func:`~litqeval_gui.core.writes.durable`). Mutations use :meth:`write`."""
         if self.readonly:
             raise ProjectError(f"{self.path} is open read-only")
-        with immediate(self.db):
+        with immediate(self.db, synced):
             yield self.db
 
     def meta(self, key: str) -> str | None:

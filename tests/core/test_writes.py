@@ -227,3 +227,27 @@ def test_only_a_write_that_can_change_works_makes_the_import_regroup(
     before = {r[0]: r[1] for r in project.db.execute("SELECT id, work_id FROM records")}
     regroup(project.db, project.topic_id("B"))  # the grouping equals a full regroup's
     assert {r[0]: r[1] for r in project.db.execute("SELECT id, work_id FROM records")} == before
+
+
+@pytest.mark.parametrize("with_write_path", [False, True])
+def test_only_a_long_writers_commits_skip_the_disk_flush(tmp_path, with_write_path):
+    """A long writer's chunks commit with ``synchronous = NORMAL`` (a later, synced commit
+    makes them durable); every other op, and the connection afterwards, stays FULL."""
+    levels = []
+
+    def noted(p, rows):
+        levels.append(p.db.execute("PRAGMA synchronous").fetchone()[0])
+        p.db.conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", rows)
+
+    with Project.create(tmp_path / "p.litq") as project:
+        if with_write_path:
+            project.writes = WritePath(project)
+        write_rows(project, [(f"k{i}", "v") for i in range(CHUNK_ROWS + 1)], noted)
+        project.write(lambda p: levels.append(
+            p.db.execute("PRAGMA synchronous").fetchone()[0]) or NOTHING)
+        if with_write_path:
+            project.writes.close()
+        assert levels == [1, 1, 2]  # NORMAL for each chunk, FULL for the short op
+        assert project.db.execute("PRAGMA synchronous").fetchone()[0] == 2
+        assert project.db.execute("SELECT COUNT(*) FROM meta WHERE value = 'v'"
+                                  ).fetchone()[0] == CHUNK_ROWS + 1
