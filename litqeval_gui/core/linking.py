@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import hashlib
 import heapq
+import re
 from collections import defaultdict
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -54,6 +55,7 @@ from itertools import chain
 
 import numpy as np
 from rapidfuzz import fuzz
+from rapidfuzz.distance import LCSseq
 from rapidfuzz.process import cpdist
 
 from litqeval_gui.core.jobs import NEVER, CancelToken, Progress
@@ -305,30 +307,52 @@ def _neighbour_codes(order: list[int], window: int, is_new: np.ndarray) -> np.nd
     return np.concatenate(codes) if codes else np.empty(0, dtype=np.int64)
 
 
-def _title_scores(titles: np.ndarray, a: np.ndarray, b: np.ndarray,
-                  settings: LinkSettings) -> tuple[np.ndarray, np.ndarray]:
+def _title_scores(titles: np.ndarray, lengths: np.ndarray, spaced: np.ndarray, a: np.ndarray,
+                  b: np.ndarray, settings: LinkSettings) -> tuple[np.ndarray, np.ndarray]:
     """Best score of each pair in [0, 1] (0 below ``lower``) and whether it is a subtitle match.
 
     The subtitle score compares the shorter title with as many leading words of the
-    longer one; it is tried where the full titles score below ``upper``.
+    longer one; it is tried where the full titles score below ``upper``, and only where
+    it can reach ``lower``: a head is a subsequence of its (normalised, single-spaced)
+    title, so it has at most the two titles' longest common subsequence ``L`` in common
+    with the shorter one and scores at most ``200 L / (len(shorter) + L)``. ``lengths``
+    and ``spaced`` (:func:`_single_spaced`) are those of ``titles``.
     """
     cutoff = settings.lower * 100
     scores = cpdist(titles[a], titles[b], scorer=fuzz.ratio, score_cutoff=cutoff, workers=-1)
     subtitle = np.zeros(len(a), dtype=bool)
-    lengths = np.fromiter((len(t) for t in titles), dtype=np.int64, count=len(titles))
     la, lb = lengths[a], lengths[b]
     maybe = np.flatnonzero((scores < settings.upper * 100) & (np.abs(la - lb) > 1)
                            & (np.minimum(la, lb) >= settings.subtitle_min_chars))
+    a_shorter = la[maybe] < lb[maybe]
+    short, long = np.where(a_shorter, a[maybe], b[maybe]), np.where(a_shorter, b[maybe], a[maybe])
     if len(maybe):
-        a_shorter = la[maybe] < lb[maybe]
-        shorter = titles[np.where(a_shorter, a[maybe], b[maybe])]
-        longer = titles[np.where(a_shorter, b[maybe], a[maybe])]
-        heads = [" ".join(long.split()[:short.count(" ") + 1])
-                 for short, long in zip(shorter, longer, strict=True)]
-        prefix = cpdist(shorter, heads, scorer=fuzz.ratio, score_cutoff=cutoff, workers=-1)
+        common = cpdist(titles[short], titles[long], scorer=LCSseq.similarity, workers=-1)
+        bound = 200 * common / np.maximum(lengths[short] + common, 1)
+        reach = (bound >= cutoff - 1e-6) | ~spaced[long]
+        maybe, short, long = maybe[reach], short[reach], long[reach]
+    if len(maybe):
+        heads = [" ".join(title.split()[:head.count(" ") + 1])
+                 for head, title in zip(titles[short], titles[long], strict=True)]
+        prefix = cpdist(titles[short], heads, scorer=fuzz.ratio, score_cutoff=cutoff,
+                        workers=-1)
         subtitle[maybe] = prefix > scores[maybe]
         scores[maybe] = np.maximum(scores[maybe], prefix)
     return np.asarray(scores, dtype=np.float64) / 100, subtitle
+
+
+_OTHER_SPACE = re.compile(r"[^\S ]")  # whitespace but the plain space
+
+
+def _single_spaced(titles: list[str]) -> np.ndarray:
+    """Whether each title's only whitespace is the plain space (a normalised title's),
+    looked for in :data:`_SLICE` titles at a time."""
+    spaced = np.ones(len(titles), dtype=bool)
+    for s in range(0, len(titles), _SLICE):
+        some = titles[s:s + _SLICE]
+        if _OTHER_SPACE.search("".join(some)):
+            spaced[s:s + len(some)] = [_OTHER_SPACE.search(t) is None for t in some]
+    return spaced
 
 
 _CHUNK = 50_000  # candidate pairs scored in one call (the GIL is held while it reads them)
@@ -353,12 +377,14 @@ def _title_links(items: Sequence[LinkItem], n_new: int, settings: LinkSettings,
         np.abs(years[a] - years[b]) <= settings.year_tolerance)
     a, b = a[close], b[close]
     title_array = np.array(titles, dtype=object)
+    lengths = np.fromiter(map(len, titles), dtype=np.int64, count=len(titles))
+    spaced = _single_spaced(titles)
     found = []
     for start in range(0, len(a), _CHUNK):
         token.raise_if_cancelled()
         yield Progress(start, len(a), "comparing titles")
         ca, cb = a[start:start + _CHUNK], b[start:start + _CHUNK]
-        scores, subtitle = _title_scores(title_array, ca, cb, settings)
+        scores, subtitle = _title_scores(title_array, lengths, spaced, ca, cb, settings)
         for k in np.flatnonzero(scores >= settings.lower):
             i, j, score = int(ca[k]), int(cb[k]), float(scores[k])
             if verdicts.rejected(i, j):

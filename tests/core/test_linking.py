@@ -407,3 +407,84 @@ def test_gentle_sorted_is_sorted_and_stable(values, slice_size):
             values, key=lambda v: v[0])
     finally:
         linking._SLICE = saved
+
+
+# -- subtitle scores are computed only where they can reach the lower threshold ---------
+
+
+def _plain_title_scores(titles, a, b, settings):
+    """Every candidate's subtitle score, computed (the reference; float32, as
+    ``rapidfuzz.process.cpdist`` returns them)."""
+    from rapidfuzz import fuzz
+
+    scores, subtitle = [], []
+    for i, j in zip(a, b, strict=True):
+        x, y = titles[i], titles[j]
+        full = np.float32(fuzz.ratio(x, y, score_cutoff=settings.lower * 100))
+        best, sub = full, False
+        if (full < settings.upper * 100 and abs(len(x) - len(y)) > 1
+                and min(len(x), len(y)) >= settings.subtitle_min_chars):
+            short, long = (x, y) if len(x) < len(y) else (y, x)
+            head = " ".join(long.split()[:short.count(" ") + 1])
+            prefix = np.float32(fuzz.ratio(short, head, score_cutoff=settings.lower * 100))
+            best, sub = max(full, prefix), prefix > full
+        scores.append(float(best) / 100)
+        subtitle.append(bool(sub))
+    return scores, subtitle
+
+
+_title_words = st.sampled_from("sleep sleeps caffeine older adults trial review a of "
+                               "systematic meta-analysis cohort".split())
+
+
+@st.composite
+def _spaced_titles(draw):
+    """Titles that are often a shared main title, perhaps with one word changed, and a
+    subtitle of their own; words joined by one or two spaces or a tab."""
+    mains = draw(st.lists(st.lists(_title_words, min_size=2, max_size=5), min_size=1,
+                          max_size=3))
+    titles = []
+    for _ in range(draw(st.integers(2, 20))):
+        words = list(draw(st.sampled_from(mains)))
+        if draw(st.booleans()):
+            words[draw(st.integers(0, len(words) - 1))] = draw(_title_words)
+        words += draw(st.lists(_title_words, max_size=4))
+        titles.append(draw(st.sampled_from([" ", " ", "  ", "\t"])).join(words))
+    return titles
+
+
+@given(_spaced_titles(), st.data())
+def test_title_scores_equal_scoring_every_subtitle(titles, data):
+    import litqeval_gui.core.linking as linking
+
+    n = len(titles)
+    pairs = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)),
+                               min_size=1, max_size=40))
+    a = np.array([p[0] for p in pairs], dtype=np.int64)
+    b = np.array([p[1] for p in pairs], dtype=np.int64)
+    settings = LinkSettings(subtitle_min_chars=10)
+    array = np.array(titles, dtype=object)
+    lengths = np.array([len(t) for t in titles], dtype=np.int64)
+    scores, subtitle = linking._title_scores(array, lengths, linking._single_spaced(titles),
+                                             a, b, settings)
+    want_scores, want_subtitle = _plain_title_scores(titles, a, b, settings)
+    assert scores.tolist() == want_scores
+    assert subtitle.tolist() == want_subtitle
+
+
+@pytest.mark.parametrize(("short", "long", "score"), [
+    # typos: the subtitle score (93.98) equals its bound from the whole titles
+    ("effects of caffeine on sleep in older adults",
+     "efects of cafeine on slep in oldr adlts a randomised controlled trial of sleep", 0.9398),
+    # tabs: the head (joined by spaces) is no subsequence of its title, so no bound holds
+    ("a of b in c to d on e at f by g",
+     "\t".join("a of b in c to d on e at f by g and a long subtitle here".split()), 1.0),
+])
+def test_a_subtitle_score_near_its_bound_or_without_one_is_computed(short, long, score):
+    import litqeval_gui.core.linking as linking
+
+    titles = [short, long]
+    scores, subtitle = linking._title_scores(
+        np.array(titles, dtype=object), np.array([len(short), len(long)]),
+        linking._single_spaced(titles), np.array([0]), np.array([1]), LinkSettings())
+    assert subtitle.tolist() == [True] and scores[0] == pytest.approx(score, abs=1e-4)
