@@ -10,13 +10,19 @@ writable per-user directory (:func:`numba_cache_dir`) before umap is imported, a
 :func:`cache_umap_kernels` turns numba's on-disk cache on for the kernels umap-learn jits
 and pynndescent jit without ``cache=True`` (without it every process spends tens of
 seconds compiling them again), so
-only the first map of an installation pays the compilation.
+only the first map of an installation pays the compilation. Two kinds of pynndescent
+kernels numba cannot reuse from disk: those asking numba for its thread count (a
+"dynamic global") and those taking the distance function as an argument (its type is
+new in each process, so each process would add one more copy to the cache). Their
+compilation (~11 s of CPU for a map of 50 000 rows) is left to
+:func:`compile_in_background`, which an evaluation starts before computing the vectors.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import threading
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -38,6 +44,7 @@ MAP_SEED = 0
 UMAP_NEIGHBOURS = 15
 UMAP_MIN_DIST = 0.1
 MIN_ROWS = 5  # fewer distinct rows make no map worth drawing
+NN_DESCENT_ROWS = 4096  # from this many rows on UMAP finds neighbours with pynndescent
 
 
 @dataclass(frozen=True)
@@ -86,17 +93,60 @@ def use_numba_cache() -> Path:
 
 def cache_umap_kernels() -> int:
     """Enable numba's on-disk cache for every jitted function of the imported ``umap`` and
-    ``pynndescent`` modules (its nearest-neighbour search: ~30 s of compiling per process
-    on 50 000 records without it; numba recompiles a cached kernel when its source
-    changes); return how many."""
+    ``pynndescent`` modules that numba can reuse from disk (module docstring; without it
+    ~30 s of compiling per process on 50 000 records; numba recompiles a cached kernel
+    when its source changes); return how many."""
     from numba.core.dispatcher import Dispatcher
 
     kernels = {id(obj): obj for name, module in list(sys.modules.items())
                if name.split(".")[0] in ("umap", "pynndescent")
                for obj in vars(module).values() if isinstance(obj, Dispatcher)}
-    for kernel in kernels.values():
+    cachable = [kernel for kernel in kernels.values() if _reusable(kernel.py_func)]
+    for kernel in cachable:
         kernel.enable_caching()
-    return len(kernels)
+    return len(cachable)
+
+
+def _reusable(function: Any) -> bool:
+    """False for a kernel numba cannot load from disk in another process: it takes a
+    jitted distance (``dist``) or asks for numba's thread count."""
+    code = function.__code__
+    return ("dist" not in code.co_varnames[:code.co_argcount]
+            and "get_num_threads" not in code.co_names)
+
+
+def _import_umap() -> Any:
+    """``umap``, imported after numba was pointed at the per-user cache, its kernels
+    cached."""
+    use_numba_cache()
+    import umap  # lazily: numba must see NUMBA_CACHE_DIR first, and import costs seconds
+
+    cache_umap_kernels()
+    return umap
+
+
+_COMPILING: list[threading.Thread] = []  # the one background compilation of this process
+
+
+def compile_in_background(rows: int, method: str) -> None:
+    """Start compiling, on a daemon thread and once per process, the nearest-neighbour
+    search a UMAP map of ``rows`` rows will run and numba cannot cache (module
+    docstring), so that it overlaps other work (an evaluation's vectors); nothing for
+    PCA or fewer than :data:`NN_DESCENT_ROWS` rows (UMAP's exact neighbours). The map
+    waits for it (:func:`project`)."""
+    if method == "umap" and rows >= NN_DESCENT_ROWS and not _COMPILING:
+        _COMPILING.append(threading.Thread(target=_compile_nn_descent, daemon=True,
+                                           name="compiling UMAP's neighbour search"))
+        _COMPILING[0].start()
+
+
+def _compile_nn_descent() -> None:
+    """Run UMAP's neighbour search as the map runs it, on 64 rows: numba compiles it for
+    these argument types, which do not depend on the number of rows or dimensions."""
+    nearest_neighbors = _import_umap().umap_.nearest_neighbors
+    rows = np.random.default_rng(0).standard_normal((64, 8)).astype(np.float32)
+    nearest_neighbors(rows, UMAP_NEIGHBOURS, "cosine", {}, True, np.random.RandomState(0),
+                      True, use_pynndescent=True, n_jobs=1)
 
 
 def project(vectors: ArrayLike, method: Method = "umap", seed: int = MAP_SEED,
@@ -137,21 +187,28 @@ def _params(method: Method, seed: int) -> dict[str, Any]:
 
 
 def _umap(rows: NDArray[np.float32], seed: int) -> NDArray[np.float32]:
-    distinct = len(np.unique(rows, axis=0))
-    if distinct < MIN_ROWS:
+    if not _at_least_distinct(rows, MIN_ROWS):
+        distinct = len(np.unique(rows, axis=0))
         raise ProjectionError(f"a UMAP map needs at least {MIN_ROWS} different vectors; "
                               f"these {rows.shape[0]} records have {distinct} (use PCA)")
-    use_numba_cache()
-    import umap  # lazily: numba must see NUMBA_CACHE_DIR first, and import costs seconds
-
-    cache_umap_kernels()
+    for thread in _COMPILING:
+        thread.join()
+    umap = _import_umap()
     model = umap.UMAP(n_components=2, metric="cosine", n_neighbors=UMAP_NEIGHBOURS,
                       min_dist=UMAP_MIN_DIST, random_state=seed, n_jobs=1)
     with warnings.catch_warnings():  # "n_jobs overridden by random_state": as intended
         warnings.filterwarnings("ignore", message="n_jobs value", category=UserWarning)
-        # pynndescent's nn_descent takes its metric as a global: compiled anew each process
-        warnings.filterwarnings("ignore", message=".*Cannot cache compiled function")
         return np.asarray(model.fit_transform(rows), dtype=np.float32)
+
+
+def _at_least_distinct(rows: NDArray[np.float32], count: int) -> bool:
+    """Whether ``rows`` holds at least ``count`` different rows (stops when it found them)."""
+    seen: set[bytes] = set()
+    for row in rows:
+        seen.add(row.tobytes())
+        if len(seen) >= count:
+            return True
+    return False
 
 
 def _pca(rows: NDArray[np.float32], seed: int) -> NDArray[np.float32]:

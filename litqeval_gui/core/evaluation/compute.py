@@ -18,7 +18,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from litqeval_gui.core.embedding.backends import Embeddings
-from litqeval_gui.core.embedding.projection import MAP_SEED, Projection, project
+from litqeval_gui.core.embedding.projection import (
+    MAP_SEED,
+    Projection,
+    compile_in_background,
+    project,
+)
 from litqeval_gui.core.evaluation.inputs import Pairs, Rows, rows_from, take
 from litqeval_gui.core.evaluation.methods import (
     Outcome,
@@ -85,9 +90,14 @@ class Computed:
 
 
 def compute_topic(task: TopicTask, token: CancelToken = NEVER) -> Job[Computed]:
-    """Embed (0–45 %), map (45–85 %), run the missing methods (85–100 %)."""
+    """Embed (0–45 %), map (45–85 %), run the missing methods (85–100 %). A UMAP map's
+    uncachable kernels compile on another thread meanwhile
+    (:func:`~litqeval_gui.core.embedding.projection.compile_in_background`)."""
     settings, embedded, projection = task.settings, None, None
     ids, vectors = task.vectors
+    if task.map_ids is None:
+        rows = task.embedding.fit_on.size if task.embedding is not None else len(ids)
+        compile_in_background(rows, settings.map_method)
     if task.embedding is not None:
         result = yield from scaled(compute_embedding(task.embedding, token), 0, 45, 100,
                                    "vectors")

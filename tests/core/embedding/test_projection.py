@@ -50,6 +50,36 @@ def test_umap_kernels_jitted_without_cache_are_cached_in_numba_cache_dir():
     assert smooth_knn_dist.stats.cache_path.startswith(os.environ["NUMBA_CACHE_DIR"])
 
 
+def test_kernels_numba_cannot_load_in_another_process_are_not_cached():
+    # pynndescent's neighbour search asks numba for its thread count, its helpers take
+    # the distance as an argument: cached, every process would write them once more.
+    projection.use_numba_cache()
+    import pynndescent.pynndescent_ as nnd
+    from umap.umap_ import smooth_knn_dist
+
+    projection.cache_umap_kernels()
+    for kernel in (nnd.nn_descent, nnd.nn_descent_internal, nnd.init_rp_tree,
+                   nnd.process_candidates):
+        assert kernel.stats.cache_path is None, kernel.py_func.__name__
+    assert smooth_knn_dist.stats.cache_path.startswith(os.environ["NUMBA_CACHE_DIR"])
+
+
+def test_the_neighbour_search_compiles_in_the_background_once_for_a_large_umap_map(
+        monkeypatch):
+    import pynndescent.pynndescent_ as nnd
+
+    started = []
+    monkeypatch.setattr(projection, "_COMPILING", started)
+    projection.compile_in_background(projection.NN_DESCENT_ROWS - 1, "umap")
+    projection.compile_in_background(100_000, "pca")
+    assert started == []
+    projection.compile_in_background(projection.NN_DESCENT_ROWS, "umap")
+    projection.compile_in_background(100_000, "umap")
+    assert len(started) == 1 and started[0].daemon
+    started[0].join()
+    assert nnd.nn_descent.signatures  # what the map's neighbour search runs
+
+
 def test_pca_fidelity_is_the_explained_variance_of_two_components():
     rows, _ = clusters(n_per=40)
     result = run_job(project(rows, "pca"))
