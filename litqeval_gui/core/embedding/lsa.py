@@ -23,6 +23,8 @@ product would, so the result has the same bytes on any number of threads.
 from __future__ import annotations
 
 import os
+from array import array
+from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 
@@ -31,7 +33,7 @@ import scipy
 import sklearn
 from numpy.typing import NDArray
 from scipy import linalg, sparse
-from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.feature_extraction.text import TfidfTransformer, TfidfVectorizer
 
 from litqeval_gui.core.embedding.backends import (
     BackendInfo,
@@ -52,14 +54,32 @@ TERM_BLOCK = 200_000  # terms per block of XᵀQ: bounds its memory (block × (k
 
 
 def tfidf_matrix(texts: Sequence[str]) -> sparse.csr_matrix:
-    """The records × terms TF-IDF matrix (module docstring), float32."""
-    tfidf = TfidfVectorizer(sublinear_tf=True, stop_words="english", ngram_range=(1, 2),
-                            dtype=np.float32)
-    try:
-        return tfidf.fit_transform(texts).tocsr()
-    except ValueError as err:  # "empty vocabulary": only stop words everywhere
+    """The records × terms TF-IDF matrix (module docstring), float32: the bytes of
+    ``TfidfVectorizer.fit_transform``, with the terms counted and sorted in bulk (its
+    per-record dictionaries and its sorted (term, index) pairs took two thirds of its
+    time; the tests compare the two).
+
+    As CountVectorizer: a term's first index is its first appearance; a row holds its
+    terms in that order, then the indices become the terms' alphabetical ranks."""
+    analyse = TfidfVectorizer(stop_words="english", ngram_range=(1, 2)).build_analyzer()
+    vocabulary: defaultdict[str, int] = defaultdict()
+    vocabulary.default_factory = vocabulary.__len__  # a new term gets the next index
+    indices, indptr = array("i"), array("q", [0])
+    for text in texts:
+        indices.extend(map(vocabulary.__getitem__, analyse(text)))
+        indptr.append(len(indices))
+    if not vocabulary:
         raise EmbeddingError(f"lsa found no usable words in {len(texts)} records "
-                             f"(only stop words or symbols): {err}") from None
+                             "(only stop words or symbols)")
+    counts = sparse.csr_matrix((np.ones(len(indices), np.float32), np.frombuffer(indices,
+                                np.int32), np.frombuffer(indptr, np.int64)),
+                               shape=(len(texts), len(vocabulary)))
+    counts.sum_duplicates()  # each term once per row, rows in order of first appearance
+    terms = list(vocabulary)
+    rank = np.empty(len(terms), np.int32)
+    rank[sorted(range(len(terms)), key=terms.__getitem__)] = np.arange(len(terms))
+    counts.indices = rank[counts.indices]
+    return TfidfTransformer(sublinear_tf=True).fit_transform(counts).tocsr()
 
 
 def threads() -> int:

@@ -46,6 +46,17 @@ def test_records_of_one_topic_are_closer_than_records_of_another(corpus):
     assert cos[same & off_diagonal].mean() > 3 * cos[~same].mean()
 
 
+def test_the_tfidf_matrix_has_the_bytes_of_scikit_learns_vectorizer(make_corpus):
+    docs, _ = make_corpus(30)
+    texts = [d.text for d in docs] + ["the of and", "heart heart heart attack", "Heart."]
+    ours = tfidf_matrix(texts)
+    theirs = TfidfVectorizer(sublinear_tf=True, stop_words="english", ngram_range=(1, 2),
+                             dtype=np.float32).fit_transform(texts)
+    assert ours.shape == theirs.shape and ours.dtype == theirs.dtype == np.float32
+    for part in ("indptr", "indices", "data"):  # a row's terms in the same order too
+        assert getattr(ours, part).tobytes() == getattr(theirs, part).tobytes(), part
+
+
 def test_with_a_dimension_per_record_every_angle_of_the_tfidf_rows_is_kept(make_corpus):
     # SVD to k = n dimensions spans the rows' space, so cosines equal the TF-IDF cosines.
     docs, _ = make_corpus(10)
