@@ -218,10 +218,11 @@ class MainWindow(WindowMenus, QMainWindow):
         for index in reversed(range(self.tabs.count())):
             view = self.tabs.widget(index)
             view.project_changed(changes, initiator)
-            if getattr(view, "target_gone", False):  # its list was deleted
+            if view.target_gone:
                 self.close_tab(index)
-            else:
-                self.tabs.setTabText(index, view.title)  # renamed
+            else:  # renamed, maybe
+                self.tabs.setTabText(index, view.title)
+                self.tabs.setTabToolTip(index, view.tooltip)
         if changes.topics or changes.lists:
             self._update_content()
 
@@ -301,7 +302,7 @@ class MainWindow(WindowMenus, QMainWindow):
         """Show screen ``key`` of the registry on ``target`` in a tab (one tab per target)."""
         if self.session is None:
             return None
-        kind = SCREENS[key]
+        kind = SCREENS[key].kind
         for index in range(self.tabs.count()):
             view = self.tabs.widget(index)
             if view.key == key and view.target_id() == kind.id_of(target):
@@ -375,34 +376,22 @@ class MainWindow(WindowMenus, QMainWindow):
 
         return open_matches_dialog(self.session, topic, self)
 
-    def evaluate_topic(self) -> QWidget | None:
-        """Open the evaluation screen of the selected topic."""
-        return self._open_topic_screen("evaluation")
-
-    def pool_topic(self) -> QWidget | None:
-        """Open the pooling screen of the selected topic."""
-        return self._open_topic_screen("pooling")
-
-    def _open_topic_screen(self, key: str) -> QWidget | None:
-        topic = self._selected_topic()
-        return None if topic is None else self.open_screen(key, topic)
-
-    def screen_topic(self) -> QWidget | None:
-        """Open (or create) a screening of the selected topic in a tab."""
+    def open_topic_screen(self, key: str) -> QWidget | None:
+        """Open screen ``key`` of the registry on the sidebar's topic (its entry's
+        ``choose`` turns the topic into the screen's target; None when cancelled)."""
         topic = self._selected_topic()
         if topic is None:
             return None
-        from litqeval_gui.gui.screens.screening import choose_screening
-
-        screening = choose_screening(self.session.project, topic, self.settings, self)
-        return None if screening is None else self.open_screen("screening", screening)
+        entry = SCREENS[key]
+        target = entry.choose(self.session, topic, self.settings, self)
+        return None if target is None else self.open_screen(key, target)
 
     def simulate_screening(self) -> QWidget | None:
         """The simulation window of the screening shown; else of one chosen (or made)
         for the selected topic, which opens too."""
         view = self.tabs.currentWidget() if self.session is not None else None
         if getattr(view, "key", None) != "screening":
-            view = self.screen_topic()
+            view = self.open_topic_screen("screening")
         return None if view is None else view.open_simulation()
 
     def _selected_topic(self) -> str | None:
@@ -421,7 +410,7 @@ class MainWindow(WindowMenus, QMainWindow):
                 self.statusBar().showMessage("The evaluation is still running", 5000)
             else:
                 view.export_report()
-        elif self.evaluate_topic() is not None:
+        elif self.open_topic_screen("evaluation") is not None:
             self.statusBar().showMessage("Export the report once the evaluation is shown",
                                          5000)
 

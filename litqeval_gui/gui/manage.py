@@ -114,7 +114,7 @@ class ManageActions(QObject):
             menu.addActions([self.rename_list, self.delete_list])
             menu.addSeparator()
         if self.selected_topic() is not None:
-            menu.addActions([self.window.evaluate_action, self.window.pool_action])
+            menu.addActions(list(self.window.topic_screen_actions.values()))
         menu.addActions([self.rename_topic, self.delete_topic])
         menu.popup(sidebar.viewport().mapToGlobal(pos))
         return menu

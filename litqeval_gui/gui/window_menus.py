@@ -1,7 +1,8 @@
 """The main window's actions, menus and toolbar, and which actions are enabled when.
 
 A mixin of :class:`~litqeval_gui.gui.main_window.MainWindow`: the actions are attributes
-of the window (``window.evaluate_action`` …) and trigger its methods.
+of the window (``window.import_action`` …, ``window.topic_screen_actions[key]`` for each
+screen of the registry opened on a topic) and trigger its methods.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from PySide6.QtWidgets import QMenu
 
 from litqeval_gui.gui.icons import icon
 from litqeval_gui.gui.manage import ManageActions
+from litqeval_gui.gui.screens.registry import topic_screens
 from litqeval_gui.gui.theme import THEMES
 
 
@@ -57,15 +59,13 @@ class WindowMenus:
         self.tabs.currentChanged.connect(self.manage.update)
         self.matches_action = a("Review Uncertain &Matches…", self.review_matches, "", "",
                                 "Decide on record matches the linker was unsure about")
-        self.evaluate_action = a("&Evaluate Topic…", self.evaluate_topic, "", "",
-                                 "Recall and semantic precision of the selected topic's "
-                                 "result lists against its core set")
-        self.pool_action = a("&Pool Runs…", self.pool_topic, "", "",
-                             "The selected topic's pool: depth by depth, with its stop criterion")
+        # one per screen opened on a topic, from the registry (Topic and context menus)
+        self.topic_screen_actions = {
+            entry.key: a(entry.menu_text, lambda _checked=False, key=entry.key:
+                         self.open_topic_screen(key), "", "", entry.tip)
+            for entry in topic_screens()}
         self.report_action = a("Export E&valuation Report…", self.export_evaluation_report,
                                "", "", "Write the shown evaluation as one HTML file")
-        self.screen_action = a("&Screen Records…", self.screen_topic, "", "",
-                               "Screen the selected topic's records one at a time")
         self.simulate_action = a("Simu&late Screening…", self.simulate_screening, "", "",
                                  "Replay a screening with known labels: how soon each model "
                                  "finds the relevant records, where each stopping rule stops")
@@ -99,8 +99,8 @@ class WindowMenus:
             action.setData(name)
             self.theme_actions.addAction(action)
         topic_menu = bar.addMenu("&Topic")
-        topic_menu.addActions([self.evaluate_action, self.screen_action, self.simulate_action,
-                               self.pool_action, self.matches_action])
+        topic_menu.addActions([*self.topic_screen_actions.values(), self.simulate_action,
+                               self.matches_action])
         topic_menu.addSeparator()
         topic_menu.addActions([self.manage.rename_topic, self.manage.delete_topic])
         topic_menu.addSeparator()
@@ -122,13 +122,13 @@ class WindowMenus:
         self.toolbar = toolbar
 
     def _fill_screen_actions(self) -> None:
-        """The Topic menu ends with the shown screen's own ``actions()`` (the screen
+        """The Topic menu ends with the shown screen's own ``screen_actions()`` (the screen
         protocol), under its title: e.g. the screening's "Retrain Ranking Now"."""
         for entry in self._screen_entries:
             if shiboken6.isValid(entry):  # a closed screen took its actions along
                 self.topic_menu.removeAction(entry)
         view = self.tabs.currentWidget() if self.session is not None else None
-        actions = view.actions() if getattr(view, "key", None) is not None else []
+        actions = view.screen_actions() if view is not None else []
         self._screen_entries = [self.topic_menu.addSection(view.title)] if actions else []
         self.topic_menu.addActions(actions)
         self._screen_entries += actions
@@ -157,10 +157,9 @@ class WindowMenus:
         self.import_action.setEnabled(has_project)
         self.close_action.setEnabled(has_project)
         self.close_tab_action.setEnabled(self.tabs.count() > 0)
-        self.matches_action.setEnabled(has_project and bool(self.sidebar.topic_names()))
-        self.evaluate_action.setEnabled(has_project and bool(self.sidebar.topic_names()))
-        self.pool_action.setEnabled(self.evaluate_action.isEnabled())
+        has_topics = has_project and bool(self.sidebar.topic_names())
+        for action in (self.matches_action, self.simulate_action,
+                       *self.topic_screen_actions.values()):
+            action.setEnabled(has_topics)
         self.report_action.setEnabled(has_project)
-        self.screen_action.setEnabled(self.matches_action.isEnabled())
-        self.simulate_action.setEnabled(self.matches_action.isEnabled())
         self.manage.update()

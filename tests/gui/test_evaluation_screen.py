@@ -54,8 +54,8 @@ def open_evaluation(window, qtbot, path, topic=TOPIC):
     assert window.open_project(path)
     window.sidebar.setCurrentIndex(sidebar_index(window.sidebar, topic))
     window._update_actions()
-    assert window.evaluate_action.isEnabled()
-    window.evaluate_action.trigger()
+    assert window.topic_screen_actions["evaluation"].isEnabled()
+    window.topic_screen_actions["evaluation"].trigger()
     view = window.tabs.currentWidget()
     assert view.key == "evaluation"
     qtbot.waitUntil(lambda: view.job is None, timeout=60_000)

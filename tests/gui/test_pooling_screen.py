@@ -48,7 +48,7 @@ def judge_all(session, topic, relevant):
 
 def test_advance_judge_until_the_pool_stops(qtbot, screen):
     session, view, relevant = screen
-    assert SCREENS["pooling"] is PoolingView
+    assert SCREENS["pooling"].kind is PoolingView
     assert view.pool_box.currentText() == "P" and "released depth 0" in view.status.text()
     for depth in range(1, 12):
         assert view.advance_button.isEnabled()
@@ -101,8 +101,8 @@ def test_topic_menu_opens_the_selected_topics_pool(window, qtbot, tmp_path):
     assert window.open_project(path)
     window.sidebar.setCurrentIndex(sidebar_index(window.sidebar, "U"))
     window._update_actions()
-    assert window.pool_action.isEnabled()
-    window.pool_action.trigger()
+    assert window.topic_screen_actions["pooling"].isEnabled()
+    window.topic_screen_actions["pooling"].trigger()
     view = window.tabs.currentWidget()
     assert (view.key, view.topic) == ("pooling", "U")
     assert view.pool_box.currentText() == "P"

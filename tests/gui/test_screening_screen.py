@@ -241,11 +241,11 @@ def test_the_topic_menu_creates_a_screening_and_opens_it_in_a_tab(window, projec
     window.settings.reviewer = "Ann"
     window.open_project(project_path)
     window.sidebar.setCurrentIndex(window.sidebar.model().index(0, 0))
-    assert window.screen_action.isEnabled()
-    view = window.screen_topic()
+    assert window.topic_screen_actions["screening"].isEnabled()
+    view = window.open_topic_screen("screening")
     assert isinstance(view, ScreeningView) and window.tabs.currentWidget() is view
     assert view.title == "Screening: round 1" and view.screening.size == 4  # scopus: 5 records, 4 works
-    assert window.screen_topic() is view  # chosen again: the same tab
+    assert window.open_topic_screen("screening") is view  # chosen again: the same tab
 
 
 def test_a_graded_screening_decides_with_the_digit_keys(qtbot, made):

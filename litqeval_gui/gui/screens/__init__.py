@@ -1,16 +1,19 @@
 """Screens: one package per screen, known to the main window only through
 :data:`~litqeval_gui.gui.screens.registry.SCREENS` and the :class:`Screen` protocol.
 
-A screen is a widget opened on a *target* (the records screen: a list). It has a
-``key`` (its registry name) and a ``title``; its ``actions()`` carry its shortcuts
-and live only while it is shown (scoped to the widget, or a
-:class:`~litqeval_gui.gui.shortcuts.Shortcuts` bound on show); it reacts to
-``project_changed(changes, initiator)`` by marking itself stale and refreshing what
-the change touches when next shown; ``save_state``/``restore_state`` keep its layout
-in :class:`~litqeval_gui.gui.settings.Settings`; ``descriptor()`` names what it shows in
-plain JSON values (ids, so a rename keeps it) and ``from_descriptor`` opens it again when
-the project is reopened (:func:`~litqeval_gui.gui.screens.registry.reopen`). Adding a
-screen: a package under ``gui/screens/`` and one line in the registry.
+A screen is a widget opened on a *target* (the records screen: a list; the evaluation:
+a topic). It has a ``key`` (its registry name) and a ``title``; its ``screen_actions()``
+are listed under its title in the Topic menu while it is shown (their keys scoped to the
+widget, or a :class:`~litqeval_gui.gui.shortcuts.Shortcuts` bound on show); it reacts to
+``project_changed(changes, initiator)`` by marking itself stale and refreshing what the
+change touches when next shown — and by following a rename of its target (the window
+reads ``title`` again after every change) or setting ``target_gone`` when its target
+was deleted (the window then closes its tab); ``save_state``/``restore_state`` keep its
+layout in :class:`~litqeval_gui.gui.settings.Settings`; ``descriptor()`` names what it
+shows in plain JSON values (ids, so a rename keeps it) and ``from_descriptor`` opens it
+again when the project is reopened (:func:`~litqeval_gui.gui.screens.registry.reopen`).
+Adding a screen: a package under ``gui/screens/`` and one entry in the registry, which
+gives the window its menu entry and the sidebar its context-menu entry.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ if TYPE_CHECKING:
 
 class Screen(Protocol):
     key: str  # its name in the registry
+    target_gone: bool  # its target was deleted: the window closes it
 
     @property
     def title(self) -> str: ...
@@ -42,9 +46,13 @@ class Screen(Protocol):
     def target_id(self) -> Any:
         """The identity of what it shows."""
 
-    def actions(self) -> list[QAction]: ...
+    def screen_actions(self) -> list[QAction]:
+        """Its own actions, listed in the Topic menu while it is shown (not
+        ``QWidget.actions()``, which holds every action added to the widget)."""
 
-    def project_changed(self, changes: Changes, initiator: object) -> None: ...
+    def project_changed(self, changes: Changes, initiator: object) -> None:
+        """Refresh what ``changes`` touch; follow a rename (``title``); set
+        ``target_gone`` when the target was deleted."""
 
     def save_state(self, settings: Settings) -> None: ...
 
@@ -59,11 +67,22 @@ class Screen(Protocol):
 
 
 class TopicTarget:
-    """For a screen opened on a topic (``self.topic``): one tab per topic, described by
-    the topic's id."""
+    """For a screen opened on a topic (``self.topic``, its id ``self.topic_id``): one tab
+    per topic, described by the topic's id; :meth:`follow_topic` keeps the name current."""
 
     topic: str
+    topic_id: int
     session: ProjectSession
+    target_gone = False
+
+    def follow_topic(self, changes: Changes) -> bool:
+        """After ``changes``: ``self.topic`` is the topic's name now (renamed), or
+        ``target_gone`` is set (deleted); True while the topic exists."""
+        if changes.topics and not self.target_gone:
+            name = self.session.project.topic_name(self.topic_id)
+            self.target_gone = name is None
+            self.topic = self.topic if name is None else name
+        return not self.target_gone
 
     @staticmethod
     def id_of(topic: str) -> str:

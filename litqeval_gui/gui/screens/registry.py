@@ -1,24 +1,68 @@
-"""Every screen the main window can open in a tab: key → class ``(session, target)``;
-a screen's descriptor (its key and what it shows) and the screen again from it."""
+"""Every screen the main window can open in a tab, with what it is opened on.
+
+An entry names the screen's class, its ``target`` — ``"list"`` (a list selected in the
+sidebar: the records screen) or ``"topic"`` — and, for a topic screen, the Topic menu's
+(and the sidebar context menu's) entry that opens it and ``choose``, which turns the
+selected topic into the screen's target (the screening asks which screening; None when
+the user cancels). The window, its menus, the sidebar's context menu, the self-test and
+the reopen test all read :data:`SCREENS`; adding a screen is a package and one entry.
+Also here: a screen's descriptor (its key and what it shows) and the screen again from it.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from PySide6.QtWidgets import QWidget
 
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.gui.screens import Screen
+from litqeval_gui.gui.screens import Screen, screening
 from litqeval_gui.gui.screens.evaluation import EvaluationView
 from litqeval_gui.gui.screens.pooling import PoolingView
 from litqeval_gui.gui.screens.records import RecordsView
 from litqeval_gui.gui.screens.screening import ScreeningView
 from litqeval_gui.gui.session import ProjectSession
+from litqeval_gui.gui.settings import Settings
 
-SCREENS = {
-    RecordsView.key: RecordsView,
-    EvaluationView.key: EvaluationView,
-    PoolingView.key: PoolingView,
-    ScreeningView.key: ScreeningView,
-}
+Chooser = Callable[[ProjectSession, str, Settings, QWidget], Any]
+
+
+def the_topic(_session: ProjectSession, topic: str, _settings: Settings, _parent: QWidget) -> str:
+    return topic
+
+
+@dataclass(frozen=True)
+class ScreenEntry:
+    kind: type  # a QWidget class that follows the Screen protocol: kind(session, target)
+    target: Literal["list", "topic"]
+    menu_text: str = ""  # the Topic menu's entry (topic screens)
+    tip: str = ""
+    choose: Chooser = the_topic
+
+    @property
+    def key(self) -> str:
+        return self.kind.key
+
+
+SCREENS: dict[str, ScreenEntry] = {entry.key: entry for entry in (
+    ScreenEntry(RecordsView, "list"),
+    ScreenEntry(EvaluationView, "topic", "&Evaluate Topic…",
+                "Recall and semantic precision of the selected topic's result lists against "
+                "its core set"),
+    ScreenEntry(ScreeningView, "topic", "&Screen Records…",
+                "Screen the selected topic's records one at a time",
+                lambda session, topic, settings, parent: screening.choose_screening(
+                    session.project, topic, settings, parent)),
+    ScreenEntry(PoolingView, "topic", "&Pool Runs…",
+                "The selected topic's pool: depth by depth, with its stop criterion"),
+)}
+
+
+def topic_screens() -> list[ScreenEntry]:
+    """The screens opened on a topic, in the Topic menu's order."""
+    return [entry for entry in SCREENS.values() if entry.target == "topic"]
 
 
 def descriptor_of(screen: Screen) -> dict[str, Any] | None:
@@ -32,10 +76,10 @@ def descriptor_of(screen: Screen) -> dict[str, Any] | None:
 def reopen(session: ProjectSession, descriptor: dict[str, Any]) -> Screen | None:
     """The screen ``descriptor`` names; None for an unknown key, a damaged descriptor, or
     a topic, list or screening deleted since."""
-    kind = SCREENS.get(descriptor.get("key"))
-    if kind is None:
+    entry = SCREENS.get(descriptor.get("key"))
+    if entry is None:
         return None
     try:
-        return kind.from_descriptor(session, descriptor)
+        return entry.kind.from_descriptor(session, descriptor)
     except (LitqError, KeyError, TypeError, ValueError):
         return None

@@ -90,7 +90,6 @@ class EvaluationView(TopicTarget, QWidget):
         self.session = session
         self.topic = topic
         self.topic_id = session.project.topic_id(topic)
-        self.target_gone = False
         self.data: ScreenData | None = None
         self.stored = load_settings(session.project, topic)
         self.job = None
@@ -156,7 +155,7 @@ class EvaluationView(TopicTarget, QWidget):
     def tooltip(self) -> str:
         return f"Recall and semantic precision of {self.topic}'s result lists"
 
-    def actions(self) -> list[QAction]:
+    def screen_actions(self) -> list[QAction]:
         return [self.evaluate_action, self.export_table_action]  # the report: File menu
 
     def save_state(self, settings: Settings) -> None:
@@ -168,11 +167,9 @@ class EvaluationView(TopicTarget, QWidget):
     def project_changed(self, changes: Changes, initiator: object) -> None:
         """A rename follows the topic; records or lists changing make the shown evaluation
         stale (flagged, evaluated again on request: a new map can take a while)."""
-        if changes.topics:
-            names = {t.id: t.name for t in catalog.topics(self.session.project)}
-            self.target_gone = self.topic_id not in names
-            self.topic = names.get(self.topic_id, self.topic)
-        if (changes.records or changes.lists or changes.works) and not self.target_gone:
+        if not self.follow_topic(changes):
+            return
+        if changes.records or changes.lists or changes.works:
             if self.data is not None:
                 self.stale.show()
                 self.stale_button.show()

@@ -71,6 +71,7 @@ class PoolingView(TopicTarget, QWidget):
         super().__init__(parent)
         self.session = session
         self.topic = topic
+        self.topic_id = session.project.topic_id(topic)
         self.states: list[PoolState] = []
         self._stale = False
         self.pool_box = QComboBox(toolTip="The topic's pools")
@@ -154,10 +155,13 @@ class PoolingView(TopicTarget, QWidget):
     def tooltip(self) -> str:
         return f"Incremental pooling of topic {self.topic}"
 
-    def actions(self) -> list[QAction]:
+    def screen_actions(self) -> list[QAction]:
         return [self.new_action, self.advance_action]
 
     def project_changed(self, changes: Changes, initiator: object) -> None:
+        if not self.follow_topic(changes):
+            return
+        self.simulation.topic = self.topic  # renamed, maybe
         if changes.lists or changes.records:
             self.simulation.refresh()
         if changes.decisions or changes.lists:

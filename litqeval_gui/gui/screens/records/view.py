@@ -241,6 +241,11 @@ class RecordsView(QWidget):
     def tooltip(self) -> str:
         return f"{self.info.topic} · {self.info.name} ({self.info.role})"
 
+    def screen_actions(self) -> list[QAction]:
+        """None for the Topic menu: its keys work in the table, its DOI and export
+        actions are in the table's context menu and File ▸ Export…"""
+        return []
+
     def save_state(self, settings: Settings) -> None:
         settings.set_splitter_sizes(self.key, self.splitter.sizes())
 

@@ -71,6 +71,7 @@ class ScreeningView(Deciding, QWidget):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session, self.screening = session, screening
+        self.target_gone = False
         self.settings = Settings()  # the window's in restore_state
         self.reviewer = self.settings.reviewer
         project = session.project
@@ -231,10 +232,11 @@ class ScreeningView(Deciding, QWidget):
 
     @property
     def tooltip(self) -> str:
-        return (f"{self.screening.name}: {self.screening.size:,} records, "
+        topic = self.session.project.topic_name(self.screening.topic_id)
+        return (f"{self.screening.name} of topic {topic}: {self.screening.size:,} records, "
                 f"{self.screening.phase.replace('_', ' ')}")
 
-    def actions(self) -> list[QAction]:
+    def screen_actions(self) -> list[QAction]:
         return self._actions
 
     def save_state(self, settings: Settings) -> None:
@@ -249,8 +251,11 @@ class ScreeningView(Deciding, QWidget):
         self.splitter.splitterMoved.connect(lambda *_: self.save_state(settings))
 
     def project_changed(self, changes: Changes, _initiator: object) -> None:
-        """After decisions commit, the stopping panel is read again (in the background)."""
-        if changes.decisions:
+        """Gone with its topic; after decisions commit, the stopping panel is read again
+        (in the background)."""
+        if changes.topics:
+            self.target_gone = self.session.project.topic_name(self.screening.topic_id) is None
+        if changes.decisions and not self.target_gone:
             self.refresh_panel()
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt override
