@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from litqeval_gui.core.project import Project
 
 CHUNK_ROWS = 500  # rows one op of a long writer writes at most (records alone: 4–11 ms)
+SYNC_EVERY = 0.1  # seconds between a long writer's synced commits (see durable)
 
 Op = Callable[["Project"], Changes]
 Listener = Callable[[Changes, Any], None]  # (what changed, who asked)
@@ -40,13 +42,13 @@ T = TypeVar("T")
 
 
 def durable(op: Op) -> bool:
-    """Whether ``op``'s commit is synced to disk before it returns: every op's but a long
-    writer's (:func:`writing_rows`). Those write rows no reader sees until a later op
-    (which is synced, and so makes every commit before it durable: one WAL file); a
-    power cut may lose them, as if the job had been interrupted a little earlier. An
-    import's 200 chunk commits then cost no disk flush each, and a decision queued
-    behind one waits for no flush but its own."""
-    return not getattr(op, "gives_way", False)
+    """Whether ``op``'s commit is synced to disk before it returns: every op's but most of
+    a long writer's (:func:`writing_rows`). Those write rows no reader sees until a later
+    op (which is synced, and so makes every commit before it durable: one WAL file); a
+    power cut may lose them, as if the job had been interrupted a little earlier. A long
+    writer still syncs a commit every :data:`SYNC_EVERY` seconds, so a decision's own
+    flush never carries more than that much of its rows."""
+    return getattr(op, "synced", True)
 
 
 @contextlib.contextmanager
@@ -105,6 +107,7 @@ def writing_rows(project: Project, rows: Sequence[T],
     """
     path = project.writes
     done = 0
+    synced = time.monotonic()
     while done < len(rows):
         piece = _GivingWay(rows[done:done + CHUNK_ROWS], path)
 
@@ -113,7 +116,10 @@ def writing_rows(project: Project, rows: Sequence[T],
             return NOTHING
 
         op.gives_way = True  # two long writers never give way to each other row by row
+        op.synced = time.monotonic() - synced >= SYNC_EVERY
         project.write(op)
+        if op.synced:
+            synced = time.monotonic()
         if not piece.taken:
             raise RuntimeError("a long writer's op wrote none of its rows")
         done += piece.taken

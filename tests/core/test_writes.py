@@ -229,10 +229,16 @@ def test_only_a_write_that_can_change_works_makes_the_import_regroup(
     assert {r[0]: r[1] for r in project.db.execute("SELECT id, work_id FROM records")} == before
 
 
-@pytest.mark.parametrize("with_write_path", [False, True])
-def test_only_a_long_writers_commits_skip_the_disk_flush(tmp_path, with_write_path):
+@pytest.mark.parametrize(("with_write_path", "sync_every", "chunk_levels"), [
+    (False, 3600, [1, 1, 1]), (True, 3600, [1, 1, 1]), (True, 0, [2, 2, 2])])
+def test_a_long_writers_commits_are_synced_only_every_sync_every_seconds(
+        tmp_path, monkeypatch, with_write_path, sync_every, chunk_levels):
     """A long writer's chunks commit with ``synchronous = NORMAL`` (a later, synced commit
-    makes them durable); every other op, and the connection afterwards, stays FULL."""
+    makes them durable) but once every ``SYNC_EVERY`` seconds; every other op, and the
+    connection afterwards, stays FULL (2)."""
+    import litqeval_gui.core.writes as writes
+
+    monkeypatch.setattr(writes, "SYNC_EVERY", sync_every)
     levels = []
 
     def noted(p, rows):
@@ -242,12 +248,12 @@ def test_only_a_long_writers_commits_skip_the_disk_flush(tmp_path, with_write_pa
     with Project.create(tmp_path / "p.litq") as project:
         if with_write_path:
             project.writes = WritePath(project)
-        write_rows(project, [(f"k{i}", "v") for i in range(CHUNK_ROWS + 1)], noted)
+        write_rows(project, [(f"k{i}", "v") for i in range(2 * CHUNK_ROWS + 1)], noted)
         project.write(lambda p: levels.append(
             p.db.execute("PRAGMA synchronous").fetchone()[0]) or NOTHING)
         if with_write_path:
             project.writes.close()
-        assert levels == [1, 1, 2]  # NORMAL for each chunk, FULL for the short op
+        assert levels == [*chunk_levels, 2]
         assert project.db.execute("PRAGMA synchronous").fetchone()[0] == 2
         assert project.db.execute("SELECT COUNT(*) FROM meta WHERE value = 'v'"
-                                  ).fetchone()[0] == CHUNK_ROWS + 1
+                                  ).fetchone()[0] == 2 * CHUNK_ROWS + 1
