@@ -53,7 +53,7 @@ from litqeval_gui.gui.window_menus import WindowMenus
 APP_TITLE = "LitQEval GUI"
 PROJECT_FILTER = f"LitQEval projects (*{SUFFIX});;All files (*)"
 OPEN_FILTER = (f"LitQEval projects (*{SUFFIX});;Search exports to import (*.ris *.txt *.nbib "
-               "*.bib *.csv *.tsv *.xlsx *.json);;All files (*)")
+               "*.bib *.csv *.tsv *.xlsx);;All files (*)")
 NO_LISTS_HINT = ("No result lists yet — import a search export\n"
                  "(Ctrl+I or drop a file here)")
 CHOOSE_LIST_HINT = "Choose a list in the sidebar to see its records."

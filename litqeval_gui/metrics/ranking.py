@@ -161,17 +161,6 @@ def recall_at_k(run: Run, qrels: Qrels, k: int) -> float:
     return float(recall_from_ranks(ranks, groups, [_n_relevant(qrels)], k)[0])
 
 
-def mean_recall_at_k(runs: Mapping[str, Run], qrels: Mapping[str, Qrels], k: int) -> float:
-    """Mean recall@k over the topics in both ``runs`` and ``qrels`` (as MAP); NaN if none.
-
-    recall@1000 is the thesis's recall-oriented alternative to MAP (Table 8.6).
-    """
-    topics = [t for t in runs if t in qrels]
-    if not topics:
-        return float("nan")
-    return float(np.mean([recall_at_k(runs[t], qrels[t], k) for t in topics]))
-
-
 def r_precision(run: Run, qrels: Qrels) -> float:
     """R-precision = #relevant in the top R / R with R = #relevant; 0.0 when R = 0."""
     n_rel = _n_relevant(qrels)

@@ -40,7 +40,7 @@ def warm_map_kernels(token: CancelToken = NEVER) -> Job[Path]:
     """Job: :func:`compile_map_kernels` in a child process (compiling holds the GIL for
     seconds at a time: no thread of the app should wait for it), or here when the program
     cannot start one; returns :func:`warm_marker`, raising when it was not written."""
-    message = "compiling the 2D map's code (first start only)"
+    message = "compiling once, at the first start of this version"
     if main_importable():
         yield from in_child(compile_map_kernels, (), "map kernels", message, token)
     else:
