@@ -7,6 +7,7 @@ import os
 import threading
 import time
 import traceback
+from pathlib import Path
 
 import pytest
 
@@ -117,3 +118,24 @@ def session(made):
     session = ProjectSession(Project.open(made[0]))
     yield session
     assert session.close()
+
+
+@pytest.fixture
+def shot(tmp_path):
+    """``shot(widget, name)``: the widget grabbed to ``name.png`` in ``$LITQEVAL_SCREENS``
+    when set (to look at the screens), else in the test's temporary folder — never in the
+    source tree; fails when the picture is blank (fewer than 4 colours). Returns the path."""
+    from PySide6.QtGui import QImage
+
+    folder = Path(os.environ.get("LITQEVAL_SCREENS") or tmp_path / "screens")
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def take(widget, name: str) -> Path:
+        path = folder / f"{name}.png"
+        assert widget.grab().save(str(path)), path
+        image = QImage(str(path)).scaled(64, 64)
+        colours = {image.pixel(x, y) for x in range(64) for y in range(64)}
+        assert len(colours) >= 4, f"{path.name} is blank"
+        return path
+
+    return take

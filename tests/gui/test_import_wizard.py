@@ -1,7 +1,6 @@
 """The import wizard driven like a user would: preview, mapping, cancel, import, summary."""
 
 import threading
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -17,8 +16,6 @@ from litqeval_gui.gui.import_wizard.preview import NOT_MAPPED
 from litqeval_gui.gui.import_wizard.wizard import ImportWizard
 from litqeval_gui.gui.session import ProjectSession
 from tests.support import pages
-
-SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
 
 
 @pytest.fixture
@@ -49,9 +46,6 @@ def _wait_previews(qtbot, wizard):
                     timeout=10_000)
 
 
-def _grab(wizard, name):
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    assert wizard.grab().save(str(SCREENS / f"wizard_{name}.png"))
 
 
 def _next_enabled(wizard):
@@ -81,13 +75,13 @@ def gate(monkeypatch):
 
 
 def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files, tmp_path,
-                                                    gate, monkeypatch):
+                                                    gate, monkeypatch, shot):
     _, results = small_files
     before = _state(session.project)
     wizard = _open(qtbot, session)
     assert wizard.currentId() == ImportWizard.FILES and not _next_enabled(wizard)
     wizard.files_page.add_paths([results])
-    _grab(wizard, "1_files")
+    shot(wizard, "wizard_1_files")
     wizard.next()
 
     _wait_previews(qtbot, wizard)
@@ -99,7 +93,7 @@ def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files,
     assert page.mapping_editor.isVisible()  # a table: its detected mapping can be edited
     assert page.mapping_editor.column("title") == "Title"
     assert _next_enabled(wizard)
-    _grab(wizard, "2_preview")
+    shot(wizard, "wizard_2_preview")
     wizard.next()
 
     settings = wizard.settings_page
@@ -112,7 +106,7 @@ def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files,
     assert "already has a list named 'core'" in settings.error_label.text()
     settings.name_edits[results].setText("q1")
     settings.query_edit.setPlainText("semantic AND precision")
-    _grab(wizard, "3_settings")
+    shot(wizard, "wizard_3_settings")
 
     at_gate, release = gate
     wizard.next()
@@ -120,7 +114,7 @@ def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files,
     assert wizard.currentId() == ImportWizard.RUN and run.running
     assert not wizard.button(QWizard.WizardButton.BackButton).isEnabled()
     qtbot.waitUntil(at_gate.is_set, timeout=10_000)  # the records are stored, still pending
-    _grab(wizard, "4_running")
+    shot(wizard, "wizard_4_running")
     qtbot.mouseClick(run.cancel_button, Qt.MouseButton.LeftButton)
     release.set()
     qtbot.waitUntil(lambda: not run.running, timeout=10_000)
@@ -131,7 +125,7 @@ def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files,
     qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=10_000)
     assert wizard.button(QWizard.WizardButton.BackButton).isEnabled()
     assert run.retry_button.isVisible() and not _next_enabled(wizard)
-    _grab(wizard, "4_cancelled")
+    shot(wizard, "wizard_4_cancelled")
 
     with qtbot.waitSignal(session.changed) as changed:
         qtbot.mouseClick(run.retry_button, Qt.MouseButton.LeftButton)
@@ -149,7 +143,7 @@ def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files,
     info = catalog.find_list(session.project, "T", "q1")
     assert (info.role, info.records, info.size, info.query) == (
         "results", 5, 4, "semantic AND precision")
-    _grab(wizard, "5_summary")
+    shot(wizard, "wizard_5_summary")
 
     report = tmp_path / "report.txt"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(report), ""))
@@ -179,7 +173,7 @@ def test_escape_while_importing_cancels_then_closes(qtbot, session, small_files,
 
 
 @pytest.mark.parametrize("content", [bytes(range(256)) * 20, b""], ids=["binary", "empty"])
-def test_a_bad_file_shows_the_core_message(qtbot, session, tmp_path, content):
+def test_a_bad_file_shows_the_core_message(qtbot, session, tmp_path, content, shot):
     bad = tmp_path / "export.ris"
     bad.write_bytes(content)
     with pytest.raises(ImportRefused) as refused:
@@ -191,10 +185,10 @@ def test_a_bad_file_shows_the_core_message(qtbot, session, tmp_path, content):
     assert not _next_enabled(wizard)
     assert not wizard.preview_page.mapping_editor.isVisible()
     if not content:
-        _grab(wizard, "2_bad_file")
+        shot(wizard, "wizard_2_bad_file")
 
 
-def test_unknown_columns_are_mapped_by_the_user(qtbot, session, tmp_path):
+def test_unknown_columns_are_mapped_by_the_user(qtbot, session, tmp_path, shot):
     table = tmp_path / "export.csv"
     table.write_text("Name of paper,Yr,Identifier,Summary text\n"
                      "Ants in the kitchen,2020,10.5555/ants,Ants like sugar.\n"
@@ -210,7 +204,7 @@ def test_unknown_columns_are_mapped_by_the_user(qtbot, session, tmp_path):
     combo = page.mapping_editor.combos["title"]
     assert [combo.itemText(i) for i in range(combo.count())] == [
         NOT_MAPPED, "Name of paper", "Yr", "Identifier", "Summary text"]
-    _grab(wizard, "2_unknown_layout")
+    shot(wizard, "wizard_2_unknown_layout")
 
     page.mapping_editor.choose("title", "Name of paper")
     _wait_previews(qtbot, wizard)
@@ -222,7 +216,7 @@ def test_unknown_columns_are_mapped_by_the_user(qtbot, session, tmp_path):
     assert page.mapping_editor.column("title") == "Name of paper"  # earlier choices stay
     assert not page.error_label.isVisible() and _next_enabled(wizard)
     assert page.mapping_editor.isVisible()  # stays open while the user is mapping
-    _grab(wizard, "2_mapped")
+    shot(wizard, "wizard_2_mapped")
 
     wizard.next()
     wizard.settings_page.name_edits[table].setText("mapped")
@@ -231,7 +225,7 @@ def test_unknown_columns_are_mapped_by_the_user(qtbot, session, tmp_path):
     shown = wizard.summary_page
     assert (pages.summary_count(shown, "mapped", "read"), pages.summary_count(shown, "mapped", "rejected")) == (4, 1)
     assert "line 5: no title and no abstract" in shown.problems.toPlainText()
-    _grab(wizard, "5_summary_rejected")
+    shot(wizard, "wizard_5_summary_rejected")
     info = catalog.find_list(session.project, "T", "mapped")
     assert (info.records, info.size) == (3, 3)
     stored = list(catalog.list_records(session.project, info.id))
@@ -240,7 +234,7 @@ def test_unknown_columns_are_mapped_by_the_user(qtbot, session, tmp_path):
     assert stored[1].abstract == "Bees like flowers."
 
 
-def test_several_files_are_imported_one_after_another(qtbot, session, small_files, tmp_path):
+def test_several_files_are_imported_one_after_another(qtbot, session, small_files, tmp_path, shot):
     _, results = small_files
     other = tmp_path / "pubmed.ris"
     other.write_text("TY  - JOUR\nTI  - Core publications as a gold standard for query recall\n"
@@ -255,14 +249,14 @@ def test_several_files_are_imported_one_after_another(qtbot, session, small_file
     wizard.next()
     names = {path: edit.text() for path, edit in wizard.settings_page.name_edits.items()}
     assert names == {results: "scopus", other: "pubmed"}
-    _grab(wizard, "3_settings_two_files")
+    shot(wizard, "wizard_3_settings_two_files")
     wizard.next()
     qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=10_000)
     sizes = {i.name: (i.role, i.size) for i in catalog.lists(session.project, "T")}
     assert sizes == {"core": ("core", 3), "scopus": ("results", 4), "pubmed": ("results", 1)}
     shown = wizard.summary_page
     assert (pages.summary_count(shown, "scopus", "matched"), pages.summary_count(shown, "pubmed", "matched")) == (2, 1)
-    _grab(wizard, "5_summary_two_files")
+    shot(wizard, "wizard_5_summary_two_files")
 
 
 def test_uncertain_matches_open_the_review_dialog(qtbot, session, tmp_path):

@@ -18,8 +18,6 @@ from litqeval_gui.gui.settings import Settings
 from tests.support import pages
 from tests.support.projects import make_project
 
-SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
-
 
 def test_no_project_shows_the_start_screen(window):
     assert window.pages.currentWidget() is window.start_view
@@ -160,7 +158,7 @@ def test_import_wizard_and_matches_dialog_open_for_the_project(window, project_p
     dialog.close()
 
 
-def test_settings_go_only_to_the_overridden_folder(qtbot, isolated_config, project_path):
+def test_settings_go_only_to_the_overridden_folder(qtbot, isolated_config, project_path, shot):
     app = QApplication.instance()
     names = app.organizationName(), app.applicationName()
     gui_app.identify(app)  # the names the real app uses, so the real folders are the real ones
@@ -247,19 +245,18 @@ def test_demo_project_is_built_once_then_opened(window, isolated_config, qtbot, 
     assert window.session is not None and len(built) == 1
 
 
-def test_screenshots_of_start_screen_and_main_window(window, project_path, qtbot):
-    SCREENS.mkdir(parents=True, exist_ok=True)
+def test_screenshots_of_start_screen_and_main_window(window, project_path, qtbot, shot):
     window.show()
     qtbot.waitExposed(window)
-    assert window.grab().save(str(SCREENS / "start_screen.png"))
+    shot(window, "start_screen")
     window.open_project(project_path)
     [info] = [i for i in _list_infos(window) if i.name == "scopus"]
     view = window.open_list(info)
     view.table.selectRow(0)
-    assert window.grab().save(str(SCREENS / "main_window.png"))
+    shot(window, "main_window")
     window.close_project()
     assert window.start_view.recent.count() == 1
-    assert window.grab().save(str(SCREENS / "start_screen_recent.png"))
+    shot(window, "start_screen_recent")
 
 
 def _list_infos(window):
@@ -268,7 +265,7 @@ def _list_infos(window):
     return catalog.lists(window.session.project)
 
 
-def test_the_real_demo_project_builds_opens_and_is_captured(window, qtbot, isolated_config):
+def test_the_real_demo_project_builds_opens_and_is_captured(window, qtbot, isolated_config, shot):
     window.show()
     window.open_demo()
     assert window.job_status.isVisible()  # progress with a Cancel button while it builds
@@ -277,5 +274,4 @@ def test_the_real_demo_project_builds_opens_and_is_captured(window, qtbot, isola
     assert len(window.sidebar.topic_names()) == 3
     [info] = [i for i in _list_infos(window) if i.role == "results"][:1]
     window.open_list(info).table.selectRow(2)
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    assert window.grab().save(str(SCREENS / "main_window_demo.png"))
+    shot(window, "main_window_demo")

@@ -1,6 +1,5 @@
 """The uncertain-matches dialog: keyboard verdicts are stored at once; shortcuts are scoped."""
 
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -16,8 +15,6 @@ from litqeval_gui.gui.screens.matches.dialog import (
     highlight_differences,
 )
 from litqeval_gui.gui.session import ProjectSession
-
-SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
 
 
 def _one_record_ris(path, title, doi, year=2020):
@@ -55,13 +52,12 @@ def _status(session, link_id):
         return next(m.status for m in matches.matches(project, "T") if m.id == link_id)
 
 
-def test_reject_with_r_is_stored_and_announced(qtbot, session):
+def test_reject_with_r_is_stored_and_announced(qtbot, session, shot):
     [match] = matches.matches(session.project, "T", uncertain=True)
     dialog = _dialog(qtbot, session)
     assert dialog.progress_label.text() == "1 of 1"
     assert "10.1101/preprint" in (dialog.side_a.doi.text() + dialog.side_b.doi.text())
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    dialog.grab().save(str(SCREENS / "matches_dialog.png"))
+    shot(dialog, "matches_dialog")
 
     with qtbot.waitSignal(session.changed) as changed:
         qtbot.keyClick(dialog, Qt.Key.Key_R)
@@ -109,13 +105,13 @@ def test_shortcuts_are_removed_when_the_dialog_closes(qtbot, session):
     assert _status(session, match.id) == "uncertain"
 
 
-def test_empty_state(qtbot, session):
+def test_empty_state(qtbot, session, shot):
     [match] = matches.matches(session.project, "T", uncertain=True)
     matches.decide(session.project, match.id, accept=False)
     dialog = _dialog(qtbot, session)
     assert dialog.message_label.text() == EMPTY_TEXT
     assert dialog.stack.currentWidget() is dialog.message_label
-    dialog.grab().save(str(SCREENS / "matches_dialog_empty.png"))
+    shot(dialog, "matches_dialog_empty")
 
 
 def test_highlight_marks_only_the_differing_words():
@@ -154,7 +150,7 @@ def rich_session(tmp_path, qtbot):
     assert session.close()
 
 
-def test_each_side_shows_authors_venue_and_the_start_of_the_abstract(qtbot, rich_session):
+def test_each_side_shows_authors_venue_and_the_start_of_the_abstract(qtbot, rich_session, shot):
     dialog = _dialog(qtbot, rich_session)
     sides = {dialog.side_a.source.text(): dialog.side_a, dialog.side_b.source.text(): dialog.side_b}
     core, preprint = sides["core (core)"], sides["r1 (results)"]
@@ -166,7 +162,7 @@ def test_each_side_shows_authors_venue_and_the_start_of_the_abstract(qtbot, rich
     assert core.abstract.text().endswith(" …") and len(core.abstract.text()) <= 402
     assert preprint.abstract.text() == "A preprint of the classifier study."
     dialog.resize(1000, 520)
-    dialog.grab().save(str(SCREENS / "matches_dialog_details.png"))
+    shot(dialog, "matches_dialog_details")
 
 
 def test_past_verdicts_are_listed_and_can_be_changed(qtbot, rich_session):

@@ -3,7 +3,6 @@ the keyboard, refuses bad input in one line (never command-line syntax) and crea
 through the core's create_pool."""
 
 import threading
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
@@ -23,8 +22,6 @@ from litqeval_gui.gui.session import ProjectSession
 from tests.support.pooling import pool_project, two_run_layers
 from tests.support.topics import TOPIC, build_topic
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
-
 
 def cli_free(text: str) -> bool:
     return "litqeval" not in text and "--" not in text and "pool-create" not in text
@@ -42,7 +39,7 @@ def session(tmp_path):
     assert session.close()
 
 
-def test_empty_state_offers_the_dialog_and_the_keyboard_creates_a_pool(qtbot, session):
+def test_empty_state_offers_the_dialog_and_the_keyboard_creates_a_pool(qtbot, session, shot):
     view = PoolingView(session, "T")
     session.changed.connect(view.project_changed)
     qtbot.addWidget(view)
@@ -52,14 +49,13 @@ def test_empty_state_offers_the_dialog_and_the_keyboard_creates_a_pool(qtbot, se
     text = view.empty_text.text()
     assert "has no pool yet" in text and cli_free(text)
     assert not view.advance_button.isEnabled()
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    assert view.grab().save(str(ARTIFACTS / "pooling_empty.png"))
+    shot(view, "pooling_empty")
     seen = {}
 
     def fill() -> None:
         dialog = QApplication.activeModalWidget()
         seen["dialog"] = dialog
-        dialog.grab().save(str(ARTIFACTS / "pooling_create_dialog.png"))
+        shot(dialog, "pooling_create_dialog")
         seen["runs"] = [dialog.runs.item(i).text() for i in range(dialog.runs.count())]
         dialog.name.selectAll()
         QTest.keyClicks(dialog.name, "keyboard pool")

@@ -1,7 +1,6 @@
 """The pooling screen: advancing through the button sends each depth to the pool's
 screening, judging there moves the plots and tables, plots save as PNG and SVG."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,8 +14,6 @@ from litqeval_gui.gui.screens.registry import SCREENS
 from litqeval_gui.gui.session import ProjectSession
 from tests.support.plots import tick_values
 from tests.support.pooling import docid, pool_project, two_run_layers
-
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
 
 
 @pytest.fixture
@@ -46,7 +43,7 @@ def judge_all(session, topic, relevant):
         screener.decide("include" if docid(session.project, record) in relevant else "exclude")
 
 
-def test_advance_judge_until_the_pool_stops(qtbot, screen):
+def test_advance_judge_until_the_pool_stops(qtbot, screen, shot):
     session, view, relevant = screen
     assert SCREENS["pooling"].kind is PoolingView
     assert view.pool_box.currentText() == "P" and "released depth 0" in view.status.text()
@@ -73,8 +70,7 @@ def test_advance_judge_until_the_pool_stops(qtbot, screen):
     for axis in ("bottom", "left"):
         ticks = tick_values(item, axis)
         assert ticks and all(float(v).is_integer() for v in ticks), axis
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    assert view.grab().save(str(ARTIFACTS / "pooling_screen.png"))
+    shot(view, "pooling_screen")
 
 
 def test_plots_export_png_and_svg(qtbot, screen, tmp_path):

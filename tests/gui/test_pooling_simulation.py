@@ -4,7 +4,6 @@ as a background job (progress, Cancel), frontier plots, a sortable table, export
 import csv
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -18,8 +17,6 @@ from litqeval_gui.gui.screens.pooling import simulation as tab_module
 from litqeval_gui.gui.session import ProjectSession
 from tests.support.pooling import TOPIC, collection, pool_project
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
-
 
 def open_view(qtbot, path):
     session = ProjectSession(Project.open(path))
@@ -32,7 +29,7 @@ def open_view(qtbot, path):
     return session, view
 
 
-def test_grid_runs_in_the_background_and_shows_frontiers(qtbot, tmp_path):
+def test_grid_runs_in_the_background_and_shows_frontiers(qtbot, tmp_path, shot):
     runs, grades = collection()
     path = pool_project(tmp_path, runs, grades)
     expected = simulate_collection([RunFile(n, {TOPIC: d}) for n, d in runs.items()],
@@ -68,8 +65,7 @@ def test_grid_runs_in_the_background_and_shows_frontiers(qtbot, tmp_path):
         tab.select_setting(7)
         row = tab.table.currentRow()
         assert tab.table.item(row, 0).data(Qt.ItemDataRole.UserRole) == 7
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        assert view.grab().save(str(ARTIFACTS / "pooling_simulation.png"))
+        shot(view, "pooling_simulation")
         table = list(csv.reader(tab.export_csv(tmp_path / "grid.csv").open(encoding="utf-8")))
         assert len(table) == 501 and float(table[1][4]) == expected[0]["E"]
         for suffix in (".png", ".svg"):

@@ -1,7 +1,6 @@
 """The records view over a 100 000-record list: lazy pages, filters, detail pane, actions."""
 
 import csv
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -19,7 +18,6 @@ from tests.support import pages
 N = 100_000
 FRUITS = ("apple", "banana", "cherry", "damson", "elder", "fig", "grape", "hazel", "iris",
           "juniper")
-SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
 
 
 SYLLABLES = ("ka", "lo", "mi", "nu", "pe", "ra", "so", "ti", "vu", "we",
@@ -78,15 +76,14 @@ def view(big_project, qtbot):
     assert session.close()
 
 
-def test_100k_rows_open_paint_and_scroll_with_few_pages_in_memory(view, qtbot):
+def test_100k_rows_open_paint_and_scroll_with_few_pages_in_memory(view, qtbot, shot):
     model = view.model
     assert model.rowCount() == N
     assert view.count_label.text() == "100,000 records"
     view.show()
     qtbot.waitExposed(view)
-    SCREENS.mkdir(parents=True, exist_ok=True)
     view.table.selectRow(0)
-    assert view.grab().save(str(SCREENS / "records_view.png"))
+    shot(view, "records_view")
     assert model.index(0, 1).data() == title(0)
     view.table.scrollToBottom()
     view.table.viewport().grab()  # paints the last rows

@@ -16,7 +16,7 @@ from litqeval_gui.gui.screens.screening.record import EXCLUDE_COLOUR, INCLUDE_CO
 from litqeval_gui.gui.screens.screening.view import ScreeningView
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
-from tests.support.screening_screen import SCREENS, logged_events, screening_view, settle
+from tests.support.screening_screen import logged_events, screening_view, settle
 
 
 def test_i_includes_and_the_next_record_shows_at_once(qtbot, session, made):
@@ -201,7 +201,7 @@ def test_decisions_survive_reopening_the_project(qtbot, made, tmp_path):
     assert current == shown and sorted(current.values()) == ["exclude", "include"]
 
 
-def test_screenshot(qtbot, session, made):
+def test_screenshot(qtbot, session, made, shot):
     view = screening_view(qtbot, session)
     for key in [Qt.Key.Key_E] * 6 + [Qt.Key.Key_I] + [Qt.Key.Key_E] * 5:
         qtbot.keyClick(view, key)
@@ -215,15 +215,14 @@ def test_screenshot(qtbot, session, made):
     view.refresh_panel()  # read in the background: shown once the reading arrives
     qtbot.waitUntil(lambda: view.progress.curve.curve.getData()[0] is not None
                     and len(view.progress.curve.curve.getData()[0]) == 13)
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    view.grab().save(str(SCREENS / "screening_screen.png"))
+    shot(view, "screening_screen")
     view.side.setCurrentIndex(1)
-    view.grab().save(str(SCREENS / "screening_history.png"))
+    shot(view, "screening_history")
     for key in (Qt.Key.Key_Left, Qt.Key.Key_I, Qt.Key.Key_Left):  # change the last decision
         qtbot.keyClick(view, key)
     settle(qtbot, session)
     dialog = view.show_audit()
-    dialog.grab().save(str(SCREENS / "screening_audit.png"))
+    shot(dialog, "screening_audit")
 
 
 def test_the_topic_menu_creates_a_screening_and_opens_it_in_a_tab(window, project_path,
@@ -309,7 +308,7 @@ def test_the_reviewer_is_asked_once_and_kept(qtbot, monkeypatch):
 
 
 def test_start_dialog_offers_existing_screenings_and_checks_a_new_one(qtbot, session, made,
-                                                                      shown_errors):
+                                                                      shown_errors, shot):
     from litqeval_gui.gui.screens.screening.start import NEW, StartDialog
 
     dialog = StartDialog(session.project, "T")
@@ -326,8 +325,7 @@ def test_start_dialog_offers_existing_screenings_and_checks_a_new_one(qtbot, ses
     dialog.scheme.setCurrentIndex(1)
     dialog.reasons.setText("no data, wrong design")
     dialog.show()
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    dialog.grab().save(str(SCREENS / "screening_start.png"))
+    shot(dialog, "screening_start")
     dialog.accept()
     made_now = dialog.made
     assert (made_now.name, made_now.phase, made_now.scheme, made_now.reasons) == (

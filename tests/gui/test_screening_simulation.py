@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QFileDialog
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.screening.simulation_band import LabelSource, simulate_screening
 from tests.support.screening import LABEL_COLUMN
-from tests.support.screening_screen import SCREENS, screening_view
+from tests.support.screening_screen import screening_view
 
 
 def _dialog(qtbot, view):
@@ -22,7 +22,7 @@ def _dialog(qtbot, view):
 
 
 def test_a_simulation_runs_in_the_background_and_shows_the_band(qtbot, session, made,
-                                                                tmp_path, monkeypatch):
+                                                                tmp_path, monkeypatch, shot):
     view = screening_view(qtbot, session)
     dialog = _dialog(qtbot, view)
     assert [dialog.sources.itemData(i) for i in range(dialog.sources.count())] == [
@@ -52,8 +52,7 @@ def test_a_simulation_runs_in_the_background_and_shows_the_band(qtbot, session, 
     assert dialog.stops.item(1, 3).text() == f"{sum(s is not None for s in knee)} of 3"
     dialog.band_choice.setCurrentIndex(2)  # the 25th–75th percentile band, no new run
     assert np.array_equal(dialog.plot.band_low.getData()[1], expected.curve(25, 75)[1])
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    dialog.grab().save(str(SCREENS / "screening_simulation.png"))
+    shot(dialog, "screening_simulation")
     for suffix, chosen in ((".png", "PNG image (*.png)"), (".svg", "SVG vector image (*.svg)")):
         target = tmp_path / f"band{suffix}"
         monkeypatch.setattr(QFileDialog, "getSaveFileName",

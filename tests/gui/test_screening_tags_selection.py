@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QInputDialog
 from litqeval_gui.core.browse import RecordFilter
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.selection import selection
-from tests.support.screening_screen import SCREENS, logged_events, screening_view, settle
+from tests.support.screening_screen import logged_events, screening_view, settle
 
 
 def test_t_tags_the_record_and_the_tags_travel_with_its_decision(qtbot, session, made,
@@ -44,7 +44,7 @@ def test_t_tags_the_record_and_the_tags_travel_with_its_decision(qtbot, session,
     assert store.tags_used(session.project, view.screening.id) == ["adults", "rct"]
 
 
-def test_the_history_is_filtered_by_tag(qtbot, session, made, monkeypatch):
+def test_the_history_is_filtered_by_tag(qtbot, session, made, monkeypatch, shot):
     answers = iter([("animal", True), ("rct", True), ("animal", True)])
     monkeypatch.setattr(QInputDialog, "getItem", staticmethod(lambda *args: next(answers)))
     view = screening_view(qtbot, session)
@@ -75,11 +75,11 @@ def test_the_history_is_filtered_by_tag(qtbot, session, made, monkeypatch):
     assert view.tag_bar.tags() == ["animal"] and view.buttons["untag"].isEnabled()
     assert view.tag_bar.chips[0].isVisible() and not view.tag_bar.empty.isVisible()
     qtbot.wait(50)  # the layout settles as it does on screen
-    view.grab().save(str(SCREENS / "screening_tags.png"))
+    shot(view, "screening_tags")
 
 
 def test_the_start_dialog_creates_a_screening_over_a_filtered_selection(
-        qtbot, session, made, shown_errors):
+        qtbot, session, made, shown_errors, shot):
     from litqeval_gui.gui.screens.screening.start import NEW, StartDialog
 
     dialog = StartDialog(session.project, "T")
@@ -99,7 +99,7 @@ def test_the_start_dialog_creates_a_screening_over_a_filtered_selection(
     qtbot.waitUntil(lambda: dialog.count.text() == f"<b>{len(expected)}</b> records to screen")
     dialog.name.setText("laparoscopic since " + str(low))
     dialog.show()
-    dialog.grab().save(str(SCREENS / "screening_start_filter.png"))
+    shot(dialog, "screening_start_filter")
     dialog.accept()
     made_now = dialog.made
     assert store.items(session.project, made_now.id) == expected

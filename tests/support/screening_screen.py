@@ -1,13 +1,10 @@
 """The screening screen in GUI tests (on the ``made`` project of tests/gui/conftest.py):
 the screen itself, a settled write path, and the event log read back."""
 
-from pathlib import Path
 
 from litqeval_gui.core.project import Project
 from litqeval_gui.core.screening import store
 from litqeval_gui.gui.screens.screening.view import ScreeningView
-
-SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
 
 
 def screening_view(qtbot, session) -> ScreeningView:
