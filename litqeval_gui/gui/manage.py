@@ -11,12 +11,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QPoint
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox, QWidget
 
 from litqeval_gui.core import catalog, manage
 from litqeval_gui.core.catalog import ListInfo
 from litqeval_gui.core.missed import missed_core_records
+from litqeval_gui.gui.actions import make_action
 from litqeval_gui.gui.export_dialog import export_dialog
 
 if TYPE_CHECKING:
@@ -47,10 +48,7 @@ class ManageActions(QObject):
         self.window = window
 
         def action(text: str, slot: object, tip: str, shortcut: str = "") -> QAction:
-            made = QAction(text, window, triggered=slot, statusTip=tip, toolTip=tip)
-            if shortcut:
-                made.setShortcut(QKeySequence(shortcut))
-            return made
+            return make_action(window, text, slot, shortcut=shortcut, tip=tip)
 
         self.export = action("&Export…", self.export_current,
                              "Export the records shown (with the filter) or the selected list",

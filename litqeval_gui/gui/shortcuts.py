@@ -3,14 +3,15 @@
 :class:`Shortcuts` collects ``key → slot`` for a widget; :meth:`Shortcuts.bind` makes
 them live (window-wide while the widget's window is active), :meth:`unbind` removes
 them. A key added twice is refused (``ValueError``), and auto-repeat is off: holding a
-key down fires once, so holding A can never decide thirty records.
+key down fires once, so holding A can never decide thirty records. A widget that mixes in
+:class:`KeysWhileShown` binds its ``shortcuts`` when shown and unbinds them when hidden.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QHideEvent, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import QWidget
 
 
@@ -48,3 +49,17 @@ class Shortcuts:
     def live_keys(self) -> list[str]:
         """The keys bound right now."""
         return [s.key().toString() for s in self._live]
+
+
+class KeysWhileShown:
+    """Mixed in before the widget class: ``self.shortcuts`` live while it is shown."""
+
+    shortcuts: Shortcuts
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt override
+        self.shortcuts.bind()
+        super().showEvent(event)
+
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 — Qt override
+        self.shortcuts.unbind()
+        super().hideEvent(event)

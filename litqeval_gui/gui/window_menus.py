@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import shiboken6
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu
 
-from litqeval_gui.gui.icons import icon
+from litqeval_gui.gui.actions import make_action
 from litqeval_gui.gui.manage import ManageActions
 from litqeval_gui.gui.screens.registry import topic_screens
 from litqeval_gui.gui.theme import THEMES
@@ -21,20 +21,12 @@ from litqeval_gui.gui.theme import THEMES
 class WindowMenus:
     """Builds and updates the window's actions (``self`` is the main window)."""
 
-    def _action(self, text: str, slot: object, shortcut: str = "", icon_name: str = "",
-                tip: str = "") -> QAction:
-        action = QAction(text, self, triggered=slot)
-        if shortcut:
-            action.setShortcut(QKeySequence(shortcut))
-        if icon_name:
-            action.setIcon(icon(icon_name))
-        if tip:
-            action.setStatusTip(tip)
-            action.setToolTip(tip)
-        return action
-
     def _build_actions(self) -> None:
-        a = self._action
+        def a(text: str, slot: object, shortcut: str = "", icon_name: str = "",
+              tip: str = "") -> QAction:
+            return make_action(self, text, slot, shortcut=shortcut, icon_name=icon_name,
+                               tip=tip)
+
         self.new_action = a("&New Project…", self.new_project, "Ctrl+N", "new",
                             "Create a new, empty project file")
         self.open_action = a("&Open Project…", self.open_dialog, "Ctrl+O", "open",

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -40,6 +40,7 @@ from litqeval_gui.core.evaluation.settings import (
     save_settings,
 )
 from litqeval_gui.core.exporting import check_target
+from litqeval_gui.gui.actions import make_action
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.plots.fidelity import FidelityBadge
 from litqeval_gui.gui.record_detail import detail_html
@@ -132,8 +133,10 @@ class EvaluationView(TopicTarget, QWidget):
         self.pages.addWidget(self._message_page())
         self.pages.addWidget(self.tabs)
 
-        self.evaluate_action = self._action("Evaluate Again", "F5", self.evaluate)
-        self.export_table_action = self._action("Export Table…", "", self.export_table)
+        self.evaluate_action = make_action(self, "Evaluate Again", self.evaluate,
+                                           shortcut="F5", scoped=True)
+        self.export_table_action = make_action(self, "Export Table…", self.export_table,
+                                               scoped=True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         self.parameters = ParameterBar(self.stored)
@@ -177,14 +180,6 @@ class EvaluationView(TopicTarget, QWidget):
                 self.start()
 
     # -- building ------------------------------------------------------------------
-    def _action(self, text: str, shortcut: str, slot: object) -> QAction:
-        action = QAction(text, self, triggered=slot)
-        if shortcut:
-            action.setShortcut(QKeySequence(shortcut))
-        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        self.addAction(action)
-        return action
-
     def use_theta(self, theta: float) -> None:
         """Adopt ``theta`` for SP cos (from the threshold analysis) and evaluate."""
         self.parameters.set_theta(theta)

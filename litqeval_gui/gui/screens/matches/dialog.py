@@ -18,7 +18,6 @@ import html
 from difflib import SequenceMatcher
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -38,7 +37,7 @@ from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.matches import Match, MatchSide
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.session import ProjectSession
-from litqeval_gui.gui.shortcuts import Shortcuts
+from litqeval_gui.gui.shortcuts import KeysWhileShown, Shortcuts
 
 EMPTY_TEXT = "No uncertain matches — nothing to review"
 NO_VERDICTS_TEXT = "No verdicts yet — the matches you accept or reject appear here"
@@ -128,7 +127,7 @@ class _SidePanel(QGroupBox):
         self.source.setText(f"{html.escape(side.list_name)} ({html.escape(side.role)})")
 
 
-class MatchesDialog(QDialog):
+class MatchesDialog(KeysWhileShown, QDialog):
     """The uncertain matches of ``topic``, reviewed with the keyboard or the buttons."""
 
     key = "matches"
@@ -247,15 +246,6 @@ class MatchesDialog(QDialog):
         layout.addWidget(self.stack, 1)
         layout.addWidget(buttons)
         self.resize(900, 520)  # room for the abstracts
-
-    # -- shortcuts belong to this screen ----------------------------------------------
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt override
-        self.shortcuts.bind()
-        super().showEvent(event)
-
-    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 — Qt override
-        self.shortcuts.unbind()
-        super().hideEvent(event)
 
     # -- reviewing ------------------------------------------------------------------
     @property

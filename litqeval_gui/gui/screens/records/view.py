@@ -54,6 +54,7 @@ from litqeval_gui.core.browse import (
 )
 from litqeval_gui.core.catalog import ListInfo
 from litqeval_gui.core.changes import Changes
+from litqeval_gui.gui.actions import make_action
 from litqeval_gui.gui.export_dialog import export_dialog
 from litqeval_gui.gui.record_detail import detail_html, doi_url
 from litqeval_gui.gui.session import ProjectSession
@@ -207,13 +208,17 @@ class RecordsView(QWidget):
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setSizes([600, 400])
 
-        self.copy_doi_action = self._action("Copy DOI", "Ctrl+Shift+C", self.copy_doi)
-        self.open_doi_action = self._action("Open DOI", "", self.open_doi)
-        self.open_doi_action.setToolTip("Open the DOI in the web browser")
-        self.focus_filter_action = self._action("Find", QKeySequence.StandardKey.Find,
-                                                self.focus_filter)
-        self.export_action = self._action("Export These Records…", "", self.export)
-        self.clear_filter_action = self._action("Clear Filter", "Escape", self.clear_filter)
+        self.copy_doi_action = make_action(self, "Copy DOI", self.copy_doi,
+                                           shortcut="Ctrl+Shift+C", scoped=True)
+        self.open_doi_action = make_action(self, "Open DOI", self.open_doi, scoped=True,
+                                           tip="Open the DOI in the web browser")
+        self.focus_filter_action = make_action(self, "Find", self.focus_filter,
+                                               shortcut=QKeySequence.StandardKey.Find,
+                                               scoped=True)
+        self.export_action = make_action(self, "Export These Records…", self.export,
+                                         scoped=True)
+        self.clear_filter_action = make_action(self, "Clear Filter", self.clear_filter,
+                                               shortcut="Escape", scoped=True)
         self.table.activated.connect(lambda _index: self.detail.setFocus())  # Enter, double-click
 
         self.setFocusProxy(self.table)
@@ -316,17 +321,6 @@ class RecordsView(QWidget):
             button.setDefaultAction(action)
             bar.addWidget(button)
         return bar
-
-    def _action(self, text: str, shortcut: str | QKeySequence.StandardKey,
-                slot: object) -> QAction:
-        """An action of this screen: its shortcut works only while the view has focus."""
-        action = QAction(text, self, triggered=slot)
-        if shortcut:
-            action.setShortcut(QKeySequence(shortcut))
-            action.setToolTip(f"{text} ({action.shortcut().toString(QKeySequence.NativeText)})")
-        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        self.addAction(action)
-        return action
 
     # -- filtering -----------------------------------------------------------------
     def _reset_years(self) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QHideEvent, QShowEvent
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -52,7 +52,7 @@ from litqeval_gui.gui.screens.screening.simulation import SimulationDialog
 from litqeval_gui.gui.screens.screening.tags import TagBar
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
-from litqeval_gui.gui.shortcuts import Shortcuts
+from litqeval_gui.gui.shortcuts import KeysWhileShown, Shortcuts
 
 RETRAIN_EVERY = 10
 KEY_OF = {"include": "I", "exclude": "E", "maybe": "M", "0": "0", "1": "1", "2": "2", "3": "3"}
@@ -62,7 +62,7 @@ def _terms(text: str) -> list[str]:
     return [t.strip() for t in text.split(",") if t.strip()]
 
 
-class ScreeningView(Deciding, QWidget):
+class ScreeningView(KeysWhileShown, Deciding, QWidget):
     """A :class:`~litqeval_gui.gui.screens.Screen` opened on a :class:`Screening`."""
 
     key = "screening"
@@ -257,14 +257,6 @@ class ScreeningView(Deciding, QWidget):
             self.target_gone = self.session.project.topic_name(self.screening.topic_id) is None
         if changes.decisions and not self.target_gone:
             self.refresh_panel()
-
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt override
-        self.shortcuts.bind()
-        super().showEvent(event)
-
-    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 — Qt override
-        self.shortcuts.unbind()
-        super().hideEvent(event)
 
     # -- state ------------------------------------------------------------------------------
     def _load(self) -> None:
