@@ -8,7 +8,8 @@ a deletion is confirmed first with what it takes along
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QPoint
 from PySide6.QtGui import QAction
@@ -19,9 +20,26 @@ from litqeval_gui.core.catalog import ListInfo
 from litqeval_gui.core.missed import missed_core_records
 from litqeval_gui.gui.actions import make_action
 from litqeval_gui.gui.export_dialog import export_dialog
+from litqeval_gui.gui.session import ProjectSession
+from litqeval_gui.gui.settings import Settings
+from litqeval_gui.gui.sidebar import TopicTree
 
-if TYPE_CHECKING:
-    from litqeval_gui.gui.main_window import MainWindow
+
+@dataclass(frozen=True)
+class ManageContext:
+    """What the managing actions need of the window: the dialogs' ``parent``, the
+    ``sidebar`` (what is selected), the open ``session`` (None without a project), the
+    ``screen`` shown, the ``settings``, a ``status`` line, and the entries the sidebar's
+    context menu offers beside these actions (for a list, for a topic)."""
+
+    parent: QWidget
+    sidebar: TopicTree
+    session: Callable[[], ProjectSession | None]
+    screen: Callable[[], QWidget | None]
+    settings: Settings
+    status: Callable[[str], None]
+    list_entries: Sequence[QAction] = ()
+    topic_entries: Sequence[QAction] = ()
 
 
 def confirm(parent: QWidget, title: str, text: str, verb: str) -> bool:
@@ -43,12 +61,12 @@ def ask_name(parent: QWidget, title: str, label: str, current: str) -> str | Non
 class ManageActions(QObject):
     """The actions that manage lists and topics of the window's open project."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
+    def __init__(self, context: ManageContext) -> None:
+        super().__init__(context.parent)
+        self.context = context
 
         def action(text: str, slot: object, tip: str, shortcut: str = "") -> QAction:
-            return make_action(window, text, slot, shortcut=shortcut, tip=tip)
+            return make_action(context.parent, text, slot, shortcut=shortcut, tip=tip)
 
         self.export = action("&Export…", self.export_current,
                              "Export the records shown (with the filter) or the selected list",
@@ -66,27 +84,26 @@ class ManageActions(QObject):
 
     # -- what is selected ------------------------------------------------------------
     def selected_list(self) -> ListInfo | None:
-        return self.window.sidebar.current_list()
+        return self.context.sidebar.current_list()
 
     def selected_topic(self) -> str | None:
-        return self.window.sidebar.current_topic()
+        return self.context.sidebar.current_topic()
 
     def _export_target(self) -> tuple[str, object] | None:
         """(name, records factory) of the current records tab with its filter, else
         of the list selected in the sidebar."""
-        view = self.window.tabs.currentWidget()
-        source = getattr(view, "export_source", None)
+        source = getattr(self.context.screen(), "export_source", None)
         if source is not None:
             return source()
         info = self.selected_list()
-        session = self.window.session
+        session = self.context.session()
         if info is None or session is None:
             return None
         return info.name, lambda: catalog.list_records(session.project, info.id)
 
     def update(self) -> None:
         """Enable what the selection allows."""
-        has_project = self.window.session is not None
+        has_project = self.context.session() is not None
         info = self.selected_list() if has_project else None
         topic = self.selected_topic() if has_project else None
         self.export.setEnabled(has_project and self._export_target() is not None)
@@ -98,21 +115,21 @@ class ManageActions(QObject):
 
     def sidebar_menu(self, pos: QPoint) -> QMenu:
         """The context menu of the sidebar item at ``pos`` (selecting it first)."""
-        sidebar = self.window.sidebar
+        sidebar = self.context.sidebar
         index = sidebar.indexAt(pos)
         if index.isValid():
             sidebar.setCurrentIndex(index)
         self.update()
         menu = QMenu(sidebar)
         if self.selected_list() is not None:
-            menu.addActions([self.window.open_selected_action, self.export])
+            menu.addActions([*self.context.list_entries, self.export])
             if self.export_missed.isEnabled():
                 menu.addAction(self.export_missed)
             menu.addSeparator()
             menu.addActions([self.rename_list, self.delete_list])
             menu.addSeparator()
         if self.selected_topic() is not None:
-            menu.addActions(list(self.window.topic_screen_actions.values()))
+            menu.addActions(list(self.context.topic_entries))
         menu.addActions([self.rename_topic, self.delete_topic])
         menu.popup(sidebar.viewport().mapToGlobal(pos))
         return menu
@@ -120,42 +137,43 @@ class ManageActions(QObject):
     # -- exporting ------------------------------------------------------------------------
     def export_current(self) -> None:
         target = self._export_target()
-        session = self.window.session
+        session = self.context.session()
         if target is None or session is None:
-            self.window.statusBar().showMessage("Select a list in the sidebar first", 5000)
+            self.context.status("Select a list in the sidebar first")
             return
         name, records = target
-        export_dialog(self.window, session.project.path, name, records, self.window.settings)
+        export_dialog(self.context.parent, session.project.path, name, records,
+                      self.context.settings)
 
     def export_missed_core(self) -> None:
         info = self.selected_list()
-        session = self.window.session
+        session = self.context.session()
         if info is None or session is None or info.role != "results":
-            self.window.statusBar().showMessage("Select a result list in the sidebar first", 5000)
+            self.context.status("Select a result list in the sidebar first")
             return
-        export_dialog(self.window, session.project.path, f"{info.name} missed core",
+        export_dialog(self.context.parent, session.project.path, f"{info.name} missed core",
                       lambda: missed_core_records(session.project, info.id),
-                      self.window.settings)
+                      self.context.settings)
 
     # -- renaming and deleting ------------------------------------------------------------
     def rename_selected_list(self) -> None:
-        info = self.selected_list()
-        if info is None or self.window.session is None:
+        info, session = self.selected_list(), self.context.session()
+        if info is None or session is None:
             return
-        new = ask_name(self.window, "Rename List", f"New name for the list “{info.name}”:",
-                       info.name)
+        new = ask_name(self.context.parent, "Rename List",
+                       f"New name for the list “{info.name}”:", info.name)
         if new:
-            self.window.session.write(
+            session.write(
                 lambda p: manage.rename_list(p, info.topic, info.name, new), initiator=self)
 
     def rename_selected_topic(self) -> None:
-        topic = self.selected_topic()
-        if topic is None or self.window.session is None:
+        topic, session = self.selected_topic(), self.context.session()
+        if topic is None or session is None:
             return
-        new = ask_name(self.window, "Rename Topic", f"New name for the topic “{topic}”:", topic)
+        new = ask_name(self.context.parent, "Rename Topic",
+                       f"New name for the topic “{topic}”:", topic)
         if new:
-            self.window.session.write(lambda p: manage.rename_topic(p, topic, new),
-                                      initiator=self)
+            session.write(lambda p: manage.rename_topic(p, topic, new), initiator=self)
 
     def delete_selected_list(self) -> None:
         info = self.selected_list()
@@ -168,12 +186,12 @@ class ManageActions(QObject):
             self._delete(topic, None)
 
     def _delete(self, topic: str, name: str | None) -> None:
-        session = self.window.session
+        session = self.context.session()
         if session is None:
             return
         impact = manage.deletion_impact(session.project, topic, name)
         title = "Delete List" if name is not None else "Delete Topic"
-        if not confirm(self.window, title, impact.describe(), "Delete"):
+        if not confirm(self.context.parent, title, impact.describe(), "Delete"):
             return
         if name is None:
             session.write(lambda p: manage.delete_topic(p, topic), initiator=self)

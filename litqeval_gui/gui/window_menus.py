@@ -13,7 +13,7 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu
 
 from litqeval_gui.gui.actions import make_action
-from litqeval_gui.gui.manage import ManageActions
+from litqeval_gui.gui.manage import ManageActions, ManageContext
 from litqeval_gui.gui.screens.registry import topic_screens
 from litqeval_gui.gui.theme import THEMES
 
@@ -46,9 +46,6 @@ class WindowMenus:
         self.sidebar_action.setChecked(True)
         self.open_selected_action = a("&Open", self._open_selected_list, "", "",
                                       "Show the selected list's records")
-        self.manage = ManageActions(self)
-        self.sidebar.selectionModel().currentChanged.connect(self.manage.update)
-        self.tabs.currentChanged.connect(self.manage.update)
         self.matches_action = a("Review Uncertain &Matches…", self.review_matches, "", "",
                                 "Decide on record matches the linker was unsure about")
         # one per screen opened on a topic, from the registry (Topic and context menus)
@@ -56,6 +53,13 @@ class WindowMenus:
             entry.key: a(entry.menu_text, lambda _checked=False, key=entry.key:
                          self.open_topic_screen(key), "", "", entry.tip)
             for entry in topic_screens()}
+        self.manage = ManageActions(ManageContext(
+            self, self.sidebar, lambda: self.session,
+            lambda: self.tabs.currentWidget() if self.session is not None else None,
+            self.settings, lambda text: self.statusBar().showMessage(text, 5000),
+            [self.open_selected_action], list(self.topic_screen_actions.values())))
+        self.sidebar.selectionModel().currentChanged.connect(self.manage.update)
+        self.tabs.currentChanged.connect(self.manage.update)
         self.report_action = a("Export E&valuation Report…", self.export_evaluation_report,
                                "", "", "Write the shown evaluation as one HTML file")
         self.simulate_action = a("Simu&late Screening…", self.simulate_screening, "", "",
