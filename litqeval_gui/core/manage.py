@@ -117,8 +117,8 @@ def delete_list(project: Project, topic: str, name: str) -> Changes:
         topic_id = p.topic_id(topic)
         inside = f"SELECT id FROM records WHERE import_id = {_list_id(p, topic, name)}"
         verdicts = _has_verdicts(p, inside)
-        decisions = p.db.execute(f"DELETE FROM screening_events WHERE record_id IN ({inside})"
-                                 ).rowcount > 0
+        decisions = p.db.execute(f"SELECT 1 FROM screening_events WHERE record_id IN ({inside})"
+                                 ).fetchone() is not None  # they cascade with the records
         delete_import(p.db, _list_id(p, topic, name))
         if p.db.execute("SELECT 1 FROM topics WHERE id = ?", [topic_id]).fetchone():
             works.regroup(p.db, topic_id)

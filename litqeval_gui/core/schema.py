@@ -43,6 +43,10 @@ Then, named by what they do:
   ``pools`` (per topic: its screening, stop parameters, qrels lists and the depth
   released so far) and ``pool_runs`` (each run's record ids in rank order, int64 bytes,
   fixed when the pool is created).
+- ``_event_records_cascade``: a record's screening events are deleted with it.
+
+Every child table cascades from its parents (``ON DELETE CASCADE``): deleting a list
+(:func:`~litqeval_gui.core.imports.delete_import`) or a topic takes everything below it.
 """
 
 from __future__ import annotations
@@ -128,28 +132,35 @@ _CASCADES = (("records", "imports"), ("links", "records"))  # child, parent
 
 
 def _cascade_deletes(db: sqlite_utils.Database) -> None:
-    """Add ``ON DELETE CASCADE`` to the foreign keys of records and links.
+    """Add ``ON DELETE CASCADE`` to the foreign keys of records and links (edited in
+    place: :func:`_edit_table_definitions`)."""
+    edits = []
+    for child, parent in _CASCADES:
+        pattern = rf'(REFERENCES\s*["\[`]?{parent}["\]`]?\s*\(\s*["\[`]?id["\]`]?\s*\))'
+        edits.append((child, pattern, r"\1 ON DELETE CASCADE"))
+    _edit_table_definitions(db, edits)
+    db["links"].create_index(["b"])
 
-    A foreign key action does not change how rows are stored, so the table
-    definitions are edited in place (SQLite's documented ``writable_schema`` procedure
-    for such changes) instead of copying every record into a new table.
-    """
+
+def _edit_table_definitions(db: sqlite_utils.Database,
+                            edits: list[tuple[str, str, str]]) -> None:
+    """For each ``(table, pattern, replacement)``, rewrite the table's ``CREATE TABLE``
+    text with :func:`re.subn` (the pattern must match). Only for changes that do not alter
+    how rows are stored, such as a foreign key action: SQLite's documented
+    ``writable_schema`` procedure, instead of copying every row into a new table."""
     db.execute("PRAGMA writable_schema = ON")
     try:
-        for child, parent in _CASCADES:
+        for table, pattern, replacement in edits:
             sql = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
-                             [child]).fetchone()[0]
-            cascading, found = re.subn(
-                rf'(REFERENCES\s*["\[`]?{parent}["\]`]?\s*\(\s*["\[`]?id["\]`]?\s*\))',
-                r"\1 ON DELETE CASCADE", sql)
-            assert found, f"{child} has no foreign key to {parent}"
+                             [table]).fetchone()[0]
+            edited, found = re.subn(pattern, replacement, sql)
+            assert found, f"{table}: {pattern!r} not in its definition"
             db.execute("UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = ?",
-                       [cascading, child])
+                       [edited, table])
         version = db.execute("PRAGMA schema_version").fetchone()[0]
         db.execute(f"PRAGMA schema_version = {version + 1}")  # connections re-read the schema
     finally:
         db.execute("PRAGMA writable_schema = OFF")
-    db["links"].create_index(["b"])
 
 
 def _parameters(db: sqlite_utils.Database) -> None:
@@ -253,8 +264,19 @@ def _pools(db: sqlite_utils.Database) -> None:
         PRIMARY KEY (pool_id, position))""")
 
 
+def _event_records_cascade(db: sqlite_utils.Database) -> None:
+    """``screening_events.record_id`` references ``records(id) ON DELETE CASCADE``: a
+    record's screening events go with it, as every other child table's rows do (they
+    were deleted by hand when a list was deleted). Events of records already gone (none
+    should exist) are dropped first, so the new key holds for every row."""
+    db.execute("DELETE FROM screening_events WHERE record_id NOT IN (SELECT id FROM records)")
+    _edit_table_definitions(db, [("screening_events", r"record_id INTEGER NOT NULL,",
+                                  "record_id INTEGER NOT NULL REFERENCES records(id) "
+                                  "ON DELETE CASCADE,")])
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
     _v1, _v2, _v3, _bibliographic_fields, _live_views, _cascade_deletes, _parameters,
-    _screenings, _evaluation_store, _pools,
+    _screenings, _evaluation_store, _pools, _event_records_cascade,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

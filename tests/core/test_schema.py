@@ -65,6 +65,37 @@ def test_deleting_a_record_or_an_import_cascades(tmp_path, small_files):
         assert [i.name for i in catalog.lists(project)] == ["core"]
 
 
+def test_a_records_screening_events_go_with_it(tmp_path, small_files):
+    """screening_events.record_id cascades (migration ``_event_records_cascade``): a
+    record deleted takes its events, undo included; deleting the list says decisions
+    changed. Before, only core/manage deleted them by hand, and a plain delete left them."""
+    from litqeval_gui.core import manage
+    from litqeval_gui.core.screening import store
+    from litqeval_gui.core.screening.queue import Screener
+
+    core, results = small_files
+    with Project.create(tmp_path / "p.litq") as project:
+        _import(project, core, "core", "core")
+        _import(project, results, "results", "scopus")
+        screening = store.create_screening(project, "T", "S", ["scopus"])
+        screener = Screener(project, screening, "Ann")
+        first = screener.decide("include")
+        screener.undo()
+        assert screener.decide("exclude").record_id == first.record_id  # the undone one
+        second = screener.decide("include")
+        db = project.db
+        count = "SELECT COUNT(*) FROM screening_events WHERE record_id = ?"
+        assert [db.execute(count, [r]).fetchone()[0]
+                for r in (first.record_id, second.record_id)] == [3, 1]
+        with project.transaction():
+            db.execute("DELETE FROM records WHERE id = ?", [first.record_id])
+        assert [db.execute(count, [r]).fetchone()[0]
+                for r in (first.record_id, second.record_id)] == [0, 1]
+        assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert manage.delete_list(project, "T", "scopus").decisions
+        assert db.execute("SELECT COUNT(*) FROM screening_events").fetchone()[0] == 0
+
+
 def test_a_pending_import_is_invisible_to_every_read(tmp_path, small_files):
     """Bug (issue #12): browse, catalog.list_records and works.link_items showed it."""
     core, results = small_files
