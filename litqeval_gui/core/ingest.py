@@ -31,7 +31,7 @@ from pathlib import Path
 
 from litqeval_gui.core import works
 from litqeval_gui.core.changes import IMPORTED, NOTHING, Changes
-from litqeval_gui.core.errors import ImportRefused
+from litqeval_gui.core.errors import ImportCancelled, ImportRefused, JobCancelled
 from litqeval_gui.core.importing.parallel import read_rows
 from litqeval_gui.core.imports import delete_import
 from litqeval_gui.core.jobs import NEVER, CancelToken, Progress, gc_paused, scaled
@@ -143,9 +143,11 @@ def import_file(
                 new=0, duplicate=0, matched=0, rejected=len(parsed.rejected), uncertain=0,
                 notes=list(parsed.notes), problems=[r.describe(parsed.path) for r in parsed.rejected],
             ), topic_id, token)
-    except BaseException:
+    except BaseException as exc:
         if created:  # ``begin`` committed (an interrupt may come before the next line)
             project.write(lambda p: delete_import(p.db, created[1]))
+        if isinstance(exc, JobCancelled) and not isinstance(exc, ImportCancelled):
+            raise ImportCancelled() from exc  # says what was cancelled
         raise
     yield Progress(100, 100, "done")
     return summary

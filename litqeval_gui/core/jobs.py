@@ -22,7 +22,7 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from litqeval_gui.core.errors import ImportCancelled, JobCancelled
+from litqeval_gui.core.errors import JobCancelled
 
 T = TypeVar("T")
 
@@ -42,9 +42,10 @@ class Progress:
 
 class CancelToken:
     """Thread-safe cancellation flag shared between a job and its caller; a cancelled
-    job raises ``error`` (imports: :class:`ImportCancelled`, whose message says so)."""
+    job raises ``error`` (:class:`JobCancelled`, "cancelled; the project is unchanged";
+    an import turns it into :class:`ImportCancelled`, whose message says so)."""
 
-    def __init__(self, error: type[JobCancelled] = ImportCancelled) -> None:
+    def __init__(self, error: type[JobCancelled] = JobCancelled) -> None:
         self._event = threading.Event()
         self._error = error
 

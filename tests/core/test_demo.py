@@ -16,7 +16,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 
 from litqeval_gui.core.catalog import lists
 from litqeval_gui.core.demo import build_demo
-from litqeval_gui.core.errors import ImportCancelled, ProjectError, ProjectLockedError
+from litqeval_gui.core.errors import ImportCancelled, JobCancelled, ProjectError, ProjectLockedError
 from litqeval_gui.core.evaluation import recall_report
 from litqeval_gui.core.jobs import CancelToken, run_job
 from litqeval_gui.core.locking import ProjectLock
@@ -165,7 +165,7 @@ def test_a_partial_demo_left_by_a_killed_build_is_replaced(tmp_path):
                                                    "host": socket.gethostname()}))
     token = CancelToken()
     token.cancel()  # stop at the first step: past creating the project file
-    with pytest.raises(ImportCancelled):
+    with pytest.raises(JobCancelled):
         run_job(build_demo(path, token))
     assert list(tmp_path.iterdir()) == []
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from litqeval_gui.core.errors import ImportCancelled
+from litqeval_gui.core.errors import JobCancelled
 from litqeval_gui.core.importing import bibtex, read_records
 from litqeval_gui.core.jobs import CancelToken, run_job
 
@@ -54,5 +54,5 @@ def test_chunks_report_progress_and_can_be_cancelled(tmp_path, monkeypatch):
         if progress.message == "reading BibTeX entries":
             token.cancel()
 
-    with pytest.raises(ImportCancelled):
+    with pytest.raises(JobCancelled, match='^cancelled'):  # reading, not importing
         run_job(read_records(path, token=token), cancel)

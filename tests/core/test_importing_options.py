@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from litqeval_gui.core.errors import ImportCancelled, ImportRefused
+from litqeval_gui.core.errors import ImportRefused, JobCancelled
 from litqeval_gui.core.importing import read_records
 from litqeval_gui.core.jobs import CancelToken, Progress, run_job, scaled
 
@@ -35,7 +35,7 @@ def test_progress_reports_and_cancel(tmp_path):
     job = read_records(path, token=token)
     next(job)
     token.cancel()
-    with pytest.raises(ImportCancelled):
+    with pytest.raises(JobCancelled, match='^cancelled'):  # reading, not importing
         run_job(job)
 
 

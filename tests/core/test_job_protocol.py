@@ -14,12 +14,12 @@ def _job(token):
 
 
 def test_a_cancelled_job_raises_its_tokens_error_with_a_neutral_default():
-    token = CancelToken(JobCancelled)
+    token = CancelToken()
     token.cancel()
     with pytest.raises(JobCancelled, match="^cancelled; the project is unchanged$") as caught:
         run_job(_job(token))
     assert not isinstance(caught.value, ImportCancelled)
-    imports = CancelToken()  # an import's token says so, and is still a JobCancelled
+    imports = CancelToken(ImportCancelled)  # a token may name its error
     imports.cancel()
     with pytest.raises(ImportCancelled, match="import cancelled"):
         run_job(_job(imports))

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from litqeval_gui.core.errors import ImportCancelled
+from litqeval_gui.core.errors import JobCancelled
 from litqeval_gui.core.jobs import CancelToken, Progress, run_job
 from litqeval_gui.core.linking import (
     Link,
@@ -287,7 +287,7 @@ def test_reports_progress_and_stops_when_cancelled():
     job = find_links([item(1), item(2)], token=token)
     next(job)
     token.cancel()
-    with pytest.raises(ImportCancelled):
+    with pytest.raises(JobCancelled):
         run_job(job)
 
 
