@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import codecs
 import gc
+import marshal
 import multiprocessing
-import pickle
 import re
 import signal
 import sys
@@ -152,16 +152,18 @@ def _stop(pool: Pool | None) -> None:
 def _parse_piece(task: tuple[str | bytes, str, str, dict[str, str] | None, int, int],
                  ) -> PieceResult:
     """Worker process: parse one piece of a RIS file (text, or UTF-8 bytes) into rows
-    (ranks from 1), pickled :data:`~litqeval_gui.core.writes.CHUNK_ROWS` at a time: the
-    importing thread unpickles one slice just before writing it, so no single unpickling
-    holds the GIL for long (2000 rows at once: 4 ms alone, far more on a busy machine)."""
+    (ranks from 1), serialised :data:`~litqeval_gui.core.writes.CHUNK_ROWS` at a time with
+    :mod:`marshal` (rows are tuples of plain values; marshal builds no other object and
+    runs no code): the importing thread loads one slice just before writing it, so no
+    single load holds the GIL for long (2000 rows at once: 4 ms alone, far more on a busy
+    machine)."""
     piece, path, encoding, where, first_line, first_number = task
     text = piece if isinstance(piece, str) else decode(piece, "utf-8", path)[0]
     col = _collector(path, "ris", encoding, where, None, NEVER)
     run_job(ris.read(text, col, first_line=first_line, first_number=first_number))
     result = col.result
     rows = [record_row(rec) for rec in result.records]
-    packed = [pickle.dumps(rows[i:i + CHUNK_ROWS], pickle.HIGHEST_PROTOCOL)
+    packed = [marshal.dumps(rows[i:i + CHUNK_ROWS])
               for i in range(0, len(rows), CHUNK_ROWS)]
     return (packed, result.rejected, result.notes, result.unreadable, col.filtered_out,
             result.database)
@@ -244,7 +246,7 @@ def _ris_in_pieces(path: str, pieces: list[tuple[str | bytes, int, int]], encodi
                 col.result.database = database
             offset = col.accepted  # the piece's ranks follow the records accepted before it
             for blob in packed:
-                rows = pickle.loads(blob)
+                rows = marshal.loads(blob)
                 sink(rows, offset)
                 col.accepted += len(rows)
             col.result.rejected.extend(rejected)
