@@ -23,6 +23,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication
@@ -30,6 +31,9 @@ from PySide6.QtWidgets import QApplication
 from litqeval_gui import __version__
 from litqeval_gui.gui import notify, settings
 from litqeval_gui.gui.icons import icon
+
+if TYPE_CHECKING:  # imported lazily at run time: keeps startup lean
+    from litqeval_gui.gui.jobs import JobHandle, JobRunner
 
 log = logging.getLogger("litqeval_gui")
 
@@ -169,7 +173,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, l
 WARM_TITLE = "Preparing the 2D map"
 
 
-def warm_map_code(runner):  # (JobRunner) -> JobHandle | None; gui.jobs imported lazily
+def warm_map_code(runner: JobRunner) -> JobHandle | None:
     """At the first start of this version of the app, compile the 2D map's code in the
     background (:mod:`litqeval_gui.core.embedding.warmup`), shown in the status bar, so
     that the first evaluation does not spend a minute or two on it; None when done before."""
