@@ -181,50 +181,10 @@ _UNTAGGED = "a blank or untagged line right after its 'TY  -' line"
 def _loads(text: str) -> list[dict] | None:
     """rispy's records of ``text``, or None where rispy fails on a line it cannot place
     (a blank or untagged line right after ``TY  -`` raises KeyError inside rispy)."""
-    tagged = _tagged_records(text)
-    if tagged is not None:
-        return tagged
     try:
         return rispy.loads(text, **_PARSER_OPTIONS)
     except (KeyError, ValueError, IndexError):
         return None
-
-
-def _tagged_records(text: str) -> list[dict] | None:
-    """``rispy.loads(text, **_PARSER_OPTIONS)`` in one tight loop, for text whose every
-    line from a record's ``TY`` line to its ``ER`` line is a tag line (an export's usual
-    shape); None at the first line that is not (rispy's rules for it are applied there).
-
-    rispy's rules for tag lines: ``XY  - value`` with ``X`` a capital letter and ``XY``
-    upper case; the value is ``line[6:]`` stripped; a list tag (:data:`_LIST_TAGS`)
-    collects every value (``UR`` split on ``;``), another tag keeps its first one;
-    lines outside records are skipped; a record is kept at its ``ER`` line.
-    """
-    records: list[dict] = []
-    record: dict | None = None
-    for line in text.split("\n"):
-        if record is None:
-            if line.startswith("TY"):
-                if line[2:5] != "  -":
-                    return None
-                record = {"TY": line[6:].strip()}
-            continue
-        tag = line[:2]
-        if line[2:5] != "  -" or not (tag.isupper() and tag[:1].isalpha()):
-            return None
-        if tag == "ER":
-            records.append(record)
-            record = None
-        elif tag in _LIST_TAGS:
-            value = line[6:].strip()
-            values = [part.strip() for part in value.split(";")] if tag == "UR" else [value]
-            if tag in record:
-                record[tag].extend(values)
-            else:
-                record[tag] = values
-        elif tag not in record:
-            record[tag] = line[6:].strip()
-    return records
 
 
 def to_record(d: dict, line: int | None = None) -> Record:
