@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: t
 from support import figure  # noqa: E402
 
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.linking import Link, LinkItem, find_links, group, item_from_record
+from litqeval_gui.core.records.linkage import Link, LinkItem, find_links, group, item_from_record
 from tests.support.synthetic import generate, pair_quality  # noqa: E402
 
 N = 100_000

@@ -39,10 +39,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: t
 
 from support import figure, load_average  # noqa: E402
 
-from litqeval_gui.core.exporting import export_records  # noqa: E402
-from litqeval_gui.core.ingest import import_file  # noqa: E402
 from litqeval_gui.core.jobs import run_job  # noqa: E402
-from litqeval_gui.core.project import Project  # noqa: E402
+from litqeval_gui.core.projectfile.project import Project  # noqa: E402
+from litqeval_gui.core.records.exporting import export_records  # noqa: E402
+from litqeval_gui.core.records.ingest import import_file  # noqa: E402
 from tests.support import synthetic  # noqa: E402
 
 N_CORE, N_FOUND = 50, 40
@@ -59,7 +59,7 @@ from litqeval_gui.core.evaluation.inputs import take
 from litqeval_gui.core.evaluation.settings import EvaluationSettings
 from litqeval_gui.core.evaluation.vector_store import latest_set, load_vectors
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.metrics.semantic import sp_cos, sp_hull, sp_mvee
 from litqeval_gui.metrics.semantic_cluster import sp_cluster
 

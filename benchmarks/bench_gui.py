@@ -17,8 +17,8 @@ import time
 
 from support import app_with_large_project, figure, shown_main_window
 
-from litqeval_gui.core import catalog
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import queries
 from tests.support.pages import cached_pages
 
 N = 100_000
@@ -35,7 +35,7 @@ def timed(action) -> float:
 def main() -> int:
     with app_with_large_project(N) as (app, path):
         with Project.open(path, readonly=True) as project:
-            [info] = catalog.lists(project)
+            [info] = queries.lists(project)
 
         def bare_select() -> None:
             conn = sqlite3.connect(path)

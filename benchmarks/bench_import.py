@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: t
 import rispy
 from support import figure, load_average  # noqa: E402
 
-from litqeval_gui.core import exporting, ingest
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import exporting, ingest
 from tests.support import synthetic  # noqa: E402
 
 N = 100_000

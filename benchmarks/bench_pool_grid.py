@@ -2,7 +2,7 @@
 
 Generated collection (outside the timed regions): per topic 3 000 documents, 5–300 of them
 relevant; each run ranks its top 1 000 by a run-specific quality times relevance plus
-noise. Ours: ``core.tar.simulate.simulate_collection`` (pools, decisions, MAP under reduced
+noise. Ours: ``core.trec.simulate.simulate_collection`` (pools, decisions, MAP under reduced
 and full qrels, τ, τ_AP, RMS per setting), serially and with ``jobs=2``; wall time (goal
 < 60 s on the 2-core machine) and peak memory (ru_maxrss of this process; the workers
 of ``jobs=2`` are forkserver children, outside its accounting) are printed.
@@ -28,8 +28,8 @@ import ir_measures
 import numpy as np
 from support import figure
 
-from litqeval_gui.core.tar.files import Qrels, RunFile
-from litqeval_gui.core.tar.simulate import simulate_collection
+from litqeval_gui.core.trec.files import Qrels, RunFile
+from litqeval_gui.core.trec.simulate import simulate_collection
 from litqeval_gui.metrics.pool_simulation import DEFAULT_LOW_YIELD, topic_pools
 from litqeval_gui.metrics.pooling import parameter_grid, pooling_decision
 

@@ -34,16 +34,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: t
 import numpy as np  # noqa: E402
 from support import figure, labelled_project, load_average, ms  # noqa: E402
 
-from litqeval_gui.core import ingest  # noqa: E402
-from litqeval_gui.core.changes import NOTHING  # noqa: E402
 from litqeval_gui.core.jobs import responsive_threads, run_job  # noqa: E402
-from litqeval_gui.core.project import Project  # noqa: E402
+from litqeval_gui.core.projectfile.changes import NOTHING  # noqa: E402
+from litqeval_gui.core.projectfile.project import Project  # noqa: E402
+from litqeval_gui.core.projectfile.writes import WritePath  # noqa: E402
+from litqeval_gui.core.records import ingest  # noqa: E402
 from litqeval_gui.core.screening import store  # noqa: E402
 from litqeval_gui.core.screening.features import screening_features  # noqa: E402
 from litqeval_gui.core.screening.models import classifier  # noqa: E402
 from litqeval_gui.core.screening.queue import Screener, random_order  # noqa: E402
 from litqeval_gui.core.screening.retrain import retrain  # noqa: E402
-from litqeval_gui.core.writes import WritePath  # noqa: E402
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
 DECISIONS = 300

@@ -38,10 +38,10 @@ from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 from support import figure, labelled_project, ms  # noqa: E402
 
-from litqeval_gui.core import ingest  # noqa: E402
-from litqeval_gui.core.changes import NOTHING  # noqa: E402
 from litqeval_gui.core.jobs import responsive_threads  # noqa: E402
-from litqeval_gui.core.project import Project  # noqa: E402
+from litqeval_gui.core.projectfile.changes import NOTHING  # noqa: E402
+from litqeval_gui.core.projectfile.project import Project  # noqa: E402
+from litqeval_gui.core.records import ingest  # noqa: E402
 from litqeval_gui.core.screening import store  # noqa: E402
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000

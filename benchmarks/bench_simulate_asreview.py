@@ -42,17 +42,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
 
 import numpy as np  # noqa: E402
+from litqeval_gui.core.records.queries import RecordFilter  # noqa: E402
 from support import figure, load_average, skip  # noqa: E402
 
-from litqeval_gui.core import ingest  # noqa: E402
-from litqeval_gui.core.browse import RecordFilter  # noqa: E402
 from litqeval_gui.core.jobs import run_job  # noqa: E402
-from litqeval_gui.core.project import Project  # noqa: E402
+from litqeval_gui.core.projectfile.project import Project  # noqa: E402
+from litqeval_gui.core.records import ingest  # noqa: E402
+from litqeval_gui.core.records.rows import SELECT_CONTENT, record_from_row  # noqa: E402
 from litqeval_gui.core.screening import store  # noqa: E402
 from litqeval_gui.core.screening.features import build_features  # noqa: E402
 from litqeval_gui.core.screening.known import parse_label  # noqa: E402
 from litqeval_gui.core.screening.simulate import simulate  # noqa: E402
-from litqeval_gui.core.storage import SELECT_CONTENT, record_from_row  # noqa: E402
 from litqeval_gui.metrics.tar import tar_at_recall  # noqa: E402
 from tests.support.screening import labelled_records  # noqa: E402
 

@@ -1,7 +1,7 @@
 """`tar-eval` on 20 topics × 6 runs × 2 000 ranked documents vs ir-measures computing AP alone.
 
 Generated TREC files (every candidate judged, ~5 % relevant, scores with ties) are
-written to a temporary folder outside the timed regions. Ours: ``core.tar.evaluate.tar_eval``
+written to a temporary folder outside the timed regions. Ours: ``core.trec.evaluate.tar_eval``
 reading the files and computing AP, recall@10/100/1000 and P@r, TNR@r, nP@r, snP@r,
 WSS@r, last_rel per topic and mean. Baseline: ir-measures reading the same files
 (``read_trec_qrels`` once, ``read_trec_run`` per run) and computing AP alone with one
@@ -23,7 +23,7 @@ import ir_measures
 import numpy as np
 from support import figure, load_average
 
-from litqeval_gui.core.tar.evaluate import tar_eval
+from litqeval_gui.core.trec.evaluate import tar_eval
 
 N_TOPICS, N_RUNS, N_DOCS = 20, 6, 2_000
 SEED = 15

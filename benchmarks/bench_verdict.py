@@ -20,7 +20,7 @@ import time
 
 from support import app_with_large_project, figure, shown_main_window
 
-from litqeval_gui.core import catalog
+from litqeval_gui.core.records import queries
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
 VERDICTS = 10
@@ -33,7 +33,7 @@ def main() -> int:
 
         window = shown_main_window()
         window.open_project(path)
-        [info] = catalog.lists(window.session.project)
+        [info] = queries.lists(window.session.project)
         window.open_list(info)
         dialog = window.review_matches()
         dialog.show()

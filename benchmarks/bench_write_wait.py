@@ -45,11 +45,11 @@ from pathlib import Path
 
 from support import figure, load_average, synthetic_ris
 
-from litqeval_gui.core import ingest
-from litqeval_gui.core.changes import NOTHING
 from litqeval_gui.core.jobs import responsive_threads, run_job
-from litqeval_gui.core.project import Project
-from litqeval_gui.core.writes import WritePath
+from litqeval_gui.core.projectfile.changes import NOTHING
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.projectfile.writes import WritePath
+from litqeval_gui.core.records import ingest
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
 REPEATS = int(sys.argv[2]) if len(sys.argv) > 2 else 3

@@ -15,9 +15,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: t
 
 from run_all import FIGURE_PREFIX, SKIP_PREFIX  # noqa: E402 — the lines run_all reads
 
-from litqeval_gui.core import exporting, ingest  # noqa: E402
 from litqeval_gui.core.jobs import run_job  # noqa: E402
-from litqeval_gui.core.project import Project  # noqa: E402
+from litqeval_gui.core.projectfile.project import Project  # noqa: E402
+from litqeval_gui.core.records import exporting, ingest  # noqa: E402
 from tests.support import synthetic  # noqa: E402
 from tests.support.screening import labelled_records, write_labelled_csv  # noqa: E402
 

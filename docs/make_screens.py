@@ -26,13 +26,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from litqeval_gui.core import parameters
 from litqeval_gui.core.demo import build_demo
 from litqeval_gui.core.evaluation.engine import evaluate_topic
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.pooling import state
 from litqeval_gui.core.pooling import store as pool_store
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile import parameters
+from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.features import screening_features
 from litqeval_gui.core.screening.known import core_labels

@@ -30,15 +30,15 @@ from typing import TextIO
 
 import numpy as np
 
-from litqeval_gui.core import catalog, exporting
 from litqeval_gui.core.evaluation import recall_report
 from litqeval_gui.core.evaluation.engine import evaluate_topic
 from litqeval_gui.core.evaluation.methods import METHODS
-from litqeval_gui.core.importing import read_records
-from litqeval_gui.core.importing.parallel import MAIN_PIECES, PIECE_RECORDS, read_rows
-from litqeval_gui.core.ingest import import_file
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import exporting, queries
+from litqeval_gui.core.records.importing import read_records
+from litqeval_gui.core.records.importing.parallel import MAIN_PIECES, PIECE_RECORDS, read_rows
+from litqeval_gui.core.records.ingest import import_file
 from litqeval_gui.resources import resource
 
 TOPIC = "screening methods"
@@ -180,7 +180,7 @@ def compute_recall(run: SelfTest) -> str:
 def export_lists(run: SelfTest) -> str:
     """The core set written in every export format reads back with all its records."""
     project = run.open_project()
-    records = list(catalog.list_records(project, catalog.find_list(project, TOPIC, "core-ris").id))
+    records = list(queries.list_records(project, queries.find_list(project, TOPIC, "core-ris").id))
     for fmt in exporting.EXPORT_FORMATS:
         target = run.folder / f"export.{fmt}"
         exporting.export_records(records, target, fmt)
@@ -230,7 +230,7 @@ def screen_and_undo(run: SelfTest) -> str:
     from litqeval_gui.core.screening import queue, store
 
     project = run.open_project()
-    results = next(info for info in catalog.lists(project, TOPIC) if info.role == "results")
+    results = next(info for info in queries.lists(project, TOPIC) if info.role == "results")
     screening = store.create_screening(project, TOPIC, "self-test", [results.name])
     screener = queue.Screener(project, screening, "self-test")
     decided = screener.decide("include")

@@ -178,9 +178,9 @@ ER  -
 
 @pytest.mark.parametrize("fmt", ["ris", "bibtex", "csv", "xlsx"])
 def test_export_import_export_through_the_project_keeps_every_field(capsys, tmp_path, fmt):
-    from litqeval_gui.core.exporting import EXTENSIONS
-    from litqeval_gui.core.importing import read_records
     from litqeval_gui.core.jobs import run_job
+    from litqeval_gui.core.records.exporting import EXTENSIONS
+    from litqeval_gui.core.records.importing import read_records
 
     project, source = tmp_path / "p.litq", tmp_path / "in.ris"
     source.write_text(BIBLIO_RIS)

@@ -20,8 +20,8 @@ from openpyxl import Workbook
 
 from litqeval_gui import cli
 from litqeval_gui.core.errors import ProjectError
-from litqeval_gui.core.locking import ProjectLock
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.locking import ProjectLock
+from litqeval_gui.core.projectfile.project import Project
 from tests.conftest import CORE_RIS
 
 
@@ -288,8 +288,8 @@ def test_read_only_project_file_and_unreadable_input_get_their_own_messages(tmp_
 
 def test_bibtex_field_length_limit_applies_before_latex_decoding(project, tmp_path, capsys,
                                                                  monkeypatch):
-    from litqeval_gui.core.importing import bibtex
-    from litqeval_gui.core.records import MAX_FIELD_CHARS
+    from litqeval_gui.core.records.importing import bibtex
+    from litqeval_gui.core.records.model import MAX_FIELD_CHARS
 
     decode = bibtex._LATEX.latex_to_text
     seen = []

@@ -13,7 +13,7 @@ from litqeval_gui.core.evaluation import comparison
 from litqeval_gui.core.evaluation.methods import METHODS
 from litqeval_gui.core.evaluation.report_svg import MARGIN, MAX_POINTS, WIDTH, Layer, scatter_svg
 from litqeval_gui.core.evaluation.settings import save_settings
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
 from tests.support.synthetic import topic_records
 from tests.support.topics import (
     PCA,

@@ -10,9 +10,9 @@ import time
 import pytest
 
 from litqeval_gui import cli
-from litqeval_gui.core import exporting
-from litqeval_gui.core.importing import parallel
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import exporting
+from litqeval_gui.core.records.importing import parallel
 from tests.conftest import CORE_RIS
 from tests.core.test_crash_safety import _descendants
 from tests.support import synthetic
@@ -105,7 +105,7 @@ def test_an_interrupt_just_after_the_import_is_registered_leaves_nothing(tmp_pat
                                                                           monkeypatch):
     """Ctrl-C between the commit that registers the pending import and the first record:
     the pending import (and the topic it created) go, as the message says."""
-    from litqeval_gui.core import ingest
+    from litqeval_gui.core.records import ingest
 
     project = tmp_path / "p.litq"
     core = tmp_path / "core.ris"

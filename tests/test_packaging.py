@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from litqeval_gui.core import scaleout
 from litqeval_gui.core.demo import TOPIC_FILES
-from litqeval_gui.core.importing import parallel
 from litqeval_gui.resources import CANDIDATES, resource, resources_dir
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -184,7 +184,7 @@ def frozen_main(monkeypatch, tmp_path):
 def test_a_frozen_executable_starts_the_parallel_parsers_workers(frozen_main):
     """Its entry calls freeze_support() first (packaging/launch.py), so the workers can
     start; reading the missing script made the bundle parse every big RIS file serially."""
-    assert parallel.main_importable()
+    assert scaleout.main_importable()
 
 
 def test_the_bundle_entry_calls_freeze_support_before_importing_the_app():

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from litqeval_gui import selftest
-from litqeval_gui.core.importing import FORMATS, parallel
+from litqeval_gui.core.records.importing import FORMATS, parallel
 from litqeval_gui.gui import selftest as gui_selftest
 
 GUI_SCRIPT = Path(sys.executable).with_name("litqeval-gui")

@@ -11,7 +11,7 @@ from typing import Protocol
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import Progress
-from litqeval_gui.core.project import Project, discarded_message
+from litqeval_gui.core.projectfile.project import Project, discarded_message
 
 
 class Command(Protocol):

@@ -13,9 +13,9 @@ from litqeval_gui.core.evaluation import batch, comparison, engine, report_html,
 from litqeval_gui.core.evaluation.map_store import MAP_METHODS
 from litqeval_gui.core.evaluation.methods import METHODS
 from litqeval_gui.core.evaluation.vector_store import embed_topic
-from litqeval_gui.core.exporting import check_target
 from litqeval_gui.core.jobs import Job, run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records.exporting import check_target
 
 
 def _run(job: Job):

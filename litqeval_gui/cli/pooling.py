@@ -9,7 +9,7 @@ from litqeval_gui.cli.common import Command, emit, open_for_writing
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.pooling import state, store
 from litqeval_gui.core.pooling.state import PoolState
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.metrics.pooling import PRESETS, LowYieldRule
 
 

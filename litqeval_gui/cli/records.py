@@ -14,10 +14,11 @@ from litqeval_gui.cli.common import (
     open_for_writing,
     pair,
 )
-from litqeval_gui.core import catalog, evaluation, exporting, ingest, matches
-from litqeval_gui.core.importing import FORMATS
+from litqeval_gui.core import evaluation
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import exporting, ingest, matches, queries
+from litqeval_gui.core.records.importing import FORMATS
 
 
 def cmd_new(args: argparse.Namespace) -> None:
@@ -64,7 +65,7 @@ def _import_done(project: Project, topic: str, name: str) -> bool:
 
 def cmd_info(args: argparse.Namespace) -> None:
     with Project.open(args.project, readonly=True) as project:
-        info = catalog.project_info(project)
+        info = queries.project_info(project)
 
     def text() -> str:
         lines = [f"{info['path']}: schema {info['schema_version']}, "
@@ -79,7 +80,7 @@ def cmd_info(args: argparse.Namespace) -> None:
 
 def cmd_lists(args: argparse.Namespace) -> None:
     with Project.open(args.project, readonly=True) as project:
-        found = catalog.lists(project, args.topic)
+        found = queries.lists(project, args.topic)
 
     def text() -> str:
         if not found:
@@ -147,8 +148,8 @@ def cmd_export(args: argparse.Namespace) -> None:
     if warning:
         print(f"litqeval: warning: {warning}", file=sys.stderr)
     with Project.open(args.project, readonly=True) as project:
-        info = catalog.find_list(project, args.topic, args.list)
-        count = exporting.export_records(catalog.list_records(project, info.id), args.out,
+        info = queries.find_list(project, args.topic, args.list)
+        count = exporting.export_records(queries.list_records(project, info.id), args.out,
                                          args.format, project=args.project)
     emit(args, {"list": info.name, "format": args.format, "records": count,
                 "out": str(args.out)}, lambda: f"wrote {count} records to {args.out}")

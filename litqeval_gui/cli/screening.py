@@ -9,12 +9,11 @@ from pathlib import Path
 import numpy as np
 
 from litqeval_gui.cli.common import Command, TextProgress, emit
-from litqeval_gui.core import exporting
-from litqeval_gui.core.browse import RecordFilter
-from litqeval_gui.core.catalog import find_list
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import exporting
+from litqeval_gui.core.records.queries import RecordFilter, find_list
 from litqeval_gui.core.screening import known, store
 from litqeval_gui.core.screening.export import export_screening
 from litqeval_gui.core.screening.features import TFIDF, build_features

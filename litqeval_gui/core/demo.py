@@ -7,8 +7,8 @@ builder makes *works* of four kinds — ``core`` (dense in the topic's core term
 words) and ``noise`` (a false-friend phrase the sloppy query matched, in off-topic
 text) — and writes them as real export files in the formats the topic file names
 (RIS, BibTeX, XLSX, PubMed's MEDLINE ``.nbib`` and a Scopus CSV with Scopus' columns,
-fake EIDs and author ids, all written by :mod:`~litqeval_gui.core.exporting`). The
-files are imported through :func:`~litqeval_gui.core.ingest.import_file`, so the demo
+fake EIDs and author ids, all written by :mod:`~litqeval_gui.core.records.exporting`). The
+files are imported through :func:`~litqeval_gui.core.records.ingest.import_file`, so the demo
 exercises the real importers (and their detection of each database's layout) and record
 linkage.
 
@@ -36,13 +36,13 @@ from pathlib import Path
 from typing import Any
 
 from litqeval_gui.core.errors import ProjectError
-from litqeval_gui.core.exporting import export_records
-from litqeval_gui.core.ingest import import_file
 from litqeval_gui.core.jobs import NEVER, CancelToken, Progress, run_job, scaled
-from litqeval_gui.core.linking import LinkItem, LinkSettings, find_links
-from litqeval_gui.core.locking import ProjectLock
-from litqeval_gui.core.project import Project
-from litqeval_gui.core.records import Record, normalise_title
+from litqeval_gui.core.projectfile.locking import ProjectLock
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records.exporting import export_records
+from litqeval_gui.core.records.ingest import import_file
+from litqeval_gui.core.records.linkage import LinkItem, LinkSettings, find_links
+from litqeval_gui.core.records.model import Record, normalise_title
 from litqeval_gui.resources import resource
 
 TOPIC_FILES = ("polyp_detection.json", "soil_carbon.json", "misinformation.json")

@@ -12,19 +12,55 @@ each item is computed by the same function, so every mode gives the serial resul
 * ``dask_address="tcp://host:8786"``: on an existing Dask cluster, through the optional
   extra ``dask`` (``pip install "litqeval-gui[dask]"``); the cluster is left running.
 
-:func:`in_child` runs one function in a child process of the same kind as a job, so
+:func:`process_context` is where every child process of the app comes from and
+:func:`main_importable` says whether one can start at all. :func:`in_child` runs one function in a child process of the same kind as a job, so
 that no thread of this process (the GUI's) waits for the GIL meanwhile.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import re
+import sys
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
 from typing import Any, TypeVar
 
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.importing.parallel import main_importable, process_context
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
+
+_MAIN_GUARD = re.compile(r"""__name__\s*==\s*['"]__main__['"]|['"]__main__['"]\s*==\s*__name__""")
+
+
+def process_context() -> multiprocessing.context.BaseContext:
+    """Where the app's child processes come from: a forkserver where the platform has
+    one (safe beside Qt's threads, unlike plain fork), else spawn (Windows)."""
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    return multiprocessing.get_context(method)
+
+
+def main_importable() -> bool:
+    """Whether a worker can import this program's main module, as multiprocessing makes
+    it do, without running the program again. A script read from standard input cannot
+    be imported (its workers would die as they start, and the pool would start new ones
+    forever); a script without an ``if __name__ == "__main__":`` guard would run again in
+    every worker, starting its own import and pool there, for ever. A frozen executable
+    (the PyInstaller bundle) can: its entry calls ``multiprocessing.freeze_support()``
+    before anything else (``packaging/launch.py``)."""
+    if getattr(sys, "frozen", False):
+        return True
+    main = sys.modules["__main__"]
+    spec = getattr(main, "__spec__", None)
+    path = spec.origin if getattr(spec, "name", None) else getattr(main, "__file__", None)
+    if path is None:
+        return True  # interactive or ``-c``: workers have nothing to import
+    try:
+        return bool(_MAIN_GUARD.search(Path(path).read_text(encoding="utf-8",
+                                                            errors="replace")))
+    except OSError:  # "<stdin>" and the like: not a file
+        return False
+
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -1,7 +1,7 @@
 """Export records from the app: a save dialog whose file extension picks the format.
 
 The same writers and safety checks as ``litqeval export``
-(:func:`litqeval_gui.core.exporting.export_records`): a project or any SQLite file is
+(:func:`litqeval_gui.core.records.exporting.export_records`): a project or any SQLite file is
 never overwritten. A name without a known extension gets the chosen filter's one.
 """
 
@@ -15,9 +15,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from litqeval_gui.core import exporting
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.records import Record
+from litqeval_gui.core.records import exporting
+from litqeval_gui.core.records.model import Record
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.settings import Settings
 

@@ -32,11 +32,11 @@ from PySide6.QtWidgets import (
 )
 
 from litqeval_gui import __version__
-from litqeval_gui.core.catalog import ListInfo
-from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.exporting import SQLITE_HEADER
-from litqeval_gui.core.project import SUFFIX, Project, discarded_message
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.projectfile.project import SUFFIX, Project, discarded_message
+from litqeval_gui.core.records.exporting import SQLITE_HEADER
+from litqeval_gui.core.records.queries import ListInfo
 from litqeval_gui.gui import settings as settings_module
 from litqeval_gui.gui.icons import icon
 from litqeval_gui.gui.job_status import JobStatus

@@ -7,7 +7,7 @@ import html
 
 from PySide6.QtCore import QUrl
 
-from litqeval_gui.core.browse import RecordDetail
+from litqeval_gui.core.records.queries import RecordDetail
 
 
 def doi_url(doi: str) -> QUrl:

@@ -17,10 +17,10 @@ from typing import Any
 from PySide6.QtWidgets import QApplication, QTabWidget, QWidget
 
 from litqeval_gui import selftest
-from litqeval_gui.core import catalog
 from litqeval_gui.core.demo import build_demo
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import queries
 from litqeval_gui.core.screening import store as screening_store
 from litqeval_gui.gui import settings
 
@@ -55,10 +55,10 @@ def open_main_window(run: selftest.SelfTest) -> str:
                 raise AssertionError(f"the window could not open {run.path}")
             model = window.sidebar.model()
             shown = sorted(model.index(row, 0).data() for row in range(model.rowCount()))
-            expected = sorted(info.name for info in catalog.topics(window.session.project))
+            expected = sorted(info.name for info in queries.topics(window.session.project))
             if shown != expected:
                 raise AssertionError(f"the sidebar shows {shown}, expected {expected}")
-            first = catalog.lists(window.session.project)[0]
+            first = queries.lists(window.session.project)[0]
             if window.open_list(first) is None:
                 raise AssertionError(f"list {first.name!r} did not open")
             QApplication.processEvents()
@@ -70,19 +70,19 @@ def open_main_window(run: selftest.SelfTest) -> str:
 
 
 def _first_topic(project: Project) -> str:
-    return catalog.topics(project)[0].name
+    return queries.topics(project)[0].name
 
 
 def _new_screening(project: Project) -> Any:
     topic = _first_topic(project)
-    lists = [info.name for info in catalog.lists(project, topic) if info.role == "results"]
+    lists = [info.name for info in queries.lists(project, topic) if info.role == "results"]
     return screening_store.create_screening(project, topic, "self-test", lists[:1])
 
 
 # screen key -> its target on the demo project (made with the project open, before the
 # window takes it)
 DEMO_TARGETS: dict[str, Callable[[Project], Any]] = {
-    "records": lambda project: catalog.lists(project)[0],
+    "records": lambda project: queries.lists(project)[0],
     "evaluation": _first_topic,
     "pooling": _first_topic,
     "screening": _new_screening,

@@ -1,8 +1,8 @@
 """The open project as the GUI sees it: one object shared by the window and its screens.
 
-``ProjectSession`` owns the :class:`~litqeval_gui.core.project.Project` (the GUI
+``ProjectSession`` owns the :class:`~litqeval_gui.core.projectfile.project.Project` (the GUI
 thread's connection, for reads), the :class:`JobRunner`, and the project's one
-:class:`~litqeval_gui.core.writes.WritePath`: every mutation — a verdict from a
+:class:`~litqeval_gui.core.projectfile.writes.WritePath`: every mutation — a verdict from a
 screen, a chunk of a background import — runs there, off the GUI thread. After each
 one that changed something the session emits ``changed(changes, initiator)`` on the
 GUI thread, by itself; screens implement ``project_changed(changes, initiator)``.
@@ -16,10 +16,10 @@ from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
-from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.jobs import CancelToken, Progress
-from litqeval_gui.core.project import Project
-from litqeval_gui.core.writes import Op, WritePath
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.projectfile.writes import Op, WritePath
 from litqeval_gui.gui.jobs import JobFactory, JobRunner
 from litqeval_gui.gui.notify import show_error
 

@@ -1,8 +1,8 @@
 """The topic sidebar: topic → "Core set (n)", "Result lists" → each list, "Other lists".
 
-Counts come from :mod:`litqeval_gui.core.catalog`. Activating a list (a click,
+Counts come from :mod:`litqeval_gui.core.records.queries`. Activating a list (a click,
 Enter) emits :attr:`TopicTree.list_activated` with its
-:class:`~litqeval_gui.core.catalog.ListInfo`.
+:class:`~litqeval_gui.core.records.queries.ListInfo`.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
 from PySide6.QtGui import QFont, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QTreeView, QWidget
 
-from litqeval_gui.core import catalog
-from litqeval_gui.core.catalog import ListInfo, TopicInfo
-from litqeval_gui.core.changes import Changes
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import queries
+from litqeval_gui.core.records.queries import ListInfo, TopicInfo
 
 LIST_ROLE = Qt.ItemDataRole.UserRole + 1
 TOPIC_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -80,9 +80,9 @@ class TopicTree(QTreeView):
         if project is None:
             return
         by_topic: dict[str, list[ListInfo]] = {}
-        for info in catalog.lists(project):
+        for info in queries.lists(project):
             by_topic.setdefault(info.topic, []).append(info)
-        for topic in catalog.topics(project):
+        for topic in queries.topics(project):
             item = self._item(topic.name, topic.name)
             bold = QFont(item.font())
             bold.setBold(True)
@@ -105,14 +105,14 @@ class TopicTree(QTreeView):
             self.populate(self._project)
         elif changes.works:
             for topic, _item, core_item in self._topics.values():
-                core_item.setText(core_label(catalog.core_size(self._project, topic.id)))
+                core_item.setText(core_label(queries.core_size(self._project, topic.id)))
             self._tooltips_stale = True
 
     def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 — Qt override
         if event.type() == QEvent.Type.ToolTip and self._tooltips_stale and self._project:
             self._tooltips_stale = False
             for topic, item, _core_item in self._topics.values():
-                item.setToolTip(_topic_tooltip(topic, catalog.work_count(self._project,
+                item.setToolTip(_topic_tooltip(topic, queries.work_count(self._project,
                                                                          topic.id)))
         return super().viewportEvent(event)
 

@@ -13,7 +13,7 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu
 
 from litqeval_gui.gui.actions import make_action
-from litqeval_gui.gui.manage import ManageActions, ManageContext
+from litqeval_gui.gui.list_actions import ManageActions, ManageContext
 from litqeval_gui.gui.screens.registry import topic_screens
 from litqeval_gui.gui.theme import THEMES
 

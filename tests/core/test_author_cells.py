@@ -2,9 +2,9 @@
 
 import pytest
 
-from litqeval_gui.core.importing import read_records
-from litqeval_gui.core.importing.common import split_authors
 from litqeval_gui.core.jobs import run_job
+from litqeval_gui.core.records.importing import read_records
+from litqeval_gui.core.records.importing.common import split_authors
 
 
 @pytest.mark.parametrize("cell, authors", [

@@ -4,7 +4,12 @@ just loses its braces, exactly as pylatexenc would have done."""
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from litqeval_gui.core.importing.bibtex import _LATEX, _LATEX_MARKUP, _PARSER_CONTEXT, to_text
+from litqeval_gui.core.records.importing.bibtex import (
+    _LATEX,
+    _LATEX_MARKUP,
+    _PARSER_CONTEXT,
+    to_text,
+)
 
 
 def _by_pylatexenc(value: str) -> str:

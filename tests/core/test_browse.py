@@ -1,11 +1,11 @@
 """Paging, filtering and record details for the records view (Qt-free)."""
 
 import pytest
+from litqeval_gui.core.records.queries import ListBrowser, RecordFilter, record_detail, year_span
 
-from litqeval_gui.core import catalog, ingest
-from litqeval_gui.core.browse import ListBrowser, RecordFilter, record_detail, year_span
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import ingest, queries
 
 
 @pytest.fixture
@@ -22,7 +22,7 @@ def project(tmp_path, small_files):
 
 
 def _lists(project):
-    return {info.name: info.id for info in catalog.lists(project)}
+    return {info.name: info.id for info in queries.lists(project)}
 
 
 def test_pages_in_rank_order_with_core_marks_and_groups(project):

@@ -9,16 +9,16 @@ import time
 
 import pytest
 
-from litqeval_gui.core import exporting
-from litqeval_gui.core.importing import parallel
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import exporting
+from litqeval_gui.core.records.importing import parallel
 from tests.support import synthetic
 
 IMPORTER = textwrap.dedent("""
     import sys
-    from litqeval_gui.core import ingest
+    from litqeval_gui.core.records import ingest
     from litqeval_gui.core.jobs import run_job
-    from litqeval_gui.core.project import Project
+    from litqeval_gui.core.projectfile.project import Project
 
     project = Project.open(sys.argv[1])
     def report(p):

@@ -11,17 +11,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from litqeval_gui.core.records.queries import lists
 from sklearn.decomposition import TruncatedSVD
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from litqeval_gui.core.catalog import lists
 from litqeval_gui.core.demo import build_demo
 from litqeval_gui.core.errors import ImportCancelled, JobCancelled, ProjectError, ProjectLockedError
 from litqeval_gui.core.evaluation import recall_report
 from litqeval_gui.core.jobs import CancelToken, run_job
-from litqeval_gui.core.locking import ProjectLock
-from litqeval_gui.core.matches import matches
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.locking import ProjectLock
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records.matches import matches
 
 TOPICS = [
     "Deep learning for polyp detection in colonoscopy",

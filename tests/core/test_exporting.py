@@ -6,11 +6,11 @@ from pathlib import Path
 import pytest
 
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.exporting import export_records
-from litqeval_gui.core.importing import read_records
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.records import Record
-from litqeval_gui.core.reference_types import ris_type
+from litqeval_gui.core.records.exporting import export_records
+from litqeval_gui.core.records.importing import read_records
+from litqeval_gui.core.records.model import Record
+from litqeval_gui.core.records.reference_types import ris_type
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "import"
 KEPT = ("title", "abstract", "authors", "year", "venue", "keywords", "doi", "pmid", "ids",
@@ -134,7 +134,7 @@ def test_unknown_format_and_unwritable_target(tmp_path):
 def test_refuses_the_project_its_side_files_and_any_sqlite_file(tmp_path, name):
     import sqlite3
 
-    from litqeval_gui.core.project import Project
+    from litqeval_gui.core.projectfile.project import Project
 
     project = tmp_path / "p.litq"
     Project.create(project).close()
@@ -164,7 +164,7 @@ def test_a_failed_export_leaves_the_old_file_and_no_partial(tmp_path):
 
 
 def test_extension_warning():
-    from litqeval_gui.core.exporting import extension_warning
+    from litqeval_gui.core.records.exporting import extension_warning
 
     assert "does not match the format ris" in extension_warning("out.csv", "ris")
     assert extension_warning("OUT.RIS", "ris") == extension_warning("x.bib", "bibtex") == ""

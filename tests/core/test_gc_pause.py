@@ -2,9 +2,9 @@
 
 import gc
 
-from litqeval_gui.core import ingest
 from litqeval_gui.core.jobs import gc_paused, run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import ingest
 
 
 def test_gc_paused_restores_the_previous_state():

@@ -3,8 +3,8 @@
 import pytest
 
 from litqeval_gui.core.errors import JobCancelled
-from litqeval_gui.core.importing import bibtex, read_records
 from litqeval_gui.core.jobs import CancelToken, run_job
+from litqeval_gui.core.records.importing import bibtex, read_records
 
 
 def _library(tmp_path, n=250):

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from litqeval_gui.core.errors import ImportRefused, UnknownLayoutError
-from litqeval_gui.core.importing import detect, read_records
 from litqeval_gui.core.jobs import run_job
+from litqeval_gui.core.records.importing import detect, read_records
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "import"
 RIS_TEXT = "TY  - JOUR\nTI  - Müller and the café\nAU  - Müller, Hans\nPY  - 2020\nER  - \n"

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from litqeval_gui.core.importing import read_records
 from litqeval_gui.core.jobs import run_job
+from litqeval_gui.core.records.importing import read_records
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "import"
 

@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from litqeval_gui.core.errors import ImportRefused, JobCancelled
-from litqeval_gui.core.importing import read_records
 from litqeval_gui.core.jobs import CancelToken, Progress, run_job, scaled
+from litqeval_gui.core.records.importing import read_records
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "import"
 

@@ -9,10 +9,11 @@ and a RIS core set whose Dimensions id sits in a note.
 import pytest
 from openpyxl import Workbook
 
-from litqeval_gui.core import evaluation, ingest
-from litqeval_gui.core.importing import read_records
+from litqeval_gui.core import evaluation
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import ingest
+from litqeval_gui.core.records.importing import read_records
 
 
 def _xlsx(path, rows):

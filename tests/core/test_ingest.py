@@ -2,10 +2,11 @@
 
 import pytest
 
-from litqeval_gui.core import catalog, evaluation, ingest, matches
+from litqeval_gui.core import evaluation
 from litqeval_gui.core.errors import ImportCancelled, ImportRefused
 from litqeval_gui.core.jobs import CancelToken, run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import ingest, matches, queries
 
 
 def _import(project, path, **kw):
@@ -44,10 +45,10 @@ def test_core_then_results_counts_and_recall(project, small_files):
     assert [(m.title, m.doi) for m in row.missed] == [
         ("Core publications as a gold standard for query recall", "10.1000/core.2")]
 
-    info = {i.name: i for i in catalog.lists(project, "T")}
+    info = {i.name: i for i in queries.lists(project, "T")}
     assert info["q1"].query == "semantic AND precision"
     assert info["q1"].records == 5 and info["q1"].size == 4
-    [topic] = catalog.topics(project)
+    [topic] = queries.topics(project)
     assert (topic.name, topic.core, topic.lists, topic.records, topic.works) == ("T", 3, 1, 8, 5)
 
 

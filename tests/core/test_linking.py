@@ -13,7 +13,7 @@ from scipy.sparse.csgraph import connected_components
 
 from litqeval_gui.core.errors import JobCancelled
 from litqeval_gui.core.jobs import CancelToken, Progress, run_job
-from litqeval_gui.core.linking import (
+from litqeval_gui.core.records.linkage import (
     Link,
     LinkItem,
     LinkSettings,
@@ -23,7 +23,7 @@ from litqeval_gui.core.linking import (
     is_rejection,
     item_from_record,
 )
-from litqeval_gui.core.records import Record
+from litqeval_gui.core.records.model import Record
 from tests.support.synthetic import generate, pair_quality
 
 TITLE = "Effects of caffeine on sleep quality in older adults"
@@ -386,7 +386,7 @@ _titles = st.lists(st.lists(_words, max_size=6).map(" ".join), max_size=60)
 
 @given(_titles, st.integers(1, 4), st.integers(1, 7))
 def test_sort_orders_equal_plain_sorting(titles, rare_keys, slice_size):
-    import litqeval_gui.core.linking as linking
+    import litqeval_gui.core.records.linkage as linking
 
     saved = linking._SLICE
     linking._SLICE = slice_size  # tiny slices: many merged runs, ties across runs
@@ -398,7 +398,7 @@ def test_sort_orders_equal_plain_sorting(titles, rare_keys, slice_size):
 
 @given(st.lists(st.tuples(st.integers(0, 5), st.integers())), st.integers(1, 9))
 def test_gentle_sorted_is_sorted_and_stable(values, slice_size):
-    import litqeval_gui.core.linking as linking
+    import litqeval_gui.core.records.linkage as linking
 
     saved = linking._SLICE
     linking._SLICE = slice_size
@@ -455,7 +455,7 @@ def _spaced_titles(draw):
 
 @given(_spaced_titles(), st.data())
 def test_title_scores_equal_scoring_every_subtitle(titles, data):
-    import litqeval_gui.core.linking as linking
+    import litqeval_gui.core.records.linkage as linking
 
     n = len(titles)
     pairs = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)),
@@ -481,7 +481,7 @@ def test_title_scores_equal_scoring_every_subtitle(titles, data):
      "\t".join("a of b in c to d on e at f by g and a long subtitle here".split()), 1.0),
 ])
 def test_a_subtitle_score_near_its_bound_or_without_one_is_computed(short, long, score):
-    import litqeval_gui.core.linking as linking
+    import litqeval_gui.core.records.linkage as linking
 
     titles = [short, long]
     scores, subtitle = linking._title_scores(

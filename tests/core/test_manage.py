@@ -7,11 +7,11 @@ Links: core.1–scopus, core.3–scopus, agri–agri: 3.
 
 import pytest
 
-from litqeval_gui.core import catalog, manage, matches, works
 from litqeval_gui.core.errors import ProjectError
-from litqeval_gui.core.ingest import import_file
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import lists, matches, queries, works
+from litqeval_gui.core.records.ingest import import_file
 
 
 @pytest.fixture
@@ -35,24 +35,24 @@ def _state(p):
 
 def test_deleting_a_result_list_says_what_goes_and_removes_exactly_that(project):
     assert _count(project, "links", "topic_id = 1") == 3
-    impact = manage.deletion_impact(project, "T", "scopus")
+    impact = lists.deletion_impact(project, "T", "scopus")
     assert (impact.records, impact.works, impact.core_works, impact.matches, impact.verdicts,
             impact.topic_goes) == (5, 2, 0, 3, 0, False)
-    changes = manage.delete_list(project, "T", "scopus")
+    changes = lists.delete_list(project, "T", "scopus")
     assert changes.lists and changes.records and not changes.verdicts
-    assert [(i.topic, i.name) for i in catalog.lists(project)] == [("T", "core"), ("U", "other")]
+    assert [(i.topic, i.name) for i in queries.lists(project)] == [("T", "core"), ("U", "other")]
     assert _count(project, "records") == 3 + 5
     assert _count(project, "links", "topic_id = 1") == 0  # cascaded with the records
     assert project.db.execute("PRAGMA foreign_key_check").fetchall() == []
-    assert catalog.topics(project)[0].core == 3
+    assert queries.topics(project)[0].core == 3
 
 
 def test_deleting_the_core_set_regroups_the_lists_that_shared_its_works(project):
-    impact = manage.deletion_impact(project, "T", "core")
+    impact = lists.deletion_impact(project, "T", "core")
     # core.2 only is held by no other list; core.1 and core.3 stay as scopus records
     assert (impact.records, impact.works, impact.core_works, impact.matches) == (3, 1, 1, 2)
-    manage.delete_list(project, "T", "core")
-    [scopus] = catalog.lists(project, "T")
+    lists.delete_list(project, "T", "core")
+    [scopus] = queries.lists(project, "T")
     assert (scopus.size, scopus.records, scopus.matched) == (4, 5, 0)
     ids = {r[0] for r in project.db.execute("SELECT id FROM records")}
     assert {r[0] for r in project.db.execute("SELECT work_id FROM records")} <= ids
@@ -65,38 +65,38 @@ def test_verdicts_on_the_deleted_records_are_counted_and_go(project):
     [link] = [m for m in matches.matches(project, "T") if m.b.list_name == "scopus"
               and m.a.doi == "10.1000/core.1"]
     matches.decide(project, link.id, accept=False)
-    impact = manage.deletion_impact(project, "T", "scopus")
+    impact = lists.deletion_impact(project, "T", "scopus")
     assert (impact.matches, impact.verdicts) == (3, 1)
     assert "1 verdict you gave" in impact.describe()
-    assert manage.delete_list(project, "T", "scopus").verdicts
+    assert lists.delete_list(project, "T", "scopus").verdicts
     assert _count(project, "links", "status = 'rejected'") == 0
 
 
 def test_deleting_a_topic_keeps_the_other_topics(project):
-    impact = manage.deletion_impact(project, "T")
+    impact = lists.deletion_impact(project, "T")
     assert (impact.lists, impact.records, impact.matches, impact.topic_goes) == (
         ["core", "scopus"], 8, 3, True)
     assert "topic 'T' with its 2 list(s)" in impact.describe()
-    other = [(i.name, i.size, i.records) for i in catalog.lists(project, "U")]
-    manage.delete_topic(project, "T")
-    assert [t.name for t in catalog.topics(project)] == ["U"]
-    assert [(i.name, i.size, i.records) for i in catalog.lists(project)] == other
+    other = [(i.name, i.size, i.records) for i in queries.lists(project, "U")]
+    lists.delete_topic(project, "T")
+    assert [t.name for t in queries.topics(project)] == ["U"]
+    assert [(i.name, i.size, i.records) for i in queries.lists(project)] == other
     assert (_count(project, "records"), _count(project, "links")) == (5, 1)
 
 
 def test_deleting_the_last_list_of_a_topic_deletes_the_topic(project):
-    assert manage.deletion_impact(project, "U", "other").topic_goes
-    assert manage.delete_list(project, "U", "other").topics
-    assert [t.name for t in catalog.topics(project)] == ["T"]
+    assert lists.deletion_impact(project, "U", "other").topic_goes
+    assert lists.delete_list(project, "U", "other").topics
+    assert [t.name for t in queries.topics(project)] == ["T"]
 
 
 @pytest.mark.parametrize("delete", [
-    lambda p: manage.delete_list(p, "T", "core"),
-    lambda p: manage.delete_topic(p, "T"),
+    lambda p: lists.delete_list(p, "T", "core"),
+    lambda p: lists.delete_topic(p, "T"),
 ])
 def test_a_deletion_failing_midway_changes_nothing(project, monkeypatch, delete):
     before = _state(project)
-    real_delete = manage.delete_import
+    real_delete = lists.delete_import
     calls = []
 
     def delete_then_fail(db, import_id):
@@ -109,7 +109,7 @@ def test_a_deletion_failing_midway_changes_nothing(project, monkeypatch, delete)
         raise RuntimeError("disk gone")
 
     # a list fails after its records went (regrouping); a topic after its first list went
-    monkeypatch.setattr(manage, "delete_import", delete_then_fail)
+    monkeypatch.setattr(lists, "delete_import", delete_then_fail)
     monkeypatch.setattr(works, "regroup", fail)
     with pytest.raises(RuntimeError, match="disk gone"):
         delete(project)
@@ -121,29 +121,29 @@ def test_a_deletion_failing_midway_changes_nothing(project, monkeypatch, delete)
 def test_unknown_names_are_clear_errors_and_change_nothing(project):
     before = _state(project)
     with pytest.raises(ProjectError, match="has no list named 'nope'.*'core', 'scopus'"):
-        manage.delete_list(project, "T", "nope")
+        lists.delete_list(project, "T", "nope")
     with pytest.raises(ProjectError, match="no topic named 'X'"):
-        manage.delete_topic(project, "X")
+        lists.delete_topic(project, "X")
     assert _state(project) == before
 
 
 def test_renaming_a_list_and_a_topic(project):
-    assert manage.rename_list(project, "T", "scopus", "  Scopus 2024 ").lists
-    assert [i.name for i in catalog.lists(project, "T")] == ["core", "Scopus 2024"]
-    assert manage.rename_topic(project, "T", "Search evaluation").topics
-    assert [t.name for t in catalog.topics(project)] == ["Search evaluation", "U"]
-    assert catalog.find_list(project, "Search evaluation", "Scopus 2024").records == 5
+    assert lists.rename_list(project, "T", "scopus", "  Scopus 2024 ").lists
+    assert [i.name for i in queries.lists(project, "T")] == ["core", "Scopus 2024"]
+    assert lists.rename_topic(project, "T", "Search evaluation").topics
+    assert [t.name for t in queries.topics(project)] == ["Search evaluation", "U"]
+    assert queries.find_list(project, "Search evaluation", "Scopus 2024").records == 5
 
 
 def test_renaming_onto_a_taken_or_empty_name_is_refused(project):
     with pytest.raises(ProjectError, match="already has a list named 'core'"):
-        manage.rename_list(project, "T", "scopus", "core")
+        lists.rename_list(project, "T", "scopus", "core")
     with pytest.raises(ProjectError, match="already has a topic named 'U'"):
-        manage.rename_topic(project, "T", "U")
+        lists.rename_topic(project, "T", "U")
     with pytest.raises(ProjectError, match="the new name is empty"):
-        manage.rename_topic(project, "T", "   ")
-    assert [t.name for t in catalog.topics(project)] == ["T", "U"]
-    assert manage.rename_list(project, "U", "other", "other").lists  # same name: allowed
+        lists.rename_topic(project, "T", "   ")
+    assert [t.name for t in queries.topics(project)] == ["T", "U"]
+    assert lists.rename_list(project, "U", "other", "other").lists  # same name: allowed
 
 
 def _screen_two(p):
@@ -161,11 +161,11 @@ def _screen_two(p):
 
 def test_deleting_a_screened_list_names_and_removes_its_decisions(project):
     _screen_two(project)
-    impact = manage.deletion_impact(project, "T", "scopus")
+    impact = lists.deletion_impact(project, "T", "scopus")
     assert impact.decisions == 2
     assert "2 screening decisions on these records go." in impact.describe()
-    assert manage.deletion_impact(project, "T", "core").decisions == 0
-    changes = manage.delete_list(project, "T", "scopus")
+    assert lists.deletion_impact(project, "T", "core").decisions == 0
+    changes = lists.delete_list(project, "T", "scopus")
     assert changes.decisions
     assert _count(project, "screening_events") == 0  # no event left naming a gone record
     assert _count(project, "screening_items") == 0
@@ -174,7 +174,7 @@ def test_deleting_a_screened_list_names_and_removes_its_decisions(project):
 
 def test_deleting_a_topic_takes_its_screenings(project):
     _screen_two(project)
-    assert manage.deletion_impact(project, "T").decisions == 2
-    assert manage.delete_topic(project, "T").decisions
+    assert lists.deletion_impact(project, "T").decisions == 2
+    assert lists.delete_topic(project, "T").decisions
     assert [_count(project, t) for t in ("screenings", "screening_events")] == [0, 0]
-    assert not manage.delete_topic(project, "U").decisions  # nothing screened there
+    assert not lists.delete_topic(project, "U").decisions  # nothing screened there

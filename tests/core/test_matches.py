@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from litqeval_gui.core import ingest, matches, works
-from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.errors import ProjectError
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import ingest, matches, works
 
 
 def _ris(path, doi, author):

@@ -10,8 +10,8 @@ import pytest
 from openpyxl import Workbook
 
 from litqeval_gui.core.errors import ImportRefused
-from litqeval_gui.core.importing import read_records
 from litqeval_gui.core.jobs import run_job
+from litqeval_gui.core.records.importing import read_records
 
 RIS = """TY  - JOUR
 TI  - First, its ER line is missing

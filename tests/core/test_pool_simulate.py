@@ -9,7 +9,7 @@ from dask import distributed
 
 from litqeval_gui.cli import main
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.tar.simulate import pool_simulate
+from litqeval_gui.core.trec.simulate import pool_simulate
 
 DEPTH = 30
 

@@ -15,8 +15,8 @@ from litqeval_gui.core.errors import (
     ProjectLockedError,
     ProjectTooNewError,
 )
-from litqeval_gui.core.project import Project
-from litqeval_gui.core.schema import SCHEMA_VERSION
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.projectfile.schema import SCHEMA_VERSION
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "projects"
 
@@ -51,7 +51,7 @@ def test_second_writer_in_same_process_is_refused_and_lock_released_on_close(tmp
 
 HOLDER = textwrap.dedent("""
     import sys, time
-    from litqeval_gui.core.project import Project
+    from litqeval_gui.core.projectfile.project import Project
     p = Project.open(sys.argv[1])
     print("locked", flush=True)
     time.sleep(60)

@@ -14,8 +14,8 @@ import pytest
 
 from litqeval_gui import cli
 from litqeval_gui.core.errors import CorruptProjectError, ProjectError
-from litqeval_gui.core.project import APPLICATION_ID, Project
-from litqeval_gui.core.schema import SCHEMA_VERSION
+from litqeval_gui.core.projectfile.project import APPLICATION_ID, Project
+from litqeval_gui.core.projectfile.schema import SCHEMA_VERSION
 from tests.conftest import CORE_RIS
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "projects"
@@ -58,7 +58,7 @@ def test_every_command_works_on_a_project_with_an_odd_name(tmp_path, name, capsy
 RACER = textwrap.dedent("""
     import sys, time
     from litqeval_gui.core.errors import ProjectLockedError
-    from litqeval_gui.core.project import Project
+    from litqeval_gui.core.projectfile.project import Project
     start = float(sys.argv[2])
     time.sleep(max(0.0, start - time.time()))
     try:

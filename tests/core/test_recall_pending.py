@@ -6,9 +6,10 @@ import json
 import pytest
 
 from litqeval_gui.cli import main
-from litqeval_gui.core import evaluation, ingest, matches
+from litqeval_gui.core import evaluation
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import ingest, matches
 
 TITLE = "Deep learning for screening of medical abstracts"
 

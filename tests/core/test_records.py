@@ -5,7 +5,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from litqeval_gui.core.records import fold_text, normalise_title
+from litqeval_gui.core.records.model import fold_text, normalise_title
 
 
 def _general(text: str) -> str:

@@ -6,12 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from litqeval_gui.core import browse, catalog, ingest, parameters, works
-from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.errors import ProjectError
-from litqeval_gui.core.imports import delete_import
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile import parameters
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.projectfile.imports import delete_import
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import ingest, queries, works
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "projects"
 
@@ -62,14 +63,14 @@ def test_deleting_a_record_or_an_import_cascades(tmp_path, small_files):
         assert db.execute("SELECT COUNT(*) FROM records WHERE import_id = ?",
                           [summary.import_id]).fetchone()[0] == 0
         assert db.execute("SELECT COUNT(*) FROM links").fetchone()[0] == 0
-        assert [i.name for i in catalog.lists(project)] == ["core"]
+        assert [i.name for i in queries.lists(project)] == ["core"]
 
 
 def test_a_records_screening_events_go_with_it(tmp_path, small_files):
     """screening_events.record_id cascades (migration ``_event_records_cascade``): a
     record deleted takes its events, undo included; deleting the list says decisions
     changed. Before, only core/manage deleted them by hand, and a plain delete left them."""
-    from litqeval_gui.core import manage
+    from litqeval_gui.core.records import lists
     from litqeval_gui.core.screening import store
     from litqeval_gui.core.screening.queue import Screener
 
@@ -92,21 +93,21 @@ def test_a_records_screening_events_go_with_it(tmp_path, small_files):
         assert [db.execute(count, [r]).fetchone()[0]
                 for r in (first.record_id, second.record_id)] == [0, 1]
         assert db.execute("PRAGMA foreign_key_check").fetchall() == []
-        assert manage.delete_list(project, "T", "scopus").decisions
+        assert lists.delete_list(project, "T", "scopus").decisions
         assert db.execute("SELECT COUNT(*) FROM screening_events").fetchone()[0] == 0
 
 
 def test_a_pending_import_is_invisible_to_every_read(tmp_path, small_files):
-    """Bug (issue #12): browse, catalog.list_records and works.link_items showed it."""
+    """Bug (issue #12): browse, queries.list_records and works.link_items showed it."""
     core, results = small_files
     with Project.create(tmp_path / "p.litq") as project:
         _import(project, core, "core", "core")
         pending = _import(project, results, "results", "scopus").import_id
         project.db.execute("UPDATE imports SET state = 'pending' WHERE id = ?", [pending])
         topic_id = project.topic_id("T")
-        assert [i.name for i in catalog.lists(project)] == ["core"]
-        assert list(catalog.list_records(project, pending)) == []
-        assert len(browse.ListBrowser(project, pending)) == 0
+        assert [i.name for i in queries.lists(project)] == ["core"]
+        assert list(queries.list_records(project, pending)) == []
+        assert len(queries.ListBrowser(project, pending)) == 0
         core_ids = {item.key for item in works.link_items(project.db, topic_id)}
         assert core_ids == {r for (r,) in project.db.execute(
             "SELECT id FROM records WHERE import_id != ?", [pending])}

@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from litqeval_gui.core import exporting
 from litqeval_gui.core.errors import ImportRefused
-from litqeval_gui.core.importing import parallel
-from litqeval_gui.core.importing.parallel import read_rows
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.records import Record
-from litqeval_gui.core.storage import (
+from litqeval_gui.core.records import exporting
+from litqeval_gui.core.records.importing import parallel
+from litqeval_gui.core.records.importing.parallel import read_rows
+from litqeval_gui.core.records.model import Record
+from litqeval_gui.core.records.rows import (
     CONTENT_COLUMNS,
     pack_raw,
     record_from_row,
@@ -198,7 +198,7 @@ def test_a_script_read_from_stdin_imports_a_large_file_serially(tmp_path):
     """Workers could not re-import such a script (they would die and be restarted
     forever): the import must finish, parsed in this process."""
     path, _ = _ris_with_problems(tmp_path)
-    script = ("from litqeval_gui.core.importing import parallel\n"
+    script = ("from litqeval_gui.core.records.importing import parallel\n"
               "from litqeval_gui.core.jobs import run_job\n"
               "parallel.PIECE_RECORDS, parallel.MAIN_PIECES = 300, 0  # pieces for workers\n"
               "rows = []\n"
@@ -216,7 +216,7 @@ def test_a_script_without_a_main_guard_imports_a_large_file_serially(tmp_path):
     for ever): it must finish, parsed in this process."""
     path, _ = _ris_with_problems(tmp_path)
     script = tmp_path / "unguarded.py"
-    script.write_text("from litqeval_gui.core.importing import parallel\n"
+    script.write_text("from litqeval_gui.core.records.importing import parallel\n"
                       "from litqeval_gui.core.jobs import run_job\n"
                       "parallel.PIECE_RECORDS, parallel.MAIN_PIECES = 300, 0\n"
                       "rows = []\n"
@@ -228,7 +228,7 @@ def test_a_script_without_a_main_guard_imports_a_large_file_serially(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["2998", "3"]
     guarded = tmp_path / "guarded.py"
-    guarded.write_text("from litqeval_gui.core.importing import parallel\n"
+    guarded.write_text("from litqeval_gui.core.records.importing import parallel\n"
                        "if __name__ == '__main__':\n"
                        "    print(parallel.main_importable())\n")
     done = subprocess.run([sys.executable, str(guarded)], capture_output=True, text=True,

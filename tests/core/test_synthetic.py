@@ -8,7 +8,7 @@ from itertools import combinations
 import pytest
 from rapidfuzz.distance import Levenshtein
 
-from litqeval_gui.core.records import Record, normalise_doi, normalise_title
+from litqeval_gui.core.records.model import Record, normalise_doi, normalise_title
 from tests.support.synthetic import (
     HARD_NEGATIVES,
     TITLE_VARIATIONS,

@@ -12,8 +12,8 @@ import pytest
 
 from litqeval_gui.cli import main
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.tar.evaluate import tar_eval
-from litqeval_gui.core.tar.files import read_run
+from litqeval_gui.core.trec.evaluate import tar_eval
+from litqeval_gui.core.trec.files import read_run
 
 
 def write(path, lines):

@@ -1,4 +1,4 @@
-"""The TREC readers of ``core/tar/files.py`` (a numpy split of the file's bytes) against
+"""The TREC readers of ``core/trec/files.py`` (a numpy split of the file's bytes) against
 the rules they implement read literally, one line at a time, on generated files with
 score ties, repeated docids, docids of every length and non-ASCII text."""
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.tar.files import TIES, read_qrels, read_run
+from litqeval_gui.core.trec.files import TIES, read_qrels, read_run
 
 # docids of 1 to 20 bytes, some the prefix of another, some non-ASCII (2-byte UTF-8)
 DOCIDS = ["a", "ab", "abcdefgh", "abcdefghi", "abcdefgh0", "doc-00000002", "doc-00000010",

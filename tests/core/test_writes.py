@@ -7,11 +7,11 @@ import time
 
 import pytest
 
-from litqeval_gui.core import catalog, ingest, matches
-from litqeval_gui.core.changes import NOTHING, Changes
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
-from litqeval_gui.core.writes import CHUNK_ROWS, WritePath, chunks, write_rows
+from litqeval_gui.core.projectfile.changes import NOTHING, Changes
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.projectfile.writes import CHUNK_ROWS, WritePath, chunks, write_rows
+from litqeval_gui.core.records import ingest, matches, queries
 from tests.support.paused import during_import, noted_rows
 
 
@@ -195,7 +195,7 @@ def test_a_decision_during_a_large_import_is_stored_and_the_import_succeeds(
     assert "error" not in outcome, outcome.get("error")
     assert outcome["result"].read == 3000
     assert matches.match(project, match.id).status == "confirmed"
-    assert catalog.find_list(project, "B", "big").records == 3000
+    assert queries.find_list(project, "B", "big").records == 3000
 
 
 @pytest.mark.parametrize("write", ["unrelated", "verdict"])
@@ -222,7 +222,7 @@ def test_only_a_write_that_can_change_works_makes_the_import_regroup(
     _, outcome, regroups = _during_import(project, tmp_path, monkeypatch, "storing",
                                           lambda: None)
     assert "error" not in outcome, outcome.get("error")
-    assert catalog.find_list(project, "B", "big").records == 3000
+    assert queries.find_list(project, "B", "big").records == 3000
     assert len(written) == 1 and len(regroups) == (write == "verdict")
     before = {r[0]: r[1] for r in project.db.execute("SELECT id, work_id FROM records")}
     regroup(project.db, project.topic_id("B"))  # the grouping equals a full regroup's
@@ -236,7 +236,7 @@ def test_a_long_writers_commits_are_synced_only_every_sync_every_seconds(
     """A long writer's chunks commit with ``synchronous = NORMAL`` (a later, synced commit
     makes them durable) but once every ``SYNC_EVERY`` seconds; every other op, and the
     connection afterwards, stays FULL (2)."""
-    import litqeval_gui.core.writes as writes
+    import litqeval_gui.core.projectfile.writes as writes
 
     monkeypatch.setattr(writes, "SYNC_EVERY", sync_every)
     levels = []

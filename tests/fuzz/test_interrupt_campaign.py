@@ -8,7 +8,7 @@ import signal
 
 import pytest
 
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
 from tests.fuzz.support import COUNTS, FIGURES, scale
 from tests.test_cli_bad_input import dump
 from tests.test_cli_interrupt import big_import, interrupt_import, leftovers

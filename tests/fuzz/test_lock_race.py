@@ -7,7 +7,7 @@ import multiprocessing
 from pathlib import Path
 
 from litqeval_gui.core.errors import ProjectLockedError
-from litqeval_gui.core.locking import ProjectLock
+from litqeval_gui.core.projectfile.locking import ProjectLock
 from tests.fuzz.support import COUNTS, scale
 
 RACERS = 4

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from litqeval_gui.core import exporting
-from litqeval_gui.core.importing import parallel
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import exporting
+from litqeval_gui.core.records.importing import parallel
 from tests.conftest import CORE_RIS
 from tests.core.test_crash_safety import IMPORTER, _descendants
 from tests.fuzz.support import COUNTS, scale

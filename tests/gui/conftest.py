@@ -95,7 +95,7 @@ def window(qtbot):
 def made(tmp_path):
     """A project with topic T, list L (60 records, 12 relevant) and screening S of L, and
     the reviewer "Ann" in the settings; (path, labels)."""
-    from litqeval_gui.core.project import Project
+    from litqeval_gui.core.projectfile.project import Project
     from litqeval_gui.core.screening import store
     from litqeval_gui.gui.settings import Settings
     from tests.support.screening import screening_project
@@ -112,7 +112,7 @@ def made(tmp_path):
 @pytest.fixture
 def session(made):
     """A session on the ``made`` project, closed (and checked to close) at the end."""
-    from litqeval_gui.core.project import Project
+    from litqeval_gui.core.projectfile.project import Project
     from litqeval_gui.gui.session import ProjectSession
 
     session = ProjectSession(Project.open(made[0]))

@@ -10,10 +10,10 @@ import time
 
 import pytest
 
-from litqeval_gui.core import ingest
 from litqeval_gui.core.embedding import warmup
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import ingest
 from litqeval_gui.gui import app as gui_app
 from litqeval_gui.gui.main_window import MainWindow
 

@@ -15,9 +15,9 @@ from PySide6.QtWidgets import QFileDialog
 from litqeval_gui.core.evaluation import comparison
 from litqeval_gui.core.evaluation.engine import evaluate_topic
 from litqeval_gui.core.evaluation.settings import load_settings
-from litqeval_gui.core.ingest import import_file
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records.ingest import import_file
 from litqeval_gui.gui.screens.evaluation import adapter
 from litqeval_gui.gui.screens.evaluation import view as view_module
 from litqeval_gui.gui.screens.evaluation.table import GROUP_ROLE, SORT_ROLE

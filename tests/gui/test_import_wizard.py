@@ -6,12 +6,12 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QWizard
 
-from litqeval_gui.core import catalog, ingest
-from litqeval_gui.core.changes import IMPORTED
 from litqeval_gui.core.errors import ImportRefused
-from litqeval_gui.core.importing import detect
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.changes import IMPORTED
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import ingest, queries
+from litqeval_gui.core.records.importing import detect
 from litqeval_gui.gui.import_wizard.preview import NOT_MAPPED
 from litqeval_gui.gui.import_wizard.wizard import ImportWizard
 from litqeval_gui.gui.session import ProjectSession
@@ -30,7 +30,7 @@ def session(tmp_path, small_files, qtbot):
 
 
 def _state(project):
-    return catalog.lists(project), catalog.topics(project)
+    return queries.lists(project), queries.topics(project)
 
 
 def _open(qtbot, session, paths=None):
@@ -140,7 +140,7 @@ def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files,
         assert pages.summary_count(shown, "q1", key) == getattr(summary, key)
     assert not shown.matches_button.isEnabled()
     assert not wizard.button(QWizard.WizardButton.BackButton).isEnabled()
-    info = catalog.find_list(session.project, "T", "q1")
+    info = queries.find_list(session.project, "T", "q1")
     assert (info.role, info.records, info.size, info.query) == (
         "results", 5, 4, "semantic AND precision")
     shot(wizard, "wizard_5_summary")
@@ -226,9 +226,9 @@ def test_unknown_columns_are_mapped_by_the_user(qtbot, session, tmp_path, shot):
     assert (pages.summary_count(shown, "mapped", "read"), pages.summary_count(shown, "mapped", "rejected")) == (4, 1)
     assert "line 5: no title and no abstract" in shown.problems.toPlainText()
     shot(wizard, "wizard_5_summary_rejected")
-    info = catalog.find_list(session.project, "T", "mapped")
+    info = queries.find_list(session.project, "T", "mapped")
     assert (info.records, info.size) == (3, 3)
-    stored = list(catalog.list_records(session.project, info.id))
+    stored = list(queries.list_records(session.project, info.id))
     assert [(r.title, r.year, r.doi) for r in stored][0] == (
         "Ants in the kitchen", 2020, "10.5555/ants")
     assert stored[1].abstract == "Bees like flowers."
@@ -252,7 +252,7 @@ def test_several_files_are_imported_one_after_another(qtbot, session, small_file
     shot(wizard, "wizard_3_settings_two_files")
     wizard.next()
     qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=10_000)
-    sizes = {i.name: (i.role, i.size) for i in catalog.lists(session.project, "T")}
+    sizes = {i.name: (i.role, i.size) for i in queries.lists(session.project, "T")}
     assert sizes == {"core": ("core", 3), "scopus": ("results", 4), "pubmed": ("results", 1)}
     shown = wizard.summary_page
     assert (pages.summary_count(shown, "scopus", "matched"), pages.summary_count(shown, "pubmed", "matched")) == (2, 1)

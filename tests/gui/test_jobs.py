@@ -91,9 +91,9 @@ def test_cancel_calls_on_cancelled_and_shutdown_leaves_no_thread(qtbot):
 def test_a_job_writing_through_the_write_path_leaves_no_thread_behind(qtbot, tmp_path):
     """The write path once asked ``threading.current_thread()`` on each submit, which
     registers a _DummyThread, never removed, for every Qt job thread that writes."""
-    from litqeval_gui.core.changes import Changes
-    from litqeval_gui.core.project import Project
-    from litqeval_gui.core.writes import WritePath
+    from litqeval_gui.core.projectfile.changes import Changes
+    from litqeval_gui.core.projectfile.project import Project
+    from litqeval_gui.core.projectfile.writes import WritePath
 
     project = Project.create(tmp_path / "w.litq")
     writes = WritePath(project)

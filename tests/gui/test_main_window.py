@@ -7,9 +7,9 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, QStandardPaths, Qt, QUrl
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
-from litqeval_gui.core import ingest
 from litqeval_gui.core.jobs import Progress, run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import ingest
 from litqeval_gui.gui import app as gui_app
 from litqeval_gui.gui import main_window
 from litqeval_gui.gui.main_window import NO_LISTS_HINT, MainWindow
@@ -260,9 +260,9 @@ def test_screenshots_of_start_screen_and_main_window(window, project_path, qtbot
 
 
 def _list_infos(window):
-    from litqeval_gui.core import catalog
+    from litqeval_gui.core.records import queries
 
-    return catalog.lists(window.session.project)
+    return queries.lists(window.session.project)
 
 
 def test_the_real_demo_project_builds_opens_and_is_captured(window, qtbot, isolated_config, shot):

@@ -8,7 +8,7 @@ import rispy
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu
 
 from litqeval_gui.gui import export_dialog
-from litqeval_gui.gui import manage as gui_manage
+from litqeval_gui.gui import list_actions as gui_manage
 from tests.support import pages
 
 

@@ -5,10 +5,11 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QShortcut
 
-from litqeval_gui.core import evaluation, ingest, matches
-from litqeval_gui.core.changes import Changes
+from litqeval_gui.core import evaluation
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import ingest, matches
 from litqeval_gui.gui.screens.matches.dialog import (
     EMPTY_TEXT,
     MatchesDialog,

@@ -2,9 +2,9 @@
 
 import pytest
 
-from litqeval_gui.core import catalog, exporting, ingest
-from litqeval_gui.core.importing import parallel
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import exporting, ingest, queries
+from litqeval_gui.core.records.importing import parallel
 from litqeval_gui.gui.jobs import JobRunner
 from tests.support import synthetic
 
@@ -49,13 +49,13 @@ def test_worker_import_from_a_gui_thread(qtbot, tmp_path, big_ris):
     with Project.create(tmp_path / "p.litq") as project:
         [summary] = _run(qtbot, project, big_ris)
         assert (summary.read, summary.new, summary.rejected) == (3000, 3000, 0)
-        assert catalog.find_list(project, "T", "big").records == 3000
+        assert queries.find_list(project, "T", "big").records == 3000
 
 
 def test_cancelling_a_worker_import_changes_nothing(qtbot, tmp_path, big_ris):
     with Project.create(tmp_path / "p.litq") as project:
         assert _run(qtbot, project, big_ris, cancel_at="reading RIS records") == ["cancelled"]
-        assert catalog.lists(project) == []
+        assert queries.lists(project) == []
         assert project.db.execute("SELECT COUNT(*) FROM records").fetchone()[0] == 0
         [summary] = _run(qtbot, project, big_ris)  # and the next import runs normally
         assert summary.read == 3000

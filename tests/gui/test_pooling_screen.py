@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from litqeval_gui.core.pooling import store
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store as screening_store
 from litqeval_gui.core.screening.queue import Screener
 from litqeval_gui.gui.screens.pooling import PoolingView

@@ -9,9 +9,9 @@ import pytest
 from PySide6.QtCore import Qt
 
 from litqeval_gui.core.jobs import Progress
-from litqeval_gui.core.project import Project
-from litqeval_gui.core.tar.files import Qrels, RunFile
-from litqeval_gui.core.tar.simulate import simulate_collection
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.trec.files import Qrels, RunFile
+from litqeval_gui.core.trec.simulate import simulate_collection
 from litqeval_gui.gui.screens.pooling import PoolingView
 from litqeval_gui.gui.screens.pooling import simulation as tab_module
 from litqeval_gui.gui.session import ProjectSession

@@ -6,10 +6,10 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
-from litqeval_gui.core import catalog, ingest
-from litqeval_gui.core.changes import IMPORTED
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.changes import IMPORTED
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import ingest, queries
 from litqeval_gui.gui.screens.records import view as records_view
 from litqeval_gui.gui.screens.records.view import CACHE_PAGES, RecordsView
 from litqeval_gui.gui.session import ProjectSession
@@ -67,7 +67,7 @@ def big_project(tmp_path_factory):
 @pytest.fixture
 def view(big_project, qtbot):
     session = ProjectSession(Project.open(big_project))
-    info = catalog.find_list(session.project, "orchards", "big")
+    info = queries.find_list(session.project, "orchards", "big")
     widget = RecordsView(session, info)
     qtbot.addWidget(widget)
     widget.resize(1000, 700)

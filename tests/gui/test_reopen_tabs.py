@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from litqeval_gui.core import catalog, manage
 from litqeval_gui.core.pooling import store as pool_store
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import lists, queries
 from litqeval_gui.core.screening import store as screening_store
 from litqeval_gui.gui.main_window import MainWindow
 from litqeval_gui.gui.screens.registry import SCREENS
@@ -26,7 +26,7 @@ def path(tmp_path):
     runs, _relevant = two_run_layers(6, 2)
     path = pool_project(tmp_path, runs, topics=("T", "U"))
     with Project.open(path) as project:
-        manage.rename_topic(project, "T", T)
+        lists.rename_topic(project, "T", T)
         for topic in (T, "U"):
             screening_store.create_screening(project, topic, "S", ["A"])
             pool_store.create_pool(project, topic, "P", ["A", "B"],
@@ -45,7 +45,7 @@ def _window(qtbot) -> MainWindow:
 
 def _open_one_of_each(window, topic: str) -> None:
     project = window.session.project
-    window.open_screen("records", catalog.find_list(project, topic, "B"))
+    window.open_screen("records", queries.find_list(project, topic, "B"))
     window.open_screen("evaluation", topic)
     window.open_screen("screening", screening_store.find_screening(project, topic, "S"))
     window.open_screen("pooling", topic).pool_box.setCurrentText("P2")
@@ -92,14 +92,14 @@ def test_a_screen_whose_target_was_deleted_is_skipped(qtbot, path, shown_errors)
     window = _window(qtbot)
     assert window.open_project(path)
     _open_one_of_each(window, "U")  # all of topic U's
-    window.open_screen("records", catalog.find_list(window.session.project, T, "A"))
+    window.open_screen("records", queries.find_list(window.session.project, T, "A"))
     window.open_screen("screening",
                        screening_store.find_screening(window.session.project, T, "S"))
     window.tabs.setCurrentIndex(5)  # T's screening
     _close(window, qtbot)
     with Project.open(path) as project:
-        manage.delete_topic(project, "U")  # its lists, screening and pools with it
-        manage.delete_list(project, T, "A")  # T's screening S of A stays (now empty)
+        lists.delete_topic(project, "U")  # its lists, screening and pools with it
+        lists.delete_list(project, T, "A")  # T's screening S of A stays (now empty)
 
     again = _window(qtbot)
     assert again.open_project(path)
@@ -112,7 +112,7 @@ def test_a_screen_whose_target_was_deleted_is_skipped(qtbot, path, shown_errors)
 def test_a_damaged_or_unknown_descriptor_is_skipped(qtbot, path):
     settings = Settings()
     with Project.open(path) as project:
-        list_a = catalog.find_list(project, T, "A").id
+        list_a = queries.find_list(project, T, "A").id
     settings.set_open_screens(path, [{"key": "nonsense"}, {"key": "records"},
                                      {"key": "records", "list": "x"},
                                      {"key": "records", "list": list_a},

@@ -3,7 +3,7 @@ closes when the topic is deleted; the window's topic entries come from the regis
 
 import pytest
 
-from litqeval_gui.core import catalog, manage
+from litqeval_gui.core.records import lists, queries
 from litqeval_gui.core.screening import store
 from litqeval_gui.gui.screens import TopicTarget
 from litqeval_gui.gui.screens import screening as screening_screens
@@ -17,7 +17,7 @@ def _target(project, key):
     """Screen ``key``'s target on the ``made`` project (topic T, list L, screening S)."""
     if key == "screening":
         return store.find_screening(project, "T", "S")
-    return {"list": catalog.find_list(project, "T", "L"), "topic": "T"}[SCREENS[key].target]
+    return {"list": queries.find_list(project, "T", "L"), "topic": "T"}[SCREENS[key].target]
 
 
 @pytest.mark.parametrize("key", list(SCREENS))
@@ -27,14 +27,14 @@ def test_a_screen_follows_a_rename_of_its_topic_and_closes_when_the_topic_is_del
     view = window.open_screen(key, _target(window.session.project, key))
     assert RENAMED not in window.tabs.tabToolTip(window.tabs.indexOf(view))
 
-    window.session.write(lambda p: manage.rename_topic(p, "T", RENAMED))
+    window.session.write(lambda p: lists.rename_topic(p, "T", RENAMED))
     qtbot.waitUntil(lambda: RENAMED in window.tabs.tabToolTip(window.tabs.indexOf(view)),
                     timeout=5000)
     assert window.tabs.tabText(window.tabs.indexOf(view)) == view.title
     if isinstance(view, TopicTarget):
         assert view.title.endswith(RENAMED) and view.topic == RENAMED
 
-    window.session.write(lambda p: manage.delete_topic(p, RENAMED))
+    window.session.write(lambda p: lists.delete_topic(p, RENAMED))
     qtbot.waitUntil(lambda: window.tabs.count() == 0, timeout=5000)
 
 

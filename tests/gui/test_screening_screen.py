@@ -2,13 +2,13 @@
 a held key, the queue switching after a retrain, and decisions read back from the file."""
 
 
+from litqeval_gui.core.records.queries import record_detail
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QInputDialog
 
-from litqeval_gui.core import parameters
-from litqeval_gui.core.browse import record_detail
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile import parameters
+from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.retrain import stored_ranking
 from litqeval_gui.gui.screens import screening as screening_screens
@@ -395,7 +395,7 @@ def test_simulate_is_in_the_topic_menu_once_for_the_screening_shown_or_chosen(
 
 
 def test_the_record_groups_its_metadata_in_one_table():
-    from litqeval_gui.core.records import Record
+    from litqeval_gui.core.records.model import Record
     from litqeval_gui.gui.screens.screening.record import record_html
 
     record = Record(title="Robots", abstract="A robotic arm.", authors=["Ada", "Bo"], year=2019,

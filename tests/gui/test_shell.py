@@ -44,7 +44,7 @@ def test_the_lock_refusal_details_show_the_facts_not_a_traceback(window, project
                                                                  shown_errors):
     import os
 
-    from litqeval_gui.core.project import Project
+    from litqeval_gui.core.projectfile.project import Project
 
     with Project.open(project_path):  # held for writing elsewhere
         assert not window.open_project(project_path)
@@ -56,10 +56,10 @@ def test_the_lock_refusal_details_show_the_facts_not_a_traceback(window, project
 
 
 def _scopus_view(window, project_path):
-    from litqeval_gui.core import catalog
+    from litqeval_gui.core.records import queries
 
     window.open_project(project_path)
-    return window.open_list(catalog.find_list(window.session.project, "search eval", "scopus"))
+    return window.open_list(queries.find_list(window.session.project, "search eval", "scopus"))
 
 
 def test_escape_clears_the_filter(window, project_path, qtbot):
@@ -130,12 +130,12 @@ def test_file_dialogs_start_in_the_documents_folder_then_the_last_one(
 
 
 def test_open_tabs_are_restored_when_the_project_is_reopened(window, project_path):
-    from litqeval_gui.core import catalog
+    from litqeval_gui.core.records import queries
 
     window.open_project(project_path)
     project = window.session.project
-    core = catalog.find_list(project, "search eval", "core")
-    scopus = catalog.find_list(project, "search eval", "scopus")
+    core = queries.find_list(project, "search eval", "core")
+    scopus = queries.find_list(project, "search eval", "scopus")
     window.open_list(scopus)
     window.open_list(core)
     window.tabs.setCurrentIndex(0)  # scopus
@@ -154,7 +154,7 @@ def test_f1_opens_a_help_page_with_columns_formulas_and_true_shortcuts(window, p
                                                                       qtbot):
     from PySide6.QtGui import QAction, QKeySequence
 
-    from litqeval_gui.core import catalog
+    from litqeval_gui.core.records import queries
     from litqeval_gui.gui import help as help_page
     from litqeval_gui.gui.screens.matches.dialog import MatchesDialog
 
@@ -168,7 +168,7 @@ def test_f1_opens_a_help_page_with_columns_formulas_and_true_shortcuts(window, p
     assert all(key in text for key in window_keys)
     assert window.show_help() is dialog  # one help window
     window.open_project(project_path)
-    view = window.open_list(catalog.find_list(window.session.project, "search eval", "scopus"))
+    view = window.open_list(queries.find_list(window.session.project, "search eval", "scopus"))
     bound = {a.shortcut().toString(QKeySequence.SequenceFormat.PortableText)
              for a in view.actions()} | {"Enter"}  # Enter: the table's activation
     assert {k for k, _ in help_page.RECORDS_KEYS} <= bound

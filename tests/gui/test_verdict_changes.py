@@ -3,10 +3,10 @@
 import pytest
 from PySide6.QtCore import Qt
 
-from litqeval_gui.core import catalog, ingest, matches
-from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import ingest, matches, queries
 from litqeval_gui.gui.main_window import MainWindow
 from tests.support import pages
 
@@ -38,7 +38,7 @@ def window(qtbot, tmp_path):
 def test_a_verdict_neither_rebuilds_the_sidebar_nor_reloads_the_records(window, qtbot,
                                                                         monkeypatch):
     session = window.session
-    results = catalog.find_list(session.project, "T", "r1")
+    results = queries.find_list(session.project, "T", "r1")
     view = window.open_list(results)
     qtbot.waitExposed(view)
     assert not view.model.row(0).core  # the preprint is not (yet) the core work

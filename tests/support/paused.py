@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from litqeval_gui.core import exporting, ingest
-from litqeval_gui.core.importing import parallel
 from litqeval_gui.core.jobs import Progress, run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import exporting, ingest
+from litqeval_gui.core.records.importing import parallel
 from tests.support import synthetic
 
 IMPORTED = 3000  # synthetic records of :func:`during_import`, into topic "B" as list "big"

@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from litqeval_gui.core import ingest
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import ingest
 
 TOPIC = "T"
 

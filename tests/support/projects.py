@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from litqeval_gui.core import ingest
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import ingest
 
 
 def make_project(path: Path, small_files, topic: str = "search eval") -> Path:

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
-from litqeval_gui.core import ingest
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
-from litqeval_gui.core.records import Record
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import ingest
+from litqeval_gui.core.records.model import Record
 from litqeval_gui.core.screening import store
 from tests.support import synthetic
 

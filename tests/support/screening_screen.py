@@ -2,7 +2,7 @@
 the screen itself, a settled write path, and the event log read back."""
 
 
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store
 from litqeval_gui.gui.screens.screening.view import ScreeningView
 

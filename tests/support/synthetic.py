@@ -41,7 +41,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from itertools import accumulate, combinations
 
-from litqeval_gui.core.records import Record
+from litqeval_gui.core.records.model import Record
 
 TITLE_VARIATIONS = ("typo", "case", "punctuation", "markup", "subtitle", "year")
 ID_VARIATIONS = ("doi_form", "doi_missing", "id_only")

@@ -14,10 +14,10 @@ from pathlib import Path
 
 from litqeval_gui.core.evaluation.engine import TopicEvaluation, evaluate_topic
 from litqeval_gui.core.evaluation.settings import EvaluationSettings, save_settings
-from litqeval_gui.core.exporting import export_records
-from litqeval_gui.core.ingest import import_file
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records.exporting import export_records
+from litqeval_gui.core.records.ingest import import_file
 from tests.support.synthetic import topic_records
 
 TOPIC = "cardio"

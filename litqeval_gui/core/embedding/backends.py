@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from litqeval_gui.core.embedding.errors import EmbeddingCancelled
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job
-from litqeval_gui.core.records import Record
+from litqeval_gui.core.records.model import Record
 
 # A row whose norm is below this before normalising has no direction (no indexed words).
 ZERO_NORM = 1e-12

@@ -39,7 +39,7 @@ from litqeval_gui.core.embedding.backends import (
 )
 from litqeval_gui.core.embedding.errors import VectorFileError
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
-from litqeval_gui.core.records import (
+from litqeval_gui.core.records.model import (
     OTHER_ID_KINDS,
     normalise_doi,
     normalise_id,

@@ -16,9 +16,8 @@ import numpy as np
 from litqeval_gui import __version__
 from litqeval_gui.core.embedding.errors import ProjectionError
 from litqeval_gui.core.embedding.projection import project, use_numba_cache
-from litqeval_gui.core.importing.parallel import main_importable
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress, run_job
-from litqeval_gui.core.scaleout import in_child
+from litqeval_gui.core.scaleout import in_child, main_importable
 
 # more rows than umap-learn maps exactly (4 096): it then uses the approximate
 # nearest-neighbour search that a real topic's map uses, and that is compiled too

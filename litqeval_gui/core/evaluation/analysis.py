@@ -13,15 +13,15 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from litqeval_gui.core import works
-from litqeval_gui.core.catalog import lists
 from litqeval_gui.core.evaluation.engine import TopicEvaluation
 from litqeval_gui.core.evaluation.inputs import take
 from litqeval_gui.core.evaluation.map_store import load_map
 from litqeval_gui.core.evaluation.recall import MissedRecord, _describe
 from litqeval_gui.core.evaluation.settings import EvaluationSettings
 from litqeval_gui.core.evaluation.vector_store import latest_set, load_vectors, set_status
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import works
+from litqeval_gui.core.records.queries import lists
 from litqeval_gui.metrics.semantic import ThresholdAnalysis, threshold_analysis
 from litqeval_gui.metrics.sets import jaccard
 

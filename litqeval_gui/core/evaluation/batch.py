@@ -19,12 +19,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from litqeval_gui.core.catalog import topics
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.evaluation.compute import Computed, TopicTask, compute_topic
 from litqeval_gui.core.evaluation.engine import TopicEvaluation, TopicPlan, plan_topic, store_topic
 from litqeval_gui.core.jobs import NEVER, CancelToken, Progress, run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records.queries import topics
 from litqeval_gui.core.scaleout import map_tasks
 
 

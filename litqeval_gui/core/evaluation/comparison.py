@@ -13,8 +13,7 @@ from pathlib import Path
 
 from litqeval_gui.core.evaluation.engine import ListEvaluation, TopicEvaluation
 from litqeval_gui.core.evaluation.methods import METHODS
-from litqeval_gui.core.exporting import write_sheet, write_whole
-from litqeval_gui.core.importing.common import escape_formula
+from litqeval_gui.core.records.exporting import escape_formula, write_sheet, write_whole
 
 _PER_METHOD = ("precision", "relevant", "recall", "decay", "f2", "reason")
 

@@ -29,8 +29,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from litqeval_gui import __version__
-from litqeval_gui.core import works
-from litqeval_gui.core.catalog import lists
 from litqeval_gui.core.embedding.backends import Backend, BackendInfo
 from litqeval_gui.core.embedding.registry import backend_by_name
 from litqeval_gui.core.errors import ProjectError
@@ -54,7 +52,9 @@ from litqeval_gui.core.evaluation.vector_store import (
     stored_vector_ids,
 )
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress, scaled
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import works
+from litqeval_gui.core.records.queries import lists
 
 
 @dataclass(frozen=True, eq=False)

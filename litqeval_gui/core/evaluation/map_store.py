@@ -18,7 +18,6 @@ import numpy as np
 import sqlite_utils
 from numpy.typing import NDArray
 
-from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.embedding.projection import MAP_SEED, Method, Projection, project
 from litqeval_gui.core.evaluation.vector_store import (
     EmbeddingSet,
@@ -29,7 +28,8 @@ from litqeval_gui.core.evaluation.vector_store import (
     load_vectors,
 )
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress, scaled
-from litqeval_gui.core.project import Project, now
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.projectfile.project import Project, now
 
 MAP_METHODS = ("umap", "pca")
 

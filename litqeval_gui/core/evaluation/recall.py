@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from litqeval_gui.core import works
-from litqeval_gui.core.catalog import lists
 from litqeval_gui.core.errors import ProjectError
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import works
+from litqeval_gui.core.records.queries import lists
 from litqeval_gui.metrics.sets import recall as set_recall
 
 

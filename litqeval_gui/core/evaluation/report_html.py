@@ -19,7 +19,7 @@ from litqeval_gui.core.evaluation.engine import ListEvaluation, TopicEvaluation
 from litqeval_gui.core.evaluation.inputs import take
 from litqeval_gui.core.evaluation.methods import METHODS
 from litqeval_gui.core.evaluation.report_svg import Layer, Line, curve_svg, scatter_svg
-from litqeval_gui.core.exporting import write_whole
+from litqeval_gui.core.records.exporting import write_whole
 from litqeval_gui.metrics.geometry import Ellipsoid
 from litqeval_gui.metrics.sets import decay
 

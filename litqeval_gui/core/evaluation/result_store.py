@@ -13,9 +13,9 @@ import numpy as np
 import sqlite_utils
 from numpy.typing import NDArray
 
-from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.evaluation.methods import Outcome
-from litqeval_gui.core.project import Project, now
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.projectfile.project import Project, now
 
 
 def outcome_key(**inputs: object) -> str:

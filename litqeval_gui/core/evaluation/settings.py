@@ -11,12 +11,12 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, fields
 
-from litqeval_gui.core import parameters
-from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.embedding.registry import BACKENDS, DEFAULT_BACKEND
 from litqeval_gui.core.errors import ProjectError
 from litqeval_gui.core.evaluation.map_store import MAP_METHODS
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile import parameters
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.metrics.geometry import DEFAULT_TOL
 from litqeval_gui.metrics.semantic import DEFAULT_CLUSTER_THETA, Scoring
 from litqeval_gui.metrics.sets import DEFAULT_ALPHA, DEFAULT_BETA, DEFAULT_P, DEFAULT_Q

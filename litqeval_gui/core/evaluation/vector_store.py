@@ -7,7 +7,7 @@ topic; each of the topic's records gets one row in ``vectors``: its float32 vect
 
 A set is ``pending`` until every record has a row, then ``done``. :func:`embed_topic`
 writes rows in commits of at most ``CHUNK_ROWS`` through the write path, giving way to a
-decision (:func:`~litqeval_gui.core.writes.writing_rows`); after a crash or a
+decision (:func:`~litqeval_gui.core.projectfile.writes.writing_rows`); after a crash or a
 cancel the rows already committed stay, and the next run computes only the records
 without a row. ``lsa``, fitted on the whole topic, recomputes its fit and rewrites every
 row: a fit made in another process can differ in its last bits, and scikit-learn's
@@ -33,13 +33,13 @@ import numpy as np
 import sqlite_utils
 from numpy.typing import NDArray
 
-from litqeval_gui.core.changes import NOTHING, Changes
 from litqeval_gui.core.embedding.backends import Backend, BackendInfo, Document, Embeddings
 from litqeval_gui.core.embedding.errors import EmbeddingPaused
 from litqeval_gui.core.errors import ProjectError
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress, scaled
-from litqeval_gui.core.project import Project, now
-from litqeval_gui.core.writes import chunks, writing_rows
+from litqeval_gui.core.projectfile.changes import NOTHING, Changes
+from litqeval_gui.core.projectfile.project import Project, now
+from litqeval_gui.core.projectfile.writes import chunks, writing_rows
 
 CORPUS_FITTED = frozenset({"lsa"})  # backends whose vectors depend on every record
 Status = Literal["missing", "pending", "stale", "ready"]
@@ -225,7 +225,7 @@ def merged_vectors(plan: EmbeddingPlan, result: Embeddings | None
 
 def store_embedding(project: Project, plan: EmbeddingPlan, result: Embeddings | None,
                     token: CancelToken = NEVER) -> Job[EmbeddingSet]:
-    """Store ``result`` by :func:`~litqeval_gui.core.writes.writing_rows` (cancelled:
+    """Store ``result`` by :func:`~litqeval_gui.core.projectfile.writes.writing_rows` (cancelled:
     :class:`EmbeddingPaused` says how many are kept), then mark the set done and drop
     older sets of the same backend for the topic."""
     info = plan.backend.info

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from litqeval_gui.core import works
-from litqeval_gui.core.catalog import find_list
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.evaluation.inputs import core_pairs, rows_from, take
 from litqeval_gui.core.evaluation.settings import load_settings
 from litqeval_gui.core.evaluation.vector_store import latest_set, load_vectors, set_status
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import works
+from litqeval_gui.core.records.queries import find_list
 from litqeval_gui.metrics.semantic import centroid_similarity
 
 COSINE = "cosine"

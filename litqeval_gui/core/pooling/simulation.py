@@ -1,7 +1,7 @@
 """SPEC §4's simulation on a topic's imported TREC runs and qrels (the pooling screen's
-Simulation tab): the lists become a :class:`~litqeval_gui.core.tar.files.RunFile` per
-run and one :class:`~litqeval_gui.core.tar.files.Qrels`, then
-:func:`~litqeval_gui.core.tar.simulate.simulate_job` computes the grid. Documents are
+Simulation tab): the lists become a :class:`~litqeval_gui.core.trec.files.RunFile` per
+run and one :class:`~litqeval_gui.core.trec.files.Qrels`, then
+:func:`~litqeval_gui.core.trec.simulate.simulate_job` computes the grid. Documents are
 works (a work's records are one document; a qrels work takes its highest grade), so a
 run and the qrels match wherever the import linked their records.
 """
@@ -11,13 +11,13 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from litqeval_gui.core import catalog
-from litqeval_gui.core.catalog import ListInfo
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.exporting import write_whole
-from litqeval_gui.core.project import Project
-from litqeval_gui.core.tar.files import Qrels, RunFile
-from litqeval_gui.core.tar.simulate import SETTING_COLUMNS
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import queries
+from litqeval_gui.core.records.exporting import write_whole
+from litqeval_gui.core.records.queries import ListInfo
+from litqeval_gui.core.trec.files import Qrels, RunFile
+from litqeval_gui.core.trec.simulate import SETTING_COLUMNS
 
 TREC_RUN, QRELS = "trec-run", "qrels"
 CSV_COLUMNS = SETTING_COLUMNS  # the keys of each settings row, in order
@@ -34,7 +34,7 @@ def _documents(project: Project, list_id: int) -> list[tuple[str, int | None]]:
 def collection_lists(project: Project, topic: str) -> tuple[list[ListInfo], list[ListInfo]]:
     """The topic's imported TREC runs and qrels lists (cheap: their infos only); a clear
     error naming what to import when either is missing."""
-    lists = catalog.lists(project, topic)
+    lists = queries.lists(project, topic)
     runs = [i for i in lists if i.format == TREC_RUN]
     judged = [i for i in lists if i.format == QRELS]
     missing = [(noun, files) for noun, files, found in (

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from litqeval_gui.core.catalog import find_list
-from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.errors import LitqError, find_named
 from litqeval_gui.core.pooling.runs import COSINE, cosine_ranking
-from litqeval_gui.core.project import Project, now
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.projectfile.project import Project, now
+from litqeval_gui.core.records.queries import find_list
 from litqeval_gui.core.screening import store as screening_store
 from litqeval_gui.core.screening.retrain import stored_ranking
 from litqeval_gui.metrics.pooling import DEFAULT_FULL_DEPTH, PRESETS, LowYieldRule, StopParams

@@ -2,7 +2,7 @@
 
 Records come in the screening's list order; CSV and XLSX add the columns
 :data:`DECISION_COLUMNS` (``undecided`` for a record without a decision), written as
-text that a spreadsheet never runs as a formula (:mod:`litqeval_gui.core.exporting`).
+text that a spreadsheet never runs as a formula (:mod:`litqeval_gui.core.records.exporting`).
 ``labels`` keeps only records whose decision is one of them (``undecided`` included).
 """
 
@@ -12,12 +12,12 @@ from collections.abc import Collection
 from pathlib import Path
 
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.exporting import export_records
-from litqeval_gui.core.project import Project
-from litqeval_gui.core.records import Record
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import queries
+from litqeval_gui.core.records.exporting import export_records
+from litqeval_gui.core.records.model import Record
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.store import Screening
-from litqeval_gui.core.storage import SELECT_CONTENT, record_from_row
 
 UNDECIDED = "undecided"
 DECISION_COLUMNS = ("decision", "reason", "note", "tags", "reviewer", "decided_at")
@@ -34,15 +34,16 @@ def decided_records(project: Project, screening: Screening,
                             f"uses {', '.join(screening.labels)} (or {UNDECIDED})")
     current = {e.record_id: e for e in store.current_decisions(project, screening.id)}
     records, rows = [], []
-    for record_id, *content in project.db.execute(
-            f"SELECT r.id, {', '.join('r.' + c for c in SELECT_CONTENT.split(', '))} "
-            "FROM screening_items i JOIN records r ON r.id = i.record_id "
-            "WHERE i.screening_id = ? ORDER BY i.position", [screening.id]):
+    order = [record_id for (record_id,) in project.db.execute(
+        "SELECT record_id FROM screening_items WHERE screening_id = ? ORDER BY position",
+        [screening.id])]
+    stored = queries.records_by_id(project, order)
+    for record_id in order:
         event = current.get(record_id)
         label = event.label if event else UNDECIDED
         if labels is not None and label not in labels:
             continue
-        records.append(record_from_row(content))
+        records.append(stored[record_id])
         rows.append(dict(zip(DECISION_COLUMNS, (
             label, *((event.reason, event.note, "; ".join(event.tags), event.reviewer,
                       event.at) if event else ("",) * 5)), strict=True)))

@@ -34,7 +34,7 @@ from litqeval_gui.core.evaluation.inputs import take
 from litqeval_gui.core.evaluation.settings import load_settings
 from litqeval_gui.core.evaluation.vector_store import latest_set, load_vectors, set_status
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.store import Screening
 

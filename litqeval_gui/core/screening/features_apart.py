@@ -22,13 +22,12 @@ from pathlib import Path
 import numpy as np
 from scipy import sparse
 
-from litqeval_gui.core import parameters
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.importing.parallel import main_importable
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, run_job
-from litqeval_gui.core.parameters import SCREENING_FEATURES
-from litqeval_gui.core.project import Project
-from litqeval_gui.core.scaleout import in_child
+from litqeval_gui.core.projectfile import parameters
+from litqeval_gui.core.projectfile.parameters import SCREENING_FEATURES
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.scaleout import in_child, main_importable
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.features import TFIDF, Features, screening_features
 from litqeval_gui.core.screening.store import Screening

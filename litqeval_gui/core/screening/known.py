@@ -8,17 +8,17 @@ cells read 1/0, yes/no, true/false, included/excluded, include/exclude (any case
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
 
-from litqeval_gui.core import works
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import queries, works
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.features import work_ids
 from litqeval_gui.core.screening.labels import is_relevant
-from litqeval_gui.core.storage import SELECT_CONTENT, record_from_row
 
 TRUE_WORDS = {"1", "yes", "true", "included", "include", "y"}
 FALSE_WORDS = {"0", "no", "false", "excluded", "exclude", "n"}
@@ -36,9 +36,8 @@ def label_columns(project: Project, import_id: int, sample: int = 200) -> list[s
     """Columns of an imported list whose values (in its first ``sample`` records) all read
     as labels: the choices offered as "labels from a column"."""
     readable: dict[str, bool] = {}
-    for row in project.db.execute(f"SELECT {SELECT_CONTENT} FROM records WHERE import_id = ? "
-                                  "ORDER BY rank LIMIT ?", [import_id, sample]):
-        for name, value in record_from_row(row).raw.items():
+    for record in itertools.islice(queries.list_records(project, import_id), sample):
+        for name, value in record.raw.items():
             if isinstance(value, str | int | float):
                 readable[name] = readable.get(name, True) and parse_label(value) is not None
     return [name for name, ok in readable.items() if ok]
@@ -51,11 +50,9 @@ def column_labels(project: Project, record_ids: Sequence[int], column: str) -> n
     missing = 0
     for start in range(0, len(record_ids), 20_000):
         part = list(record_ids[start:start + 20_000])
-        marks = ",".join("?" * len(part))
-        rows = {row[0]: row[1:] for row in project.db.execute(
-            f"SELECT id, {SELECT_CONTENT} FROM records WHERE id IN ({marks})", part)}
+        stored = queries.records_by_id(project, part)
         for record in part:
-            raw = record_from_row(rows[record]).raw
+            raw = stored[record].raw
             if column not in raw:
                 missing += 1
                 found.append(False)

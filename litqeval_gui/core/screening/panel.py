@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from litqeval_gui.core import parameters
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile import parameters
+from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.labels import is_relevant
 from litqeval_gui.core.screening.store import Screening

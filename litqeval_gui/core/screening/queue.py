@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.store import Context, Event, Screening
 

@@ -15,9 +15,9 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
-from litqeval_gui.core.project import Project, now
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.projectfile.project import Project, now
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.features import Features
 from litqeval_gui.core.screening.models import (

@@ -1,7 +1,7 @@
 """A filtered selection of a topic's lists to screen (issue 14 §1): the works of the
 chosen lists (each once, its first record in list order then rank) whose title or
 abstract contains a text and whose year lies in a range — the records screen's
-:class:`~litqeval_gui.core.browse.RecordFilter`, so a selection reads exactly as a
+:class:`~litqeval_gui.core.records.queries.RecordFilter`, so a selection reads exactly as a
 browsed list does. :func:`~litqeval_gui.core.screening.store.create_screening` takes
 the same filter; these functions preview it.
 """
@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from litqeval_gui.core.browse import RecordFilter, year_span
-from litqeval_gui.core.catalog import find_list
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records.queries import RecordFilter, find_list, year_span
 from litqeval_gui.core.screening import store
 
 

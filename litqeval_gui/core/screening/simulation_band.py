@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from litqeval_gui.core import works
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, scaled
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import works
 from litqeval_gui.core.screening import known, store
 from litqeval_gui.core.screening.features_apart import features_apart
 from litqeval_gui.core.screening.panel import project_rules

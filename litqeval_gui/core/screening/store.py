@@ -1,7 +1,7 @@
 """Screenings and their decision event log (tables of migration ``_screenings``).
 
 A screening covers a topic's chosen lists (one, or their union), optionally narrowed by
-a :class:`~litqeval_gui.core.browse.RecordFilter`: one item per de-duplicated work (its
+a :class:`~litqeval_gui.core.records.queries.RecordFilter`: one item per de-duplicated work (its
 first record in list order then rank; ``position`` = that order), so a work is screened
 once whatever list it came from.
 
@@ -21,13 +21,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 
-from litqeval_gui.core.browse import RecordFilter
-from litqeval_gui.core.catalog import find_list
-from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.errors import LitqError, find_named
-from litqeval_gui.core.project import Project, now
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.projectfile.project import Project, now
+from litqeval_gui.core.projectfile.writes import chunks
+from litqeval_gui.core.records.queries import RecordFilter, find_list
 from litqeval_gui.core.screening.labels import IEM, PHASES, SCHEMES, check_label
-from litqeval_gui.core.writes import chunks
 
 DECISIONS = Changes(decisions=True)
 

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from litqeval_gui.core import catalog, ingest
+from litqeval_gui.core.records import ingest, queries
 from litqeval_gui.gui.import_wizard.messages import message_label, show_error_text
 from litqeval_gui.gui.import_wizard.state import ImportSettings, WizardState
 
@@ -33,7 +33,7 @@ class SettingsPage(QWizardPage):
     def __init__(self, state: WizardState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._state = state
-        self._topics: dict[str, catalog.TopicInfo] = {}
+        self._topics: dict[str, queries.TopicInfo] = {}
         self._role_touched = False
         self.setTitle("Describe the lists")
         self.setSubTitle("Every file becomes one list of the topic.")
@@ -69,7 +69,7 @@ class SettingsPage(QWizardPage):
         layout.addStretch(1)
 
     def initializePage(self) -> None:  # noqa: N802 — Qt override
-        self._topics = {t.name: t for t in catalog.topics(self._state.session.project)}
+        self._topics = {t.name: t for t in queries.topics(self._state.session.project)}
         typed = self.topic_combo.currentText()
         self.topic_combo.clear()
         self.topic_combo.addItems(list(self._topics))
@@ -126,7 +126,7 @@ class SettingsPage(QWizardPage):
         if repeated:
             return f"Two files would get the same list name {repeated[0]!r}; rename one."
         if settings.topic in self._topics:
-            taken = {i.name for i in catalog.lists(self._state.session.project, settings.topic)}
+            taken = {i.name for i in queries.lists(self._state.session.project, settings.topic)}
             clash = [n for n in names if n in taken]
             if clash:
                 return (f"Topic {settings.topic!r} already has a list named {clash[0]!r}; "

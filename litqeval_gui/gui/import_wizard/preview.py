@@ -28,10 +28,10 @@ from PySide6.QtWidgets import (
 )
 
 from litqeval_gui.core.errors import UnknownLayoutError
-from litqeval_gui.core.importing import FORMATS, ParseResult, read_records
-from litqeval_gui.core.importing.layouts import FIELDS
 from litqeval_gui.core.jobs import CancelToken
-from litqeval_gui.core.records import Record
+from litqeval_gui.core.records.importing import FORMATS, ParseResult, read_records
+from litqeval_gui.core.records.importing.layouts import FIELDS
+from litqeval_gui.core.records.model import Record
 from litqeval_gui.gui.import_wizard.messages import failure_text, message_label, show_error_text
 from litqeval_gui.gui.import_wizard.state import FileState, WizardState
 

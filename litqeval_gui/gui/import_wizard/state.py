@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from litqeval_gui.core.importing import ParseResult
-from litqeval_gui.core.ingest import ImportSummary
+from litqeval_gui.core.records.importing import ParseResult
+from litqeval_gui.core.records.ingest import ImportSummary
 from litqeval_gui.gui.jobs import JobHandle
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from litqeval_gui.core import evaluation
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.ingest import ImportSummary
+from litqeval_gui.core.records.ingest import ImportSummary
 from litqeval_gui.gui.import_wizard.messages import message_label, show_error_text
 from litqeval_gui.gui.import_wizard.state import WizardState
 from litqeval_gui.gui.notify import show_error

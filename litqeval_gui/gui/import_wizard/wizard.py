@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from litqeval_gui.core import ingest
-from litqeval_gui.core.ingest import ImportSummary
+from litqeval_gui.core.records import ingest
+from litqeval_gui.core.records.ingest import ImportSummary
 from litqeval_gui.gui.import_wizard.list_settings import SettingsPage
 from litqeval_gui.gui.import_wizard.messages import failure_text, message_label, show_error_text
 from litqeval_gui.gui.import_wizard.preview import PreviewPage

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtGui import QAction
 
-from litqeval_gui.core.changes import Changes
+from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.gui.settings import Settings
 
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
 from tests.support.topics import copy_project
 
 

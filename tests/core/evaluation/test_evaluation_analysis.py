@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 from openpyxl import load_workbook
 
-from litqeval_gui.core import manage
 from litqeval_gui.core.evaluation import comparison
 from litqeval_gui.core.evaluation.analysis import (
     list_overlap,
@@ -17,9 +16,10 @@ from litqeval_gui.core.evaluation.analysis import (
 )
 from litqeval_gui.core.evaluation.engine import evaluate_topic
 from litqeval_gui.core.evaluation.vector_store import latest_set, load_vectors
-from litqeval_gui.core.importing.common import escape_formula
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import lists
+from litqeval_gui.core.records.exporting import escape_formula
 from litqeval_gui.metrics.semantic import threshold_analysis
 from tests.support.synthetic import topic_records
 from tests.support.topics import PCA, TOPIC, build_topic, evaluate_pca, import_list, write_list
@@ -99,7 +99,7 @@ def test_map_titles_follow_the_ids(project):
 
 
 def test_xlsx_and_csv_hold_the_same_rows_and_never_a_formula(project, tmp_path):
-    project.write(lambda p: manage.rename_list(p, TOPIC, "third", "=1+1"))
+    project.write(lambda p: lists.rename_list(p, TOPIC, "third", "=1+1"))
     evaluation = run_job(evaluate_topic(project, TOPIC, PCA))
     book = load_workbook(comparison.write_xlsx(evaluation, tmp_path / "t.xlsx"))
     sheet = book.active

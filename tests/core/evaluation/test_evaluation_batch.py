@@ -11,7 +11,7 @@ from litqeval_gui.core.evaluation import batch
 from litqeval_gui.core.evaluation.engine import evaluate_topic
 from litqeval_gui.core.evaluation.settings import save_settings
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
 from tests.support.synthetic import topic_records
 from tests.support.topics import PCA, TOPIC, build_topics, copy_project, import_list, write_list
 

@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 
-from litqeval_gui.core import works
 from litqeval_gui.core.errors import ProjectError
 from litqeval_gui.core.evaluation.engine import evaluate_topic
 from litqeval_gui.core.evaluation.intervals import wilson_interval
@@ -15,7 +14,8 @@ from litqeval_gui.core.evaluation.settings import (
 )
 from litqeval_gui.core.evaluation.vector_store import latest_set, load_vectors
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import works
 from litqeval_gui.metrics.semantic import sp_cos, sp_hull, sp_mvee
 from litqeval_gui.metrics.semantic_cluster import sp_cluster
 from litqeval_gui.metrics.sets import decay

@@ -17,8 +17,8 @@ from litqeval_gui.core.evaluation.vector_store import (
     load_vectors,
 )
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
-from litqeval_gui.core.writes import CHUNK_ROWS
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.projectfile.writes import CHUNK_ROWS
 from tests.support.synthetic import topic_records
 from tests.support.topics import TOPIC, import_list, write_list
 
@@ -27,7 +27,7 @@ EMBEDDER = textwrap.dedent(f"""
     from litqeval_gui.core.embedding.lsa import LsaBackend
     from litqeval_gui.core.evaluation.vector_store import embed_topic
     from litqeval_gui.core.jobs import run_job
-    from litqeval_gui.core.project import Project
+    from litqeval_gui.core.projectfile.project import Project
 
     def report(p):
         print(p.done, p.message, flush=True)

@@ -6,7 +6,6 @@ import threading
 import numpy as np
 import pytest
 
-from litqeval_gui.core.changes import NOTHING
 from litqeval_gui.core.embedding.errors import EmbeddingError, EmbeddingPaused
 from litqeval_gui.core.embedding.lsa import LsaBackend
 from litqeval_gui.core.embedding.precomputed import PrecomputedBackend, read_vectors
@@ -24,8 +23,9 @@ from litqeval_gui.core.evaluation.vector_store import (
     set_status,
 )
 from litqeval_gui.core.jobs import NEVER, CancelToken, run_job
-from litqeval_gui.core.project import Project
-from litqeval_gui.core.writes import CHUNK_ROWS, WritePath
+from litqeval_gui.core.projectfile.changes import NOTHING
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.projectfile.writes import CHUNK_ROWS, WritePath
 from tests.support.paused import noted_rows
 from tests.support.synthetic import topic_records
 from tests.support.topics import TOPIC, build_topic, import_list, write_list

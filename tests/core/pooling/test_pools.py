@@ -11,7 +11,7 @@ import pytest
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.pooling import state, store
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store as screening_store
 from litqeval_gui.core.screening.features import build_features
 from litqeval_gui.core.screening.queue import Screener
@@ -194,7 +194,7 @@ def test_effort_goes_to_the_topic_still_finding_relevant_records(tmp_path):
 KILLED = textwrap.dedent("""
     import os, signal, sys
     from litqeval_gui.core.pooling import state, store
-    from litqeval_gui.core.project import Project
+    from litqeval_gui.core.projectfile.project import Project
     from litqeval_gui.core.screening import store as screening_store
     from litqeval_gui.core.screening.queue import Screener
 

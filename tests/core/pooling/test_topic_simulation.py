@@ -11,9 +11,9 @@ from litqeval_gui.core.pooling.simulation import (
     topic_collection,
     write_settings_csv,
 )
-from litqeval_gui.core.project import Project
-from litqeval_gui.core.tar.files import Qrels, RunFile
-from litqeval_gui.core.tar.simulate import simulate_collection, simulate_job
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.trec.files import Qrels, RunFile
+from litqeval_gui.core.trec.simulate import simulate_collection, simulate_job
 from tests.support.pooling import TOPIC, collection, pool_project
 
 

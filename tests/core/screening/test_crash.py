@@ -11,13 +11,13 @@ import time
 
 import pytest
 
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store
 from tests.support.screening import screening_project
 
 SCREENER = textwrap.dedent("""
     import sys
-    from litqeval_gui.core.project import Project
+    from litqeval_gui.core.projectfile.project import Project
     from litqeval_gui.core.screening import store
     from litqeval_gui.core.screening.queue import Screener
 

@@ -3,13 +3,14 @@
 import numpy as np
 import pytest
 
-from litqeval_gui.core import ingest, parameters
 from litqeval_gui.core.embedding.registry import backend_by_name
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.evaluation.vector_store import embed_topic
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.parameters import SCREENING_FEATURES
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile import parameters
+from litqeval_gui.core.projectfile.parameters import SCREENING_FEATURES
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import ingest
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.features import (
     MissingVectorsError,

@@ -6,10 +6,10 @@ import itertools
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from litqeval_gui.core.records.queries import RecordFilter
 
-from litqeval_gui.core.browse import RecordFilter
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.store import Context
 from tests.support.screening import screening_project
@@ -148,8 +148,8 @@ def test_the_derived_current_decisions_equal_a_plain_replay(project, actions):
 
 
 def test_the_union_of_lists_screens_each_work_once(tmp_path, small_files):
-    from litqeval_gui.core import ingest
     from litqeval_gui.core.jobs import run_job
+    from litqeval_gui.core.records import ingest
 
     core, results = small_files
     with Project.create(tmp_path / "u.litq") as project:

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from litqeval_gui.core.errors import JobCancelled
-from litqeval_gui.core.importing.parallel import main_importable
 from litqeval_gui.core.jobs import CancelToken, run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.scaleout import main_importable
 from litqeval_gui.core.screening import features_apart, store
 from litqeval_gui.core.screening.features import screening_features
 from tests.support.screening import screening_project

@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from litqeval_gui.core import parameters
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile import parameters
+from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.panel import (
     default_rules,

@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
+from litqeval_gui.core.records.queries import RecordFilter
 
-from litqeval_gui.core.browse import RecordFilter
 from litqeval_gui.core.errors import JobCancelled, LitqError
 from litqeval_gui.core.jobs import CancelToken, run_job
 from litqeval_gui.core.screening import store

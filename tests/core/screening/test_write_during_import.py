@@ -4,14 +4,14 @@ once, without waiting for them to finish, and both still succeed."""
 
 import pytest
 
-from litqeval_gui.core import catalog
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.projectfile.writes import WritePath
+from litqeval_gui.core.records import queries
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.features import screening_features
 from litqeval_gui.core.screening.queue import Screener
 from litqeval_gui.core.screening.retrain import retrain, stored_ranking
-from litqeval_gui.core.writes import WritePath
 from tests.support.paused import during_import, during_job
 from tests.support.screening import screening_project
 
@@ -44,7 +44,7 @@ def test_a_decision_during_an_import_commits_while_the_import_is_paused(
             project.writes = None
         assert (decided.record_id, decided.label) == (record, "include")
         assert "error" not in outcome, outcome.get("error")
-        assert catalog.find_list(project, "B", "big").records == 3000
+        assert queries.find_list(project, "B", "big").records == 3000
     finally:
         project.close()
 

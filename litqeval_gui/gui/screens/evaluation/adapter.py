@@ -23,7 +23,7 @@ from litqeval_gui.core.evaluation.engine import ListEvaluation, TopicEvaluation,
 from litqeval_gui.core.evaluation.methods import METHODS, MethodResult
 from litqeval_gui.core.evaluation.settings import EvaluationSettings
 from litqeval_gui.core.jobs import CancelToken, Job, Progress
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.gui.plots.landscape_data import LandscapeData, ListLayer
 from litqeval_gui.metrics.semantic import ThresholdAnalysis
 

@@ -28,9 +28,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from litqeval_gui.core import catalog
-from litqeval_gui.core.browse import record_detail
-from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.evaluation import comparison, report_html
 from litqeval_gui.core.evaluation.analysis import readiness
@@ -39,7 +36,10 @@ from litqeval_gui.core.evaluation.settings import (
     load_settings,
     save_settings,
 )
-from litqeval_gui.core.exporting import check_target
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.records import queries
+from litqeval_gui.core.records.exporting import check_target
+from litqeval_gui.core.records.queries import record_detail
 from litqeval_gui.gui.actions import make_action
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.plots.fidelity import FidelityBadge
@@ -242,9 +242,9 @@ class EvaluationView(TopicTarget, QWidget):
     # -- evaluating ----------------------------------------------------------------
     def _empty_reason(self) -> str | None:
         project = self.session.project
-        if catalog.core_size(project, self.topic_id) == 0:
+        if queries.core_size(project, self.topic_id) == 0:
             return NO_CORE
-        if not any(i.role == "results" for i in catalog.lists(project, self.topic)):
+        if not any(i.role == "results" for i in queries.lists(project, self.topic)):
             return NO_LISTS
         return None
 

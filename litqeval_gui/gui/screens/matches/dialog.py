@@ -5,7 +5,7 @@ Each side shows title, year, DOI, authors, venue and the start of the abstract, 
 the differences marked.
 
 Each verdict is queued at once on the session's write path
-(:func:`litqeval_gui.core.matches.decide` as an op) and the next pair is shown without
+(:func:`litqeval_gui.core.records.matches.decide` as an op) and the next pair is shown without
 waiting; the session announces what it changed, and a verdict that could not be
 stored is shown and forgotten.
 The keys A / R / S / → / ← belong to this dialog (a :class:`Shortcuts`): they are
@@ -32,9 +32,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from litqeval_gui.core import matches as core_matches
-from litqeval_gui.core.changes import Changes
-from litqeval_gui.core.matches import Match, MatchSide
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.records import matches as core_matches
+from litqeval_gui.core.records.matches import Match, MatchSide
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.shortcuts import KeysWhileShown, Shortcuts

@@ -23,14 +23,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from litqeval_gui.core import catalog
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import Progress
 from litqeval_gui.core.pooling import store
 from litqeval_gui.core.pooling.runs import COSINE
 from litqeval_gui.core.pooling.simulation import QRELS, TREC_RUN
 from litqeval_gui.core.pooling.store import Pool
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import queries
 from litqeval_gui.core.screening import store as screening_store
 from litqeval_gui.core.screening.retrain import has_ranking
 from litqeval_gui.gui.checklist import add_checkable, checked_values
@@ -43,7 +43,7 @@ from litqeval_gui.metrics.pooling import DEFAULT_FULL_DEPTH, PRESETS
 
 def run_choices(project: Project, topic: str) -> list[tuple[str, str, str]]:
     """(label, source, tip) of every run the topic offers, in the order shown."""
-    lists = catalog.lists(project, topic)
+    lists = queries.lists(project, topic)
     found = [(f"{i.name} — result list", f"list:{i.name}", "The list in its export order")
              for i in lists if i.role == "results" and i.format not in (TREC_RUN, QRELS)]
     found += [(f"{i.name} — TREC run", f"list:{i.name}", "The imported run in rank order")
@@ -79,7 +79,7 @@ class CreatePoolDialog(QDialog):
             add_checkable(self.runs, label, source, source.startswith("list:"), tip)
         self.qrels = QListWidget()
         self.qrels.setToolTip("Imported relevance judgements: grade 1 or more is relevant")
-        for info in catalog.lists(project, topic):
+        for info in queries.lists(project, topic):
             if info.format == QRELS:
                 add_checkable(self.qrels, f"{info.name} ({info.records:,} judged)", info.name,
                            True)

@@ -1,6 +1,6 @@
 """The pooling screen's Simulation tab: SPEC §4 on the topic's imported TREC runs and
 qrels. The grid (the thesis' 500 settings or the presets), MAP or recall@1000 and the
-full depth are chosen here; the job (:func:`~litqeval_gui.core.tar.simulate.simulate_job`)
+full depth are chosen here; the job (:func:`~litqeval_gui.core.trec.simulate.simulate_job`)
 runs in the background with progress and Cancel. Shown: τ vs effort and RMS vs effort
 with the frontier settings highlighted, and a sortable table of every setting; the table
 exports CSV, the plots PNG or SVG."""
@@ -34,8 +34,8 @@ from litqeval_gui.core.pooling.simulation import (
     topic_collection,
     write_settings_csv,
 )
-from litqeval_gui.core.project import Project
-from litqeval_gui.core.tar.simulate import simulate_job
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.trec.simulate import simulate_job
 from litqeval_gui.gui.jobs import JobHandle
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.plot_saving import ask_and_save_plot

@@ -29,10 +29,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.pooling import state, store
 from litqeval_gui.core.pooling.state import PoolState
+from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.plot_saving import ask_and_save_plot
 from litqeval_gui.gui.plots.curves import DepthPlot, integer_axes

@@ -1,6 +1,6 @@
 """The records of one list: a paged table, a filter bar and a detail pane.
 
-:class:`RecordsModel` is a table model over :class:`~litqeval_gui.core.browse.ListBrowser`:
+:class:`RecordsModel` is a table model over :class:`~litqeval_gui.core.records.queries.ListBrowser`:
 ``rowCount`` is the number of rows passing the filter, and ``data`` fetches the page
 of :data:`PAGE_SIZE` rows holding the asked row, keeping the :data:`CACHE_PAGES` most
 recently used pages. A 100 000-row list opens at once and only the visible pages
@@ -44,16 +44,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from litqeval_gui.core import catalog
-from litqeval_gui.core.browse import (
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.records import queries
+from litqeval_gui.core.records.queries import (
     ListBrowser,
+    ListInfo,
     RecordFilter,
     RowSummary,
     record_detail,
     year_span,
 )
-from litqeval_gui.core.catalog import ListInfo
-from litqeval_gui.core.changes import Changes
 from litqeval_gui.gui.actions import make_action
 from litqeval_gui.gui.export_dialog import export_dialog
 from litqeval_gui.gui.record_detail import detail_html, doi_url
@@ -367,7 +367,7 @@ class RecordsView(QWidget):
         """Reload after records or lists changed; after a regrouping (a verdict) only the
         rows' core and group cells are repainted. Now if visible, else when next shown."""
         if changes.lists:
-            info = catalog.list_info(self.session.project, self.info.id)
+            info = queries.list_info(self.session.project, self.info.id)
             self.target_gone = info is None
             self.info = info or self.info
         if changes.records or changes.lists:
@@ -474,5 +474,5 @@ class RecordsView(QWidget):
 
     @classmethod
     def from_descriptor(cls, session: ProjectSession, descriptor: dict) -> RecordsView | None:
-        info = catalog.list_info(session.project, descriptor["list"])
+        info = queries.list_info(session.project, descriptor["list"])
         return None if info is None else cls(session, info)

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog
 
-from litqeval_gui.core.changes import Changes
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.labels import GRADED
 from litqeval_gui.core.screening.store import DECISIONS, Context, Screening

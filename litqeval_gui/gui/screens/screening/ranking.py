@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from litqeval_gui.core.changes import Changes
 from litqeval_gui.core.jobs import CancelToken
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening.features import Features
 from litqeval_gui.core.screening.features_apart import features_apart
 from litqeval_gui.core.screening.retrain import Ranking, retrain

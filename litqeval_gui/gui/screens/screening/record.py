@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from litqeval_gui.core.records import Record
+from litqeval_gui.core.records.model import Record
 from litqeval_gui.core.screening.highlight import INCLUDE, highlight_spans
 
 INCLUDE_COLOUR = "#b7eb8f"  # green: an include term

@@ -22,10 +22,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from litqeval_gui.core import catalog
-from litqeval_gui.core.browse import RecordFilter
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.project import Project
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import queries
+from litqeval_gui.core.records.queries import RecordFilter
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.labels import GRADED, IEM, PHASES
 from litqeval_gui.core.screening.selection import selection_size, years
@@ -67,7 +67,7 @@ class StartDialog(QDialog):
         self.choice.addItem(NEW, None)
         self.name = QLineEdit(placeholderText="e.g. title-abstract round 1")
         self.lists = QListWidget()
-        for info in catalog.lists(project, topic):
+        for info in queries.lists(project, topic):
             if info.role == "core":
                 continue
             add_checkable(self.lists, f"{info.name} ({info.size:,} works)", info.name,

@@ -32,9 +32,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from litqeval_gui.core import parameters
-from litqeval_gui.core.browse import record_detail
-from litqeval_gui.core.changes import Changes
+from litqeval_gui.core.projectfile import parameters
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.records.queries import record_detail
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.labels import GRADED, is_relevant
 from litqeval_gui.core.screening.panel import Panel

@@ -1,0 +1,205 @@
+"""RIS, BibTeX and MEDLINE files that reference managers (Zotero, EndNote, JabRef) accept.
+
+RIS: a valid ``TY`` code (:func:`~litqeval_gui.core.records.reference_types.ris_type`), one ``AU``
+per author, ``T2`` venue, ``VL``/``IS``/``SP``/``EP``/``PB``/``SN``/``UR``, and the
+identifiers RIS has no tag for as ``N1  - <kind>: <value>`` notes; no "1." line before a
+record; values are single lines (line breaks become spaces).
+
+BibTeX: a proper entry type (:func:`~litqeval_gui.core.records.reference_types.bibtex_type`)
+with a ``type`` field keeping the record's own type when it differs, ``and``-joined
+authors, ``journal`` (``booktitle`` for papers in proceedings and chapters), pages as
+``first--last``, text LaTeX-encoded (identifiers and URL verbatim) and keys made of first
+author, year and first title word (``smith2021semantic``; repeats get ``b``, ``c``, …),
+unique in the file and the same on every export of the same records.
+
+MEDLINE (PubMed's ``.nbib``): a ``PMID-`` line starts each record (empty when the record
+has none), then ``TI``, ``AB``, ``FAU`` and ``AU`` per author, ``DP`` year, ``JT`` venue,
+``PT`` type, ``LA`` language, ``OT`` keywords, ``VI``/``IP``/``PG``/``PB``/``IS``, ``PMC``
+and the DOI as ``AID - … [doi]``; long values wrap onto six-space continuation lines.
+MEDLINE has no tag for a URL or for identifiers other than PMID, PMCID and DOI: they are
+left out.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+import unicodedata
+from pathlib import Path
+
+from litqeval_gui.core.records.model import OTHER_ID_KINDS, Record
+from litqeval_gui.core.records.reference_types import bibtex_type, ris_type
+
+
+def _one_line(value: str) -> str:
+    return " ".join(value.split())
+
+
+def _ris_writer():
+    import rispy
+
+    class PlainRisWriter(rispy.RisWriter):
+        """rispy's writer without its "1.", "2.", … line before each record."""
+
+        def set_header(self, count: int) -> str:
+            return ""
+
+    return rispy, PlainRisWriter
+
+
+def write_ris(records: list[Record], path: Path) -> int:
+    rispy, writer = _ris_writer()
+    entries = []
+    for record in records:
+        entry: dict[str, object] = {"type_of_reference": ris_type(record.type)}
+        first, _, last = record.pages.partition("-")
+        for key, value in (("title", record.title), ("abstract", record.abstract),
+                           ("secondary_title", record.venue), ("doi", record.doi),
+                           ("language", record.language), ("volume", record.volume),
+                           ("number", record.issue), ("start_page", first),
+                           ("end_page", last), ("publisher", record.publisher),
+                           ("issn", record.issn)):
+            if value:
+                entry[key] = _one_line(value)
+        if record.year:
+            entry["year"] = str(record.year)
+        for key, values in (("authors", record.authors), ("keywords", record.keywords),
+                            ("urls", [record.url] if record.url else [])):
+            if values:
+                entry[key] = [_one_line(v) for v in values]
+        notes = [f"{kind}: {value}" for kind, value in record.identifiers() if kind != "doi"]
+        if notes:
+            entry["notes"] = notes
+        entries.append(entry)
+    with open(path, "w", encoding="utf-8", newline="\n") as handle:
+        rispy.dump(entries, handle, implementation=writer)
+    return len(records)
+
+
+def _keyword_list(keywords: list[str]) -> str:
+    """Keywords joined by ``"; "`` (a lone keyword with a comma gets a final ``;`` so the
+    importer does not split it at the comma)."""
+    joined = "; ".join(keywords)
+    return f"{joined};" if len(keywords) == 1 and "," in joined else joined
+
+
+def _latex_encoder():
+    from pylatexenc.latexencode import (
+        RULE_DICT,
+        UnicodeToLatexConversionRule,
+        UnicodeToLatexEncoder,
+    )
+
+    keep_quotes = UnicodeToLatexConversionRule(RULE_DICT, {ord('"'): '"'})
+    return UnicodeToLatexEncoder(conversion_rules=[keep_quotes, "defaults"],
+                                 replacement_latex_protection="braces-all",
+                                 unknown_char_policy="keep", unknown_char_warning=False)
+
+
+def _ascii_word(text: str) -> str:
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9]", "", folded.lower())
+
+
+_STOP = frozenset("a an the of on in and for to".split())
+
+
+def citation_key(record: Record) -> str:
+    """``surname`` + ``year`` + first title word, ASCII lower case (``anon``/``nd`` where
+    missing): e.g. ``smith2021semantic``."""
+    author = record.authors[0] if record.authors else ""
+    surname = author.split(",")[0] if "," in author else (author.split() or [""])[-1]
+    words = [w for w in (_ascii_word(w) for w in record.title.split()) if w]
+    word = next((w for w in words if w not in _STOP), words[0] if words else "")
+    return f"{_ascii_word(surname) or 'anon'}{record.year or 'nd'}{word}"
+
+
+def unique_keys(records: list[Record]) -> list[str]:
+    """:func:`citation_key` of each record, repeats made unique with ``b``, ``c``, …"""
+    used: set[str] = set()
+    keys = []
+    for record in records:
+        base = key = citation_key(record)
+        n = 1
+        while key in used:
+            n += 1
+            key = base + _letters(n)
+        used.add(key)
+        keys.append(key)
+    return keys
+
+
+def _letters(n: int) -> str:
+    """Bijective base 26: 2 → ``b``, 26 → ``z``, 27 → ``aa`` (1 → ``a`` is never asked:
+    the first holder of a key keeps it bare)."""
+    out = ""
+    while n:
+        n, digit = divmod(n - 1, 26)
+        out = "abcdefghijklmnopqrstuvwxyz"[digit] + out
+    return out
+
+
+def write_bibtex(records: list[Record], path: Path) -> int:
+    import bibtexparser
+    from bibtexparser import model
+    from bibtexparser.middlewares import default_unparse_stack
+
+    latex = _latex_encoder().unicode_to_latex
+    library = bibtexparser.Library()
+    for record, key in zip(records, unique_keys(records), strict=True):
+        entry_type = bibtex_type(record.type)
+        venue_field = "booktitle" if entry_type in ("inproceedings", "incollection") \
+            else "journal"
+        text = {
+            "title": record.title, "abstract": record.abstract,
+            "author": " and ".join(record.authors), "year": str(record.year or ""),
+            venue_field: record.venue, "volume": record.volume, "number": record.issue,
+            "publisher": record.publisher, "keywords": _keyword_list(record.keywords),
+            "language": record.language,
+            "type": record.type if record.type != entry_type else "",
+        }
+        verbatim = {"pages": record.pages.replace("-", "--"), "issn": record.issn,
+                    "url": record.url, "doi": record.doi, "pmid": record.pmid,
+                    **{kind: record.ids.get(kind, "") for kind in OTHER_ID_KINDS}}
+        fields = [model.Field(k, latex(_one_line(v))) for k, v in text.items() if v]
+        fields += [model.Field(k, v) for k, v in verbatim.items() if v]
+        library.add(model.Entry(entry_type, key, fields))
+    # the library is thrown away after writing: no need for the default stack's deep copy
+    stack = default_unparse_stack(allow_inplace_modification=True)
+    Path(path).write_text(bibtexparser.write_string(library, unparse_stack=stack),
+                          encoding="utf-8")
+    return len(records)
+
+
+def _medline_initials(author: str) -> str:
+    """PubMed's short author form: "Müller, Hans Peter" → "Müller HP" (other forms kept)."""
+    surname, comma, given = author.partition(",")
+    if not comma:
+        return author
+    return f"{surname.strip()} {''.join(part[:1] for part in given.split())}".strip()
+
+
+def _medline_field(tag: str, value: str) -> str:
+    """One MEDLINE field: tag padded to four, ``"- "``, wrapped with six-space continuation
+    lines (on spaces only, so the reader's joining restores the value)."""
+    return textwrap.fill(_one_line(value), width=88, initial_indent=f"{tag:<4}- ",
+                         subsequent_indent=" " * 6, break_on_hyphens=False,
+                         break_long_words=False) or f"{tag:<4}- "
+
+
+def write_medline(records: list[Record], path: Path) -> int:
+    blocks = []
+    for record in records:
+        fields = [("PMID", record.pmid), ("TI", record.title), ("AB", record.abstract)]
+        for author in record.authors:
+            fields += [("FAU", author), ("AU", _medline_initials(author))]
+        fields += [("DP", str(record.year or "")), ("JT", record.venue), ("PT", record.type),
+                   ("LA", record.language), *(("OT", k) for k in record.keywords),
+                   ("VI", record.volume), ("IP", record.issue), ("PG", record.pages),
+                   ("PB", record.publisher), ("IS", record.issn),
+                   ("PMC", record.ids.get("pmcid", "")),
+                   ("AID", f"{record.doi} [doi]" if record.doi else "")]
+        blocks.append("\n".join(_medline_field(tag, value) for tag, value in fields
+                                if value or tag == "PMID"))
+    Path(path).write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
+    return len(records)

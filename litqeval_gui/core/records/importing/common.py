@@ -1,0 +1,298 @@
+"""Pieces every importer shares: the result type, decoding, identifier sniffing and
+the :class:`Collector` that validates, filters, ranks and counts records.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from litqeval_gui.core.errors import ImportRefused
+from litqeval_gui.core.jobs import NEVER, CancelToken, Progress
+from litqeval_gui.core.records.model import (
+    DIMENSIONS_ID,
+    MAX_FIELD_CHARS,
+    OTHER_ID_KINDS,
+    PUBMED_URL,
+    Record,
+    RejectedRecord,
+    normalise_id,
+)
+
+FORMATS = ("ris", "bibtex", "csv", "tsv", "xlsx", "medline", "trec-run", "qrels")
+PROGRESS_EVERY = 2000  # records between progress reports (and cancel checks)
+MAX_FIELD_NOTES = 20  # unreadable fields named one by one in an import's notes
+
+
+@dataclass
+class ParseResult:
+    """Everything one import read from one file; the pipeline stores it in one transaction."""
+
+    path: str
+    format: str
+    encoding: str
+    database: str = ""
+    records: list[Record] = field(default_factory=list)
+    rejected: list[RejectedRecord] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    columns: dict[str, str] = field(default_factory=dict)
+    topics: list[str] = field(default_factory=list)
+    recognised: list[str] = field(default_factory=list)  # what was inferred, for the preview
+    unreadable: list[str] = field(default_factory=list)  # fields not read (notes when done)
+
+
+# --------------------------------------------------------------------------- decoding
+
+_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
+         (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def sniff_encoding(head: bytes, path: str, *, complete: bool) -> str:
+    """Encoding of a file from its first bytes: BOM, else UTF-8, else cp1252.
+
+    Raises :class:`ImportRefused` for binary content (NUL bytes without a UTF-16 BOM).
+    ``complete`` says ``head`` is the whole file (so a cut multi-byte character is an error).
+    """
+    for bom, name in _BOMS:
+        if head.startswith(bom):
+            return name
+    if b"\x00" in head:
+        raise ImportRefused(f"{path}: this is a binary file (it contains NUL bytes), "
+                            "not a text export")
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=complete)
+        return "utf-8"
+    except UnicodeDecodeError:
+        return "cp1252"
+
+
+def decode(data: bytes, encoding: str, path: str) -> tuple[str, str, list[str]]:
+    """``(text, encoding actually used, notes)``; newlines normalised to ``\\n``.
+
+    A file that is not valid UTF-8 falls back to cp1252 with a note; bytes that are
+    not text in any of these encodings refuse the import.
+    """
+    notes: list[str] = []
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as err:
+        if encoding != "utf-8":
+            raise ImportRefused(f"{path}: cannot decode the file as {encoding} "
+                                f"(byte {err.start}); is it a binary file?") from None
+        encoding = "cp1252"
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            raise ImportRefused(f"{path}: the file is neither UTF-8 nor cp1252 text "
+                                f"(undecodable byte at offset {err.start})") from None
+    if encoding == "cp1252":
+        notes.append("not valid UTF-8: decoded as cp1252 (Windows Western European); "
+                     "check accented characters")
+    if "\x00" in text:
+        raise ImportRefused(f"{path}: this is a binary file (it contains NUL characters)")
+    text = text.lstrip("\ufeff")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text, encoding, notes
+
+
+# --------------------------------------------------------------------------- identifiers
+
+# (lower-case marker that must occur, kind, pattern): the marker test keeps sniffing cheap
+_SNIFFERS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    ("wos:", "wos_ut", re.compile(r"\bWOS:([A-Z0-9]{15})\b", re.IGNORECASE)),
+    ("2-s2.0-", "scopus_eid", re.compile(r"\b(2-s2\.0-\d{6,})")),
+    ("pmc", "pmcid", re.compile(r"\b(PMC\d{3,})\b", re.IGNORECASE)),
+    ("openalex.org/", "openalex", re.compile(r"openalex\.org/(W\d+)", re.IGNORECASE)),
+    ("pub.", "dimensions", DIMENSIONS_ID),
+    ("lens.org/", "lens",
+     re.compile(r"lens\.org/(?:lens/scholar/article/)?(\d{3}-\d{3}-\d{3}-\d{3}-\d{3})")),
+    ("pubmed", "pmid", PUBMED_URL),
+    ("doi.org/", "doi", re.compile(r"doi\.org/(10\.\d{4,9}/\S+)", re.IGNORECASE)),
+)
+
+
+_RECHECK = frozenset({"doi", "pmid", "pmcid", "wos_ut"})  # the others match canonical
+
+
+def sniff_ids(value: str) -> dict[str, str]:
+    """Identifiers recognisable in a free string (accession number, URL, note)."""
+    found: dict[str, str] = {}
+    low = value.lower()
+    for marker, kind, pattern in _SNIFFERS:
+        at = low.find(marker)
+        if at >= 0:
+            match = pattern.search(value, max(0, at - 30))
+            if match:
+                value_id = normalise_id(kind, match.group(1)) if kind in _RECHECK else match[1]
+                if value_id:
+                    found[kind] = value_id
+    return found
+
+
+def split_list(value: str, seps: str = ";") -> list[str]:
+    """Non-empty stripped items of ``value`` split on any character of ``seps``."""
+    if not value:
+        return []
+    parts = re.split("[" + re.escape(seps) + "]", value) if len(seps) > 1 else value.split(seps)
+    return [p.strip() for p in parts if p.strip()]
+
+
+def split_authors(value: str, seps: str = ";") -> list[str]:
+    """An authors cell as a list: split on ``seps`` (``;``) always; on ``,`` only when the
+    cell has none of them and every piece looks like a whole name (two words or more, the
+    first capitalised: "Jane Smith", "Smith J"), so "Smith, J." or "van der Berg, Jan
+    Peter" stays one author."""
+    if any(sep in value for sep in seps):
+        return split_list(value, seps)
+    pieces = split_list(value, ",")
+    if len(pieces) > 1 and all(len(p.split()) >= 2 and p[:1].isupper() for p in pieces):
+        return pieces
+    return [value.strip()] if value.strip() else []
+
+
+def dedupe(items: Iterable[str]) -> list[str]:
+    """``items`` without repeats, first occurrence kept."""
+    return list(dict.fromkeys(i for i in items if i))
+
+
+# --------------------------------------------------------------------------- collecting
+
+_TEXT_FIELDS = ("title", "abstract", "venue")
+
+
+def _values(record: Record, key: str) -> list[str]:
+    """The values ``where`` compares for ``key``: an identifier kind, a Record field or
+    else a raw field (name case-insensitive); a list field gives its items."""
+    if key in OTHER_ID_KINDS:
+        value: object = record.ids.get(key, "")
+    elif key in Record.__dataclass_fields__ and key != "raw":
+        value = getattr(record, key)
+    else:
+        folded = key.casefold()
+        value = next((v for k, v in record.raw.items() if k.casefold() == folded), "")
+    items = value if isinstance(value, list) else [value]
+    return ["" if item is None else str(item).strip() for item in items]
+
+
+def _matches(record: Record, key: str, wanted: str) -> bool:
+    """Whether ``record``'s ``key`` equals or lists (``,``/``;``) ``wanted``, ignoring case."""
+    wanted = wanted.strip().casefold()
+    return any(text.casefold() == wanted
+               or any(p.strip().casefold() == wanted for p in re.split("[,;]", text))
+               for text in _values(record, key))
+
+
+class Collector:
+    """Validates candidate records in file order into a :class:`ParseResult`.
+
+    A record without title and abstract (unless ``need_text`` is false) or with an
+    absurdly long field is rejected; ``where`` filters; ``limit`` stops early;
+    ranks are 1-based positions among accepted records unless the format sets them.
+    """
+
+    def __init__(self, result: ParseResult, *, where: dict[str, str] | None = None,
+                 limit: int | None = None, token: CancelToken = NEVER,
+                 need_text: bool = True, keep_rank: bool = False) -> None:
+        self.result = result
+        self.where = dict(where or {})
+        self.limit = limit
+        self.token = token
+        self.need_text = need_text
+        self.keep_rank = keep_rank
+        self.filtered_out = 0
+        self.accepted = 0  # records accepted so far (also those of a part parsed elsewhere)
+        self._where_values: dict[str, list[str]] = {}
+
+    @property
+    def full(self) -> bool:
+        return self.limit is not None and self.accepted >= self.limit
+
+    def unreadable(self, number: int, line: int | None, name: str, value: object) -> None:
+        """Note a field of an accepted record that could not be read (:meth:`finish`
+        names the first :data:`MAX_FIELD_NOTES` in the notes and counts the others)."""
+        where = f"record {number}" + (f" (line {line})" if line else "")
+        self.result.unreadable.append(f"{where}: field {name} {str(value)[:80]!r} could not "
+                                      "be read; the record was kept without it")
+
+    def reject(self, number: int, line: int | None, reason: str, title: str = "") -> None:
+        self.result.rejected.append(RejectedRecord(number, line, reason, title[:200]))
+
+    def add(self, record: Record, number: int) -> bool:
+        """Accept, reject or filter out ``record`` (its 1-based ``number`` in the file);
+        whether it was accepted."""
+        problem = self._problem(record)
+        if problem:
+            self.reject(number, record.source_line, problem, record.title)
+            return False
+        if self.where and not self._keep(record):
+            self.filtered_out += 1
+            return False
+        self.accepted += 1
+        if not self.keep_rank:
+            record.rank = self.accepted
+        self.result.records.append(record)
+        return True
+
+    def check_year(self, record: Record, number: int, name: str, value: object) -> None:
+        """Note ``value`` of field ``name`` when it held something but no year."""
+        if record.year is None and value and str(value).strip():
+            self.unreadable(number, record.source_line, name, value)
+
+    def _problem(self, record: Record) -> str:
+        if self.need_text and not record.has_text():
+            return "no title and no abstract"
+        if max(len(record.title), len(record.abstract), len(record.venue)) > MAX_FIELD_CHARS:
+            name = next(n for n in _TEXT_FIELDS if len(getattr(record, n)) > MAX_FIELD_CHARS)
+            size = len(getattr(record, name))
+            return (f"the {name} is absurdly long ({size:,} characters; "
+                    f"the limit is {MAX_FIELD_CHARS:,})")
+        size = sum(map(len, record.authors)) + sum(map(len, record.keywords))
+        if size > MAX_FIELD_CHARS:
+            return f"the author/keyword lists are absurdly long ({size:,} characters)"
+        return ""
+
+    def _keep(self, record: Record) -> bool:
+        for key, value in self.where.items():
+            if not _matches(record, key, value):
+                self._remember(record, key)
+                return False
+        return True
+
+    def _remember(self, record: Record, key: str) -> None:
+        known = self._where_values.setdefault(key, [])
+        if len(known) < 20:
+            for text in _values(record, key):
+                known.extend(i for i in split_list(text, ",;") if i not in known)
+
+    def progress(self, done: int, total: int, message: str) -> Progress:
+        """A progress report; also the point where cancellation is honoured."""
+        self.token.raise_if_cancelled()
+        return Progress(done, total, message)
+
+    def finish(self) -> ParseResult:
+        """The result, or :class:`ImportRefused` when no record is usable."""
+        result = self.result
+        result.notes.extend(result.unreadable[:MAX_FIELD_NOTES])
+        if len(result.unreadable) > MAX_FIELD_NOTES:
+            result.notes.append(f"… and {len(result.unreadable) - MAX_FIELD_NOTES} more "
+                                "fields that could not be read")
+        if self.filtered_out:
+            shown = ", ".join(f"{k}={v!r}" for k, v in self.where.items())
+            result.notes.append(f"{self.filtered_out} record(s) left out by the filter {shown}")
+        if self.accepted:
+            if result.rejected:  # each one is listed with its reason in ``rejected``
+                result.notes.append(f"{len(result.rejected)} record(s) rejected")
+            return result
+        if result.rejected:
+            first = "; ".join(r.describe(result.path) for r in result.rejected[:3])
+            raise ImportRefused(f"{result.path}: no usable records; first problems: {first}")
+        if self.filtered_out:
+            shown = ", ".join(f"{k}={v!r}" for k, v in self.where.items())
+            values = "; ".join(f"{k}: {', '.join(map(repr, v[:20]))}"
+                               for k, v in self._where_values.items() if v)
+            raise ImportRefused(f"{result.path}: no record matches {shown}"
+                                + (f" (values found: {values})" if values else ""))
+        raise ImportRefused(f"{result.path}: no records found in this {result.format} file")

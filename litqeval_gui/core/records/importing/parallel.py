@@ -1,0 +1,226 @@
+"""Parse a file into storage rows; a large RIS file in worker processes.
+
+:func:`read_rows` is what the import pipeline calls: it hands the rows
+(:func:`~litqeval_gui.core.records.rows.record_row`) to a ``sink`` in file order as they
+are ready, so the caller writes them while parsing goes on. For most files it runs
+:func:`~litqeval_gui.core.records.importing.read_records`. A RIS file of at least
+:data:`PARALLEL_MIN_BYTES` is cut at record boundaries into pieces that
+:data:`WORKERS` processes parse, while this process writes each piece's rows as it
+arrives. Records, ranks, rejections (with file line and record numbers) and notes are
+exactly those of a serial parse.
+
+A UTF-8 file (LF or CRLF) is cut as bytes: this process only checks that each piece
+decodes, and the worker that parses a piece decodes it. Other files (UTF-16, cp1252,
+lone CRs) are decoded here first, with the notes and refusals of a serial parse.
+
+Workers are forked from a ``forkserver`` that has imported this module once (safe
+beside Qt threads, and a later import starts its workers in milliseconds); where the
+platform has no forkserver (Windows) they are spawned. The pool starts in a thread
+while this process decodes and cuts the file.
+"""
+
+from __future__ import annotations
+
+import codecs
+import gc
+import marshal
+import multiprocessing
+import signal
+import sys
+from collections.abc import Callable, Generator, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from multiprocessing.pool import Pool
+from pathlib import Path
+
+from litqeval_gui.core.jobs import NEVER, CancelToken, Progress, run_job
+from litqeval_gui.core.projectfile.writes import CHUNK_ROWS
+from litqeval_gui.core.records.importing import _choose_format, _collector, read_records, ris
+from litqeval_gui.core.records.importing.common import ParseResult, decode
+from litqeval_gui.core.records.model import RejectedRecord
+from litqeval_gui.core.records.rows import record_row
+from litqeval_gui.core.scaleout import main_importable, process_context
+
+PARALLEL_MIN_BYTES = 4_000_000  # about 5 000 records with abstracts
+PIECE_RECORDS = 2000  # records per piece a worker parses and sends back
+WORKERS = 2  # worker processes; this process writes the rows meanwhile
+MAIN_PIECES = 3  # at most this many pieces are parsed here while the workers start
+
+PieceResult = tuple[list[bytes], list[RejectedRecord], list[str], list[str], int, str]
+Sink = Callable[[list[tuple], int], object]  # (rows, rank offset)
+
+
+def read_rows(path: str | Path, sink: Sink, *, fmt: str = "auto",
+              mapping: dict[str, str] | None = None, where: dict[str, str] | None = None,
+              topic: str | None = None, token: CancelToken = NEVER,
+              parallel: bool | None = None) -> Generator[Progress, None, ParseResult]:
+    """Parse ``path``, passing its rows to ``sink``; return the result (``records`` empty).
+
+    ``parallel`` forces (True) or forbids (False) the worker path; by default it
+    is used for RIS files of at least :data:`PARALLEL_MIN_BYTES` bytes. Nothing may be
+    kept from the sink's rows if this raises (the caller's transaction).
+    """
+    path_s = str(path)
+    chosen, encoding = _choose_format(path_s, fmt)
+    if chosen == "ris" and (parallel or (parallel is None
+                                         and Path(path_s).stat().st_size >= PARALLEL_MIN_BYTES)):
+        with ThreadPoolExecutor(1) as starter:
+            pool = starter.submit(_start_pool)  # the workers start while the file is decoded
+            try:
+                pieces, encoding, notes = _ris_pieces(Path(path_s).read_bytes(), encoding, path_s)
+                return (yield from _ris_in_pieces(path_s, pieces, encoding, notes, where, token,
+                                                  sink, pool))
+            finally:
+                _stop(pool.result())
+    result = yield from read_records(path_s, fmt=chosen, mapping=mapping, where=where,
+                                     topic=topic, token=token)
+    sink([record_row(rec) for rec in result.records], 0)
+    result.records = []
+    return result
+
+
+def _start_pool() -> Pool | None:
+    """:data:`WORKERS` processes, forked from a forkserver that has this module loaded,
+    or None where processes cannot be started (this process then parses every piece).
+
+    Workers run without the cyclic garbage collector (see
+    :func:`~litqeval_gui.core.jobs.gc_paused`): they only parse, and end with the import.
+    They ignore Ctrl-C (SIGINT reaches the whole process group): this process handles
+    it and stops them; a worker dying of it would print a traceback and be replaced.
+    """
+    if not main_importable():
+        return None
+    context = process_context()
+    if context.get_start_method() == "forkserver":
+        context.set_forkserver_preload(_preload())
+    try:
+        return context.Pool(WORKERS, initializer=_worker_start)
+    except (OSError, ImportError):  # no processes, sockets or semaphores (sandboxes)
+        return None
+
+
+def _worker_start() -> None:
+    gc.disable()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _preload() -> list[str]:
+    """Modules the forkserver imports once for all its workers: this one, and the module
+    of the main script's ``main`` (console scripts: ``from litqeval_gui.cli import
+    main``), which multiprocessing would otherwise make every worker import again."""
+    entry = getattr(getattr(sys.modules["__main__"], "main", None), "__module__", None)
+    return [__name__] + ([entry] if entry and entry != "__main__" else [])
+
+
+def _stop(pool: Pool | None) -> None:
+    if pool is not None:
+        pool.terminate()  # also stops the workers at once on cancel or error
+        pool.join()
+
+
+def _parse_piece(task: tuple[str | bytes, str, str, dict[str, str] | None, int, int],
+                 ) -> PieceResult:
+    """Worker process: parse one piece of a RIS file (text, or UTF-8 bytes) into rows
+    (ranks from 1), serialised :data:`~litqeval_gui.core.projectfile.writes.CHUNK_ROWS` at a time with
+    :mod:`marshal` (rows are tuples of plain values; marshal builds no other object and
+    runs no code): the importing thread loads one slice just before writing it, so no
+    single load holds the GIL for long (2000 rows at once: 4 ms alone, far more on a busy
+    machine)."""
+    piece, path, encoding, where, first_line, first_number = task
+    text = piece if isinstance(piece, str) else decode(piece, "utf-8", path)[0]
+    col = _collector(path, "ris", encoding, where, None, NEVER)
+    run_job(ris.read(text, col, first_line=first_line, first_number=first_number))
+    result = col.result
+    rows = [record_row(rec) for rec in result.records]
+    packed = [marshal.dumps(rows[i:i + CHUNK_ROWS])
+              for i in range(0, len(rows), CHUNK_ROWS)]
+    return (packed, result.rejected, result.notes, result.unreadable, col.filtered_out,
+            result.database)
+
+
+def _ris_pieces(data: bytes, encoding: str, path: str,
+                ) -> tuple[list[tuple[str | bytes, int, int]], str, list[str]]:
+    """The file's pieces, its encoding and decoding notes: UTF-8 bytes (checked here)
+    when the file is plain UTF-8 with LF or CRLF line ends, else decoded text."""
+    start = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    if encoding in ("utf-8", "utf-8-sig") and b"\x00" not in data and _no_lone_cr(data):
+        pieces = list(_pieces(data, start))
+        try:
+            for piece, _, _ in pieces:
+                piece.decode("utf-8")
+            return pieces, encoding, []
+        except UnicodeDecodeError:
+            pass  # not UTF-8 after all: decode() falls back to cp1252 or refuses
+    text, encoding, notes = decode(data, encoding, path)
+    return list(_pieces(text)), encoding, notes
+
+
+def _no_lone_cr(data: bytes, block: int = 1 << 20) -> bool:
+    """Every CR of ``data`` starts a CRLF. Counted per ``block`` bytes: one count over a
+    file of 35 MB holds the GIL for 20–30 ms, and a decision made meanwhile waits."""
+    if b"\r" not in data:  # memchr, LF files: 3 ms for 35 MB
+        return True
+    return all(data.count(b"\r", i, i + block) == data.count(b"\r\n", i, i + block + 1)
+               for i in range(0, len(data), block))
+
+
+def _pieces(data: str | bytes, start: int = 0) -> Iterator[tuple[str | bytes, int, int]]:
+    """``(piece, first line, first record number)`` of pieces of ``data`` from ``start``
+    holding :data:`PIECE_RECORDS` whole records each (the last one takes the tail)."""
+    ends = ris.record_ends(data, start)
+    cuts = [start, *ends[PIECE_RECORDS - 1:-1:PIECE_RECORDS], len(data)]
+    newline = "\n" if isinstance(data, str) else b"\n"
+    line, number = 1, 0
+    for begin, finish in zip(cuts, cuts[1:], strict=False):
+        yield data[begin:finish], line, number
+        line += data.count(newline, begin, finish)
+        number += ris.count_records(data, begin, finish, PIECE_RECORDS)
+
+
+def _results(pool: Future[Pool | None], tasks: list[tuple]) -> Iterator[PieceResult | None]:
+    """Piece results in file order: parsed here until the workers are up (at most
+    :data:`MAIN_PIECES`), the rest by the workers; ``None`` while waiting for them."""
+    mine = 0
+    while mine < len(tasks) and mine < MAIN_PIECES and not pool.done():
+        yield _parse_piece(tasks[mine])
+        mine += 1
+    workers = pool.result()
+    if workers is None:
+        yield from map(_parse_piece, tasks[mine:])
+        return
+    pending = workers.imap(_parse_piece, tasks[mine:])
+    for _ in tasks[mine:]:
+        while True:
+            try:
+                yield pending.next(timeout=0.05)
+                break
+            except multiprocessing.TimeoutError:
+                yield None
+
+
+def _ris_in_pieces(path: str, pieces: list[tuple[str | bytes, int, int]], encoding: str,
+                   notes: list[str],
+                   where: dict[str, str] | None, token: CancelToken, sink: Sink,
+                   pool: Future[Pool | None]) -> Generator[Progress, None, ParseResult]:
+    """Pieces are parsed by worker processes (the first few here); their rows reach
+    ``sink`` in file order as they arrive, so writing overlaps parsing."""
+    tasks = [(piece, path, encoding, where, line, number) for piece, line, number in pieces]
+    col = _collector(path, "ris", encoding, where, None, token)
+    col.result.notes.extend(notes)
+    done = 0
+    for result in _results(pool, tasks):
+        if result is not None:
+            packed, rejected, more_notes, unreadable, filtered, database = result
+            if not done:
+                col.result.database = database
+            offset = col.accepted  # the piece's ranks follow the records accepted before it
+            for blob in packed:
+                rows = marshal.loads(blob)
+                sink(rows, offset)
+                col.accepted += len(rows)
+            col.result.rejected.extend(rejected)
+            col.result.notes.extend(more_notes)
+            col.result.unreadable.extend(unreadable)
+            col.filtered_out += filtered
+            done += 1
+        yield col.progress(done, len(tasks), "reading RIS records")  # cancel point
+    return col.finish()

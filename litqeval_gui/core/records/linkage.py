@@ -1,0 +1,489 @@
+"""Record linkage: which records are the same work.
+
+Rules, in order (the first that applies decides a pair):
+
+Records with different DOIs are never joined automatically, whatever the evidence: a
+link between them (a shared PMID, an equal title) is uncertain, and :func:`group` does
+not join them through other records either; only the user's confirmation does.
+
+1. **User verdicts** win: a pair the user rejected is never linked, whatever the
+   evidence, and :func:`group` never joins it through other records either; a pair
+   the user confirmed gets a certain link with method ``"user"``. Verdicts are keyed
+   by :func:`fingerprint`, so they survive re-imports.
+2. **Identifiers**: equal normalised values of the same kind (``doi``, ``pmid``,
+   ``pmcid``, ...) → certain link named after the kind, score 1.0. Records that
+   share an identifier are linked to one hub record (the first new one), not
+   pairwise, so a bogus DOI shared by a whole export costs n links, not n².
+3. **Titles** (normalised by :func:`~litqeval_gui.core.records.model.normalise_title`):
+   rapidfuzz ``fuzz.ratio`` of the two titles (method ``"title"`` when equal,
+   ``"fuzzy"`` otherwise), or, when one title is at least
+   ``subtitle_min_chars`` long and the other one starts with it, the ratio of the
+   shorter title against the same-length prefix of the longer one (``"subtitle"``:
+   "Title: a systematic review" vs "Title"). Years further apart than
+   ``year_tolerance`` (both known) → never linked. A score at/above ``upper`` is
+   certain, one in ``[lower, upper)`` uncertain. A title link is *demoted* to
+   uncertain (never certain, still listed for the user) when
+
+   - both records carry identifiers of the same kind and none is shared
+     (different DOIs: a preprint and its published version, an erratum, a
+     Cochrane update — the reviewer decides whether those merge);
+   - the titles carry different numbers or roman numerals ("Part I"/"Part II",
+     "phase 2"/"phase 3");
+   - the shorter title has fewer than ``min_title_chars`` characters
+     ("Editorial", "Reply"), unless the titles are equal and so are the two
+     (non-empty) abstracts;
+   - it is a subtitle match and either year is unknown.
+
+Candidate pairs come from a sorted neighbourhood (never all pairs): the titles are
+sorted by two keys — the title itself (finds typos late in the title and
+subtitle variants) and, once for each of the ``rare_keys`` rarest shared tokens
+of a title, that token followed by the title (finds typos anywhere else: a typo
+makes a token unique, so it is never a key, and two or fewer typos leave at least
+one of the three rarest tokens in common) — and each title is compared with the
+next ``window`` entries in both orders. Cost is O(n log n + n·window·rare_keys).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import re
+from collections import defaultdict
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import chain
+
+import numpy as np
+from rapidfuzz import fuzz
+from rapidfuzz.distance import LCSseq
+from rapidfuzz.process import cpdist
+
+from litqeval_gui.core.jobs import NEVER, CancelToken, Progress
+from litqeval_gui.core.records.model import Record, normalise_id, normalise_title
+
+
+@dataclass(frozen=True)
+class LinkItem:
+    """What the linker needs of one record: its key, normalised title, year, identifiers
+    and, for a short title (see :func:`abstract_key`), its normalised abstract."""
+
+    key: int
+    title: str
+    year: int | None
+    ids: tuple[tuple[str, str], ...]
+    abstract: str = ""
+
+
+@dataclass(frozen=True)
+class Link:
+    """Evidence that records ``a < b`` are the same work; ``certain=False`` needs a verdict."""
+
+    a: int
+    b: int
+    method: str
+    score: float
+    certain: bool
+
+
+USER = "user"  # method of the user's verdicts
+TITLE_METHODS = ("title", "fuzzy", "subtitle")  # the others are identifier kinds
+
+
+@dataclass(frozen=True)
+class LinkSettings:
+    """Thresholds of :func:`find_links`.
+
+    ``upper`` 0.93 accepts two character edits in a 30-character title (ratio
+    1 - 4/60) and everything markup/case/punctuation folding removes; ``lower``
+    0.85 lists the next band (e.g. three edits, or a typo plus a changed word) for
+    the user without flooding the list with merely related titles.
+    """
+
+    upper: float = 0.93
+    lower: float = 0.85
+    year_tolerance: int = 1
+    min_title_chars: int = 20  # shorter titles give at most uncertain links
+    subtitle_min_chars: int = 25  # the shorter (main) title of a subtitle match
+    window: int = 8  # neighbours compared in each sort order
+    rare_keys: int = 3  # rarest shared tokens of a title used as sort keys
+
+
+SHORT_TITLE_CHARS = LinkSettings.min_title_chars  # titles whose abstracts the linker reads
+
+
+def abstract_key(title_norm: str, abstract: str | None) -> str:
+    """The normalised abstract of a record whose normalised title is short, else ``""``
+    (only short titles need it, so the abstracts of the others are never read)."""
+    return normalise_title(abstract) if abstract and len(title_norm) < SHORT_TITLE_CHARS \
+        else ""
+
+
+def item_from_record(key: int, record: Record) -> LinkItem:
+    """The :class:`LinkItem` of ``record``: title and every identifier normalised (as the
+    importers store them, so this equals the item the project gives for the record)."""
+    ids = {(kind, normalise_id(kind, value)) for kind, value in record.identifiers()}
+    title = normalise_title(record.title)
+    return LinkItem(key, title, record.year,
+                    tuple(sorted((kind, value) for kind, value in ids if value)),
+                    abstract_key(title, record.abstract))
+
+
+def fingerprint(item: LinkItem) -> str:
+    """Stable hex digest of the record's DOI, normalised title and year.
+
+    Two imports of the same record content give the same fingerprint, so a
+    verdict stored under a pair of fingerprints applies to later imports too.
+    """
+    doi = next((value for kind, value in item.ids if kind == "doi"), "")
+    text = f"{doi}|{item.title}|{item.year or ''}"
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+class _Verdicts:
+    """The user's verdicts looked up by item index."""
+
+    def __init__(self, items: Sequence[LinkItem], verdicts: Mapping[frozenset[str], bool]):
+        self._verdicts = verdicts
+        self._prints = [fingerprint(item) for item in items] if verdicts else []
+
+    def rejected(self, i: int, j: int) -> bool:
+        return bool(self._verdicts) and self._verdicts.get(
+            frozenset((self._prints[i], self._prints[j]))) is False
+
+    def pairs(self, same: bool) -> Iterator[tuple[int, int]]:
+        """Index pairs ``i < j`` of the present items the user confirmed (``same``) or
+        rejected."""
+        by_print: dict[str, list[int]] = defaultdict(list)
+        for index, value in enumerate(self._prints):
+            by_print[value].append(index)
+        for pair, verdict in self._verdicts.items():
+            if verdict != same:
+                continue
+            first, second = (*pair, *pair)[:2]  # a one-element set pairs a print with itself
+            for i in by_print.get(first, ()):
+                for j in by_print.get(second, ()):
+                    if i != j and (first != second or i < j):
+                        yield min(i, j), max(i, j)
+
+
+def _numbers(title: str) -> frozenset[str]:
+    return frozenset(word for word in title.split() if word.isdigit() or word in _ROMAN)
+
+
+_ROMAN = frozenset("i ii iii iv v vi vii viii ix x xi xii".split())
+
+
+def _conflicting_ids(x: LinkItem, y: LinkItem) -> bool:
+    """Both have identifiers of some kind and share none of that kind."""
+    kinds_x: dict[str, set[str]] = defaultdict(set)
+    for kind, value in x.ids:
+        kinds_x[kind].add(value)
+    kinds_y: dict[str, set[str]] = defaultdict(set)
+    for kind, value in y.ids:
+        kinds_y[kind].add(value)
+    return any(kinds_x[kind].isdisjoint(values) for kind, values in kinds_y.items()
+               if kind in kinds_x)
+
+
+def _different_dois(x: LinkItem, y: LinkItem) -> bool:
+    """Both have a DOI and they differ."""
+    dois_x = {value for kind, value in x.ids if kind == "doi"}
+    dois_y = {value for kind, value in y.ids if kind == "doi"}
+    return bool(dois_x and dois_y) and dois_x.isdisjoint(dois_y)
+
+
+def _same_text(x: LinkItem, y: LinkItem) -> bool:
+    """Equal titles and equal non-empty abstracts."""
+    return x.title == y.title and bool(x.abstract) and x.abstract == y.abstract
+
+
+def _doubtful(x: LinkItem, y: LinkItem, method: str, settings: LinkSettings) -> bool:
+    """A title match that must not become certain, however high its score (module doc)."""
+    return (_conflicting_ids(x, y)
+            or _numbers(x.title) != _numbers(y.title)
+            or (min(len(x.title), len(y.title)) < settings.min_title_chars
+                and not _same_text(x, y))
+            or (method == "subtitle" and (x.year is None or y.year is None)))
+
+
+def _identifier_pairs(items: Sequence[LinkItem], n_new: int,
+                      verdicts: _Verdicts) -> Iterator[tuple[int, int, str]]:
+    """(i, j, kind) linking every holder of a shared identifier to a hub holder."""
+    holders: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for index, item in enumerate(items):
+        for ident in item.ids:
+            holders[ident].append(index)
+    for (kind, _value), members in holders.items():
+        if len(members) < 2 or members[0] >= n_new:  # new items come first; none here
+            continue
+        for m in members[1:]:
+            partner = next((p for p in members if p != m and (p < n_new or m < n_new)
+                            and not verdicts.rejected(p, m)), None)
+            if partner is not None:
+                yield min(partner, m), max(partner, m), kind
+
+
+_SLICE = 8192  # items one C-level sort call orders: it holds the GIL for a few ms
+
+
+def _gentle_sorted(values: Sequence, key: Callable | None = None) -> list:
+    """``sorted(values, key=key)`` (stable, the same result), made of sorts of at most
+    ``_SLICE`` items merged by :func:`heapq.merge` (Python code), so no single C call holds
+    the GIL for long: a decision queued on another thread meanwhile waits for one slice,
+    not for a sort of 200 000 titles."""
+    runs = [sorted(values[s:s + _SLICE], key=key) for s in range(0, len(values), _SLICE)]
+    return list(heapq.merge(*runs, key=key))
+
+
+def _sort_orders(titles: list[str], rare_keys: int) -> list[list[int]]:
+    """Two index orders of the non-empty titles (see the module doc).
+
+    The second lists each title once per each of its ``rare_keys`` rarest shared
+    tokens, sorted by (token, title, index): titles sharing a rare token sit together
+    whichever rank that token has in either title. Tokens become integer codes slice by
+    slice; which tokens a title keeps and their order are integer sorts by numpy (which
+    sorts integers without holding the GIL), so no single C call holds it for long.
+    """
+    present = [i for i, title in enumerate(titles) if title]
+    by_title = _gentle_sorted(present, key=titles.__getitem__)
+    title_rank = np.empty(len(titles), dtype=np.int64)
+    title_rank[by_title] = np.arange(len(by_title))
+    owner, code, vocabulary = _token_codes(titles, present)
+    size = max(len(vocabulary), 1)
+    pair = _distinct(np.sort(owner * size + code))  # each (title, token) once
+    owner, code = pair // size, pair % size
+    df = np.bincount(code, minlength=len(vocabulary))
+    alphabetical = np.empty(len(vocabulary), dtype=np.int64)
+    alphabetical[_gentle_sorted(range(len(vocabulary)), key=vocabulary.__getitem__)] = \
+        np.arange(len(vocabulary))
+    by_rarity = np.lexsort((alphabetical, df))  # codes by (df, token)
+    rarity = np.empty(len(vocabulary), dtype=np.int64)
+    rarity[by_rarity] = np.arange(len(vocabulary))
+    shared = df[code] > 1
+    ranked = np.sort(owner[shared] * size + rarity[code[shared]])  # a title's rarest first
+    owner, code = ranked // size, by_rarity[ranked % size]
+    first = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]]) if len(owner) else owner
+    position = np.arange(len(owner)) - np.repeat(first, np.diff(np.r_[first, len(owner)]))
+    keep = position < rare_keys
+    entry_index = np.asarray(present, dtype=np.int64)[owner[keep]]
+    keys = alphabetical[code[keep]] * max(len(by_title), 1) + title_rank[entry_index]
+    return [by_title, entry_index[np.argsort(keys)].tolist()]
+
+
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """The sorted ``values`` without repeats."""
+    return values[np.r_[True, values[1:] != values[:-1]]] if len(values) else values
+
+
+def _token_codes(titles: list[str], present: list[int],
+                 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """(position in ``present``, token code) of every token of the titles at ``present``,
+    in order, and the tokens by code; built :data:`_SLICE` titles at a time."""
+    codes: dict[str, int] = {}
+    owners, found = [], []
+    for s in range(0, len(present), _SLICE):
+        words = [titles[i].split() for i in present[s:s + _SLICE]]
+        counts = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+        flat = list(chain.from_iterable(words))
+        for token in dict.fromkeys(flat):
+            codes.setdefault(token, len(codes))
+        owners.append(np.repeat(np.arange(s, s + len(words), dtype=np.int64), counts))
+        found.append(np.fromiter(map(codes.__getitem__, flat), dtype=np.int64, count=len(flat)))
+    empty = np.empty(0, dtype=np.int64)
+    return (np.concatenate(owners) if owners else empty,
+            np.concatenate(found) if found else empty, list(codes))
+
+
+def _neighbour_codes(order: list[int], window: int, is_new: np.ndarray) -> np.ndarray:
+    """Pairs (encoded ``lo * n + hi``) of titles at most ``window`` apart in ``order``."""
+    idx = np.asarray(order, dtype=np.int64)
+    n = len(is_new)
+    codes = []
+    for d in range(1, min(window, len(idx) - 1) + 1):
+        i, j = idx[:-d], idx[d:]
+        keep = (is_new[i] | is_new[j]) & (i != j)
+        lo, hi = np.minimum(i, j)[keep], np.maximum(i, j)[keep]
+        codes.append(lo * n + hi)
+    return np.concatenate(codes) if codes else np.empty(0, dtype=np.int64)
+
+
+def _title_scores(titles: np.ndarray, lengths: np.ndarray, spaced: np.ndarray, a: np.ndarray,
+                  b: np.ndarray, settings: LinkSettings) -> tuple[np.ndarray, np.ndarray]:
+    """Best score of each pair in [0, 1] (0 below ``lower``) and whether it is a subtitle match.
+
+    The subtitle score compares the shorter title with as many leading words of the
+    longer one; it is tried where the full titles score below ``upper``, and only where
+    it can reach ``lower``: a head is a subsequence of its (normalised, single-spaced)
+    title, so it has at most the two titles' longest common subsequence ``L`` in common
+    with the shorter one and scores at most ``200 L / (len(shorter) + L)``. ``lengths``
+    and ``spaced`` (:func:`_single_spaced`) are those of ``titles``.
+    """
+    cutoff = settings.lower * 100
+    scores = cpdist(titles[a], titles[b], scorer=fuzz.ratio, score_cutoff=cutoff, workers=-1)
+    subtitle = np.zeros(len(a), dtype=bool)
+    la, lb = lengths[a], lengths[b]
+    maybe = np.flatnonzero((scores < settings.upper * 100) & (np.abs(la - lb) > 1)
+                           & (np.minimum(la, lb) >= settings.subtitle_min_chars))
+    a_shorter = la[maybe] < lb[maybe]
+    short, long = np.where(a_shorter, a[maybe], b[maybe]), np.where(a_shorter, b[maybe], a[maybe])
+    if len(maybe):
+        common = cpdist(titles[short], titles[long], scorer=LCSseq.similarity, workers=-1)
+        bound = 200 * common / np.maximum(lengths[short] + common, 1)
+        reach = (bound >= cutoff - 1e-6) | ~spaced[long]
+        maybe, short, long = maybe[reach], short[reach], long[reach]
+    if len(maybe):
+        heads = [" ".join(title.split()[:head.count(" ") + 1])
+                 for head, title in zip(titles[short], titles[long], strict=True)]
+        prefix = cpdist(titles[short], heads, scorer=fuzz.ratio, score_cutoff=cutoff,
+                        workers=-1)
+        subtitle[maybe] = prefix > scores[maybe]
+        scores[maybe] = np.maximum(scores[maybe], prefix)
+    return np.asarray(scores, dtype=np.float64) / 100, subtitle
+
+
+_OTHER_SPACE = re.compile(r"[^\S ]")  # whitespace but the plain space
+
+
+def _single_spaced(titles: list[str]) -> np.ndarray:
+    """Whether each title's only whitespace is the plain space (a normalised title's),
+    looked for in :data:`_SLICE` titles at a time."""
+    spaced = np.ones(len(titles), dtype=bool)
+    for s in range(0, len(titles), _SLICE):
+        some = titles[s:s + _SLICE]
+        if _OTHER_SPACE.search("".join(some)):
+            spaced[s:s + len(some)] = [_OTHER_SPACE.search(t) is None for t in some]
+    return spaced
+
+
+_CHUNK = 50_000  # candidate pairs scored in one call (the GIL is held while it reads them)
+
+
+def _title_links(items: Sequence[LinkItem], n_new: int, settings: LinkSettings,
+                 verdicts: _Verdicts, token: CancelToken,
+                 ) -> Generator[Progress, None, list[tuple[int, int, str, float, bool]]]:
+    """(i, j, method, score, certain) for title matches, best pairs from the sorted orders."""
+    titles = [item.title for item in items]
+    is_new = np.arange(len(items)) < n_new
+    orders = _sort_orders(titles, settings.rare_keys)
+    codes = []
+    for step, order in enumerate(orders):
+        token.raise_if_cancelled()
+        yield Progress(step, len(orders), "finding candidate titles")
+        codes.append(_neighbour_codes(order, settings.window, is_new))
+    pairs = _distinct(np.sort(np.concatenate(codes)))
+    a, b = pairs // len(items), pairs % len(items)
+    years = np.array([item.year or 0 for item in items], dtype=np.int64)
+    close = (years[a] == 0) | (years[b] == 0) | (
+        np.abs(years[a] - years[b]) <= settings.year_tolerance)
+    a, b = a[close], b[close]
+    title_array = np.array(titles, dtype=object)
+    lengths = np.fromiter(map(len, titles), dtype=np.int64, count=len(titles))
+    spaced = _single_spaced(titles)
+    found = []
+    for start in range(0, len(a), _CHUNK):
+        token.raise_if_cancelled()
+        yield Progress(start, len(a), "comparing titles")
+        ca, cb = a[start:start + _CHUNK], b[start:start + _CHUNK]
+        scores, subtitle = _title_scores(title_array, lengths, spaced, ca, cb, settings)
+        for k in np.flatnonzero(scores >= settings.lower):
+            i, j, score = int(ca[k]), int(cb[k]), float(scores[k])
+            if verdicts.rejected(i, j):
+                continue
+            method = "subtitle" if subtitle[k] else "title" if titles[i] == titles[j] else "fuzzy"
+            certain = score >= settings.upper and not _doubtful(items[i], items[j], method,
+                                                                  settings)
+            found.append((i, j, method, score, certain))
+    return found
+
+
+def find_links(new: Sequence[LinkItem], existing: Sequence[LinkItem] = (), *,
+               settings: LinkSettings = LinkSettings(),
+               verdicts: Mapping[frozenset[str], bool] | None = None,
+               token: CancelToken = NEVER) -> Generator[Progress, None, list[Link]]:
+    """Job: links among ``new`` and between ``new`` and ``existing`` (never existing × existing).
+
+    At most one link per pair, sorted by ``(a, b)``; the strongest evidence wins
+    (user verdict, then identifier, then title). ``verdicts`` maps
+    ``frozenset({fingerprint(x), fingerprint(y)})`` to True (confirmed → certain
+    ``"user"`` link) or False (rejected → an uncertain ``"user"`` link of score 0, see
+    :func:`is_rejection`: no evidence, it keeps the pair apart in :func:`group`). Keys
+    must be unique.
+    """
+    items = [*new, *existing]
+    n_new = len(new)
+    judged = _Verdicts(items, verdicts or {})
+    token.raise_if_cancelled()
+    yield Progress(0, 0, "matching identifiers")
+    best: dict[tuple[int, int], tuple[str, float, bool]] = {}
+    for i, j, kind in _identifier_pairs(items, n_new, judged):
+        best.setdefault((i, j), (kind, 1.0, not _different_dois(items[i], items[j])))
+    for i, j, method, score, certain in (yield from _title_links(items, n_new, settings,
+                                                                 judged, token)):
+        best.setdefault((i, j), (method, score, certain))
+    for same in (True, False):
+        for i, j in judged.pairs(same):
+            if i < n_new or j < n_new:
+                best[i, j] = (USER, 1.0, True) if same else (USER, 0.0, False)
+    links = []
+    for (i, j), (method, score, certain) in best.items():
+        a, b = sorted((items[i].key, items[j].key))
+        links.append(Link(a, b, method, score, certain))
+    links.sort(key=lambda link: (link.a, link.b))
+    yield Progress(1, 1, f"{len(links)} links")
+    return links
+
+
+def is_rejection(link: Link) -> bool:
+    """Whether ``link`` is the user's verdict that its two records are different works."""
+    return link.method == USER and not link.certain
+
+
+def _strength(link: Link) -> tuple[int, float]:
+    """Sort key, strongest first: the user's links, identifiers, titles by score."""
+    rank = 0 if link.method == USER else 2 if link.method in TITLE_METHODS else 1
+    return rank, -link.score
+
+
+def group(keys: Iterable[int], links: Iterable[Link],
+          dois: Mapping[int, str] | None = None) -> dict[int, int]:
+    """Key → group id (the smallest key of its group), joining keys by certain links.
+
+    Certain links join in order of :func:`_strength` (ties in the order given); one
+    that would put the two records of a rejection (:func:`is_rejection`) into one
+    group is skipped, so a verdict "different" holds even when a third record links to
+    both; so is a link other than the user's that would put two different DOIs
+    (``dois``: key → DOI) into one group. Uncertain links never join. Every key of
+    ``keys`` and every end of a link is in the result.
+    """
+    links = list(links)
+    parent: dict[int, int] = {key: key for key in keys}
+    apart: dict[int, set[int]] = defaultdict(set)  # root → roots it must not join
+    held = {key: {doi} for key, doi in (dois or {}).items() if doi}  # root → its DOIs
+    for link in links:
+        parent.setdefault(link.a, link.a)
+        parent.setdefault(link.b, link.b)
+        if is_rejection(link):
+            apart[link.a].add(link.b)
+            apart[link.b].add(link.a)
+
+    def root(key: int) -> int:
+        while parent[key] != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    for link in sorted((link for link in links if link.certain), key=_strength):
+        ra, rb = root(link.a), root(link.b)
+        if ra == rb or rb in apart.get(ra, ()):
+            continue
+        if link.method != USER and ra in held and rb in held and held[ra].isdisjoint(held[rb]):
+            continue
+        keep, gone = min(ra, rb), max(ra, rb)  # the root stays the smallest key
+        parent[gone] = keep
+        if gone in held:
+            held.setdefault(keep, set()).update(held.pop(gone))
+        for other in apart.pop(gone, ()):
+            apart[other].discard(gone)
+            apart[other].add(keep)
+            apart[keep].add(other)
+    return {key: root(key) for key in parent}
