@@ -119,8 +119,8 @@ def wait_until(condition: Callable[[], object], what: str, timeout: float = WAIT
 def select_topic(window: MainWindow, topic: str, *, sidebar: bool = True) -> None:
     """Select ``topic`` in the sidebar, as a click on it would; ``sidebar`` False hides
     it (View ▸ Topic Sidebar, Ctrl+B)."""
-    if window.sidebar_action.isChecked() != sidebar:
-        window.sidebar_action.trigger()
+    if window.action("sidebar").isChecked() != sidebar:
+        window.action("sidebar").trigger()
     window.splitter.setSizes([SIDEBAR, SIZE[0] - SIDEBAR])
     model = window.sidebar.model()
     row = window.sidebar.topic_names().index(topic)

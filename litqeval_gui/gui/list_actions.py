@@ -8,16 +8,15 @@ a deletion is confirmed first with what it takes along
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, QPoint
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox, QWidget
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QInputDialog, QMessageBox, QWidget
 
 from litqeval_gui.core.records import lists, queries
 from litqeval_gui.core.records.queries import ListInfo, missed_core_records
-from litqeval_gui.gui.actions import make_action
+from litqeval_gui.gui.actions import ActionSet, ActionSpec
 from litqeval_gui.gui.export_dialog import export_dialog
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
@@ -28,8 +27,7 @@ from litqeval_gui.gui.sidebar import TopicTree
 class ManageContext:
     """What the managing actions need of the window: the dialogs' ``parent``, the
     ``sidebar`` (what is selected), the open ``session`` (None without a project), the
-    ``screen`` shown, the ``settings``, a ``status`` line, and the entries the sidebar's
-    context menu offers beside these actions (for a list, for a topic)."""
+    ``screen`` shown, the ``settings`` and a ``status`` line."""
 
     parent: QWidget
     sidebar: TopicTree
@@ -37,8 +35,6 @@ class ManageContext:
     screen: Callable[[], QWidget | None]
     settings: Settings
     status: Callable[[str], None]
-    list_entries: Sequence[QAction] = ()
-    topic_entries: Sequence[QAction] = ()
 
 
 def confirm(parent: QWidget, title: str, text: str, verb: str) -> bool:
@@ -57,29 +53,52 @@ def ask_name(parent: QWidget, title: str, label: str, current: str) -> str | Non
     return text.strip() if ok and text.strip() and text.strip() != current else None
 
 
+def _has_list(m: ManageActions) -> bool:
+    return m.context.session() is not None and m.selected_list() is not None
+
+
+def _has_topic(m: ManageActions) -> bool:
+    return m.context.session() is not None and m.selected_topic() is not None
+
+
+def _has_result_list(m: ManageActions) -> bool:
+    info = m.selected_list() if m.context.session() is not None else None
+    return info is not None and info.role == "results"
+
+
+MANAGE_ACTIONS: tuple[ActionSpec[ManageActions], ...] = (
+    ActionSpec("export", "&Export…", lambda m: m.export_current(), "Ctrl+E",
+               tip="Export the records shown (with the filter) or the selected list",
+               places=("file.export", "list-context.open"),
+               enabled=lambda m: m.context.session() is not None
+               and m.export_target() is not None),
+    ActionSpec("export-missed", "Export &Missed Core Records…",
+               lambda m: m.export_missed_core(),
+               tip="Export the core records the selected result list missed",
+               places=("file.export", "list-context.open"), enabled=_has_result_list),
+    ActionSpec("rename-topic", "Ren&ame Topic…", lambda m: m.rename_selected_topic(),
+               tip="Rename the selected topic", places=("topic.topic", "topic-context.manage"),
+               enabled=_has_topic),
+    ActionSpec("delete-topic", "Delete &Topic…", lambda m: m.delete_selected_topic(),
+               tip="Delete the selected topic with all its lists",
+               places=("topic.topic", "topic-context.manage"), enabled=_has_topic),
+    ActionSpec("rename-list", "Re&name List…", lambda m: m.rename_selected_list(),
+               tip="Rename the selected list", places=("topic.list", "list-context.manage"),
+               enabled=_has_list),
+    ActionSpec("delete-list", "&Delete List…", lambda m: m.delete_selected_list(),
+               tip="Delete the selected list with its records and matches",
+               places=("topic.list", "list-context.manage"), enabled=_has_list),
+)
+
+
 class ManageActions(QObject):
-    """The actions that manage lists and topics of the window's open project."""
+    """The actions that manage lists and topics of the window's open project
+    (:data:`MANAGE_ACTIONS`, made over this object)."""
 
     def __init__(self, context: ManageContext) -> None:
         super().__init__(context.parent)
         self.context = context
-
-        def action(text: str, slot: object, tip: str, shortcut: str = "") -> QAction:
-            return make_action(context.parent, text, slot, shortcut=shortcut, tip=tip)
-
-        self.export = action("&Export…", self.export_current,
-                             "Export the records shown (with the filter) or the selected list",
-                             "Ctrl+E")
-        self.export_missed = action("Export &Missed Core Records…", self.export_missed_core,
-                                    "Export the core records the selected result list missed")
-        self.rename_list = action("Re&name List…", self.rename_selected_list,
-                                  "Rename the selected list")
-        self.delete_list = action("&Delete List…", self.delete_selected_list,
-                                  "Delete the selected list with its records and matches")
-        self.rename_topic = action("Ren&ame Topic…", self.rename_selected_topic,
-                                   "Rename the selected topic")
-        self.delete_topic = action("Delete &Topic…", self.delete_selected_topic,
-                                   "Delete the selected topic with all its lists")
+        self.actions_set = ActionSet(context.parent, MANAGE_ACTIONS, self)
 
     # -- what is selected ------------------------------------------------------------
     def selected_list(self) -> ListInfo | None:
@@ -88,7 +107,7 @@ class ManageActions(QObject):
     def selected_topic(self) -> str | None:
         return self.context.sidebar.current_topic()
 
-    def _export_target(self) -> tuple[str, object] | None:
+    def export_target(self) -> tuple[str, object] | None:
         """(name, records factory) of the current records tab with its filter, else
         of the list selected in the sidebar."""
         source = getattr(self.context.screen(), "export_source", None)
@@ -100,42 +119,9 @@ class ManageActions(QObject):
             return None
         return info.name, lambda: queries.list_records(session.project, info.id)
 
-    def update(self) -> None:
-        """Enable what the selection allows."""
-        has_project = self.context.session() is not None
-        info = self.selected_list() if has_project else None
-        topic = self.selected_topic() if has_project else None
-        self.export.setEnabled(has_project and self._export_target() is not None)
-        self.export_missed.setEnabled(info is not None and info.role == "results")
-        self.rename_list.setEnabled(info is not None)
-        self.delete_list.setEnabled(info is not None)
-        self.rename_topic.setEnabled(topic is not None)
-        self.delete_topic.setEnabled(topic is not None)
-
-    def sidebar_menu(self, pos: QPoint) -> QMenu:
-        """The context menu of the sidebar item at ``pos`` (selecting it first)."""
-        sidebar = self.context.sidebar
-        index = sidebar.indexAt(pos)
-        if index.isValid():
-            sidebar.setCurrentIndex(index)
-        self.update()
-        menu = QMenu(sidebar)
-        if self.selected_list() is not None:
-            menu.addActions([*self.context.list_entries, self.export])
-            if self.export_missed.isEnabled():
-                menu.addAction(self.export_missed)
-            menu.addSeparator()
-            menu.addActions([self.rename_list, self.delete_list])
-            menu.addSeparator()
-        if self.selected_topic() is not None:
-            menu.addActions(list(self.context.topic_entries))
-        menu.addActions([self.rename_topic, self.delete_topic])
-        menu.popup(sidebar.viewport().mapToGlobal(pos))
-        return menu
-
     # -- exporting ------------------------------------------------------------------------
     def export_current(self) -> None:
-        target = self._export_target()
+        target = self.export_target()
         session = self.context.session()
         if target is None or session is None:
             self.context.status("Select a list in the sidebar first")

@@ -1,5 +1,7 @@
-"""The main window: topic sidebar, tabs of views and job progress (its actions, menus and
-toolbar: :mod:`~litqeval_gui.gui.window_menus`).
+"""The main window: topic sidebar, tabs of views and job progress. Its actions are
+declared in :mod:`~litqeval_gui.gui.window_menus` (the window's) and
+:mod:`~litqeval_gui.gui.list_actions` (managing lists and topics); ``window.action(id)``
+finds one.
 
 With no project open it shows the start screen. An open project is one
 :class:`ProjectSession`; the sidebar and open views refresh on its ``changed``
@@ -38,9 +40,11 @@ from litqeval_gui.core.projectfile.project import SUFFIX, Project, discarded_mes
 from litqeval_gui.core.records.exporting import SQLITE_HEADER
 from litqeval_gui.core.records.queries import ListInfo
 from litqeval_gui.gui import settings as settings_module
+from litqeval_gui.gui.actions import ActionSet
 from litqeval_gui.gui.icons import icon
 from litqeval_gui.gui.job_status import JobStatus
 from litqeval_gui.gui.jobs import JobRunner
+from litqeval_gui.gui.list_actions import ManageActions, ManageContext
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.screens.registry import SCREENS, descriptor_of, reopen
 from litqeval_gui.gui.session import ProjectSession
@@ -48,7 +52,7 @@ from litqeval_gui.gui.settings import Settings
 from litqeval_gui.gui.sidebar import TopicTree
 from litqeval_gui.gui.start_view import StartView
 from litqeval_gui.gui.theme import apply_theme
-from litqeval_gui.gui.window_menus import WindowMenus
+from litqeval_gui.gui.window_menus import WINDOW_ACTIONS, WindowMenus
 
 APP_TITLE = "LitQEval GUI"
 PROJECT_FILTER = f"LitQEval projects (*{SUFFIX});;All files (*)"
@@ -65,7 +69,7 @@ def demo_path() -> Path:
     return settings_module.data_dir() / "demo.litq"
 
 
-class MainWindow(WindowMenus, QMainWindow):
+class MainWindow(QMainWindow):
     """The application window; one project at a time."""
 
     def __init__(self) -> None:
@@ -86,7 +90,7 @@ class MainWindow(WindowMenus, QMainWindow):
         self.start_view = StartView()
         self.sidebar = TopicTree()
         self.sidebar.list_activated.connect(self.open_list)
-        self.sidebar.customContextMenuRequested.connect(lambda pos: self.manage.sidebar_menu(pos))
+        self.sidebar.customContextMenuRequested.connect(lambda pos: self.menus.sidebar_menu(pos))
         self.tabs = QTabWidget(documentMode=True, tabsClosable=True, movable=True)
         self.tabs.tabCloseRequested.connect(self.close_tab)
         self.tabs.setElideMode(Qt.TextElideMode.ElideRight)  # long topic names: no scrolling
@@ -110,13 +114,25 @@ class MainWindow(WindowMenus, QMainWindow):
 
         if self.settings.theme != "system":
             apply_theme(self.settings.theme)
-        self._build_actions()
-        self._build_menus()
-        self._build_toolbar()
+        self.commands = ActionSet(self, WINDOW_ACTIONS, self)
+        self.manage = ManageActions(ManageContext(
+            self, self.sidebar, lambda: self.session,
+            lambda: self.tabs.currentWidget() if self.session is not None else None,
+            self.settings, lambda text: self.statusBar().showMessage(text, 5000)))
+        self.menus = WindowMenus(self, [self.manage.actions_set, self.commands])
+        self.sidebar.selectionModel().currentChanged.connect(self.menus.update)
+        self.tabs.currentChanged.connect(self.menus.update)
         self._connect_start_view()
         if self.settings.geometry is None or not self.restoreGeometry(self.settings.geometry):
             self.resize(1200, 760)
         self._show_start()
+
+    def action(self, action_id: str) -> QAction:
+        """The window's action ``action_id`` (:data:`WINDOW_ACTIONS`, ``MANAGE_ACTIONS``)."""
+        for action_set in self.menus.sets:
+            if action_id in action_set:
+                return action_set[action_id]
+        raise KeyError(action_id)
 
     def _connect_start_view(self) -> None:
         view = self.start_view
@@ -130,7 +146,7 @@ class MainWindow(WindowMenus, QMainWindow):
         self.start_view.set_recent(self.settings.recent_files)
         self.pages.setCurrentWidget(self.start_view)
         self.setWindowTitle(APP_TITLE)
-        self._update_actions()
+        self.menus.update()
 
     def _update_content(self) -> None:
         """The tabs, or a centred hint when no view is open."""
@@ -139,18 +155,15 @@ class MainWindow(WindowMenus, QMainWindow):
         else:
             self.hint.setText(CHOOSE_LIST_HINT if self.sidebar.topic_names() else NO_LISTS_HINT)
             self.content.setCurrentWidget(self.hint)
-        self._update_actions()
+        self.menus.update()
 
     def set_theme(self, name: str) -> None:
         """Show the app in theme ``name`` (system, light, dark) and remember it."""
         self.settings.theme = name
         self.settings.save()
         apply_theme(name)
-        for action in self.theme_actions.actions():
+        for action in self.menus.theme_actions.actions():
             action.setChecked(action.data() == name)
-
-    def _toggle_sidebar(self, visible: bool) -> None:
-        self.sidebar.setVisible(visible)
 
     # -- projects -------------------------------------------------------------------
     def open_project(self, path: str | Path) -> bool:
@@ -289,7 +302,7 @@ class MainWindow(WindowMenus, QMainWindow):
             self.start_view.show_demo_progress(None)
 
     # -- lists and tabs ----------------------------------------------------------------
-    def _open_selected_list(self) -> None:
+    def open_selected_list(self) -> None:
         info = self.sidebar.current_list()
         if info is not None:
             self.open_list(info)

@@ -1,141 +1,182 @@
-"""The main window's actions, menus and toolbar, and which actions are enabled when.
+"""The main window's actions (declared once, :data:`WINDOW_ACTIONS` and one per topic
+screen of the registry), and its menus, toolbar and the sidebar's context menus, all
+built from the actions' places (:mod:`~litqeval_gui.gui.actions`).
 
-A mixin of :class:`~litqeval_gui.gui.main_window.MainWindow`: the actions are attributes
-of the window (``window.import_action`` …, ``window.topic_screen_actions[key]`` for each
-screen of the registry opened on a topic) and trigger its methods.
+:data:`MENU_BAR` names each menu and its groups in order; an action shows where its
+``places`` say. Besides actions, the File menu holds the recent projects, the View menu
+the themes, and the Topic menu ends with the shown screen's own ``screen_actions()``.
 """
 
 from __future__ import annotations
 
-import shiboken6
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QMenu
+from collections.abc import Sequence
+from typing import Any
 
-from litqeval_gui.gui.actions import make_action
-from litqeval_gui.gui.list_actions import ManageActions, ManageContext
+import shiboken6
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtWidgets import QMainWindow, QMenu
+
+from litqeval_gui.gui.actions import ActionSet, ActionSpec, fill_menu, menu_groups
 from litqeval_gui.gui.screens.registry import topic_screens
 from litqeval_gui.gui.theme import THEMES
 
+# (key, menu text, its groups in order); an action's place "key.group" puts it there
+MENU_BAR: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("file", "&File", ("project", "import", "export", "close")),
+    ("view", "&View", ("panels",)),
+    ("topic", "&Topic", ("screens", "topic", "list")),
+    ("help", "&Help", ("help",)),
+)
+LIST_CONTEXT = ("open", "manage")
+TOPIC_CONTEXT = ("screens", "manage")
+
+
+def _has_project(w: Any) -> bool:
+    return w.session is not None
+
+
+def _has_topics(w: Any) -> bool:
+    return w.session is not None and bool(w.sidebar.topic_names())
+
+
+WINDOW_ACTIONS: tuple[ActionSpec[Any], ...] = (
+    ActionSpec("new", "&New Project…", lambda w: w.new_project(), "Ctrl+N", "new",
+               "Create a new, empty project file", ("file.project", "toolbar")),
+    ActionSpec("open", "&Open Project…", lambda w: w.open_dialog(), "Ctrl+O", "open",
+               "Open a project file", ("file.project", "toolbar")),
+    ActionSpec("demo", "Open &Demo Project", lambda w: w.open_demo(), "", "app",
+               "Open the bundled demo project (built on first use)", ("file.project",)),
+    ActionSpec("import", "&Import…", lambda w: w.open_import_wizard([]), "Ctrl+I", "import",
+               "Import search exports or a core set into this project",
+               ("file.import", "toolbar"), _has_project),
+    ActionSpec("report", "Export E&valuation Report…", lambda w: w.export_evaluation_report(),
+               tip="Write the shown evaluation as one HTML file", places=("file.export",),
+               enabled=_has_project),
+    ActionSpec("close", "&Close Project", lambda w: w.close_project(),
+               tip="Close the project and return to the start screen",
+               places=("file.close",), enabled=_has_project),
+    ActionSpec("quit", "&Quit", lambda w: w.close(), "Ctrl+Q", places=("file.close",),
+               role=QAction.MenuRole.QuitRole),
+    ActionSpec("sidebar", "Topic &Sidebar", lambda w: w.sidebar.setVisible(
+        w.action("sidebar").isChecked()), "Ctrl+B", places=("view.panels",), checkable=True,
+        checked=True),
+    ActionSpec("close-tab", "Close &Tab", lambda w: w.close_tab(w.tabs.currentIndex()),
+               "Ctrl+W", places=("view.panels",), enabled=lambda w: w.tabs.count() > 0),
+    ActionSpec("open-list", "&Open", lambda w: w.open_selected_list(),
+               tip="Show the selected list's records", places=("list-context.open",)),
+    *(ActionSpec(f"screen.{entry.key}", entry.menu_text,
+                 lambda w, key=entry.key: w.open_topic_screen(key), tip=entry.tip,
+                 places=("topic.screens", "topic-context.screens"), enabled=_has_topics)
+      for entry in topic_screens()),
+    ActionSpec("simulate", "Simu&late Screening…", lambda w: w.simulate_screening(),
+               tip="Replay a screening with known labels: how soon each model finds the "
+               "relevant records, where each stopping rule stops", places=("topic.screens",),
+               enabled=_has_topics),
+    ActionSpec("matches", "Review Uncertain &Matches…", lambda w: w.review_matches(),
+               tip="Decide on record matches the linker was unsure about",
+               places=("topic.screens",), enabled=_has_topics),
+    ActionSpec("help", "LitQEval GUI &Help", lambda w: w.show_help(), "F1",
+               places=("help.help",)),
+    ActionSpec("about", "&About LitQEval GUI", lambda w: w.show_about(),
+               places=("help.help",), role=QAction.MenuRole.AboutRole),
+)
+
 
 class WindowMenus:
-    """Builds and updates the window's actions (``self`` is the main window)."""
+    """The window's menu bar, toolbar and sidebar context menus over ``sets`` of actions
+    (``window`` gives the menu bar, the settings, the tabs and the session)."""
 
-    def _build_actions(self) -> None:
-        def a(text: str, slot: object, shortcut: str = "", icon_name: str = "",
-              tip: str = "") -> QAction:
-            return make_action(self, text, slot, shortcut=shortcut, icon_name=icon_name,
-                               tip=tip)
+    def __init__(self, window: Any, sets: Sequence[ActionSet[Any]]) -> None:
+        self.window = window
+        self.sets = list(sets)
+        self.menus: dict[str, QMenu] = {}
+        bar = window.menuBar()
+        groups = {key: menu_groups(key, layout, self.sets) for key, _, layout in MENU_BAR}
+        for key, text, _ in MENU_BAR:
+            self.menus[key] = bar.addMenu(text)
+            fill_menu(self.menus[key], groups[key])
+        self._add_recent(self.menus["file"], before="demo")
+        self._add_themes(self.menus["view"])
+        self._add_toolbar()
+        self._screen_entries: list[QAction] = []
+        for menu in self.menus.values():
+            menu.aboutToShow.connect(self.update)
+        self.menus["topic"].aboutToShow.connect(self._fill_screen_actions)
 
-        self.new_action = a("&New Project…", self.new_project, "Ctrl+N", "new",
-                            "Create a new, empty project file")
-        self.open_action = a("&Open Project…", self.open_dialog, "Ctrl+O", "open",
-                             "Open a project file")
-        self.demo_action = a("Open &Demo Project", self.open_demo, "", "app",
-                             "Open the bundled demo project (built on first use)")
-        self.import_action = a("&Import…", lambda: self.open_import_wizard([]), "Ctrl+I", "import",
-                               "Import search exports or a core set into this project")
-        self.close_action = a("&Close Project", self.close_project, "", "",
-                              "Close the project and return to the start screen")
-        self.quit_action = a("&Quit", self.close, "Ctrl+Q")
-        self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
-        self.close_tab_action = a("Close &Tab", lambda: self.close_tab(self.tabs.currentIndex()),
-                                  "Ctrl+W")
-        self.sidebar_action = a("Topic &Sidebar", self._toggle_sidebar, "Ctrl+B")
-        self.sidebar_action.setCheckable(True)
-        self.sidebar_action.setChecked(True)
-        self.open_selected_action = a("&Open", self._open_selected_list, "", "",
-                                      "Show the selected list's records")
-        self.matches_action = a("Review Uncertain &Matches…", self.review_matches, "", "",
-                                "Decide on record matches the linker was unsure about")
-        # one per screen opened on a topic, from the registry (Topic and context menus)
-        self.topic_screen_actions = {
-            entry.key: a(entry.menu_text, lambda _checked=False, key=entry.key:
-                         self.open_topic_screen(key), "", "", entry.tip)
-            for entry in topic_screens()}
-        self.manage = ManageActions(ManageContext(
-            self, self.sidebar, lambda: self.session,
-            lambda: self.tabs.currentWidget() if self.session is not None else None,
-            self.settings, lambda text: self.statusBar().showMessage(text, 5000),
-            [self.open_selected_action], list(self.topic_screen_actions.values())))
-        self.sidebar.selectionModel().currentChanged.connect(self.manage.update)
-        self.tabs.currentChanged.connect(self.manage.update)
-        self.report_action = a("Export E&valuation Report…", self.export_evaluation_report,
-                               "", "", "Write the shown evaluation as one HTML file")
-        self.simulate_action = a("Simu&late Screening…", self.simulate_screening, "", "",
-                                 "Replay a screening with known labels: how soon each model "
-                                 "finds the relevant records, where each stopping rule stops")
-        self.help_action = a("LitQEval GUI &Help", self.show_help, "F1")
-        self.about_action = a("&About LitQEval GUI", self.show_about)
-        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
+    def update(self) -> None:
+        """Enable every action as its spec says."""
+        for action_set in self.sets:
+            action_set.update()
 
-    def _build_menus(self) -> None:
-        bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
-        file_menu.addActions([self.new_action, self.open_action])
-        self.recent_menu = file_menu.addMenu("Open &Recent")
+    def sidebar_menu(self, pos: QPoint) -> QMenu:
+        """The context menu of the sidebar item at ``pos`` (selecting it first): the enabled
+        actions placed in ``list-context`` (for a list) and ``topic-context``."""
+        sidebar = self.window.sidebar
+        index = sidebar.indexAt(pos)
+        if index.isValid():
+            sidebar.setCurrentIndex(index)
+        self.update()
+        groups = []
+        if sidebar.current_list() is not None:
+            groups += menu_groups("list-context", LIST_CONTEXT, self.sets)
+        groups += menu_groups("topic-context", TOPIC_CONTEXT, self.sets)
+        menu = QMenu(sidebar)
+        fill_menu(menu, [[a for a in group if a.isEnabled()] for group in groups])
+        menu.popup(sidebar.viewport().mapToGlobal(pos))
+        return menu
+
+    def _add_recent(self, file_menu: QMenu, before: str) -> None:
+        """The recent projects' submenu, before the action ``before``."""
+        self.recent_menu = QMenu("Open &Recent", file_menu)
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
-        file_menu.addAction(self.demo_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.import_action)
-        file_menu.addActions([self.manage.export, self.manage.export_missed,
-                              self.report_action])
-        file_menu.addSeparator()
-        file_menu.addActions([self.close_action, self.quit_action])
-        self.view_menu = bar.addMenu("&View")
-        self.view_menu.addAction(self.sidebar_action)
-        self.view_menu.addAction(self.close_tab_action)
-        self.view_menu.addSeparator()
-        theme_menu = self.view_menu.addMenu("T&heme")
-        self.theme_actions = QActionGroup(self)
+        file_menu.insertMenu(next(s[before] for s in self.sets if before in s),
+                             self.recent_menu)
+
+    def _add_themes(self, view_menu: QMenu) -> None:
+        view_menu.addSeparator()
+        theme_menu = view_menu.addMenu("T&heme")
+        self.theme_actions = QActionGroup(self.window)
         for name, text in THEMES.items():
-            action = theme_menu.addAction(text, lambda n=name: self.set_theme(n))
+            action = theme_menu.addAction(text, lambda n=name: self.window.set_theme(n))
             action.setCheckable(True)
-            action.setChecked(name == self.settings.theme)
+            action.setChecked(name == self.window.settings.theme)
             action.setData(name)
             self.theme_actions.addAction(action)
-        topic_menu = bar.addMenu("&Topic")
-        topic_menu.addActions([*self.topic_screen_actions.values(), self.simulate_action,
-                               self.matches_action])
-        topic_menu.addSeparator()
-        topic_menu.addActions([self.manage.rename_topic, self.manage.delete_topic])
-        topic_menu.addSeparator()
-        topic_menu.addActions([self.manage.rename_list, self.manage.delete_list])
-        topic_menu.aboutToShow.connect(self.manage.update)
-        topic_menu.aboutToShow.connect(self._fill_screen_actions)
-        self.topic_menu = topic_menu
-        self._screen_entries: list[QAction] = []
-        file_menu.aboutToShow.connect(self.manage.update)
-        help_menu = bar.addMenu("&Help")
-        help_menu.addActions([self.help_action, self.about_action])
 
-    def _build_toolbar(self) -> None:
-        toolbar = self.addToolBar("Main")
+    def _add_toolbar(self) -> None:
+        window: QMainWindow = self.window
+        toolbar = window.addToolBar("Main")
         toolbar.setObjectName("main-toolbar")
         toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        toolbar.addActions([self.new_action, self.open_action, self.import_action])
-        self.view_menu.insertAction(self.close_tab_action, toolbar.toggleViewAction())
+        for action_set in self.sets:
+            toolbar.addActions(action_set.at("toolbar"))
+        view_menu = self.menus["view"]
+        view_menu.insertAction(view_menu.actions()[0], toolbar.toggleViewAction())
         self.toolbar = toolbar
 
     def _fill_screen_actions(self) -> None:
         """The Topic menu ends with the shown screen's own ``screen_actions()`` (the screen
         protocol), under its title: e.g. the screening's "Retrain Ranking Now"."""
+        topic_menu = self.menus["topic"]
         for entry in self._screen_entries:
             if shiboken6.isValid(entry):  # a closed screen took its actions along
-                self.topic_menu.removeAction(entry)
-        view = self.tabs.currentWidget() if self.session is not None else None
+                topic_menu.removeAction(entry)
+        window = self.window
+        view = window.tabs.currentWidget() if window.session is not None else None
         actions = view.screen_actions() if view is not None else []
-        self._screen_entries = [self.topic_menu.addSection(view.title)] if actions else []
-        self.topic_menu.addActions(actions)
+        self._screen_entries = [topic_menu.addSection(view.title)] if actions else []
+        topic_menu.addActions(actions)
         self._screen_entries += actions
 
     def _fill_recent_menu(self) -> None:
-        menu: QMenu = self.recent_menu
+        menu = self.recent_menu
         menu.clear()
-        recent = self.settings.recent_files
+        settings = self.window.settings
+        recent = settings.recent_files
         for number, path in enumerate(recent, start=1):
             action = menu.addAction(f"&{number % 10} {path.name}",
-                                    lambda p=path: self.open_project(p))
+                                    lambda p=path: self.window.open_project(p))
             action.setToolTip(str(path))
             action.setStatusTip(str(path))
         if not recent:
@@ -144,18 +185,7 @@ class WindowMenus:
         menu.addAction("Clear Menu", self._clear_recent).setEnabled(bool(recent))
 
     def _clear_recent(self) -> None:
-        self.settings.clear_recent()
-        self.settings.save()
-        self.start_view.set_recent([])
-
-    def _update_actions(self) -> None:
-        has_project = self.session is not None
-        self.import_action.setEnabled(has_project)
-        self.close_action.setEnabled(has_project)
-        self.close_tab_action.setEnabled(self.tabs.count() > 0)
-        has_topics = has_project and bool(self.sidebar.topic_names())
-        for action in (self.matches_action, self.simulate_action,
-                       *self.topic_screen_actions.values()):
-            action.setEnabled(has_topics)
-        self.report_action.setEnabled(has_project)
-        self.manage.update()
+        settings = self.window.settings
+        settings.clear_recent()
+        settings.save()
+        self.window.start_view.set_recent([])

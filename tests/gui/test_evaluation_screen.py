@@ -53,9 +53,9 @@ def open_evaluation(window, qtbot, path, topic=TOPIC):
     """Open ``path``, select ``topic`` in the sidebar, Topic ▸ Evaluate Topic…, wait."""
     assert window.open_project(path)
     window.sidebar.setCurrentIndex(sidebar_index(window.sidebar, topic))
-    window._update_actions()
-    assert window.topic_screen_actions["evaluation"].isEnabled()
-    window.topic_screen_actions["evaluation"].trigger()
+    window.menus.update()
+    assert window.action("screen.evaluation").isEnabled()
+    window.action("screen.evaluation").trigger()
     view = window.tabs.currentWidget()
     assert view.key == "evaluation"
     qtbot.waitUntil(lambda: view.job is None, timeout=60_000)
@@ -184,12 +184,12 @@ def test_exports_are_valid(window, qtbot, project_file, tmp_path, monkeypatch):
         assert ET.parse(tmp_path / f"{name}.svg").getroot().tag == f"{SVG}svg"
     answer_save_dialog(monkeypatch, tmp_path / "report.html")
     window.tabs.setCurrentWidget(view)
-    window.topic_menu.aboutToShow.emit()  # the shown screen's actions join the Topic menu
-    every_menu = [a.text().replace("&", "") for menu in (window.menuBar().actions()[0].menu(), window.topic_menu)
+    window.menus.menus["topic"].aboutToShow.emit()  # the shown screen's actions join the Topic menu
+    every_menu = [a.text().replace("&", "") for menu in (window.menuBar().actions()[0].menu(), window.menus.menus["topic"])
                   for a in menu.actions()]
     assert every_menu.count("Export Evaluation Report…") == 1
     assert "Export Table…" in every_menu
-    window.report_action.trigger()  # File ▸ Export Evaluation Report…
+    window.action("report").trigger()  # File ▸ Export Evaluation Report…
     text = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert text.startswith("<!DOCTYPE html>")
     root = ET.fromstring(text.split("\n", 1)[1])

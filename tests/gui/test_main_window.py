@@ -21,7 +21,7 @@ from tests.support.projects import make_project
 
 def test_no_project_shows_the_start_screen(window):
     assert window.pages.currentWidget() is window.start_view
-    assert not window.import_action.isEnabled() and not window.close_action.isEnabled()
+    assert not window.action("import").isEnabled() and not window.action("close").isEnabled()
 
 
 def test_sidebar_shows_topics_with_counts_and_a_list_opens_in_a_tab(window, project_path):
@@ -55,7 +55,7 @@ def test_project_without_topics_shows_the_import_hint(window, tmp_path):
     assert window.content.currentWidget() is window.hint
     assert window.hint.text() == NO_LISTS_HINT
     assert pages.sidebar_labels(window.sidebar) == []
-    assert not window.matches_action.isEnabled()
+    assert not window.action("matches").isEnabled()
 
 
 def test_sidebar_refreshes_when_the_session_announces_an_import(window, project_path, tmp_path,
@@ -95,9 +95,9 @@ def test_shortcuts_and_menus_exist(window):
     bound = {a.shortcut().toString(): a for a in window.findChildren(QAction)
              if not a.shortcut().isEmpty()}
     assert {key: bound[key] for key in ("Ctrl+N", "Ctrl+O", "Ctrl+Q", "Ctrl+I", "F1", "Ctrl+E")} == {
-        "Ctrl+N": window.new_action, "Ctrl+O": window.open_action,
-        "Ctrl+Q": window.quit_action, "Ctrl+I": window.import_action,
-        "F1": window.help_action, "Ctrl+E": window.manage.export}
+        "Ctrl+N": window.action("new"), "Ctrl+O": window.action("open"),
+        "Ctrl+Q": window.action("quit"), "Ctrl+I": window.action("import"),
+        "F1": window.action("help"), "Ctrl+E": window.action("export")}
     menus = [a.text() for a in window.menuBar().actions()]
     assert menus == ["&File", "&View", "&Topic", "&Help"]
     file_items = [a.text() for a in window.menuBar().actions()[0].menu().actions() if a.text()]
@@ -200,8 +200,8 @@ def test_recent_files_geometry_and_splitters_round_trip(qtbot, project_path):
     qtbot.addWidget(second)
     assert (second.size().width(), second.size().height()) == (700, 500)
     assert second.start_view.recent.count() == 1
-    second._fill_recent_menu()
-    recent = [a for a in second.recent_menu.actions() if a.toolTip() == str(project_path.resolve())]
+    second.menus.recent_menu.aboutToShow.emit()
+    recent = [a for a in second.menus.recent_menu.actions() if a.toolTip() == str(project_path.resolve())]
     assert len(recent) == 1
     recent[0].trigger()
     assert second.session is not None and second.session.project.path == project_path.resolve()

@@ -96,9 +96,9 @@ def test_topic_menu_opens_the_selected_topics_pool(window, qtbot, tmp_path):
         store.create_pool(project, "U", "P", ["A", "B"], store.settings("relaxed"))
     assert window.open_project(path)
     window.sidebar.setCurrentIndex(sidebar_index(window.sidebar, "U"))
-    window._update_actions()
-    assert window.topic_screen_actions["pooling"].isEnabled()
-    window.topic_screen_actions["pooling"].trigger()
+    window.menus.update()
+    assert window.action("screen.pooling").isEnabled()
+    window.action("screen.pooling").trigger()
     view = window.tabs.currentWidget()
     assert (view.key, view.topic) == ("pooling", "U")
     assert view.pool_box.currentText() == "P"

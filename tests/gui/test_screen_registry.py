@@ -45,19 +45,20 @@ def test_the_topic_menu_and_the_sidebar_menu_open_every_topic_screen_of_the_regi
     screening = store.find_screening(window.session.project, "T", "S")
     monkeypatch.setattr(screening_screens, "choose_screening",  # the start dialog, answered
                         lambda project, topic, settings, parent: screening)
-    topic_menu = [a for a in window.topic_menu.actions() if a.text()]
+    topic_menu = [a for a in window.menus.menus["topic"].actions() if a.text()]
     for entry in topic_screens():
-        action = window.topic_screen_actions[entry.key]
+        action = window.action(f"screen.{entry.key}")
         assert action in topic_menu and action.text() == entry.menu_text
         assert action.isEnabled()
         action.trigger()
         assert window.tabs.currentWidget().key == entry.key
     assert {view.key for view in (window.tabs.widget(i) for i in range(window.tabs.count()))} \
         == {entry.key for entry in topic_screens()}
-    context = window.manage.sidebar_menu(window.sidebar.visualRect(
+    context = window.menus.sidebar_menu(window.sidebar.visualRect(
         window.sidebar.currentIndex()).center())
     assert [entry.menu_text for entry in topic_screens()] == [
-        a.text() for a in context.actions() if a in window.topic_screen_actions.values()]
+        a.text() for a in context.actions()
+        if a in [window.action(f"screen.{entry.key}") for entry in topic_screens()]]
     context.close()
 
 
@@ -67,5 +68,5 @@ def test_a_screen_lists_only_its_own_actions_in_the_topic_menu(window, made, qtb
     assert window.open_project(made[0])
     view = window.open_screen("records", _target(window.session.project, "records"))
     assert len(view.actions()) == 5 and view.screen_actions() == []
-    window.topic_menu.aboutToShow.emit()
-    assert not set(view.actions()) & set(window.topic_menu.actions())
+    window.menus.menus["topic"].aboutToShow.emit()
+    assert not set(view.actions()) & set(window.menus.menus["topic"].actions())

@@ -2,13 +2,13 @@
 a held key, the queue switching after a retrain, and decisions read back from the file."""
 
 
-from litqeval_gui.core.records.queries import record_detail
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QInputDialog
 
 from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records.queries import record_detail
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.retrain import stored_ranking
 from litqeval_gui.gui.screens import screening as screening_screens
@@ -240,7 +240,7 @@ def test_the_topic_menu_creates_a_screening_and_opens_it_in_a_tab(window, projec
     window.settings.reviewer = "Ann"
     window.open_project(project_path)
     window.sidebar.setCurrentIndex(window.sidebar.model().index(0, 0))
-    assert window.topic_screen_actions["screening"].isEnabled()
+    assert window.action("screen.screening").isEnabled()
     view = window.open_topic_screen("screening")
     assert isinstance(view, ScreeningView) and window.tabs.currentWidget() is view
     assert view.title == "Screening: round 1" and view.screening.size == 4  # scopus: 5 records, 4 works
@@ -379,17 +379,17 @@ def test_simulate_is_in_the_topic_menu_once_for_the_screening_shown_or_chosen(
     monkeypatch.setattr(ScreeningView, "open_simulation", lambda self: opened.append(self))
     assert window.open_project(made[0])
     window.open_screen("screening", store.find_screening(window.session.project, "T", "S"))
-    window.topic_menu.aboutToShow.emit()
-    texts = [a.text().replace("&", "") for a in window.topic_menu.actions()]
+    window.menus.menus["topic"].aboutToShow.emit()
+    texts = [a.text().replace("&", "") for a in window.menus.menus["topic"].actions()]
     assert "Screening: S" in texts and texts.count("Simulate Screening…") == 1
-    window.simulate_action.trigger()
+    window.action("simulate").trigger()
     assert opened == [window.tabs.currentWidget()]  # the screening shown: no question
     window.close_tab(window.tabs.currentIndex())
     assert window.tabs.count() == 0
     monkeypatch.setattr(screening_screens, "choose_screening",
                         lambda project, topic, settings, parent:
                         store.find_screening(project, topic, "S"))
-    window.simulate_action.trigger()  # none shown: chosen for the topic, then opened
+    window.action("simulate").trigger()  # none shown: chosen for the topic, then opened
     assert len(opened) == 2 and opened[1] is window.tabs.currentWidget()
     assert opened[1].screening.name == "S"
 

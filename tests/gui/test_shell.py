@@ -15,7 +15,7 @@ def test_opening_a_csv_offers_to_import_it_into_the_open_project(
                         or QMessageBox.StandardButton.Yes)
     monkeypatch.setattr(window, "open_import_wizard", wizards.append)
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(results), ""))
-    window.open_action.trigger()  # Ctrl+O
+    window.action("open").trigger()  # Ctrl+O
     assert wizards == [[results]]
     assert asked == [f"{results.name} is not a project but a file to import.\n\n"
                      "Import it into small.litq?"]
@@ -193,10 +193,10 @@ def test_the_theme_choice_applies_at_once_and_is_remembered(window, qtbot):
         assert app.palette().window().color().lightness() < 80
         assert app.palette().text().color().lightness() > 180  # light text on dark
         assert Settings().theme == "dark"
-        assert [a.data() for a in window.theme_actions.actions() if a.isChecked()] == ["dark"]
+        assert [a.data() for a in window.menus.theme_actions.actions() if a.isChecked()] == ["dark"]
         again = MainWindow()  # a new start shows the remembered theme
         qtbot.addWidget(again)
-        assert [a.data() for a in again.theme_actions.actions() if a.isChecked()] == ["dark"]
+        assert [a.data() for a in again.menus.theme_actions.actions() if a.isChecked()] == ["dark"]
         window.set_theme("light")
         assert app.palette().window().color().lightness() > 200
     finally:
