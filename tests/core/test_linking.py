@@ -130,9 +130,65 @@ def test_subtitle_added_is_a_certain_subtitle_link():
     assert (link.method, link.score, link.certain) == ("subtitle", 1.0, True)
 
 
-def test_subtitle_with_a_missing_year_is_uncertain():
-    link = only_link(item(1, year=None), item(2, TITLE + ": a randomised controlled trial"))
-    assert (link.method, link.certain) == ("subtitle", False)
+def test_subtitle_with_a_missing_year_needs_agreeing_abstracts():
+    """Issue 24: a shared head with no year to compare is thin evidence: not listed,
+    unless the abstracts are the same text."""
+    pair = [item(1, year=None), item(2, TITLE + ": a randomised controlled trial")]
+    assert links(pair) == {}
+    link = only_link(*pair, abstracts=reader({1: ABSTRACT, 2: "Background. " + ABSTRACT}))
+    assert (link.method, link.certain) == ("subtitle", True)
+
+
+# --- issue 24: abstracts weigh in on title matches ----------------------------------------
+
+ABSTRACT = ("We measured sleep quality in 240 adults over 65 who drank coffee in the "
+            "afternoon and found that caffeine after noon shortened their sleep by 40 minutes.")
+OTHER = ("A survey of 1 200 nurses working night shifts reports how often they use "
+         "caffeinated drinks to stay awake and whether they sleep less on their days off.")
+
+
+def reader(texts: dict[int, str], asked: list | None = None):
+    """An ``abstracts`` reader over ``texts``, noting the keys it was asked for."""
+    def read(keys: list[int]) -> dict[int, str]:
+        if asked is not None:
+            asked.append(sorted(keys))
+        return {key: texts[key] for key in keys if key in texts}
+    return read
+
+
+def test_a_shared_head_with_different_abstracts_is_not_a_match():
+    """The issue's 'Found by subtitle, similarity 1.00' between two different papers:
+    'Robot-assisted total knee arthroplasty' and a longer title starting with it."""
+    pair = [item(1, "Robot-assisted Total Knee Arthroplasty", None),
+            item(2, "Robot-assisted total knee arthroplasty in haemophilic arthropathy", None)]
+    assert links(pair, settings=LinkSettings(subtitle_min_chars=20)) == {}  # no year: thin
+    pair = [replace(x, year=2020) for x in pair]
+    assert only_link(*pair, settings=LinkSettings(subtitle_min_chars=20)).method == "subtitle"
+    assert links(pair, settings=LinkSettings(subtitle_min_chars=20),
+                 abstracts=reader({1: ABSTRACT, 2: OTHER})) == {}
+
+
+def test_near_titles_with_different_abstracts_are_not_a_match():
+    pair = [item(1, TITLE), item(2, TITLE.replace("older", "young"))]
+    assert only_link(*pair).method == "fuzzy"
+    assert links(pair, abstracts=reader({1: ABSTRACT, 2: OTHER})) == {}
+
+
+def test_equal_titles_with_different_abstracts_stay_listed_but_uncertain():
+    pair = [item(1), item(2)]
+    assert only_link(*pair).certain
+    link = only_link(*pair, abstracts=reader({1: ABSTRACT, 2: OTHER}))
+    assert (link.method, link.certain) == ("title", False)
+    # one abstract missing, or too short to count: no evidence either way
+    assert only_link(*pair, abstracts=reader({1: ABSTRACT})).certain
+    assert only_link(*pair, abstracts=reader({1: ABSTRACT, 2: "See the erratum."})).certain
+
+
+def test_the_reader_is_asked_only_for_records_whose_titles_matched():
+    asked: list = []
+    found = links([item(1), item(2), item(3, "Exercise therapy for chronic low back pain")],
+                  abstracts=reader({1: ABSTRACT, 2: ABSTRACT.upper()}, asked))
+    assert asked == [[1, 2]] and found[1, 2].certain
 
 
 def test_subtitle_needs_a_long_enough_main_title():

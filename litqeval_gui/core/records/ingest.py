@@ -184,7 +184,8 @@ def _link(project: Project, summary: ImportSummary, topic_id: int, token: Cancel
     existing = works.link_items(db, topic_id, exclude_import=import_id)
     new_items = works.link_items(db, topic_id, only_import=import_id)
     links = yield from scaled(
-        find_links(new_items, existing, verdicts=_verdicts(db, topic_id), token=token),
+        find_links(new_items, existing, verdicts=_verdicts(db, topic_id),
+                   abstracts=works.abstract_reader(db), token=token),
         55, 90,
     )
     write_rows(project, _link_rows(topic_id, links, existing + new_items),

@@ -32,7 +32,20 @@ not join them through other records either; only the user's confirmation does.
    - the shorter title has fewer than ``min_title_chars`` characters
      ("Editorial", "Reply"), unless the titles are equal and so are the two
      (non-empty) abstracts;
-   - it is a subtitle match and either year is unknown.
+   - it is a subtitle match and either year is unknown (unless the abstracts agree).
+
+4. **Abstracts** weigh in on every title match whose two records both have an
+   abstract of at least ``abstract_min_shingles`` word 3-grams: the share of the
+   shorter one's 3-grams the other one has (:func:`abstract_overlap`). Below
+   ``abstract_differ`` the abstracts are different texts: a subtitle, fuzzy or
+   short-title match is *dropped* (not even listed: two papers that share a generic
+   head such as "Robot-assisted total knee arthroplasty" or a near title but not
+   their abstracts are different works), an equal-title match is at most
+   uncertain. At/above ``abstract_agree`` they are the same text, which stands in
+   for the unknown year of a subtitle match. A subtitle match with a year unknown
+   and no agreeing abstracts is dropped too: a shared head is not a title.
+   The abstracts are read only for the few pairs whose titles matched (the
+   ``abstracts`` reader of :func:`find_links`).
 
 Candidate pairs come from a sorted neighbourhood (never all pairs): the titles are
 sorted by two keys — the title itself (finds typos late in the title and
@@ -106,6 +119,9 @@ class LinkSettings:
     subtitle_min_chars: int = 25  # the shorter (main) title of a subtitle match
     window: int = 8  # neighbours compared in each sort order
     rare_keys: int = 3  # rarest shared tokens of a title used as sort keys
+    abstract_min_shingles: int = 10  # word 3-grams each abstract needs to be evidence
+    abstract_differ: float = 0.2  # overlap below which abstracts are different texts
+    abstract_agree: float = 0.5  # overlap from which they are the same text
 
 
 SHORT_TITLE_CHARS = LinkSettings.min_title_chars  # titles whose abstracts the linker reads
@@ -202,8 +218,37 @@ def _doubtful(x: LinkItem, y: LinkItem, method: str, settings: LinkSettings) -> 
     return (_conflicting_ids(x, y)
             or _numbers(x.title) != _numbers(y.title)
             or (min(len(x.title), len(y.title)) < settings.min_title_chars
-                and not _same_text(x, y))
-            or (method == "subtitle" and (x.year is None or y.year is None)))
+                and not _same_text(x, y)))
+
+
+Shingles = frozenset[tuple[str, ...]]
+
+
+def shingles(abstract: str | None) -> Shingles:
+    """The word 3-grams of an abstract, normalised as titles are."""
+    words = normalise_title(abstract).split() if abstract else []
+    return frozenset(zip(words, words[1:], words[2:], strict=False))
+
+
+def abstract_overlap(x: Shingles, y: Shingles, min_shingles: int) -> float | None:
+    """The share of the smaller set's 3-grams the other one holds (1.0: one abstract is
+    a part of the other), or None when either has fewer than ``min_shingles``."""
+    if min(len(x), len(y)) < min_shingles:
+        return None
+    return len(x & y) / min(len(x), len(y))
+
+
+def _judge(x: LinkItem, y: LinkItem, method: str, score: float, overlap: float | None,
+           settings: LinkSettings) -> bool | None:
+    """Whether a title match is certain, or None when it is dropped (module doc, 3-4)."""
+    differ = overlap is not None and overlap < settings.abstract_differ
+    agree = overlap is not None and overlap >= settings.abstract_agree
+    if differ and (method != "title" or min(len(x.title), len(y.title))
+                   < settings.min_title_chars):
+        return None
+    if method == "subtitle" and (x.year is None or y.year is None) and not agree:
+        return None
+    return score >= settings.upper and not differ and not _doubtful(x, y, method, settings)
 
 
 def _identifier_pairs(items: Sequence[LinkItem], n_new: int,
@@ -360,8 +405,9 @@ _CHUNK = 50_000  # candidate pairs scored in one call (the GIL is held while it 
 
 def _title_links(items: Sequence[LinkItem], n_new: int, settings: LinkSettings,
                  verdicts: _Verdicts, token: CancelToken,
-                 ) -> Generator[Progress, None, list[tuple[int, int, str, float, bool]]]:
-    """(i, j, method, score, certain) for title matches, best pairs from the sorted orders."""
+                 ) -> Generator[Progress, None, list[tuple[int, int, str, float]]]:
+    """(i, j, method, score) of the title matches scoring at least ``lower``, best pairs
+    from the sorted orders."""
     titles = [item.title for item in items]
     is_new = np.arange(len(items)) < n_new
     orders = _sort_orders(titles, settings.rare_keys)
@@ -390,15 +436,37 @@ def _title_links(items: Sequence[LinkItem], n_new: int, settings: LinkSettings,
             if verdicts.rejected(i, j):
                 continue
             method = "subtitle" if subtitle[k] else "title" if titles[i] == titles[j] else "fuzzy"
-            certain = score >= settings.upper and not _doubtful(items[i], items[j], method,
-                                                                  settings)
-            found.append((i, j, method, score, certain))
+            found.append((i, j, method, score))
     return found
+
+
+AbstractReader = Callable[[list[int]], Mapping[int, str | None]]
+
+
+def _judged_title_links(items: Sequence[LinkItem],
+                        found: list[tuple[int, int, str, float]],
+                        read: AbstractReader | None, settings: LinkSettings,
+                        ) -> Iterator[tuple[int, int, str, float, bool]]:
+    """(i, j, method, score, certain) of the title matches :func:`_judge` keeps; the
+    abstracts of their records come from ``read`` (item keys -> abstract), else from
+    the items (which hold those of short titles only)."""
+    involved = sorted({i for i, *_ in found} | {j for _, j, *_ in found})
+    if read is None:
+        texts: Mapping[int, str | None] = {items[i].key: items[i].abstract for i in involved}
+    else:
+        texts = read([items[i].key for i in involved])
+    grams = {i: shingles(texts.get(items[i].key)) for i in involved}
+    for i, j, method, score in found:
+        overlap = abstract_overlap(grams[i], grams[j], settings.abstract_min_shingles)
+        certain = _judge(items[i], items[j], method, score, overlap, settings)
+        if certain is not None:
+            yield i, j, method, score, certain
 
 
 def find_links(new: Sequence[LinkItem], existing: Sequence[LinkItem] = (), *,
                settings: LinkSettings = LinkSettings(),
                verdicts: Mapping[frozenset[str], bool] | None = None,
+               abstracts: AbstractReader | None = None,
                token: CancelToken = NEVER) -> Generator[Progress, None, list[Link]]:
     """Job: links among ``new`` and between ``new`` and ``existing`` (never existing × existing).
 
@@ -407,7 +475,9 @@ def find_links(new: Sequence[LinkItem], existing: Sequence[LinkItem] = (), *,
     ``frozenset({fingerprint(x), fingerprint(y)})`` to True (confirmed → certain
     ``"user"`` link) or False (rejected → an uncertain ``"user"`` link of score 0, see
     :func:`is_rejection`: no evidence, it keeps the pair apart in :func:`group`). Keys
-    must be unique.
+    must be unique. ``abstracts`` reads the abstracts of some records (item keys ->
+    abstract, None or missing when there is none); without it only the items' own
+    abstracts (short titles) are evidence.
     """
     items = [*new, *existing]
     n_new = len(new)
@@ -417,8 +487,8 @@ def find_links(new: Sequence[LinkItem], existing: Sequence[LinkItem] = (), *,
     best: dict[tuple[int, int], tuple[str, float, bool]] = {}
     for i, j, kind in _identifier_pairs(items, n_new, judged):
         best.setdefault((i, j), (kind, 1.0, not _different_dois(items[i], items[j])))
-    for i, j, method, score, certain in (yield from _title_links(items, n_new, settings,
-                                                                 judged, token)):
+    found = yield from _title_links(items, n_new, settings, judged, token)
+    for i, j, method, score, certain in _judged_title_links(items, found, abstracts, settings):
         best.setdefault((i, j), (method, score, certain))
     for same in (True, False):
         for i, j in judged.pairs(same):

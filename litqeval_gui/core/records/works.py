@@ -9,7 +9,7 @@ topic's certain links (``auto`` and ``confirmed``) but never the two records of 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import sqlite_utils
 
@@ -53,6 +53,23 @@ def _item(key: int, title: str | None, year: int | None, doi: str | None, pmid: 
     title = title or ""
     return LinkItem(key=key, title=title, year=year, ids=tuple(pairs),
                     abstract=abstract_key(title, abstract))
+
+
+def abstract_reader(db: sqlite_utils.Database) -> Callable[[list[int]], dict[int, str]]:
+    """The linker's ``abstracts`` reader: record id -> abstract of the ids asked (those
+    without one left out), read a few hundred at a time."""
+    def read(keys: list[int]) -> dict[int, str]:
+        found: dict[int, str] = {}
+        for start in range(0, len(keys), _READ_CHUNK):
+            some = keys[start:start + _READ_CHUNK]
+            found.update(db.execute(
+                f"SELECT id, abstract FROM records WHERE id IN ({','.join('?' * len(some))}) "
+                "AND abstract IS NOT NULL", some).fetchall())
+        return found
+    return read
+
+
+_READ_CHUNK = 500  # ids in one query (below SQLite's parameter limit)
 
 
 def regroup(db: sqlite_utils.Database, topic_id: int) -> None:
