@@ -143,3 +143,25 @@ def test_any_sequence_of_verdicts_keeps_works_equal_to_a_full_regroup(steps):
             assert _work_ids(project) == fast
             rejected = project.db.execute("SELECT a, b FROM links WHERE status = 'rejected'")
             assert all(fast[a] != fast[b] for a, b in rejected)
+
+
+def test_decide_many_is_one_verdict_on_each_and_the_works_of_a_full_regroup(project):
+    """Issue 24's bulk actions: accepting the core pairs joins all three versions; then
+    rejecting two pairs at once splits the works as a full regroup would."""
+    pairs = [_pair(project, "core", "r1").id, _pair(project, "core", "r2").id]
+    assert matches.decide_many(project, pairs, True) == Changes(verdicts=True, works=True)
+    assert len(set(_work_ids(project).values())) == 1
+    assert matches.decide_many(project, pairs, False) == Changes(verdicts=True, works=True)
+    assert [matches.match(project, i).status for i in pairs] == ["rejected", "rejected"]
+    fast = _work_ids(project)
+    with project.transaction() as db:
+        works.regroup(db, project.topic_id("T"))
+    assert _work_ids(project) == fast
+    assert len(set(fast.values())) == 3  # r1-r2 still awaits its verdict: three works
+
+
+def test_decide_many_with_an_unknown_id_changes_nothing(project):
+    known = _pair(project, "core", "r1").id
+    with pytest.raises(ProjectError, match="no match with id 999"):
+        matches.decide_many(project, [known, 999], False)
+    assert matches.match(project, known).status == "uncertain"

@@ -8,6 +8,7 @@ Confirming an uncertain match merges the two works; rejecting keeps them apart.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 from litqeval_gui.core.errors import ProjectError
@@ -102,6 +103,40 @@ def decide(project: Project, link_id: int, accept: bool) -> Changes:
         else:
             return Changes(verdicts=True)
         return Changes(verdicts=True, works=True)
+
+    return project.write(op)
+
+
+def decide_many(project: Project, link_ids: Sequence[int], accept: bool) -> Changes:
+    """One verdict on many matches in one write (the review's bulk actions); the topic's
+    works are recomputed once, not per match. An unknown id changes nothing."""
+    ids = list(dict.fromkeys(link_ids))
+
+    def op(p: Project) -> Changes:
+        db = p.db
+        rows = []
+        for start in range(0, len(ids), 500):
+            some = ids[start:start + 500]
+            rows += db.execute("SELECT id, topic_id, status, a, b FROM links WHERE id IN "
+                               f"({','.join('?' * len(some))})", some).fetchall()
+        if len(rows) != len(ids):
+            missing = sorted(set(ids) - {row[0] for row in rows})
+            raise ProjectError(f"no match with id {missing[0]}")
+        decided = now()
+        db.conn.executemany("UPDATE links SET status = ?, decided_at = ? WHERE id = ?",
+                            [("confirmed" if accept else "rejected", decided, row[0])
+                             for row in rows])
+        if accept:
+            joined = [row for row in rows if row[2] not in ("auto", "confirmed")]
+            for _id, topic_id, _status, a, b in joined:
+                works.merge(db, topic_id, a, b)
+            changed = bool(joined)
+        else:
+            split = {row[1] for row in rows if _same_work(db, row[3], row[4])}
+            for topic_id in split:
+                works.regroup(db, topic_id)
+            changed = bool(split)
+        return Changes(verdicts=True, works=changed)
 
     return project.write(op)
 

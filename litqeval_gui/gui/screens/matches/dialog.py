@@ -8,6 +8,10 @@ Each verdict is queued at once on the session's write path
 (:func:`litqeval_gui.core.records.matches.decide` as an op) and the next pair is shown without
 waiting; the session announces what it changed, and a verdict that could not be
 stored is shown and forgotten.
+Bulk actions (issue 24): the pairs shown can be limited to those touching the core set
+and sorted by similarity, highest or lowest first, and every pair of one reason
+("found by subtitle") among those shown can be rejected at once
+(:func:`~litqeval_gui.core.records.matches.decide_many`, one write).
 The keys A / R / S / → / ← belong to this dialog (a :class:`Shortcuts`): they are
 bound when it is shown and removed when it is hidden or closed; holding one fires once.
 """
@@ -44,6 +48,8 @@ NO_VERDICTS_TEXT = "No verdicts yet — the matches you accept or reject appear 
 ABSTRACT_CHARS = 400
 SHOWN_AUTHORS = 4
 PENDING, DECIDED = "Awaiting review", "Past verdicts"
+ALL_PAIRS, CORE_PAIRS = "All pairs", "Only pairs with a core record"
+HIGHEST, LOWEST = "Highest similarity first", "Lowest similarity first"
 _MARK = '<span style="background-color:#ffd54f; color:#000000; font-weight:600">{}</span>'
 
 
@@ -138,7 +144,9 @@ class MatchesDialog(KeysWhileShown, QDialog):
         self._session = session
         self._topic = topic
         self._decided = False  # showing past verdicts instead of the pending matches
-        self._matches: list[Match] = self._read()
+        self._core_only = False  # only the pairs with a core record
+        self._lowest_first = False
+        self._matches: list[Match] = []
         self._verdicts: dict[int, bool] = {}  # link id -> accepted
         self._index = 0
         self.shortcuts = Shortcuts(self)
@@ -147,6 +155,7 @@ class MatchesDialog(KeysWhileShown, QDialog):
             self.shortcuts.add(key, slot)
         session.changed.connect(self.project_changed)
         self._build()
+        self._matches = self._read()
         self._show_current()
 
     @property
@@ -165,16 +174,76 @@ class MatchesDialog(KeysWhileShown, QDialog):
         self._show_current()
 
     def _read(self) -> list[Match]:
+        """The matches shown: pending or decided, filtered and sorted as chosen."""
         if self._decided:
-            return core_matches.matches(self._session.project, self._topic, decided=True)
-        return core_matches.matches(self._session.project, self._topic, uncertain=True)
+            found = core_matches.matches(self._session.project, self._topic, decided=True)
+        else:
+            found = core_matches.matches(self._session.project, self._topic, uncertain=True)
+        if self._core_only:
+            found = [m for m in found if "core" in (m.a.role, m.b.role)]
+        found.sort(key=lambda m: (m.score if self._lowest_first else -m.score, m.id))
+        self._fill_reasons(found)
+        return found
+
+    def set_view(self, core_only: bool, lowest_first: bool) -> None:
+        """Show only the pairs with a core record (or all), by similarity ascending (or
+        descending), from the first one."""
+        self._core_only, self._lowest_first = core_only, lowest_first
+        self.scope.setCurrentText(CORE_PAIRS if core_only else ALL_PAIRS)
+        self.order.setCurrentText(LOWEST if lowest_first else HIGHEST)
+        self._matches = self._read()
+        self._index = 0
+        self._show_current()
+
+    def _fill_reasons(self, found: list[Match]) -> None:
+        """The reasons of the undecided pairs shown, with their counts, for the bulk reject."""
+        counts: dict[str, int] = {}
+        for m in found:
+            if m.id not in self._verdicts and m.status == "uncertain":
+                counts[m.method] = counts.get(m.method, 0) + 1
+        chosen = self.reason.currentData()
+        self.reason.clear()
+        for method, n in sorted(counts.items(), key=lambda item: -item[1]):
+            self.reason.addItem(f"found by {method} ({n})", method)
+        if chosen is not None and self.reason.findData(chosen) >= 0:
+            self.reason.setCurrentIndex(self.reason.findData(chosen))
+        self.reject_reason_button.setEnabled(bool(counts) and not self._decided)
+
+    def reject_reason(self, method: str | None = None) -> int:
+        """Reject every undecided pair shown found by ``method`` (default: the reason
+        chosen) in one write; returns how many."""
+        method = method if method is not None else self.reason.currentData()
+        chosen = [m for m in self._matches if m.method == method and m.status == "uncertain"
+                  and m.id not in self._verdicts]
+        if not chosen or self._decided:
+            return 0
+        ids = [m.id for m in chosen]
+        self._session.write(lambda p: core_matches.decide_many(p, ids, False), initiator=self,
+                            on_failure=lambda exc: self._bulk_not_stored(ids, exc))
+        for m in chosen:
+            self._verdicts[m.id] = False
+        current = self.current
+        self._matches = [m for m in self._matches if m.id not in set(ids)]
+        ids_left = [m.id for m in self._matches]
+        self._index = ids_left.index(current.id) if current and current.id in ids_left \
+            else min(self._index, len(ids_left))
+        self._fill_reasons(self._matches)
+        self._show_current()
+        return len(chosen)
+
+    def _bulk_not_stored(self, ids: list[int], exc: BaseException) -> None:
+        for link_id in ids:
+            self._verdicts.pop(link_id, None)
+        show_error(self, "Could not record the verdicts", exc)
+        self._matches = self._read()
+        self._show_current()
 
     def show_decided(self, decided: bool) -> None:
         """List the past verdicts (to change one), or the matches awaiting review."""
         self._decided = decided
         self.mode.setCurrentText(DECIDED if decided else PENDING)
-        self._matches = self._read()
         self._verdicts = {}
+        self._matches = self._read()
         self._index = 0
         self._show_current()
 
@@ -193,6 +262,32 @@ class MatchesDialog(KeysWhileShown, QDialog):
         top.addWidget(self.mode)
         top.addStretch(1)
         top.addWidget(self.progress_label)
+
+        self.scope = QComboBox()
+        self.scope.addItems([ALL_PAIRS, CORE_PAIRS])
+        self.scope.setToolTip("Pairs of two result records change no recall: review the "
+                              "pairs with a core record first")
+        self.order = QComboBox()
+        self.order.addItems([HIGHEST, LOWEST])
+        self.order.setToolTip("The order of the pairs by the similarity of their titles")
+        self.scope.activated.connect(lambda row: self.set_view(row == 1, self._lowest_first))
+        self.order.activated.connect(lambda row: self.set_view(self._core_only, row == 1))
+        self.reason = QComboBox()
+        self.reason.setToolTip("How the pairs were found; the counts are those shown and "
+                               "undecided")
+        self.reject_reason_button = QPushButton("Reject all of this reason")
+        self.reject_reason_button.setToolTip(
+            "Mark every undecided pair shown that was found this way as different works, "
+            "in one step (Past verdicts lists them, to change one)")
+        self.reject_reason_button.setAutoDefault(False)
+        self.reject_reason_button.clicked.connect(lambda: self.reject_reason())
+        bulk = QHBoxLayout()
+        bulk.addWidget(QLabel("Show:"))
+        bulk.addWidget(self.scope)
+        bulk.addWidget(self.order)
+        bulk.addStretch(1)
+        bulk.addWidget(self.reason)
+        bulk.addWidget(self.reject_reason_button)
 
         self.side_a = _SidePanel("Record A")
         self.side_b = _SidePanel("Record B")
@@ -243,6 +338,7 @@ class MatchesDialog(KeysWhileShown, QDialog):
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
+        layout.addLayout(bulk)
         layout.addWidget(self.stack, 1)
         layout.addWidget(buttons)
         self.resize(900, 520)  # room for the abstracts
