@@ -13,9 +13,9 @@ from litqeval_gui.core.records import lists
 def cmd_rename(args: argparse.Namespace) -> None:
     with open_for_writing(args.project) as project:
         if args.list:
-            lists.rename_list(project, args.topic, args.list, args.new_name)
+            project.write(lists.rename_list_op(args.topic, args.list, args.new_name))
         else:
-            lists.rename_topic(project, args.topic, args.new_name)
+            project.write(lists.rename_topic_op(args.topic, args.new_name))
     old = f"list {args.list!r} of topic {args.topic!r}" if args.list else f"topic {args.topic!r}"
     emit(args, {"topic": args.topic, "list": args.list, "renamed_to": args.new_name.strip()},
          lambda: f"renamed {old} to {args.new_name.strip()!r}")
@@ -33,9 +33,9 @@ def cmd_delete(args: argparse.Namespace) -> None:
             raise LitqError(f"{impact.describe().replace(chr(10), ' ')} Nothing was deleted: "
                             "add --yes to delete (or --dry-run to only see this)")
         if args.list:
-            lists.delete_list(project, args.topic, args.list)
+            project.write(lists.delete_list_op(args.topic, args.list))
         else:
-            lists.delete_topic(project, args.topic)
+            project.write(lists.delete_topic_op(args.topic))
     done = [*impact.describe().splitlines()[:-1], "Done."]  # not "cannot be undone"
     emit(args, {"deleted": True, **impact.as_dict()}, lambda: "\n".join(done))
 

@@ -149,7 +149,7 @@ class ManageActions(QObject):
                        f"New name for the list “{info.name}”:", info.name)
         if new:
             session.write(
-                lambda p: lists.rename_list(p, info.topic, info.name, new), initiator=self)
+                lists.rename_list_op(info.topic, info.name, new), initiator=self)
 
     def rename_selected_topic(self) -> None:
         topic, session = self.selected_topic(), self.context.session()
@@ -158,7 +158,7 @@ class ManageActions(QObject):
         new = ask_name(self.context.parent, "Rename Topic",
                        f"New name for the topic “{topic}”:", topic)
         if new:
-            session.write(lambda p: lists.rename_topic(p, topic, new), initiator=self)
+            session.write(lists.rename_topic_op(topic, new), initiator=self)
 
     def delete_selected_list(self) -> None:
         info = self.selected_list()
@@ -179,6 +179,6 @@ class ManageActions(QObject):
         if not confirm(self.context.parent, title, impact.describe(), "Delete"):
             return
         if name is None:
-            session.write(lambda p: lists.delete_topic(p, topic), initiator=self)
+            session.write(lists.delete_topic_op(topic), initiator=self)
         else:
-            session.write(lambda p: lists.delete_list(p, topic, name), initiator=self)
+            session.write(lists.delete_list_op(topic, name), initiator=self)

@@ -19,7 +19,7 @@ from PySide6.QtCore import QObject, Signal
 from litqeval_gui.core.jobs import CancelToken, Progress
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.projectfile.writes import Op, WritePath
+from litqeval_gui.core.projectfile.writes import Done, Op, WritePath
 from litqeval_gui.gui.jobs import JobFactory, JobRunner
 from litqeval_gui.gui.notify import show_error
 
@@ -41,16 +41,19 @@ class ProjectSession(QObject):
         project.writes = self.writes  # its siblings (jobs) write through the path too
 
     def write(self, op: Op, *, initiator: Any = None,
-              on_success: Callable[[Changes], None] | None = None,
-              on_failure: Callable[[BaseException], None] | None = None) -> Future[Changes]:
+              on_success: Callable[[Any], None] | None = None,
+              on_failure: Callable[[BaseException], None] | None = None,
+              ) -> Future[Changes | Done[Any]]:
         """Queue the mutation ``op`` on the write path; ``changed`` is emitted when it
-        commits, then ``on_success(changes)`` or ``on_failure(exc)`` runs here (a
-        failure without ``on_failure`` goes to the one notification path)."""
+        commits, then ``on_success(result)`` (what the op returned: its changes, or a
+        :class:`~litqeval_gui.core.projectfile.writes.Done` with its value) or
+        ``on_failure(exc)`` runs here (a failure without ``on_failure`` goes to the one
+        notification path)."""
         future = self.writes.submit(op, initiator)
         future.add_done_callback(lambda done: self._answered.emit(done, on_success, on_failure))
         return future
 
-    def _answer(self, future: Future[Changes], on_success: Callable[[Changes], None] | None,
+    def _answer(self, future: Future[Changes | Done[Any]], on_success: Callable[[Any], None] | None,
                 on_failure: Callable[[BaseException], None] | None) -> None:
         exc = future.exception()
         if exc is None:

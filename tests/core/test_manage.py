@@ -38,7 +38,7 @@ def test_deleting_a_result_list_says_what_goes_and_removes_exactly_that(project)
     impact = lists.deletion_impact(project, "T", "scopus")
     assert (impact.records, impact.works, impact.core_works, impact.matches, impact.verdicts,
             impact.topic_goes) == (5, 2, 0, 3, 0, False)
-    changes = lists.delete_list(project, "T", "scopus")
+    changes = project.write(lists.delete_list_op("T", "scopus"))
     assert changes.lists and changes.records and not changes.verdicts
     assert [(i.topic, i.name) for i in queries.lists(project)] == [("T", "core"), ("U", "other")]
     assert _count(project, "records") == 3 + 5
@@ -51,7 +51,7 @@ def test_deleting_the_core_set_regroups_the_lists_that_shared_its_works(project)
     impact = lists.deletion_impact(project, "T", "core")
     # core.2 only is held by no other list; core.1 and core.3 stay as scopus records
     assert (impact.records, impact.works, impact.core_works, impact.matches) == (3, 1, 1, 2)
-    lists.delete_list(project, "T", "core")
+    project.write(lists.delete_list_op("T", "core"))
     [scopus] = queries.lists(project, "T")
     assert (scopus.size, scopus.records, scopus.matched) == (4, 5, 0)
     ids = {r[0] for r in project.db.execute("SELECT id FROM records")}
@@ -68,7 +68,7 @@ def test_verdicts_on_the_deleted_records_are_counted_and_go(project):
     impact = lists.deletion_impact(project, "T", "scopus")
     assert (impact.matches, impact.verdicts) == (3, 1)
     assert "1 verdict you gave" in impact.describe()
-    assert lists.delete_list(project, "T", "scopus").verdicts
+    assert project.write(lists.delete_list_op("T", "scopus")).verdicts
     assert _count(project, "links", "status = 'rejected'") == 0
 
 
@@ -78,7 +78,7 @@ def test_deleting_a_topic_keeps_the_other_topics(project):
         ["core", "scopus"], 8, 3, True)
     assert "topic 'T' with its 2 list(s)" in impact.describe()
     other = [(i.name, i.size, i.records) for i in queries.lists(project, "U")]
-    lists.delete_topic(project, "T")
+    project.write(lists.delete_topic_op("T"))
     assert [t.name for t in queries.topics(project)] == ["U"]
     assert [(i.name, i.size, i.records) for i in queries.lists(project)] == other
     assert (_count(project, "records"), _count(project, "links")) == (5, 1)
@@ -86,13 +86,13 @@ def test_deleting_a_topic_keeps_the_other_topics(project):
 
 def test_deleting_the_last_list_of_a_topic_deletes_the_topic(project):
     assert lists.deletion_impact(project, "U", "other").topic_goes
-    assert lists.delete_list(project, "U", "other").topics
+    assert project.write(lists.delete_list_op("U", "other")).topics
     assert [t.name for t in queries.topics(project)] == ["T"]
 
 
 @pytest.mark.parametrize("delete", [
-    lambda p: lists.delete_list(p, "T", "core"),
-    lambda p: lists.delete_topic(p, "T"),
+    lists.delete_list_op("T", "core"),
+    lists.delete_topic_op("T"),
 ])
 def test_a_deletion_failing_midway_changes_nothing(project, monkeypatch, delete):
     before = _state(project)
@@ -112,7 +112,7 @@ def test_a_deletion_failing_midway_changes_nothing(project, monkeypatch, delete)
     monkeypatch.setattr(lists, "delete_import", delete_then_fail)
     monkeypatch.setattr(works, "regroup", fail)
     with pytest.raises(RuntimeError, match="disk gone"):
-        delete(project)
+        project.write(delete)
     assert calls  # the failure came after something was deleted
     assert _state(project) == before
     assert not project.db.conn.in_transaction
@@ -121,29 +121,29 @@ def test_a_deletion_failing_midway_changes_nothing(project, monkeypatch, delete)
 def test_unknown_names_are_clear_errors_and_change_nothing(project):
     before = _state(project)
     with pytest.raises(ProjectError, match="has no list named 'nope'.*'core', 'scopus'"):
-        lists.delete_list(project, "T", "nope")
+        project.write(lists.delete_list_op("T", "nope"))
     with pytest.raises(ProjectError, match="no topic named 'X'"):
-        lists.delete_topic(project, "X")
+        project.write(lists.delete_topic_op("X"))
     assert _state(project) == before
 
 
 def test_renaming_a_list_and_a_topic(project):
-    assert lists.rename_list(project, "T", "scopus", "  Scopus 2024 ").lists
+    assert project.write(lists.rename_list_op("T", "scopus", "  Scopus 2024 ")).lists
     assert [i.name for i in queries.lists(project, "T")] == ["core", "Scopus 2024"]
-    assert lists.rename_topic(project, "T", "Search evaluation").topics
+    assert project.write(lists.rename_topic_op("T", "Search evaluation")).topics
     assert [t.name for t in queries.topics(project)] == ["Search evaluation", "U"]
     assert queries.find_list(project, "Search evaluation", "Scopus 2024").records == 5
 
 
 def test_renaming_onto_a_taken_or_empty_name_is_refused(project):
     with pytest.raises(ProjectError, match="already has a list named 'core'"):
-        lists.rename_list(project, "T", "scopus", "core")
+        project.write(lists.rename_list_op("T", "scopus", "core"))
     with pytest.raises(ProjectError, match="already has a topic named 'U'"):
-        lists.rename_topic(project, "T", "U")
+        project.write(lists.rename_topic_op("T", "U"))
     with pytest.raises(ProjectError, match="the new name is empty"):
-        lists.rename_topic(project, "T", "   ")
+        project.write(lists.rename_topic_op("T", "   "))
     assert [t.name for t in queries.topics(project)] == ["T", "U"]
-    assert lists.rename_list(project, "U", "other", "other").lists  # same name: allowed
+    assert project.write(lists.rename_list_op("U", "other", "other")).lists  # same name: allowed
 
 
 def _screen_two(p):
@@ -165,7 +165,7 @@ def test_deleting_a_screened_list_names_and_removes_its_decisions(project):
     assert impact.decisions == 2
     assert "2 screening decisions on these records go." in impact.describe()
     assert lists.deletion_impact(project, "T", "core").decisions == 0
-    changes = lists.delete_list(project, "T", "scopus")
+    changes = project.write(lists.delete_list_op("T", "scopus"))
     assert changes.decisions
     assert _count(project, "screening_events") == 0  # no event left naming a gone record
     assert _count(project, "screening_items") == 0
@@ -175,6 +175,6 @@ def test_deleting_a_screened_list_names_and_removes_its_decisions(project):
 def test_deleting_a_topic_takes_its_screenings(project):
     _screen_two(project)
     assert lists.deletion_impact(project, "T").decisions == 2
-    assert lists.delete_topic(project, "T").decisions
+    assert project.write(lists.delete_topic_op("T")).decisions
     assert [_count(project, t) for t in ("screenings", "screening_events")] == [0, 0]
-    assert not lists.delete_topic(project, "U").decisions  # nothing screened there
+    assert not project.write(lists.delete_topic_op("U")).decisions  # nothing screened there

@@ -93,7 +93,7 @@ def test_a_records_screening_events_go_with_it(tmp_path, small_files):
         assert [db.execute(count, [r]).fetchone()[0]
                 for r in (first.record_id, second.record_id)] == [0, 1]
         assert db.execute("PRAGMA foreign_key_check").fetchall() == []
-        assert lists.delete_list(project, "T", "scopus").decisions
+        assert project.write(lists.delete_list_op("T", "scopus")).decisions
         assert db.execute("SELECT COUNT(*) FROM screening_events").fetchone()[0] == 0
 
 

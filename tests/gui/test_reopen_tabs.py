@@ -26,7 +26,7 @@ def path(tmp_path):
     runs, _relevant = two_run_layers(6, 2)
     path = pool_project(tmp_path, runs, topics=("T", "U"))
     with Project.open(path) as project:
-        lists.rename_topic(project, "T", T)
+        project.write(lists.rename_topic_op("T", T))
         for topic in (T, "U"):
             screening_store.create_screening(project, topic, "S", ["A"])
             pool_store.create_pool(project, topic, "P", ["A", "B"],
@@ -98,8 +98,8 @@ def test_a_screen_whose_target_was_deleted_is_skipped(qtbot, path, shown_errors)
     window.tabs.setCurrentIndex(5)  # T's screening
     _close(window, qtbot)
     with Project.open(path) as project:
-        lists.delete_topic(project, "U")  # its lists, screening and pools with it
-        lists.delete_list(project, T, "A")  # T's screening S of A stays (now empty)
+        project.write(lists.delete_topic_op("U"))  # its lists, screening and pools with it
+        project.write(lists.delete_list_op(T, "A"))  # T's screening S of A stays (now empty)
 
     again = _window(qtbot)
     assert again.open_project(path)

@@ -27,14 +27,14 @@ def test_a_screen_follows_a_rename_of_its_topic_and_closes_when_the_topic_is_del
     view = window.open_screen(key, _target(window.session.project, key))
     assert RENAMED not in window.tabs.tabToolTip(window.tabs.indexOf(view))
 
-    window.session.write(lambda p: lists.rename_topic(p, "T", RENAMED))
+    window.session.write(lists.rename_topic_op("T", RENAMED))
     qtbot.waitUntil(lambda: RENAMED in window.tabs.tabToolTip(window.tabs.indexOf(view)),
                     timeout=5000)
     assert window.tabs.tabText(window.tabs.indexOf(view)) == view.title
     if isinstance(view, TopicTarget):
         assert view.title.endswith(RENAMED) and view.topic == RENAMED
 
-    window.session.write(lambda p: lists.delete_topic(p, RENAMED))
+    window.session.write(lists.delete_topic_op(RENAMED))
     qtbot.waitUntil(lambda: window.tabs.count() == 0, timeout=5000)
 
 

@@ -21,6 +21,7 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any, TypeVar, overload
 
 import sqlite_utils
 
@@ -37,11 +38,12 @@ from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.imports import discard_unfinished_imports
 from litqeval_gui.core.projectfile.locking import ProjectLock
 from litqeval_gui.core.projectfile.schema import MIGRATIONS, SCHEMA_VERSION
-from litqeval_gui.core.projectfile.writes import WritePath, durable, immediate
+from litqeval_gui.core.projectfile.writes import Done, Op, WritePath, durable, immediate
 
 SUFFIX = ".litq"
 APPLICATION_ID = 0x4C697451  # "LitQ"
 _SQLITE_MAGIC = b"SQLite format 3\x00"
+T = TypeVar("T")
 
 
 def now() -> str:
@@ -193,9 +195,17 @@ class Project:
         return self._readonly
 
     # -- small shared helpers ------------------------------------------------------
-    def write(self, op: Callable[[Project], Changes]) -> Changes:
-        """Run the mutation ``op`` in one write transaction and return what it changed:
-        through :attr:`writes` when set (waiting for it), else on this connection."""
+    @overload
+    def write(self, op: Callable[[Project], Changes]) -> Changes: ...
+
+    @overload
+    def write(self, op: Callable[[Project], Done[T]]) -> Done[T]: ...
+
+    def write(self, op: Op) -> Changes | Done[Any]:
+        """Run the mutation ``op`` in one write transaction and return what it returned
+        (its :class:`Changes`, or a :class:`~litqeval_gui.core.projectfile.writes.Done`
+        with a value): through :attr:`writes` when set (waiting for it), else on this
+        connection."""
         if self.writes is not None:
             return self.writes.run(op)
         with self.transaction(synced=durable(op)):

@@ -1,7 +1,10 @@
 """The one write path: every mutation of a project is an *op* run in ``BEGIN IMMEDIATE``.
 
-An op is ``op(project) -> Changes``: it writes through the project it is given and
-says what it changed (:mod:`litqeval_gui.core.projectfile.changes`). :meth:`Project.write
+An op is ``op(project) -> Changes | Done``: it writes through the project it is given and
+says what it changed (:mod:`litqeval_gui.core.projectfile.changes`); an op with a result
+for its caller returns :class:`Done` (the changes and the value, Anki's
+``OpChangesWithCount``). Core exposes each mutation as ``…_op(arguments) -> Op``; doing
+it now is ``project.write(some_op(...))``, which returns what the op returned. :meth:`Project.write
 <litqeval_gui.core.projectfile.project.Project.write>` runs one. A project without a
 :class:`WritePath` runs it on its own connection (the CLI, tests: one thread). In
 the app every connection of the open project hands its ops to the session's
@@ -24,7 +27,8 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import sqlite_utils
 
@@ -36,9 +40,24 @@ if TYPE_CHECKING:
 CHUNK_ROWS = 500  # rows one op of a long writer writes at most (records alone: 4–11 ms)
 SYNC_EVERY = 0.1  # seconds between a long writer's synced commits (see durable)
 
-Op = Callable[["Project"], Changes]
-Listener = Callable[[Changes, Any], None]  # (what changed, who asked)
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Done(Generic[T]):
+    """What an op with a result returns: what it ``changes`` and its ``value``."""
+
+    changes: Changes
+    value: T
+
+
+Op = Callable[["Project"], "Changes | Done[Any]"]
+Listener = Callable[[Changes, Any], None]  # (what changed, who asked)
+
+
+def changes_of(result: Changes | Done[Any]) -> Changes:
+    """What an op's ``result`` changed."""
+    return result.changes if isinstance(result, Done) else result
 
 
 def durable(op: Op) -> bool:
@@ -144,8 +163,8 @@ class _GivingWay:
 class WritePath:
     """A single worker thread with the only writing connection to ``project``'s file.
 
-    ``submit(op)`` queues an op and returns a future of its :class:`Changes`;
-    ``run(op)`` waits for it (from any thread but the worker). After each commit that
+    ``submit(op)`` queues an op and returns a future of what it returns (its
+    :class:`Changes` or :class:`Done`); ``run(op)`` waits for it (from any thread but the worker). After each commit that
     changed something, ``listener(changes, initiator)`` is called on the worker thread.
     """
 
@@ -162,7 +181,7 @@ class WritePath:
         self._thread_id = self._executor.submit(threading.get_ident).result()
         self._project = self._executor.submit(project.sibling).result()  # born on the worker
 
-    def submit(self, op: Op, initiator: Any = None) -> Future[Changes]:
+    def submit(self, op: Op, initiator: Any = None) -> Future[Changes | Done[Any]]:
         short = not getattr(op, "gives_way", False)
         if short:
             with self._count_lock:
@@ -173,22 +192,23 @@ class WritePath:
         """True while an op that is not a long writer's (:func:`write_rows`) is queued."""
         return self._short_queued > 0
 
-    def run(self, op: Op, initiator: Any = None) -> Changes:
+    def run(self, op: Op, initiator: Any = None) -> Changes | Done[Any]:
         if threading.get_ident() == self._thread_id:
             raise RuntimeError("an op must not wait for the write path it runs on")
         return self.submit(op, initiator).result()
 
-    def _run(self, op: Op, initiator: Any, short: bool) -> Changes:
+    def _run(self, op: Op, initiator: Any, short: bool) -> Changes | Done[Any]:
         if short:
             with self._count_lock:
                 self._short_queued -= 1
         with self._project.transaction(synced=durable(op)):
-            changes = op(self._project)
+            result = op(self._project)
+        changes = changes_of(result)
         if changes and (changes.records or changes.works or changes.verdicts):
             self.works_generation += 1
         if changes and self._listener is not None:
             self._listener(changes, initiator)
-        return changes
+        return result
 
     def close(self) -> None:
         """Run the ops already queued, then close the connection and stop the thread."""

@@ -1,7 +1,8 @@
 """Renaming and deleting what was imported: a list (result list, core set, other) or a
 whole topic.
 
-Each change is one write (:meth:`Project.write`): it commits whole or not at all.
+Each change is an op (``…_op(...) -> Op``, run by :meth:`Project.write`): it commits
+whole or not at all.
 Deleting a list deletes its records and every match that touches them (the schema
 cascades), the user's verdicts on those matches included, then regroups the topic's
 works (a deleted record may have joined two others). Screening decisions on the deleted
@@ -18,6 +19,7 @@ from litqeval_gui.core.errors import ProjectError, listing
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.imports import delete_import
 from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.projectfile.writes import Op
 from litqeval_gui.core.records import works
 
 _DELETED = Changes(topics=True, lists=True, records=True, works=True)
@@ -111,7 +113,7 @@ def deletion_impact(project: Project, topic: str, name: str | None = None) -> De
                     topic_goes=len(chosen) == len(everything))
 
 
-def delete_list(project: Project, topic: str, name: str) -> Changes:
+def delete_list_op(topic: str, name: str) -> Op:
     """Delete list ``name`` of ``topic`` with its records and their matches (one write)."""
     def op(p: Project) -> Changes:
         topic_id = p.topic_id(topic)
@@ -124,10 +126,10 @@ def delete_list(project: Project, topic: str, name: str) -> Changes:
             works.regroup(p.db, topic_id)
         return Changes(verdicts=verdicts, decisions=decisions) | _DELETED
 
-    return project.write(op)
+    return op
 
 
-def delete_topic(project: Project, topic: str) -> Changes:
+def delete_topic_op(topic: str) -> Op:
     """Delete topic ``topic`` with all its lists, records and matches (one write)."""
     def op(p: Project) -> Changes:
         topic_id = p.topic_id(topic)
@@ -139,7 +141,7 @@ def delete_topic(project: Project, topic: str) -> Changes:
             delete_import(p.db, import_id)  # the last one takes the topic with it
         return Changes(verdicts=verdicts, decisions=decisions) | _DELETED
 
-    return project.write(op)
+    return op
 
 
 def _has_verdicts(project: Project, records_sql: str) -> bool:
@@ -155,7 +157,7 @@ def _new_name(new: str, what: str) -> str:
     return name
 
 
-def rename_list(project: Project, topic: str, name: str, new: str) -> Changes:
+def rename_list_op(topic: str, name: str, new: str) -> Op:
     """Rename list ``name`` of ``topic`` to ``new`` (unique within the topic)."""
     new = _new_name(new, "list")
 
@@ -168,10 +170,10 @@ def rename_list(project: Project, topic: str, name: str, new: str) -> Changes:
         p.db.execute("UPDATE imports SET name = ? WHERE id = ?", [new, list_id])
         return Changes(lists=True)
 
-    return project.write(op)
+    return op
 
 
-def rename_topic(project: Project, topic: str, new: str) -> Changes:
+def rename_topic_op(topic: str, new: str) -> Op:
     """Rename topic ``topic`` to ``new`` (unique within the project)."""
     new = _new_name(new, "topic")
 
@@ -183,4 +185,4 @@ def rename_topic(project: Project, topic: str, new: str) -> Changes:
         p.db.execute("UPDATE topics SET name = ? WHERE id = ?", [new, topic_id])
         return Changes(topics=True, lists=True)
 
-    return project.write(op)
+    return op

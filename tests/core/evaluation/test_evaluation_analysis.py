@@ -99,7 +99,7 @@ def test_map_titles_follow_the_ids(project):
 
 
 def test_xlsx_and_csv_hold_the_same_rows_and_never_a_formula(project, tmp_path):
-    project.write(lambda p: lists.rename_list(p, TOPIC, "third", "=1+1"))
+    project.write(lists.rename_list_op(TOPIC, "third", "=1+1"))
     evaluation = run_job(evaluate_topic(project, TOPIC, PCA))
     book = load_workbook(comparison.write_xlsx(evaluation, tmp_path / "t.xlsx"))
     sheet = book.active
