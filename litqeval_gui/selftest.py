@@ -9,8 +9,9 @@ A step is a function ``step(run: SelfTest) -> str`` that raises when something i
 and returns a short detail for its line. To add one (a capability that lands later),
 write the function and add ``("name", function)`` to :data:`STEPS` where it belongs
 (before ``reopen project`` when the reopened project should show its work). The
-fixtures are small files in ``resources/selftest`` (a core set and result lists in
-every import format; the XLSX list is written here from the CSV one).
+fixtures are small files in ``resources/selftest``: :data:`SAMPLES` names a core set or
+result list for each registered import format, each imported in a step of its own (the
+XLSX list is written here from the CSV one).
 """
 
 from __future__ import annotations
@@ -36,25 +37,22 @@ from litqeval_gui.core.evaluation.methods import METHODS
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import exporting, queries
-from litqeval_gui.core.records.importing import read_records
+from litqeval_gui.core.records.importing import formats, read_records
 from litqeval_gui.core.records.importing.parallel import MAIN_PIECES, PIECE_RECORDS, read_rows
 from litqeval_gui.core.records.ingest import import_file
 from litqeval_gui.resources import resource
 
 TOPIC = "screening methods"
 TREC_TOPIC = "401"  # the topic id inside qrels.txt and run.txt
-# import format -> (fixture file, topic, role), one for each format; results.xlsx is made
-# from results.csv
-FIXTURES = {
-    "ris": ("core.ris", TOPIC, "core"),
-    "qrels": ("qrels.txt", TREC_TOPIC, "core"),
-    "bibtex": ("results.bib", TOPIC, "results"),
-    "csv": ("results.csv", TOPIC, "results"),
-    "tsv": ("results.tsv", TOPIC, "results"),
-    "xlsx": ("results.xlsx", TOPIC, "results"),
-    "medline": ("results.nbib", TOPIC, "results"),
-    "trec-run": ("run.txt", TREC_TOPIC, "results"),
+# import format (every one in the registry) -> its sample in resources/selftest, imported
+# into the topic whose id it holds (TREC formats) or TOPIC; results.xlsx is written from
+# results.csv
+SAMPLES = {
+    "ris": "core.ris", "qrels": "qrels.txt", "medline": "results.nbib",
+    "bibtex": "results.bib", "trec-run": "run.txt", "csv": "results.csv",
+    "tsv": "results.tsv", "xlsx": "results.xlsx",
 }
+CORE_SETS = ("ris", "qrels")  # formats whose sample is its topic's core set (imported first)
 # (topic, list) -> recall, counted by hand from the fixtures (4 core works per topic)
 EXPECTED_RECALL = {
     (TOPIC, "results-bibtex"): 0.5, (TOPIC, "results-csv"): 0.75,
@@ -96,10 +94,18 @@ def create_project(run: SelfTest) -> str:
     return str(run.path)
 
 
+def import_order() -> list[str]:
+    """The registered import formats, the core sets' first."""
+    return sorted(formats.names(), key=lambda fmt: fmt not in CORE_SETS)
+
+
 def import_fixture(fmt: str, run: SelfTest) -> str:
-    """Import the fixture of ``fmt`` (format detected from the content) as list
+    """Import the sample of ``fmt`` (format detected from the content) as list
     ``<role>-<fmt>``."""
-    name, topic, role = FIXTURES[fmt]
+    if fmt not in SAMPLES:
+        raise AssertionError(f"the import format {fmt!r} has no sample in SAMPLES")
+    name, role = SAMPLES[fmt], "core" if fmt in CORE_SETS else "results"
+    topic = TREC_TOPIC if formats.named(fmt).keeps_rank else TOPIC
     path = _xlsx_from_csv(run.folder / name) if fmt == "xlsx" else resource("selftest", name)
     summary = run_job(import_file(run.open_project(), path, topic=topic, role=role,
                                   name=f"{role}-{fmt}"))
@@ -246,7 +252,7 @@ def screen_and_undo(run: SelfTest) -> str:
 
 STEPS: list[Step] = [
     ("create project", create_project),
-    *((f"import {fmt}", partial(import_fixture, fmt)) for fmt in FIXTURES),
+    *((f"import {fmt}", partial(import_fixture, fmt)) for fmt in import_order()),
     ("parse RIS in workers", parse_in_workers),
     ("compute recall", compute_recall),
     ("evaluate a topic (lsa + map + the four methods)", evaluate_a_topic),

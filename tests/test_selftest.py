@@ -3,10 +3,11 @@
 import io
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 from litqeval_gui import selftest
-from litqeval_gui.core.records.importing import FORMATS, parallel
+from litqeval_gui.core.records.importing import formats, parallel
 from litqeval_gui.gui import selftest as gui_selftest
 
 GUI_SCRIPT = Path(sys.executable).with_name("litqeval-gui")
@@ -40,12 +41,20 @@ def test_the_temporary_folder_is_removed_after_a_run():
     assert seen and not seen[0].exists()
 
 
-def test_every_import_format_has_a_fixture_step():
+def test_every_import_format_has_a_sample_step_core_sets_first():
     names = [name for name, _ in selftest.STEPS]
     assert [name for name in names if name.startswith("import ")] == [
-        f"import {fmt}" for fmt in selftest.FIXTURES]
-    assert sorted(selftest.FIXTURES) == sorted(FORMATS)
+        "import ris", "import qrels", "import medline", "import bibtex", "import trec-run",
+        "import csv", "import tsv", "import xlsx"]
+    assert sorted(selftest.SAMPLES) == sorted(formats.names())
     assert names[0] == "create project" and names[-1] == "reopen project"
+
+
+def test_a_format_without_a_sample_fails_its_step_naming_it(monkeypatch):
+    monkeypatch.delitem(selftest.SAMPLES, "tsv")
+    out = io.StringIO()
+    assert selftest.run([("import tsv", partial(selftest.import_fixture, "tsv"))], out=out) == 1
+    assert "the import format 'tsv' has no sample in SAMPLES" in out.getvalue()
 
 
 def test_self_test_from_source_passes_with_one_line_per_step():

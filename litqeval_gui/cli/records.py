@@ -18,7 +18,7 @@ from litqeval_gui.core import evaluation
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import exporting, ingest, matches, queries
-from litqeval_gui.core.records.importing import FORMATS
+from litqeval_gui.core.records.importing import formats
 
 
 def cmd_new(args: argparse.Namespace) -> None:
@@ -165,7 +165,7 @@ def register(command: Command) -> None:
     p.add_argument("--name", help="list name (default: the file name)")
     p.add_argument("--query", help="the search query text that produced the export")
     p.add_argument("--database", help="source database (default: detected)")
-    p.add_argument("--format", default="auto", choices=("auto", *FORMATS))
+    p.add_argument("--format", default="auto", choices=("auto", *formats.names()))
     p.add_argument("--map", help="column mapping for tables, e.g. title=ColA,abstract=ColB")
     p.add_argument("--where", action="append", metavar="FIELD=VALUE",
                    help='keep only matching records, e.g. groups="My core set"')

@@ -13,13 +13,15 @@ from collections.abc import Iterable
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
+from litqeval_gui.core.records.importing import formats
+
 RECORDS_KEYS = (("Ctrl+F", "Filter title and abstract"), ("Esc", "Clear the filter"),
                 ("Ctrl+Shift+C", "Copy the DOI of the selected record"),
                 ("Enter", "Show the selected record's details"))
 MATCHES_KEYS = (("A", "Accept: the same work"), ("R", "Reject: different works"),
                 ("S", "Skip (no verdict)"), ("Right", "Skip"), ("Left", "Back to the previous pair"))
 
-_INTRO = """
+_INTRO = f"""
 <h2>LitQEval GUI</h2>
 <p>Judge a literature search by how many <b>core publications</b> (known relevant papers
 of a topic) its results contain. A project file (<i>.litq</i>) holds topics; a topic holds
@@ -27,7 +29,7 @@ one core set and any number of <b>result lists</b> (search exports).</p>
 <ol>
 <li><b>File ▸ New Project…</b> (Ctrl+N), or <b>Open Demo Project</b> for a ready-made one.</li>
 <li><b>File ▸ Import…</b> (Ctrl+I), or drop files on the window: a core set and search
-exports (RIS, BibTeX, CSV/TSV, Excel, PubMed/MEDLINE…). Opening such a file with Ctrl+O
+exports ({html.escape(formats.labels())}). Opening such a file with Ctrl+O
 offers to import it.</li>
 <li>Click a list in the sidebar to browse its records; right-click it to rename, delete or
 export it.</li>

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from openpyxl import Workbook
 
 from litqeval_gui import cli
+from litqeval_gui.core.records.importing.formats import FORMATS
 from tests.conftest import CORE_RIS
 from tests.fuzz.support import COUNTS, FIGURES, examples
 from tests.test_cli_bad_input import dump
@@ -39,8 +40,8 @@ SEEDS = {
     "trec-run": ["run.txt"],
     "qrels": ["qrels.txt"],
 }
-SUFFIX = {"ris": ".ris", "bibtex": ".bib", "csv": ".csv", "tsv": ".txt", "medline": ".nbib",
-          "trec-run": ".txt", "qrels": ".txt", "xlsx": ".xlsx"}
+FORMAT = {fmt.name: fmt for fmt in FORMATS}
+SUFFIX = {fmt.name: fmt.suffixes[0] for fmt in FORMATS}  # the fuzzed file's name ending
 TOKENS = [b"\x00", b"\r", b"\n", b"\r\n", b'"', b"'", b",", b"\t", b";", b"{", b"}", b"@",
           b"%", b"\\", b"#", b"=", b"TY  - ", b"ER  - \n", b"\nER  -", b"\nTY  - JOUR\n",
           b"@article{", b"@string{x = ", b"PMID- ", b"\nTI  - ", b"\xef\xbb\xbf", b"\xff\xfe",
@@ -188,7 +189,7 @@ def check_import(workspace: Path, fmt: str, data: bytes, forced: bool) -> None:
     file = workspace / f"input{SUFFIX[fmt]}"
     file.write_bytes(data)
     before = dump(project)
-    argv = ["import", project, file, "--topic", "401" if fmt in ("trec-run", "qrels") else "T",
+    argv = ["import", project, file, "--topic", "401" if FORMAT[fmt].keeps_rank else "T",
             "--role", "results", "--name", "fuzzed"]
     started = time.monotonic()
     code, err = run_cli(*argv, *(["--format", fmt] if forced else []))
@@ -222,7 +223,11 @@ def _seed_bytes(fmt: str) -> list[bytes]:
     return [(IMPORTS / name).read_bytes() for name in SEEDS[fmt]]
 
 
-@pytest.mark.parametrize("fmt", [*SEEDS, "xlsx"])
+def test_every_registered_format_is_fuzzed_from_seeds():
+    assert sorted([*SEEDS, "xlsx"]) == sorted(FORMAT)
+
+
+@pytest.mark.parametrize("fmt", list(FORMAT))
 def test_fuzzed_imports_end_cleanly(workspace, fmt):
     seeds = _seed_bytes(fmt)
     mutate = zip_tricks if fmt == "xlsx" else mutated

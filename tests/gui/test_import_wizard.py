@@ -4,18 +4,19 @@ import threading
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFileDialog, QWizard
+from PySide6.QtWidgets import QFileDialog, QPushButton, QWizard
 
 from litqeval_gui.core.errors import ImportRefused
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.changes import IMPORTED
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import ingest, queries
-from litqeval_gui.core.records.importing import detect
+from litqeval_gui.core.records.importing import detect, formats
 from litqeval_gui.gui.import_wizard.preview import NOT_MAPPED
 from litqeval_gui.gui.import_wizard.wizard import ImportWizard
 from litqeval_gui.gui.session import ProjectSession
 from tests.support import pages
+from tests.support.import_formats import TITLES
 
 
 @pytest.fixture
@@ -296,3 +297,33 @@ def test_preview_says_what_a_generic_id_column_holds(qtbot, session, tmp_path):
     text = wizard.preview_page.info_label.text()
     assert "Recognised: column 'id' holds Dimensions publication IDs (e.g. pub.1107809783)" \
         in text
+
+
+def test_a_registered_format_is_named_browsed_offered_and_previewed(qtbot, session, tmp_path,
+                                                                     monkeypatch):
+    monkeypatch.setattr(formats, "FORMATS", (*formats.FORMATS, TITLES))
+    mine = tmp_path / "mine.titles"
+    mine.write_text("%TITLES\nOne title\nAnother title\n", encoding="utf-8")
+    filters = []
+
+    def choose(parent, caption, folder, name_filter):
+        filters.append(name_filter)
+        return [str(mine)], ""
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", choose)
+    wizard = _open(qtbot, session)
+    assert wizard.files_page.subTitle().startswith(
+        "Search exports: RIS, PubMed/MEDLINE, BibTeX, TREC run, TREC qrels, CSV, TSV, "
+        "Excel (XLSX), Title list.")
+    [add] = [b for b in wizard.files_page.findChildren(QPushButton) if b.text() == "&Add files…"]
+    qtbot.mouseClick(add, Qt.MouseButton.LeftButton)
+    assert filters == [f"{formats.open_filter()};;All files (*)"] and "*.titles" in filters[0]
+    wizard.next()
+    _wait_previews(qtbot, wizard)
+    page = wizard.preview_page
+    combo = page.format_combo
+    assert [combo.itemData(i) for i in range(combo.count())] == ["auto", *formats.names()]
+    assert combo.itemText(combo.findData("titles")) == "Title list"
+    assert pages.preview_titles(page.table) == ["One title", "Another title"]
+    assert wizard.state.files[0].result.format == "titles"
+    assert not page.mapping_editor.isVisible()  # not a table

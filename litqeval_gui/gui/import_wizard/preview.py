@@ -29,14 +29,13 @@ from PySide6.QtWidgets import (
 
 from litqeval_gui.core.errors import UnknownLayoutError
 from litqeval_gui.core.jobs import CancelToken
-from litqeval_gui.core.records.importing import FORMATS, ParseResult, read_records
+from litqeval_gui.core.records.importing import ParseResult, formats, read_records
 from litqeval_gui.core.records.importing.layouts import FIELDS
 from litqeval_gui.core.records.model import Record
 from litqeval_gui.gui.import_wizard.messages import failure_text, message_label, show_error_text
 from litqeval_gui.gui.import_wizard.state import FileState, WizardState
 
 PREVIEW_ROWS = 20
-TABLE_FORMATS = ("csv", "tsv", "xlsx")
 NOT_MAPPED = "(not mapped)"
 FIELD_LABELS = {"doi": "DOI", "pmid": "PMID", "pmcid": "PMCID", "scopus_eid": "Scopus EID",
                 "wos_ut": "WoS UT", "openalex": "OpenAlex ID", "dimensions": "Dimensions ID",
@@ -141,8 +140,8 @@ class PreviewPage(QWizardPage):
         self.file_combo.currentIndexChanged.connect(self.refresh)
         self.format_combo = QComboBox()
         self.format_combo.addItem("Automatic (detected)", "auto")
-        for fmt in FORMATS:
-            self.format_combo.addItem(fmt.upper() if len(fmt) <= 4 else fmt, fmt)
+        for fmt in formats.FORMATS:
+            self.format_combo.addItem(fmt.label, fmt.name)
         self.format_combo.activated.connect(self._format_chosen)
         self.info_label = message_label()
         self.error_label = message_label(error=True)
@@ -225,7 +224,7 @@ class PreviewPage(QWizardPage):
         state.handle, state.result = None, result
         if result is not None:
             state.error = ""
-            state.tabular = result.format in TABLE_FORMATS
+            state.tabular = formats.named(result.format).table
             state.columns = table_columns(result, state.columns) if state.tabular else []
         elif exc is None:
             state.error = "The preview was cancelled."

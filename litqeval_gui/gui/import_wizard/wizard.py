@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from litqeval_gui.core.records import ingest
+from litqeval_gui.core.records.importing import formats
 from litqeval_gui.core.records.ingest import ImportSummary
 from litqeval_gui.gui.import_wizard.list_settings import SettingsPage
 from litqeval_gui.gui.import_wizard.messages import failure_text, message_label, show_error_text
@@ -49,8 +50,8 @@ class FilesPage(QWizardPage):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setTitle("Choose files")
-        self.setSubTitle("Search exports: RIS, BibTeX, CSV/TSV, Excel, PubMed/MEDLINE, "
-                         "TREC run or qrels. Several files become several lists.")
+        self.setSubTitle(f"Search exports: {formats.labels()}. "
+                         "Several files become several lists.")
         self.list = QListWidget()
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         add = QPushButton("&Add files…")
@@ -85,7 +86,8 @@ class FilesPage(QWizardPage):
         """Choose files, starting in the folder the app's file dialogs used last."""
         settings = self.wizard().state.app_settings
         chosen, _ = QFileDialog.getOpenFileNames(self, "Choose search exports",
-                                                 str(settings.last_dir))
+                                                 str(settings.last_dir),
+                                                 f"{formats.open_filter()};;All files (*)")
         if chosen:
             settings.last_dir = Path(chosen[0]).parent
             settings.save()

@@ -4,7 +4,8 @@
 ``read_records(path, ...)`` is a generator job (see :mod:`litqeval_gui.core.jobs`)
 that yields progress and returns the :class:`ParseResult`. Whole-file problems raise
 :class:`~litqeval_gui.core.errors.ImportRefused`; bad single records are listed in
-``ParseResult.rejected``.
+``ParseResult.rejected``. The formats, their sniffers and readers are registered in
+:mod:`~litqeval_gui.core.records.importing.formats`.
 """
 
 from __future__ import annotations
@@ -14,14 +15,17 @@ from pathlib import Path
 
 from litqeval_gui.core.errors import ImportRefused
 from litqeval_gui.core.jobs import NEVER, CancelToken, Progress
-from litqeval_gui.core.records.importing import bibtex, medline, ris, tabular, trec
-from litqeval_gui.core.records.importing.common import FORMATS, Collector, ParseResult, decode
+from litqeval_gui.core.records.importing import formats
+from litqeval_gui.core.records.importing.common import (
+    Collector,
+    ParseResult,
+    ReadOptions,
+    decode,
+)
 from litqeval_gui.core.records.importing.detect import detect, inspect
+from litqeval_gui.core.records.importing.formats import ImportFormat
 
-__all__ = ["FORMATS", "ParseResult", "detect", "read_records"]
-
-_FAMILY = {"csv": "table", "tsv": "table"}
-_TEXT_READERS = {"ris": ris.read, "bibtex": bibtex.read, "medline": medline.read}
+__all__ = ["ImportFormat", "ParseResult", "detect", "formats", "read_records"]
 
 
 def read_records(path: str | Path, *, fmt: str = "auto", mapping: dict[str, str] | None = None,
@@ -33,14 +37,18 @@ def read_records(path: str | Path, *, fmt: str = "auto", mapping: dict[str, str]
     ``fmt`` forces a format (refused when the content is clearly another one);
     ``mapping`` overrides tabular columns (field -> column); ``where`` keeps records whose
     field equals or lists a value; ``topic`` selects one topic of a TREC run or qrels;
-    ``limit`` stops after that many accepted records; ``token`` cancels.
+    ``limit`` stops after that many accepted records; ``token`` cancels. The format's
+    reader (:data:`~litqeval_gui.core.records.importing.formats.FORMATS`) gets the
+    decoded text, or the path of a binary file.
     """
     path_s = str(path)
     fmt, encoding = _choose_format(path_s, fmt)
+    spec = formats.named(fmt)
+    options = ReadOptions(mapping=mapping, topic=topic)
     yield Progress(0, 0, f"reading {Path(path_s).name}")
-    if fmt == "xlsx":
-        col = _collector(path_s, fmt, "xlsx", where, limit, token)
-        yield from tabular.read_xlsx(path_s, col, mapping)
+    if spec.binary:  # its "encoding" is its format, as detection says
+        col = _collector(path_s, fmt, fmt, where, limit, token)
+        yield from spec.read(path_s, col, options)
         return col.finish()
     try:
         data = Path(path_s).read_bytes()
@@ -50,32 +58,30 @@ def read_records(path: str | Path, *, fmt: str = "auto", mapping: dict[str, str]
     del data
     col = _collector(path_s, fmt, encoding, where, limit, token)
     col.result.notes.extend(notes)
-    if fmt in ("csv", "tsv"):
-        yield from tabular.read_text(text, col, mapping)
-    elif fmt in ("trec-run", "qrels"):
-        yield from trec.read(text, col, topic)
-    else:
-        yield from _TEXT_READERS[fmt](text, col)
+    yield from spec.read(text, col, options)
     return col.finish()
 
 
 def _collector(path: str, fmt: str, encoding: str, where: dict[str, str] | None,
                limit: int | None, token: CancelToken) -> Collector:
-    exempt = fmt in ("trec-run", "qrels")
+    keeps_rank = formats.named(fmt).keeps_rank
     return Collector(ParseResult(path=path, format=fmt, encoding=encoding), where=where,
-                     limit=limit, token=token, need_text=not exempt,
-                     keep_rank=exempt)
+                     limit=limit, token=token, need_text=not keeps_rank, keep_rank=keeps_rank)
 
 
 def _choose_format(path: str, requested: str) -> tuple[str, str]:
     """``(format, encoding)``: the detected format, or ``requested`` when the content does
-    not contradict it."""
-    if requested not in ("auto", *FORMATS):
-        raise ImportRefused(f"unknown format {requested!r}; choose one of {', '.join(FORMATS)}")
+    not contradict it (it is of no known format, or both are text table formats)."""
     if requested == "auto":
         return detect(path)
+    wanted = formats.named(requested)
     found, encoding = inspect(path)
-    if found is None or _FAMILY.get(found, found) == _FAMILY.get(requested, requested):
+    if found is None or found == requested or _alike(formats.named(found), wanted):
         return requested, encoding
     raise ImportRefused(f"{path}: the format {requested!r} was requested but the file "
                         f"looks like {found!r}; choose --format {found} or 'auto'")
+
+
+def _alike(a: ImportFormat, b: ImportFormat) -> bool:
+    """Whether one reader can read the other's files: two text table formats."""
+    return a.table and b.table and not a.binary and not b.binary

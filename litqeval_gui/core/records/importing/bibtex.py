@@ -25,6 +25,7 @@ from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_la
 from litqeval_gui.core.jobs import Progress
 from litqeval_gui.core.records.importing.common import (
     Collector,
+    ReadOptions,
     dedupe,
     sniff_ids,
     split_list,
@@ -46,6 +47,7 @@ for _library in ("bibtexparser", "pylatexenc"):
     logging.getLogger(_library).propagate = False
 
 _BARE_PERCENT = re.compile(r"(?<!\\)%")
+_ENTRY_HEAD = re.compile(r"\s*@\s*[A-Za-z]+\s*[{(]")  # a line that opens an entry (sniffing)
 # a line of text outside any entry that reads like a field: an entry that lost its head
 _FIELD_LINE = re.compile(r"^\s*(?:title|author|year|abstract|doi|journal)\s*=\s*[{\"\d]",
                          re.IGNORECASE | re.MULTILINE)
@@ -114,8 +116,14 @@ def _chunks(text: str) -> Iterator[tuple[int, str]]:
         line += text.count("\n", start, end)
 
 
-def read(text: str, col: Collector) -> Generator[Progress, None, None]:
-    """Parse BibTeX ``text`` into ``col``; unparseable entries are rejected with their line.
+def sniff(lines: list[str]) -> bool:
+    """Whether a file's first non-blank lines are BibTeX: one starts an entry (``@type{``)."""
+    return any(_ENTRY_HEAD.match(line) for line in lines)
+
+
+def read(text: str, col: Collector, options: ReadOptions) -> Generator[Progress, None, None]:
+    """Parse BibTeX ``text`` into ``col``; unparseable entries are rejected with their line
+    (``options`` are not used).
 
     The text is parsed in chunks; ``@string`` definitions met so far are put before
     each later chunk, so references to them still resolve.

@@ -21,7 +21,6 @@ from litqeval_gui.core.records.model import (
     normalise_id,
 )
 
-FORMATS = ("ris", "bibtex", "csv", "tsv", "xlsx", "medline", "trec-run", "qrels")
 PROGRESS_EVERY = 2000  # records between progress reports (and cancel checks)
 MAX_FIELD_NOTES = 20  # unreadable fields named one by one in an import's notes
 
@@ -42,6 +41,17 @@ class ParseResult:
     recognised: list[str] = field(default_factory=list)  # what was inferred, for the preview
     unreadable: list[str] = field(default_factory=list)  # fields not read (notes when done)
 
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """What a reader may use beyond its source and collector: the user's column
+    ``mapping`` of a table (field -> column) and the ``topic`` kept of a TREC file."""
+
+    mapping: dict[str, str] | None = None
+    topic: str | None = None
+
+
+NO_OPTIONS = ReadOptions()
 
 # --------------------------------------------------------------------------- decoding
 

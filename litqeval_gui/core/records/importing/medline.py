@@ -10,7 +10,7 @@ import re
 from collections.abc import Generator
 
 from litqeval_gui.core.jobs import Progress
-from litqeval_gui.core.records.importing.common import PROGRESS_EVERY, Collector
+from litqeval_gui.core.records.importing.common import PROGRESS_EVERY, Collector, ReadOptions
 from litqeval_gui.core.records.model import Record, normalise_doi, normalise_id, parse_year
 
 _ISSN = re.compile(r"^\s*([0-9]{4}-?[0-9]{3}[0-9Xx])")
@@ -20,8 +20,13 @@ _LIST_TAGS = frozenset({"AU", "FAU", "MH", "OT", "PT", "LID", "AID", "IS", "LA",
 _DOI_ID = re.compile(r"^(\S+)\s*\[doi\]\s*$")
 
 
-def read(text: str, col: Collector) -> Generator[Progress, None, None]:
-    """Parse MEDLINE ``text`` into ``col``."""
+def sniff(lines: list[str]) -> bool:
+    """Whether a file's first non-blank lines are MEDLINE: one starts with ``PMID-``."""
+    return any(line.startswith("PMID-") for line in lines)
+
+
+def read(text: str, col: Collector, options: ReadOptions) -> Generator[Progress, None, None]:
+    """Parse MEDLINE ``text`` into ``col`` (``options`` are not used)."""
     col.result.database = "pubmed"
     total = text.count("\n") + 1
     number = 0

@@ -13,7 +13,13 @@ from collections.abc import Generator
 import rispy
 
 from litqeval_gui.core.jobs import Progress
-from litqeval_gui.core.records.importing.common import Collector, dedupe, sniff_ids
+from litqeval_gui.core.records.importing.common import (
+    NO_OPTIONS,
+    Collector,
+    ReadOptions,
+    dedupe,
+    sniff_ids,
+)
 from litqeval_gui.core.records.model import (
     OTHER_ID_KINDS,
     Record,
@@ -76,9 +82,14 @@ def count_records(text: str | bytes, start: int, end: int, ers: int) -> int:
     return count
 
 
-def read(text: str, col: Collector, *, first_line: int = 1,
+def sniff(lines: list[str]) -> bool:
+    """Whether a file's first non-blank lines are RIS: one starts with ``TY  -``."""
+    return any(line.startswith("TY  -") for line in lines)
+
+
+def read(text: str, col: Collector, options: ReadOptions = NO_OPTIONS, *, first_line: int = 1,
          first_number: int = 0) -> Generator[Progress, None, None]:
-    """Parse RIS ``text`` into ``col``.
+    """Parse RIS ``text`` into ``col`` (``options`` are not used: RIS has no choices).
 
     A record whose ``ER`` line is missing but is followed by another ``TY`` line is read
     up to there, with a note; an unfinished last record (no ER before the end of the

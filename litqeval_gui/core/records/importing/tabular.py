@@ -26,10 +26,10 @@ from litqeval_gui.core.records.exporting import unescape_formula
 from litqeval_gui.core.records.importing.common import (
     PROGRESS_EVERY,
     Collector,
+    ReadOptions,
     split_authors,
     split_list,
 )
-from litqeval_gui.core.records.importing.detect import delimiter_of, header_index
 from litqeval_gui.core.records.importing.layouts import (
     FIELDS,
     GENERIC,
@@ -46,15 +46,44 @@ from litqeval_gui.core.records.model import (
     parse_year,
 )
 
-__all__ = ["FIELDS", "read_text", "read_xlsx"]
+__all__ = ["FIELDS", "read_text", "read_xlsx", "sniff_csv", "sniff_tsv"]
 ID_SAMPLE_ROWS = 200  # rows whose generic id values decide the identifier kind
 
 Rows = Iterator[tuple[int, list[str] | None]]  # (line, cells); None: an unclosed quote
+_QUOTED = re.compile(r'"[^"]*"')
 
 
-def read_text(text: str, col: Collector,
-              mapping: dict[str, str] | None) -> Generator[Progress, None, None]:
-    """Parse CSV or TSV ``text`` (``col.result.format``) into ``col``."""
+def header_index(lines: list[str]) -> int:
+    """Index of the header row: a first line without delimiters (e.g. Dimensions'
+    "About the data: ...") is skipped when the next line has them."""
+    if len(lines) > 1 and delimiter_of(lines[0]) is None and delimiter_of(lines[1]):
+        return 1
+    return 0
+
+
+def delimiter_of(line: str) -> str | None:
+    """The most frequent of tab, comma and semicolon outside quotes in a header line,
+    or ``None``."""
+    line = _QUOTED.sub("", line)
+    counts = {sep: line.count(sep) for sep in ("\t", ",", ";")}
+    sep = max(counts, key=lambda s: (counts[s], s == "\t"))
+    return sep if counts[sep] else None
+
+
+def sniff_csv(lines: list[str]) -> bool:
+    """Whether a file's first non-blank lines are a comma- or semicolon-separated table
+    (the header's most frequent delimiter)."""
+    return delimiter_of(lines[header_index(lines)]) in (",", ";")
+
+
+def sniff_tsv(lines: list[str]) -> bool:
+    """Whether a file's first non-blank lines are a tab-separated table."""
+    return delimiter_of(lines[header_index(lines)]) == "\t"
+
+
+def read_text(text: str, col: Collector, options: ReadOptions) -> Generator[Progress, None, None]:
+    """Parse CSV or TSV ``text`` (``col.result.format``) into ``col``, with the user's
+    ``options.mapping`` on top of the detected one."""
     lines = text.split("\n", 3)
     head = header_index(lines[:2])
     sep = delimiter_of(lines[head]) or ("\t" if col.result.format == "tsv" else ",")
@@ -82,7 +111,7 @@ def read_text(text: str, col: Collector,
         if last is not None:
             yield last
 
-    yield from _read_rows(rows(), col, mapping, total, unescape=True)
+    yield from _read_rows(rows(), col, options.mapping, total, unescape=True)
 
 
 def _unclosed(text: str, line: int, sep: str) -> bool:
@@ -135,10 +164,10 @@ def check_archive(path: str) -> None:
                                 f"(limit {MAX_XLSX_RATIO}); refused as a zip bomb")
 
 
-def read_xlsx(path: str, col: Collector,
-              mapping: dict[str, str] | None) -> Generator[Progress, None, None]:
-    """Parse the first worksheet of an ``.xlsx`` workbook into ``col``; a malformed
-    workbook is refused as a whole."""
+def read_xlsx(path: str, col: Collector, options: ReadOptions) -> Generator[Progress, None, None]:
+    """Parse the first worksheet of the ``.xlsx`` workbook at ``path`` into ``col``, with
+    ``options.mapping`` on top of the detected one; a malformed workbook is refused as a
+    whole."""
     from openpyxl import load_workbook
     from openpyxl.utils.exceptions import InvalidFileException
 
@@ -155,7 +184,7 @@ def read_xlsx(path: str, col: Collector,
         total = sheet.max_row or 0
         rows = ((i, [_cell(v) for v in row])
                 for i, row in enumerate(sheet.iter_rows(values_only=True), start=1))
-        yield from _read_rows(rows, col, mapping, total)
+        yield from _read_rows(rows, col, options.mapping, total)
     except _XLSX_ERRORS as err:
         raise ImportRefused(f"{path}: the workbook is damaged "
                             f"({type(err).__name__}: {str(err)[:120]})") from None

@@ -7,20 +7,39 @@ order) and ``score`` its score; in qrels ``score`` is the relevance grade.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Generator
 
 from litqeval_gui.core.errors import ImportRefused, listing
 from litqeval_gui.core.jobs import Progress
-from litqeval_gui.core.records.importing.common import PROGRESS_EVERY, Collector
+from litqeval_gui.core.records.importing.common import PROGRESS_EVERY, Collector, ReadOptions
 from litqeval_gui.core.records.model import Record
 
 MAX_GRADE = 2**31 - 1  # a relevance grade beyond this is a malformed line, not a grade
 SHAPES = {"trec-run": (6, "topic Q0 docid rank score tag"), "qrels": (4, "topic 0 docid rel")}
+SNIFF_LINES = 10  # first non-blank lines that must all have the shape
+_INT = re.compile(r"-?\d+")
+_FLOAT = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
-def read(text: str, col: Collector, topic: str | None) -> Generator[Progress, None, None]:
-    """Parse a run or qrels ``text`` (``col.result.format`` says which) into ``col``."""
-    fmt = col.result.format
+def sniff_run(lines: list[str]) -> bool:
+    """Whether a file's first non-blank lines are a run: six columns, an integer rank and
+    a number score."""
+    rows = [line.split() for line in lines[:SNIFF_LINES]]
+    return all(len(r) == 6 and _INT.fullmatch(r[3]) and _FLOAT.fullmatch(r[4]) for r in rows)
+
+
+def sniff_qrels(lines: list[str]) -> bool:
+    """Whether a file's first non-blank lines are qrels: four columns, the second and the
+    fourth integers."""
+    rows = [line.split() for line in lines[:SNIFF_LINES]]
+    return all(len(r) == 4 and _INT.fullmatch(r[3]) and _INT.fullmatch(r[1]) for r in rows)
+
+
+def read(text: str, col: Collector, options: ReadOptions) -> Generator[Progress, None, None]:
+    """Parse a run or qrels ``text`` (``col.result.format`` says which) into ``col``,
+    keeping only ``options.topic`` when given."""
+    fmt, topic = col.result.format, options.topic
     width, shape = SHAPES[fmt]
     lines = text.split("\n")
     by_topic: dict[str, list[tuple[int, Record]]] = {}
