@@ -97,7 +97,7 @@ def test_evaluate_stores_the_options_as_the_topics_parameters(proj, capsys):
 @pytest.mark.parametrize(("option", "message"), [
     (["--theta", "high"], "--theta takes a number or 'from-core'"),
     (["--theta", "nan"], "--theta must be a finite number"),
-    (["--alpha", "-1"], "alpha must be positive"),
+    (["--alpha", "-1"], "alpha must be a finite number in"),
     (["--backend", "precomputed"], "run litqeval embed --backend precomputed --vectors FILE"),
 ])
 def test_bad_evaluation_options_are_one_line_and_change_nothing(proj, capsys, option, message):

@@ -63,7 +63,7 @@ def test_bad_pool_arguments_change_nothing(tmp_path, capsys):
     for args, message in [
             (("--runs", "A", "--low-yield-depth", "0"), "low-yield depth must be >= 1"),
             (("--runs", "nope"), "no list"),
-            (("--runs", "A", "--custom", "0", "2", "0.5", "2"), "window must be >= 1")]:
+            (("--runs", "A", "--custom", "0", "2", "0.5", "2"), "w must be a whole number in [1, 1,000,000], not 0.0")]:
         code, _, err = run(capsys, "pool-create", path, "--topic", "T", "--pool", "P", *args)
         assert code == 2 and message in err, err
     with Project.open(path) as project:

@@ -53,6 +53,7 @@ from litqeval_gui.core.evaluation.vector_store import (
 )
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress, scaled
 from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.projectfile.stored import DamagedDataError
 from litqeval_gui.core.records import works
 from litqeval_gui.core.records.queries import lists
 
@@ -94,6 +95,7 @@ class TopicEvaluation:
     lists: list[ListEvaluation]
     computed: tuple[tuple[str, str], ...]
     app_version: str = __version__
+    repaired: tuple[str, ...] = ()  # damaged stored results computed again (also in notes)
 
     @property
     def fidelity(self) -> float:
@@ -157,7 +159,8 @@ class TopicPlan:
     """What :func:`plan_topic` read: the worker's :class:`TopicTask` and what storing its
     answer needs — the recall report, the lists' ids, the ready set and current map
     (None: the task makes them), the outcomes found stored by (list index, method), the
-    topic's corpus fingerprint when read."""
+    topic's corpus fingerprint when read; ``repaired`` says which stored map or outcomes
+    were damaged (:mod:`~litqeval_gui.core.projectfile.stored`) and are computed again."""
 
     topic: str
     task: TopicTask
@@ -167,6 +170,7 @@ class TopicPlan:
     map: StoredMap | None
     stored: dict[tuple[int, str], Found]
     corpus: str
+    repaired: tuple[str, ...] = ()
 
 
 def plan_topic(project: Project, topic: str, settings: EvaluationSettings | None = None,
@@ -185,12 +189,17 @@ def plan_topic(project: Project, topic: str, settings: EvaluationSettings | None
     pairs = tuple(list_pairs(db, list_id) for list_id in list_ids)
     live = live_record_ids(db, topic_id)
     emb = stored_map = embedding = None
+    repaired: list[str] = []
     if backend is not None or set_status(db, topic_id, settings.backend, live) != "ready":
         embedding = plan_embedding(project, topic, backend_for(settings, backend), True)
     else:
         emb = latest_set(db, topic_id, settings.backend)
         assert emb is not None
-        stored_map = load_map(db, emb, settings.map_method, live)
+        try:
+            stored_map = load_map(db, emb, settings.map_method, live)
+        except DamagedDataError as err:
+            stored_map = None
+            repaired.append(f"{err.what} was damaged ({err.problem}); computed again")
         stored_map = None if stored_map is None or stored_map.stale else stored_map
     stored: dict[tuple[int, str], Found] = {}
     todo = [METHODS] * len(list_ids)
@@ -203,7 +212,12 @@ def plan_topic(project: Project, topic: str, settings: EvaluationSettings | None
             keys = method_keys(emb.id, stored_map.id if stored_map else None, core_rows_, rows,
                                len(core), settings)
             for method, key in keys.items():
-                found = key and load_outcome(db, list_id, method, key, len(rows.record_ids))
+                try:
+                    found = key and load_outcome(db, list_id, method, key,
+                                                 len(rows.record_ids))
+                except DamagedDataError as err:
+                    found = None
+                    repaired.append(f"{err.what} was damaged ({err.problem}); computed again")
                 if found:
                     stored[(number, method)] = found
             todo[number] = tuple(m for m in METHODS if (number, m) not in stored)
@@ -216,7 +230,7 @@ def plan_topic(project: Project, topic: str, settings: EvaluationSettings | None
                      stored_map.coords if stored_map else None, core, core_p, pairs,
                      tuple(todo))
     return TopicPlan(topic, task, report, list_ids, emb, stored_map, stored,
-                     corpus_fingerprint(live))
+                     corpus_fingerprint(live), tuple(repaired))
 
 
 def store_topic(project: Project, plan: TopicPlan, computed: Computed,
@@ -257,9 +271,10 @@ def store_topic(project: Project, plan: TopicPlan, computed: Computed,
     store_outcomes(project, to_store)
     yield Progress(100, 100, "evaluated")
     names = [item.name for item in plan.report.lists]
-    return TopicEvaluation(plan.topic, settings, emb.info, emb.notes, stored_map,
-                           computed.core_rows, out,
-                           tuple((names[number], method) for number, method in computed.outcomes))
+    return TopicEvaluation(plan.topic, settings, emb.info, emb.notes + plan.repaired,
+                           stored_map, computed.core_rows, out,
+                           tuple((names[number], method) for number, method in computed.outcomes),
+                           repaired=plan.repaired)
 
 
 def evaluate_topic(project: Project, topic: str, settings: EvaluationSettings | None = None,

@@ -30,6 +30,13 @@ from litqeval_gui.core.evaluation.vector_store import (
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress, scaled
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import Project, now
+from litqeval_gui.core.projectfile.stored import (
+    DamagedDataError,
+    check_number,
+    read_buffer,
+    read_json,
+    topic_label,
+)
 
 MAP_METHODS = ("umap", "pca")
 
@@ -53,7 +60,7 @@ class StoredMap:
 def load_map(db: sqlite_utils.Database, emb: EmbeddingSet, method: str,
              live: NDArray[np.int64] | None = None) -> StoredMap | None:
     """The stored map of ``emb`` by ``method``, or None; ``live`` = the topic's live
-    record ids when already read."""
+    record ids when already read. A damaged map raises ``DamagedDataError``."""
     row = db.execute(
         "SELECT id, params, corpus, fidelity, note, record_ids, coords, dtype, shape "
         "FROM maps WHERE set_id = ? AND method = ? ORDER BY id DESC LIMIT 1",
@@ -61,13 +68,21 @@ def load_map(db: sqlite_utils.Database, emb: EmbeddingSet, method: str,
     if row is None:
         return None
     key, params, corpus, fidelity, note, ids, coords, dtype, shape = row
+    what = f"{topic_label(db, emb.topic_id)}: the stored {method.upper()} map"
+    points = decode(dtype, shape, coords, f"{what}'s coordinates", 2)
+    if points.shape[1] != 2:
+        raise DamagedDataError(f"{what}'s coordinates", f"{points.shape[1]} columns, not 2")
+    record_ids = read_buffer(ids, "<i8", f"{what}'s record ids", len(points))
+    params = read_json(params, f"{what}'s parameters", dict)
+    if fidelity is not None:
+        check_number(fidelity, f"{what}'s fidelity", 0.0, 1.0)
     current = latest_set(db, emb.topic_id, emb.info.name)
     live = live_record_ids(db, emb.topic_id) if live is None else live
     stale = (corpus != corpus_fingerprint(live)
              or current is None or current.id != emb.id)
-    return StoredMap(key, emb.id, method, json.loads(params),
+    return StoredMap(key, emb.id, method, params,
                      float("nan") if fidelity is None else float(fidelity), note or "",
-                     np.frombuffer(ids, dtype=np.int64), decode(dtype, shape, coords), stale)
+                     record_ids, points, stale)
 
 
 def map_topic(project_: Project, emb: EmbeddingSet, method: Method = "umap",

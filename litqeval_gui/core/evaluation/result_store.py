@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -16,6 +17,14 @@ from numpy.typing import NDArray
 from litqeval_gui.core.evaluation.methods import Outcome
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import Project, now
+from litqeval_gui.core.projectfile.stored import (
+    FLOAT_LIMIT,
+    DamagedDataError,
+    check_number,
+    read_bits,
+    read_json,
+    topic_label,
+)
 
 
 def outcome_key(**inputs: object) -> str:
@@ -25,13 +34,73 @@ def outcome_key(**inputs: object) -> str:
 
 def load_outcome(db: sqlite_utils.Database, list_id: int, method: str, key: str,
                  n_rows: int) -> tuple[Outcome, NDArray[np.bool_]] | None:
-    """The stored outcome of ``method`` on list ``list_id`` when its key is ``key``."""
+    """The stored outcome of ``method`` on list ``list_id`` (of ``n_rows`` rows) when its
+    key is ``key``; a damaged one raises ``DamagedDataError`` naming topic, list and
+    method (the caller may compute it again)."""
     row = db.execute("SELECT outcome, relevant FROM evaluation_results WHERE list_id = ? "
                      "AND method = ? AND key = ?", [list_id, method, key]).fetchone()
     if row is None:
         return None
-    bits = np.frombuffer(row[1] or b"", dtype=np.uint8)
-    return Outcome.from_json(json.loads(row[0])), np.unpackbits(bits, count=n_rows).astype(bool)
+    what = _label(db, list_id, method)
+    relevant = read_bits(row[1] or b"", n_rows, f"{what}'s relevant mask")
+    return _outcome(read_json(row[0], what, dict), method, n_rows, what), relevant
+
+
+def _label(db: sqlite_utils.Database, list_id: int, method: str) -> str:
+    row = db.execute("SELECT i.name, i.topic_id FROM imports i WHERE i.id = ?",
+                     [list_id]).fetchone()
+    name, topic_id = row if row else (f"#{list_id}", 0)
+    return f"{topic_label(db, topic_id)}: the stored {method} result of list {name!r}"
+
+
+def _outcome(data: dict, method: str, n_rows: int, what: str) -> Outcome:
+    """The :class:`Outcome` of the stored JSON ``data``, every field checked."""
+    try:
+        if data["method"] != method:
+            raise DamagedDataError(what, f"it says method {data['method']!r}")
+        retrieved = int(check_number(data["n_retrieved"], f"{what}'s retrieved count", 0,
+                                     n_rows, integer=True))
+        relevant = int(check_number(data["n_relevant"], f"{what}'s relevant count", 0,
+                                    retrieved, integer=True))
+        precision = float(check_number(data["precision"], f"{what}'s precision", 0, 1))
+        recall = float(check_number(data["recall"], f"{what}'s recall", 0, 1))
+        if not isinstance(data["defined"], bool) or not isinstance(data["reason"],
+                                                                    str | None):
+            raise DamagedDataError(what, "its 'defined' or 'reason' has the wrong type")
+        detail = data["detail"]
+        if not isinstance(detail, dict):
+            raise DamagedDataError(what, "its detail is not a JSON object")
+        for name, (shape, low, high) in _DETAIL.items():
+            if detail.get(name) is not None:
+                _numbers(detail[name], f"{what}'s {name}", shape, low, high)
+        loo = tuple((int(check_number(n, f"{what}'s leave-one-out count", 0, retrieved,
+                                      integer=True)),
+                     float(check_number(p, f"{what}'s leave-one-out precision", 0, 1)),
+                     float(check_number(r, f"{what}'s leave-one-out recall", 0, 1)))
+                    for n, p, r in data["loo"])
+    except (KeyError, TypeError, ValueError):  # a field missing, a list of the wrong length
+        raise DamagedDataError(what, "its fields are missing or malformed") from None
+    return Outcome(method, relevant, retrieved, precision, recall, data["defined"],
+                   data["reason"], detail, loo)
+
+
+# detail entries a reader uses: (shape, least, greatest); None = any length on that axis
+_DETAIL: dict[str, tuple[tuple[int | None, ...], float, float]] = {
+    "theta": ((), -1.0, 1.0), "k": ((), 0, 2**31), "tol": ((), 0.0, math.inf),
+    "centre": ((2,), -FLOAT_LIMIT, FLOAT_LIMIT), "matrix": ((2, 2), -FLOAT_LIMIT, FLOAT_LIMIT),
+    "polygon": ((None, 2), -FLOAT_LIMIT, FLOAT_LIMIT)}
+
+
+def _numbers(value: object, what: str, shape: tuple[int | None, ...], low: float,
+             high: float) -> None:
+    """``value`` is a number (``shape`` ()) or nested lists of ``shape``, each in range."""
+    if not shape:
+        check_number(value, what, low, high)
+        return
+    if not isinstance(value, list) or (shape[0] is not None and len(value) != shape[0]):
+        raise DamagedDataError(what, "not a list of the expected length")
+    for item in value:
+        _numbers(item, what, shape[1:], low, high)
 
 
 def store_outcomes(project: Project,

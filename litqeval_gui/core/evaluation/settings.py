@@ -16,10 +16,24 @@ from litqeval_gui.core.errors import ProjectError
 from litqeval_gui.core.evaluation.map_store import MAP_METHODS
 from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.projectfile.parameters import Range
 from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.projectfile.stored import DamagedDataError
 from litqeval_gui.metrics.geometry import DEFAULT_TOL
 from litqeval_gui.metrics.semantic import DEFAULT_CLUSTER_THETA, Scoring
 from litqeval_gui.metrics.sets import DEFAULT_ALPHA, DEFAULT_BETA, DEFAULT_P, DEFAULT_Q
+
+# Every number of a topic's evaluation and the values it may take: checked for the
+# command line's options, the app's controls (their limits) and the stored parameters.
+RANGES: dict[str, Range] = {
+    "theta": Range(-1.0, 1.0),  # a cosine similarity; None = from the core set
+    "alpha": Range(0.0, 1e9, low_open=True),
+    "p": Range(0.0, 100.0, low_open=True),
+    "q": Range(0.0, 1000.0, low_open=True),
+    "beta": Range(0.0, 100.0, low_open=True),
+    "cluster_theta": Range(0.0, 1.0, low_open=True),
+    "mvee_tol": Range(0.0, 1.0, low_open=True),
+}
 
 
 @dataclass(frozen=True)
@@ -37,14 +51,9 @@ class EvaluationSettings:
     map_method: str = "umap"
 
     def __post_init__(self) -> None:
-        problems = []
-        if self.theta is not None and not -1.0 <= self.theta <= 1.0:
-            problems.append(f"theta must lie in [-1, 1] or be 'from-core', not {self.theta}")
-        for name in ("alpha", "p", "q", "beta", "mvee_tol"):
-            if not getattr(self, name) > 0:
-                problems.append(f"{name} must be positive, not {getattr(self, name)}")
-        if not 0.0 < self.cluster_theta <= 1.0:
-            problems.append(f"cluster theta must lie in (0, 1], not {self.cluster_theta}")
+        problems = [f"{name.replace('_', ' ')} {problem}" for name, problem in (
+            (name, RANGES[name].problem(getattr(self, name))) for name in RANGES
+            if name != "theta" or self.theta is not None) if problem]
         if self.backend not in BACKENDS:
             problems.append(f"backend must be one of {', '.join(BACKENDS)}, not "
                             f"{self.backend!r}")
@@ -67,9 +76,10 @@ _DEFAULTS = EvaluationSettings()
 
 def _parameter(topic_id: int, name: str) -> parameters.Parameter:
     if name == "theta":  # NaN is not JSON: "from core" is its own flag
-        return parameters.Parameter(f"evaluation.{topic_id}.theta", float, 0.0)
+        return parameters.Parameter(f"evaluation.{topic_id}.theta", float, 0.0, RANGES[name])
     default = getattr(_DEFAULTS, name)
-    return parameters.Parameter(f"evaluation.{topic_id}.{name}", type(default), default)
+    return parameters.Parameter(f"evaluation.{topic_id}.{name}", type(default), default,
+                                RANGES.get(name))
 
 
 def _from_core(topic_id: int) -> parameters.Parameter:
@@ -77,13 +87,20 @@ def _from_core(topic_id: int) -> parameters.Parameter:
 
 
 def load_settings(project: Project, topic: str) -> EvaluationSettings:
-    """The topic's stored parameters (defaults where none is stored)."""
+    """The topic's stored parameters (defaults where none is stored); a damaged one
+    raises ``DamagedDataError`` naming the topic and the parameter."""
     topic_id = project.topic_id(topic)
-    values = {f.name: parameters.get(project, _parameter(topic_id, f.name))
-              for f in fields(EvaluationSettings)}
-    if parameters.get(project, _from_core(topic_id)):
-        values["theta"] = None
-    return EvaluationSettings(**values)
+    try:
+        values = {f.name: parameters.get(project, _parameter(topic_id, f.name))
+                  for f in fields(EvaluationSettings)}
+        if parameters.get(project, _from_core(topic_id)):
+            values["theta"] = None
+        return EvaluationSettings(**values)
+    except DamagedDataError as err:
+        raise DamagedDataError(f"topic {topic!r}: {err.what}", err.problem) from None
+    except ProjectError as err:  # a backend or map no longer known
+        raise DamagedDataError(f"topic {topic!r}: the stored evaluation parameters",
+                               str(err)) from None
 
 
 def save_settings(project: Project, topic: str, settings: EvaluationSettings) -> Changes:

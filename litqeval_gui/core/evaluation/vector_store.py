@@ -39,6 +39,17 @@ from litqeval_gui.core.errors import ProjectError
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress, scaled
 from litqeval_gui.core.projectfile.changes import NOTHING, Changes
 from litqeval_gui.core.projectfile.project import Project, now
+from litqeval_gui.core.projectfile.stored import (
+    MAX_DIMENSION,
+    DamagedDataError,
+    check_finite,
+    check_number,
+    read_array,
+    read_json,
+    read_shape,
+    read_strings,
+    topic_label,
+)
 from litqeval_gui.core.projectfile.writes import chunks, writing_rows
 
 CORPUS_FITTED = frozenset({"lsa"})  # backends whose vectors depend on every record
@@ -79,7 +90,7 @@ def documents(db: sqlite_utils.Database, record_ids: Sequence[int]) -> list[Docu
             "SELECT id, title, abstract, doi, pmid, ids FROM records WHERE id IN "
             f"({','.join('?' * len(part))})", list(part))
         for key, title, abstract, doi, pmid, ids in rows:
-            other = json.loads(ids) if ids else {}
+            other = read_json(ids, f"record {key}'s other ids", dict) if ids else {}
             if pmid:
                 other["pmid"] = pmid
             found[key] = Document(title or "", abstract or "", doi or "", other)
@@ -92,19 +103,29 @@ def encode(vector: NDArray[np.float32]) -> tuple[str, str, bytes]:
     return array.dtype.str, json.dumps(list(array.shape)), array.tobytes()
 
 
-def decode(dtype: str, shape: str, data: bytes) -> NDArray:
-    """Inverse of :func:`encode`."""
-    return np.frombuffer(data, dtype=np.dtype(dtype)).reshape(json.loads(shape))
+VECTOR_DTYPES = ("<f4",)  # what :func:`encode` stores
+
+
+def decode(dtype: object, shape: object, data: object, what: str = "a stored vector",
+           ndim: int = 1) -> NDArray:
+    """Inverse of :func:`encode`, checked (:func:`~litqeval_gui.core.projectfile.stored.
+    read_array`): a damaged row raises ``DamagedDataError`` naming ``what``."""
+    return read_array(data, dtype, shape, what, VECTOR_DTYPES, ndim)
 
 
 def _params_text(info: BackendInfo) -> str:
     return json.dumps(dict(info.params), sort_keys=True)
 
 
-def _set_from_row(row: tuple) -> EmbeddingSet:
+def _set_from_row(db: sqlite_utils.Database, row: tuple) -> EmbeddingSet:
     key, topic_id, backend, model, version, params, corpus, state, dim, notes = row
-    return EmbeddingSet(key, topic_id, BackendInfo(backend, model, version, json.loads(params)),
-                        corpus, state, dim, tuple(json.loads(notes or "[]")))
+    what = f"{topic_label(db, topic_id)}: the stored {backend} vector set's"
+    if dim is not None:
+        check_number(dim, f"{what} dimension", 1, MAX_DIMENSION, integer=True)
+    return EmbeddingSet(key, topic_id,
+                        BackendInfo(backend, model, version,
+                                    read_json(params, f"{what} parameters", dict)),
+                        corpus, state, dim, tuple(read_strings(notes or "[]", f"{what} notes")))
 
 
 _SET_COLUMNS = "id, topic_id, backend, model, version, params, corpus, state, dim, notes"
@@ -117,7 +138,7 @@ def find_set(db: sqlite_utils.Database, topic_id: int, info: BackendInfo,
         f"SELECT {_SET_COLUMNS} FROM embedding_sets WHERE topic_id = ? AND backend = ? "
         "AND model = ? AND version = ? AND params = ? AND corpus = ?",
         [topic_id, info.name, info.model, info.version, _params_text(info), corpus]).fetchone()
-    return _set_from_row(row) if row else None
+    return _set_from_row(db, row) if row else None
 
 
 def latest_set(db: sqlite_utils.Database, topic_id: int, backend: str) -> EmbeddingSet | None:
@@ -125,7 +146,7 @@ def latest_set(db: sqlite_utils.Database, topic_id: int, backend: str) -> Embedd
     row = db.execute(
         f"SELECT {_SET_COLUMNS} FROM embedding_sets WHERE topic_id = ? AND backend = ? "
         "ORDER BY state = 'done' DESC, id DESC LIMIT 1", [topic_id, backend]).fetchone()
-    return _set_from_row(row) if row else None
+    return _set_from_row(db, row) if row else None
 
 
 def set_status(db: sqlite_utils.Database, topic_id: int, backend: str,
@@ -305,7 +326,7 @@ def _finish(project: Project, emb: EmbeddingSet, notes: tuple[str, ...]) -> Embe
     def op(p: Project) -> Changes:
         row = p.db.execute("SELECT shape FROM vectors WHERE set_id = ? AND data IS NOT NULL "
                            "LIMIT 1", [emb.id]).fetchone()
-        dim = json.loads(row[0])[0] if row else None
+        dim = read_shape(row[0], f"the vectors of set {emb.id}", 1)[0] if row else None
         changed = emb.state != "done"
         p.db.execute("UPDATE embedding_sets SET state = 'done', dim = ?, notes = ? "
                      "WHERE id = ?", [dim, json.dumps(list(notes)), emb.id])
@@ -318,7 +339,7 @@ def _finish(project: Project, emb: EmbeddingSet, notes: tuple[str, ...]) -> Embe
         _CACHE.clear()
     row = project.db.execute(f"SELECT {_SET_COLUMNS} FROM embedding_sets WHERE id = ?",
                              [emb.id]).fetchone()
-    return _set_from_row(row)
+    return _set_from_row(project.db, row)
 
 
 def stored_vector_ids(db: sqlite_utils.Database, emb: EmbeddingSet) -> NDArray[np.int64]:
@@ -343,14 +364,22 @@ def load_vectors(db: sqlite_utils.Database, emb: EmbeddingSet
     if key not in _CACHE:
         ids = np.empty(count, np.int64)
         parts = []
+        what = f"{topic_label(db, emb.topic_id)}: the stored {emb.info.name} vector of record"
         rows = db.execute("SELECT record_id, dtype, shape, data FROM vectors "
                           "WHERE set_id = ? AND data IS NOT NULL ORDER BY record_id", [emb.id])
         for i, (record_id, dtype, shape, data) in enumerate(rows):
             ids[i] = record_id
-            parts.append(decode(dtype, shape, data))
+            vector = read_array(data, dtype, shape, f"{what} {record_id}", VECTOR_DTYPES, 1,
+                                finite=False)
+            dim = emb.dim or (parts[0].size if parts else vector.size)
+            if vector.size != dim:
+                raise DamagedDataError(f"{what} {record_id}", f"{vector.size} values where "
+                                       f"the set's vectors have {dim}")
+            parts.append(vector)
         dim = emb.dim or 0
         matrix = np.vstack(parts).astype(np.float32, copy=False) if parts else np.empty((0, dim),
                                                                                         np.float32)
+        check_finite(matrix, f"{what}s of the set")
         _CACHE.clear()
         _CACHE[key] = (ids, matrix)
     return _CACHE[key]

@@ -18,16 +18,20 @@ the screening core, so the pool's state survives a crash with every judgement ma
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from litqeval_gui.core.errors import LitqError, find_named
 from litqeval_gui.core.pooling.runs import COSINE, cosine_ranking
 from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.projectfile.parameters import Range
 from litqeval_gui.core.projectfile.project import Project, now
+from litqeval_gui.core.projectfile.stored import DamagedDataError, read_buffer, read_json
 from litqeval_gui.core.records.queries import find_list
 from litqeval_gui.core.screening import store as screening_store
 from litqeval_gui.core.screening.retrain import stored_ranking
@@ -57,32 +61,55 @@ class Settings:
 
     @classmethod
     def from_dict(cls, d: dict) -> Settings:
+        """The settings stored as ``d`` (:meth:`as_dict`), checked as :func:`settings`
+        checks them (``LitqError``, ``KeyError`` or ``TypeError`` when damaged)."""
         rule = d["low_yield"]
-        return cls(d["preset"], StopParams(d["w"], d["W"], d["t"], d["l"]),
-                   None if rule is None else LowYieldRule(rule["depth"], rule["max_ratio"]),
-                   d["full_depth"])
+        if not isinstance(d["preset"], str) or not isinstance(rule, dict | None):
+            raise TypeError("preset or low-yield rule of the wrong type")
+        made = settings(custom=(d["w"], d["W"], d["t"], d["l"]), full_depth=d["full_depth"],
+                        low_yield=None if rule is None else LowYieldRule(
+                            _checked("low-yield depth", rule["depth"], DEPTH),
+                            _checked("low-yield ratio", rule["max_ratio"], RATIO)))
+        return dataclasses.replace(made, preset=d["preset"])
+
+
+# The values each pool setting may take: checked for the command line, the app's
+# pool dialog (both through :func:`settings`) and the stored settings (:meth:`from_dict`).
+DEPTH = Range(1, 1_000_000, integer=True)  # w, W, l, the full and the low-yield depth
+THRESHOLD = Range(0.0, 1e9)  # t: the smoothed rate stays below it
+RATIO = Range(0.0, 1.0)  # the low-yield ratio
+
+
+def _checked(name: str, value: object, limits: Range) -> Any:
+    problem = limits.problem(value)
+    if problem:
+        raise LitqError(f"bad pool settings: {name} {problem}")
+    return value
 
 
 def settings(preset: str = "aggressive", *, custom: Sequence[float] | None = None,
              full_depth: int = DEFAULT_FULL_DEPTH,
              low_yield: LowYieldRule | None = LOW_YIELD) -> Settings:
-    """A preset (aggressive, relaxed) or ``custom`` = (w, W, t, l); clear errors."""
-    try:
-        if custom is not None:
-            w, big_w, t, run = custom
-            params, preset = StopParams(int(w), int(big_w), float(t), int(run)), CUSTOM
-        elif preset in PRESETS:
-            params = PRESETS[preset]
-        else:
-            raise LitqError(f"unknown preset {preset!r}; use one of "
-                            f"{', '.join(PRESETS)} or custom (w, W, t, l)")
-        if full_depth < 1:
-            raise ValueError("the full depth must be >= 1")
-        if low_yield is not None and low_yield.depth > full_depth:
-            raise ValueError("the low-yield depth must not exceed the full depth")
-    except ValueError as exc:
-        raise LitqError(f"bad pool settings: {exc}") from None
-    return Settings(preset, params, low_yield, full_depth)
+    """A preset (aggressive, relaxed) or ``custom`` = (w, W, t, l); each value in its
+    range (:data:`DEPTH`, :data:`THRESHOLD`, :data:`RATIO`), else a one-line
+    ``LitqError``."""
+    if custom is not None:
+        w, big_w, t, run = (_checked(name, value, limits) for name, value, limits in zip(
+            ("w", "W", "t", "l"), custom, (DEPTH, DEPTH, THRESHOLD, DEPTH), strict=True))
+        params, preset = StopParams(int(w), int(big_w), float(t), int(run)), CUSTOM
+    elif preset in PRESETS:
+        params = PRESETS[preset]
+    else:
+        raise LitqError(f"unknown preset {preset!r}; use one of "
+                        f"{', '.join(PRESETS)} or custom (w, W, t, l)")
+    _checked("full depth", full_depth, DEPTH)
+    if low_yield is not None:
+        _checked("low-yield depth", low_yield.depth, DEPTH)
+        _checked("low-yield ratio", low_yield.max_ratio, RATIO)
+        if low_yield.depth > full_depth:
+            raise LitqError("bad pool settings: the low-yield depth must not exceed "
+                            "the full depth")
+    return Settings(preset, params, low_yield, int(full_depth))
 
 
 @dataclass(frozen=True)
@@ -190,8 +217,20 @@ _POOL_SQL = ("SELECT p.id, p.topic_id, t.name, p.name, p.screening_id, p.params,
 
 
 def _pool(row: Sequence) -> Pool:
-    return Pool(row[0], row[1], row[2], row[3], row[4], Settings.from_dict(json.loads(row[5])),
-                tuple(json.loads(row[6])), row[7], row[8])
+    """The pool of a row of :data:`_POOL_SQL`, its stored settings and qrels checked."""
+    what = f"topic {row[2]!r}: the stored settings of pool {row[3]!r}"
+    try:
+        chosen = Settings.from_dict(read_json(row[5], what, dict))
+    except DamagedDataError:
+        raise
+    except (KeyError, TypeError, ValueError, LitqError) as err:
+        raise DamagedDataError(what, str(err) if isinstance(err, LitqError)
+                               else "a field is missing or of the wrong type") from None
+    qrels = read_json(row[6], f"topic {row[2]!r}: the qrels of pool {row[3]!r}", list)
+    if not all(type(item) is int for item in qrels):
+        raise DamagedDataError(f"topic {row[2]!r}: the qrels of pool {row[3]!r}",
+                               "an entry is not a list id")
+    return Pool(row[0], row[1], row[2], row[3], row[4], chosen, tuple(qrels), row[7], row[8])
 
 
 def pools(project: Project, topic: str | None = None) -> list[Pool]:
@@ -214,7 +253,10 @@ def get_pool(project: Project, pool_id: int) -> Pool:
 
 
 def runs(project: Project, pool: Pool) -> list[Run]:
-    return [Run(name, source, tuple(np.frombuffer(blob, "<i8").tolist()))
+    """The pool's runs in order, their stored record ids checked."""
+    return [Run(name, source, tuple(read_buffer(
+                blob, "<i8", f"topic {pool.topic!r}: the stored run {name!r} of pool "
+                             f"{pool.name!r}").tolist()))
             for name, source, blob in project.db.execute(
                 "SELECT name, source, records FROM pool_runs WHERE pool_id = ? "
                 "ORDER BY position", [pool.id])]

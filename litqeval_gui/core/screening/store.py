@@ -24,6 +24,7 @@ from datetime import datetime, timezone
 from litqeval_gui.core.errors import LitqError, find_named
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import Project, now
+from litqeval_gui.core.projectfile.stored import DamagedDataError, read_json, read_strings
 from litqeval_gui.core.projectfile.writes import chunks
 from litqeval_gui.core.records.queries import RecordFilter, find_list
 from litqeval_gui.core.screening.labels import IEM, PHASES, SCHEMES, check_label
@@ -91,7 +92,7 @@ _EVENT_COLUMNS = ("id, screening_id, record_id, kind, target, COALESCE(label, ''
 
 def _event(row: Sequence) -> Event:
     values = list(row)
-    values[8] = tuple(json.loads(values[8]))
+    values[8] = tuple(read_strings(values[8], f"the tags of stored decision {values[0]}"))
     return Event(*values)
 
 
@@ -185,10 +186,24 @@ _SCREENING_SQL = ("SELECT s.id, s.topic_id, s.name, s.phase, s.scheme, s.source,
 
 
 def _screening(row: Sequence) -> Screening:
-    source = json.loads(row[5])
+    """The screening of a row of :data:`_SCREENING_SQL`, its stored JSON checked."""
+    what = f"the stored source of screening {row[2]!r}"
+    source = read_json(row[5], what, dict)
+    try:
+        lists = tuple(source["lists"])
+        record_filter = RecordFilter(**source["filter"])
+        if not isinstance(record_filter.text, str) or not all(
+                type(value) is int for value in lists) or not all(
+                value is None or type(value) is int
+                for value in (record_filter.year_min, record_filter.year_max)):
+            raise TypeError
+    except (KeyError, TypeError):
+        raise DamagedDataError(what, "a field is missing or of the wrong type") from None
     return Screening(id=row[0], topic_id=row[1], name=row[2], phase=row[3], scheme=row[4],
-                     lists=tuple(source["lists"]), record_filter=RecordFilter(**source["filter"]),
-                     reasons=tuple(json.loads(row[6])), created=row[7], size=row[8])
+                     lists=lists, record_filter=record_filter,
+                     reasons=tuple(read_strings(row[6], f"the stored reasons of screening "
+                                                        f"{row[2]!r}")),
+                     created=row[7], size=row[8])
 
 
 def screenings(project: Project, topic: str) -> list[Screening]:
@@ -354,5 +369,5 @@ def tags_used(project: Project, screening_id: int) -> list[str]:
     found: set[str] = set()
     for (text,) in project.db.execute("SELECT tags FROM screening_events WHERE screening_id = ? "
                                       "AND tags IS NOT NULL", [screening_id]):
-        found.update(json.loads(text))
+        found.update(read_strings(text, f"the tags of a decision of screening {screening_id}"))
     return sorted(found, key=str.casefold)

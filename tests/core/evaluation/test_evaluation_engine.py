@@ -145,7 +145,7 @@ def test_settings_are_stored_per_topic_and_bad_ones_refused(project):
     assert load_settings(project, TOPIC) == chosen
     save_settings(project, TOPIC, chosen.replace(theta=None))
     assert load_settings(project, TOPIC).theta is None
-    with pytest.raises(ProjectError, match="alpha must be positive"):
+    with pytest.raises(ProjectError, match="alpha must be a finite number in"):
         EvaluationSettings(alpha=0.0)
     with pytest.raises(ProjectError, match="backend must be one of"):
         EvaluationSettings(backend="word2vec")

@@ -8,13 +8,20 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QGridLayout,
 
 from litqeval_gui.core.embedding.registry import BACKENDS
 from litqeval_gui.core.evaluation.map_store import MAP_METHODS
-from litqeval_gui.core.evaluation.settings import EvaluationSettings
+from litqeval_gui.core.evaluation.settings import RANGES, EvaluationSettings
 
-NUMBERS = (  # name, label, minimum, maximum, decimals, step
-    ("alpha", "α", 1.0, 1e9, 0, 1000.0), ("p", "p", 0.01, 100.0, 2, 0.1),
-    ("q", "q", 0.01, 1000.0, 2, 1.0), ("beta", "β", 0.01, 100.0, 2, 0.5),
-    ("cluster_theta", "cluster θ", 0.01, 1.0, 2, 0.05),
-    ("mvee_tol", "MVEE tol", 1e-9, 1.0, 6, 0.001))
+NUMBERS = (  # name, label, decimals, step; the limits are the settings' RANGES
+    ("alpha", "α", 0, 1000.0), ("p", "p", 2, 0.1), ("q", "q", 2, 1.0), ("beta", "β", 2, 0.5),
+    ("cluster_theta", "cluster θ", 2, 0.05), ("mvee_tol", "MVEE tol", 6, 0.001))
+
+
+def _limits(name: str, decimals: int) -> tuple[float, float]:
+    """The spin box's (minimum, maximum) for ``RANGES[name]``: an open end moves in by
+    the smallest step the box shows."""
+    limits = RANGES[name]
+    step = 10.0 ** -decimals
+    return (limits.low + step if limits.low_open else limits.low,
+            limits.high - step if limits.high_open else limits.high)
 
 
 class ParameterBar(QWidget):
@@ -28,7 +35,8 @@ class ParameterBar(QWidget):
         self.from_core = QCheckBox("θ from core")
         self.from_core.setToolTip("SP cos threshold: the similarity of the least similar core "
                                   "record to the core centroid (the paper's default)")
-        self.theta = QDoubleSpinBox(decimals=3, minimum=-1.0, maximum=1.0, singleStep=0.01)
+        low, high = _limits("theta", 3)
+        self.theta = QDoubleSpinBox(decimals=3, minimum=low, maximum=high, singleStep=0.01)
         self.theta.setToolTip("SP cos threshold θ (cosine similarity to the core centroid)")
         self.numbers: dict[str, QDoubleSpinBox] = {}
         self.backend = QComboBox()
@@ -36,7 +44,8 @@ class ParameterBar(QWidget):
         self.map_method = QComboBox()
         self.map_method.addItems(list(MAP_METHODS))
         cells: list[tuple[str, QWidget]] = [("", self.from_core), ("θ", self.theta)]
-        for name, label, low, high, decimals, step in NUMBERS:
+        for name, label, decimals, step in NUMBERS:
+            low, high = _limits(name, decimals)
             box = QDoubleSpinBox(decimals=decimals, minimum=low, maximum=high, singleStep=step)
             self.numbers[name] = box
             cells.append((label, box))
