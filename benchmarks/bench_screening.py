@@ -1,8 +1,8 @@
 """Screening at 100 000 records (issue 14): next record after a decision, and retraining.
 
-1. Next record on screen after a decision, the commit included: ``Screener.decide`` (one
+1. Next record on screen after a decision, the commit included: ``ScreeningSession.decide`` (one
    event committed through the app's write path, a ``WritePath`` thread) and then
-   ``Screener.current``; p50 and p95 over 300 decisions on the idle project and over the
+   ``ScreeningSession.shown``; p50 and p95 over 300 decisions on the idle project and over the
    decisions made while a 50 000-record import runs in the background (goal p95 < 20 ms).
    Baseline (same run): the same write path's smallest write (a ``meta`` row), p50 and
    p95, idle and interleaved with the decisions made during the import (what any write
@@ -42,8 +42,8 @@ from litqeval_gui.core.records import ingest  # noqa: E402
 from litqeval_gui.core.screening import store  # noqa: E402
 from litqeval_gui.core.screening.features import screening_features  # noqa: E402
 from litqeval_gui.core.screening.models import classifier  # noqa: E402
-from litqeval_gui.core.screening.queue import Screener, random_order  # noqa: E402
 from litqeval_gui.core.screening.retrain import retrain  # noqa: E402
+from litqeval_gui.core.screening.session import ScreeningSession, random_order  # noqa: E402
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
 DECISIONS = 300
@@ -64,7 +64,7 @@ def percentile(values: list[float], q: float) -> float:
     return float(np.percentile(values, q))
 
 
-def timed_decisions(screener: Screener, count: int, truth: dict[int, bool],
+def timed_decisions(screener: ScreeningSession, count: int, truth: dict[int, bool],
                     keep_going: threading.Event | None = None,
                     probe: Callable[[], float] | None = None,
                     probed: list[float] | None = None) -> list[float]:
@@ -75,10 +75,10 @@ def timed_decisions(screener: Screener, count: int, truth: dict[int, bool],
     for _ in range(count):
         if keep_going is not None and not keep_going.is_set():
             break
-        record = screener.current
+        record = screener.shown
         start = time.perf_counter()
         screener.decide("include" if truth[record] else "exclude")
-        assert screener.current is not None
+        assert screener.shown is not None
         took.append(time.perf_counter() - start)
         time.sleep(0.02)  # a reviewer does not decide faster than this
         if probe is not None and probed is not None:
@@ -102,7 +102,7 @@ def main() -> int:
               f"{time.perf_counter() - start:.2f} s")
         items = store.items(project, screening.id)
         truth = dict(zip(items, map(bool, labels), strict=True))
-        screener = Screener(project, screening, "bench", random_order(items, 0))
+        screener = ScreeningSession(project, screening, "bench", random_order(items, 0))
 
         def small_write() -> float:
             begin = time.perf_counter()
@@ -195,7 +195,7 @@ def main() -> int:
         figure("main thread's longest stall during the retrain", f"{ms(max(stalls))} "
                f"(ratio {max(stalls) / max(quiet):.1f} to no retrain)", "< 30 ms",
                max(stalls) < 0.030)
-        screener.switch(ranking.ordering())
+        screener.switch(ranking.ordering(), keep_shown=False)
         took = timed_decisions(screener, 50, truth)
         print(f"next record after switching to the ranking: p95 {ms(percentile(took, 95))} | "
               f"{load_average()}")

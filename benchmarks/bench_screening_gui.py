@@ -196,7 +196,7 @@ def main() -> int:
             start_job()
             stall = meter.run_until(app, lambda: not view.prioritiser.running)
             seconds = time.perf_counter() - began
-            assert view.queue.ordering.name == "model", "the queue did not switch"
+            assert view.core.queue.ordering.name == "model", "the queue did not switch"
             print(f"{name} with {len(view.labels):,} labels: {seconds:.2f} s; GUI thread's "
                   f"longest stall {ms(stall)} (goal < 30 ms), / idle lateness "
                   f"{stall / max(idle_stall, 1e-4):5.1f}, / empty tick {stall / tick:7.0f}")

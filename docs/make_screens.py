@@ -36,8 +36,8 @@ from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.features import screening_features
 from litqeval_gui.core.screening.known import core_labels
-from litqeval_gui.core.screening.queue import Screener
 from litqeval_gui.core.screening.retrain import retrain
+from litqeval_gui.core.screening.session import ScreeningSession
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication
@@ -58,12 +58,12 @@ WAIT_S = 600  # the longest a screen may take to be ready
 
 # -- the project: what a user would have done before looking ----------------------------
 
-def _judge(project: Project, screener: Screener, count: int | None = None) -> int:
+def _judge(project: Project, screener: ScreeningSession, count: int | None = None) -> int:
     """Decide up to ``count`` records of ``screener``'s queue (all when None): include
     a core work, exclude the rest; returns how many were decided."""
     topic_id = screener.screening.topic_id
     done = 0
-    while (record := screener.current) is not None and (count is None or done < count):
+    while (record := screener.shown) is not None and (count is None or done < count):
         [relevant] = core_labels(project, topic_id, [record])
         screener.decide("include" if relevant else "exclude")
         done += 1
@@ -83,11 +83,11 @@ def screen(project: Project) -> None:
     screening = store.create_screening(project, TOPIC, SCREENING, [NARROW],
                                        reasons=["not colonoscopy", "not a primary study"])
     features = run_job(screening_features(project, screening))
-    screener = Screener(project, screening, REVIEWER)
+    screener = ScreeningSession(project, screening, REVIEWER)
     for count in (10, 30):
         _judge(project, screener, count)
         ranking = run_job(retrain(project, screening, features, "logistic"))
-        screener.switch(ranking.ordering())
+        screener.switch(ranking.ordering(), keep_shown=False)
 
 
 def pool(project: Project) -> None:
@@ -99,7 +99,7 @@ def pool(project: Project) -> None:
     screening = store.get_screening(project, made.screening_id)
     while state.pool_state(project, pool_store.get_pool(project, made.id)).can_advance:
         state.advance(project, made)
-        _judge(project, Screener(project, screening, REVIEWER))
+        _judge(project, ScreeningSession(project, screening, REVIEWER))
 
 
 # -- the window ---------------------------------------------------------------------------

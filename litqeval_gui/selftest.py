@@ -202,14 +202,14 @@ def advance_pool(run: SelfTest) -> str:
     is judged there, and the pool's state read back after reopening shows depth 1 judged."""
     from litqeval_gui.core.pooling import state, store
     from litqeval_gui.core.screening import store as screening_store
-    from litqeval_gui.core.screening.queue import Screener
+    from litqeval_gui.core.screening.session import ScreeningSession
 
     project = run.open_project()
     pool = store.create_pool(project, TREC_TOPIC, "self-test", ["results-trec-run"],
                              store.settings("aggressive", low_yield=None))
     step = state.advance(project, pool)
     screening = screening_store.get_screening(project, pool.screening_id)
-    Screener(project, screening, "self-test").decide("include")
+    ScreeningSession(project, screening, "self-test").decide("include")
     run.close_project()
     back = state.pool_state(run.open_project(), store.find_pool(run.open_project(),
                                                                 TREC_TOPIC, "self-test"))
@@ -233,14 +233,15 @@ def reopen_project(run: SelfTest) -> str:
 def screen_and_undo(run: SelfTest) -> str:
     """A screening decision and its undo are both in the event log after reopening, and
     the record is undecided again (issue 14 §7)."""
-    from litqeval_gui.core.screening import queue, store
+    from litqeval_gui.core.screening import store
+    from litqeval_gui.core.screening.session import ScreeningSession
 
     project = run.open_project()
     results = next(info for info in queries.lists(project, TOPIC) if info.role == "results")
     screening = store.create_screening(project, TOPIC, "self-test", [results.name])
-    screener = queue.Screener(project, screening, "self-test")
+    screener = ScreeningSession(project, screening, "self-test")
     decided = screener.decide("include")
-    screener.undo()
+    screener.take_back()
     run.close_project()
     log = store.events(run.open_project(), screening.id)
     found = [(e.kind, e.record_id, e.target) for e in log]

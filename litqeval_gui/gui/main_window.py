@@ -38,6 +38,7 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import SUFFIX, Project, discarded_message
 from litqeval_gui.core.records.exporting import SQLITE_HEADER
+from litqeval_gui.core.records.importing import formats
 from litqeval_gui.core.records.queries import ListInfo
 from litqeval_gui.gui import settings as settings_module
 from litqeval_gui.gui.actions import ActionSet
@@ -56,8 +57,7 @@ from litqeval_gui.gui.window_menus import WINDOW_ACTIONS, WindowMenus
 
 APP_TITLE = "LitQEval GUI"
 PROJECT_FILTER = f"LitQEval projects (*{SUFFIX});;All files (*)"
-OPEN_FILTER = (f"LitQEval projects (*{SUFFIX});;Search exports to import (*.ris *.txt *.nbib "
-               "*.bib *.csv *.tsv *.xlsx);;All files (*)")
+OPEN_FILTER = f"LitQEval projects (*{SUFFIX});;{formats.open_filter()};;All files (*)"
 NO_LISTS_HINT = ("No result lists yet — import a search export\n"
                  "(Ctrl+I or drop a file here)")
 CHOOSE_LIST_HINT = "Choose a list in the sidebar to see its records."

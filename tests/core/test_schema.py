@@ -72,16 +72,16 @@ def test_a_records_screening_events_go_with_it(tmp_path, small_files):
     changed. Before, only core/manage deleted them by hand, and a plain delete left them."""
     from litqeval_gui.core.records import lists
     from litqeval_gui.core.screening import store
-    from litqeval_gui.core.screening.queue import Screener
+    from litqeval_gui.core.screening.session import ScreeningSession
 
     core, results = small_files
     with Project.create(tmp_path / "p.litq") as project:
         _import(project, core, "core", "core")
         _import(project, results, "results", "scopus")
         screening = store.create_screening(project, "T", "S", ["scopus"])
-        screener = Screener(project, screening, "Ann")
+        screener = ScreeningSession(project, screening, "Ann")
         first = screener.decide("include")
-        screener.undo()
+        screener.take_back()
         assert screener.decide("exclude").record_id == first.record_id  # the undone one
         second = screener.decide("include")
         db = project.db

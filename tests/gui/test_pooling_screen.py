@@ -8,7 +8,7 @@ import pytest
 from litqeval_gui.core.pooling import store
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store as screening_store
-from litqeval_gui.core.screening.queue import Screener
+from litqeval_gui.core.screening.session import ScreeningSession
 from litqeval_gui.gui.screens.pooling import PoolingView
 from litqeval_gui.gui.screens.registry import SCREENS
 from litqeval_gui.gui.session import ProjectSession
@@ -37,9 +37,9 @@ def screen(qtbot, tmp_path):
 
 def judge_all(session, topic, relevant):
     pool = store.find_pool(session.project, topic, "P")
-    screener = Screener(session.project,
+    screener = ScreeningSession(session.project,
                         screening_store.get_screening(session.project, pool.screening_id), "Ada")
-    while (record := screener.current) is not None:
+    while (record := screener.shown) is not None:
         screener.decide("include" if docid(session.project, record) in relevant else "exclude")
 
 

@@ -78,7 +78,7 @@ def test_an_emptied_note_on_a_decided_record_is_removed(qtbot, session, made, mo
     assert [(e.label, e.note) for e in logged_events(made[0])] == [
         ("include", "check the full text"), ("include", "")]
     [current] = store.current_decisions(session.project, view.screening.id)
-    assert current.note == "" and view.notes[first] == ""
+    assert current.note == "" and view.core.notes[first] == ""
 
 
 def test_r_excludes_with_a_reason_and_a_new_reason_is_kept(qtbot, session, made, monkeypatch):
@@ -153,7 +153,7 @@ def test_the_queue_switches_to_the_new_ranking_after_a_retrain(qtbot, session, m
         view.start_ranking()
     qtbot.waitUntil(lambda: not view.prioritiser.running, timeout=20_000)
     ranking = stored_ranking(session.project, view.screening.id)
-    assert ranking is not None and view.queue.ordering.records == ranking.records
+    assert ranking is not None and view.core.queue.ordering.records == ranking.records
     assert "ranked by" in view.progress.ordering.text()
     pinned = view.shown  # the record on screen stays until decided …
     qtbot.keyClick(view, Qt.Key.Key_E)

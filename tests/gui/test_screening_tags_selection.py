@@ -61,11 +61,11 @@ def test_the_history_is_filtered_by_tag(qtbot, session, made, monkeypatch, shot)
     choices = [view.history.tag.itemText(i) for i in range(view.history.tag.count())]
     assert choices == ["All tags", "#animal", "#rct"] and view.history.tag.isEnabled()
     view.history.tag.setCurrentIndex(1)
-    newest_first = [r for r in reversed(view.order) if tagged[r] == "animal"]
+    newest_first = [r for r in reversed(view.core.order) if tagged[r] == "animal"]
     assert view.history.visible_ids() == newest_first and len(newest_first) == 2
     view.history.tag.setCurrentIndex(0)
     view.history.search.setText("#rct")  # the search reads tags too
-    assert view.history.visible_ids() == [r for r in view.order if tagged[r] == "rct"]
+    assert view.history.visible_ids() == [r for r in view.core.order if tagged[r] == "rct"]
     view.refresh_history()  # rebuilt after the next panel: the chosen tag stays
     view.history.search.clear()
     view.history.tag.setCurrentIndex(2)

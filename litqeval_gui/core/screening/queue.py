@@ -1,4 +1,5 @@
-"""What to screen next: an :class:`Ordering` of the items and a :class:`Screener` session.
+"""What to screen next: an :class:`Ordering` of the items and its :class:`Queue` (the
+screening session that drives them: :mod:`~litqeval_gui.core.screening.session`).
 
 Orderings: ``list`` (the items' list order), ``random`` (a seeded permutation) and
 ``model`` (a stored ranking of a retrain, :mod:`~litqeval_gui.core.screening.retrain`).
@@ -12,11 +13,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-
-from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.store import Context, Event, Screening
 
 
 @dataclass(frozen=True)
@@ -79,61 +75,3 @@ class Queue:
 
     def decided(self) -> set[int]:
         return set(self._decided)
-
-
-class Screener:
-    """One reviewer screening one screening: the queue plus decide / undo / redo.
-
-    Each action is committed through ``project.write`` before it returns, so whatever
-    the caller shows as made is in the file.
-    """
-
-    def __init__(self, project: Project, screening: Screening, reviewer: str,
-                 ordering: Ordering | None = None) -> None:
-        if not reviewer.strip():
-            raise LitqError("screening needs the reviewer's name")
-        self.project = project
-        self.screening = screening
-        self.reviewer = reviewer
-        decided = [e.record_id for e in store.current_decisions(project, screening.id)]
-        self.queue = Queue(ordering or list_order(store.items(project, screening.id)), decided)
-
-    @property
-    def current(self) -> int | None:
-        return self.queue.next()
-
-    def switch(self, ordering: Ordering) -> None:
-        """Continue in ``ordering`` (e.g. a new model ranking), keeping what is decided."""
-        self.queue = Queue(ordering, self.queue.decided())
-
-    def _context(self, record_id: int, tags: Sequence[str] = ()) -> Context:
-        ordering = self.queue.ordering
-        position = self.queue.position(record_id) if record_id in self.queue else None
-        return Context(self.reviewer, ordering.name, position, ordering.model, tuple(tags))
-
-    def decide(self, label: str, *, record_id: int | None = None, reason: str = "",
-               note: str = "", tags: Sequence[str] = ()) -> Event:
-        """Decide the current record (or ``record_id``: a change from the history)."""
-        target = self.current if record_id is None else record_id
-        if target is None:
-            raise LitqError("every record of this screening is decided")
-        made = store.decide(self.project, self.screening, target, label,
-                            self._context(target, tags), reason=reason, note=note)
-        self.queue.mark(target, True)
-        return made
-
-    def undo(self) -> Event | None:
-        """Take back the latest decision; its record becomes undecided unless an older
-        decision of it remains."""
-        return self._after(store.undo(self.project, self.screening, Context(self.reviewer)))
-
-    def redo(self) -> Event | None:
-        return self._after(store.redo(self.project, self.screening, Context(self.reviewer)))
-
-    def _after(self, made: Event | None) -> Event | None:
-        if made is not None:
-            still = self.project.db.execute(
-                "SELECT 1 FROM screening_current WHERE screening_id = ? AND record_id = ?",
-                [self.screening.id, made.record_id]).fetchone() is not None
-            self.queue.mark(made.record_id, still)
-        return made

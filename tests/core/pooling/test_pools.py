@@ -14,8 +14,8 @@ from litqeval_gui.core.pooling import state, store
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store as screening_store
 from litqeval_gui.core.screening.features import build_features
-from litqeval_gui.core.screening.queue import Screener
 from litqeval_gui.core.screening.retrain import retrain, stored_ranking
+from litqeval_gui.core.screening.session import ScreeningSession
 from litqeval_gui.metrics.pooling import AGGRESSIVE
 from tests.support.pooling import docid, pool_project, two_run_layers
 from tests.support.screening import screening_project
@@ -23,9 +23,9 @@ from tests.support.screening import screening_project
 
 def judge_released(project, pool, relevant, limit=None):
     """Screen the pool's queue through the screening core: relevant docids included."""
-    screener = Screener(project, screening_store.get_screening(project, pool.screening_id), "Ada")
+    screener = ScreeningSession(project, screening_store.get_screening(project, pool.screening_id), "Ada")
     made = 0
-    while (record := screener.current) is not None and (limit is None or made < limit):
+    while (record := screener.shown) is not None and (limit is None or made < limit):
         screener.decide("include" if docid(project, record) in relevant else "exclude")
         made += 1
     return made
@@ -146,9 +146,9 @@ def test_advance_sends_only_unjudged_works_and_reopen_continues(tmp_path):
         after = state.pool_state(project, pool)
         assert after.as_dict() == before
         assert (after.released, after.judged_depth, len(after.pending)) == (2, 0, 1)
-        screener = Screener(project, screening_store.get_screening(project, pool.screening_id),
+        screener = ScreeningSession(project, screening_store.get_screening(project, pool.screening_id),
                             "Ada")
-        assert docid(project, screener.current) == "d2"  # continues where it was
+        assert docid(project, screener.shown) == "d2"  # continues where it was
         screener.decide("include")
         after = state.pool_state(project, pool)
         assert after.judged_depth == 2 and after.nrels.tolist() == [1, 2]
@@ -196,13 +196,13 @@ KILLED = textwrap.dedent("""
     from litqeval_gui.core.pooling import state, store
     from litqeval_gui.core.projectfile.project import Project
     from litqeval_gui.core.screening import store as screening_store
-    from litqeval_gui.core.screening.queue import Screener
+    from litqeval_gui.core.screening.session import ScreeningSession
 
     project = Project.open(sys.argv[1])
     pool = store.find_pool(project, "T", "P")
     state.advance(project, pool)
     state.advance(project, pool)
-    screener = Screener(project, screening_store.get_screening(project, pool.screening_id), "Ada")
+    screener = ScreeningSession(project, screening_store.get_screening(project, pool.screening_id), "Ada")
     for label in ("include", "exclude", "include"):
         screener.decide(label)
     print("decided", flush=True)
@@ -230,7 +230,7 @@ def test_a_stored_model_ranking_is_a_run_fixed_at_creation(tmp_path):
     with Project.open(path) as project:
         screening = screening_store.create_screening(project, "T", "s", ["L"])
         items = screening_store.items(project, screening.id)
-        screener = Screener(project, screening, "Ada")
+        screener = ScreeningSession(project, screening, "Ada")
         for record, label in list(zip(items, labels, strict=True))[:12]:
             screener.decide("include" if label else "exclude", record_id=record)
         features = run_job(build_features(project, screening.topic_id, items))

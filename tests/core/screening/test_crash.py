@@ -19,14 +19,14 @@ SCREENER = textwrap.dedent("""
     import sys
     from litqeval_gui.core.projectfile.project import Project
     from litqeval_gui.core.screening import store
-    from litqeval_gui.core.screening.queue import Screener
+    from litqeval_gui.core.screening.session import ScreeningSession
 
     project = Project.open(sys.argv[1])
     screening = store.find_screening(project, "T", "s")
-    screener = Screener(project, screening, "Ada")
+    screener = ScreeningSession(project, screening, "Ada")
     labels = ("include", "exclude", "maybe")
     for number in range(1000):
-        record = screener.current
+        record = screener.shown
         event = screener.decide(labels[number % 3], note=f"n{number}")
         print(record, event.label, flush=True)
     print("finished", flush=True)

@@ -13,8 +13,9 @@ from litqeval_gui.core.jobs import CancelToken, run_job
 from litqeval_gui.core.screening import known, store
 from litqeval_gui.core.screening.features import Features, screening_features, tfidf
 from litqeval_gui.core.screening.models import balanced_weights, model_trust, training_set
-from litqeval_gui.core.screening.queue import Queue, Screener, random_order
+from litqeval_gui.core.screening.queue import Queue, random_order
 from litqeval_gui.core.screening.retrain import has_ranking, rank, retrain, stored_ranking
+from litqeval_gui.core.screening.session import ScreeningSession
 from litqeval_gui.core.screening.simulate import simulate
 from litqeval_gui.metrics.tar import tar_at_recall
 from tests.support.screening import (
@@ -71,7 +72,7 @@ def test_prioritisation_beats_random_on_a_separable_set(setup):
 def test_retrain_stores_a_ranking_the_queue_switches_to(setup, tmp_path):
     project, screening, features, truth = setup
     screening = store.create_screening(project, "T", "retrain", ["L"])
-    screener = Screener(project, screening, "Ada")
+    screener = ScreeningSession(project, screening, "Ada")
     items = store.items(project, screening.id)
     positive = [r for r, t in zip(items, truth, strict=True) if t][:6]
     negative = [r for r, t in zip(items, truth, strict=True) if not t][:6]
@@ -85,8 +86,8 @@ def test_retrain_stores_a_ranking_the_queue_switches_to(setup, tmp_path):
     assert np.array_equal(stored.scores, ranking.scores, equal_nan=True)
     decided = set(positive + negative)
     assert set(ranking.records[-12:]) == decided  # the decided items come last
-    screener.switch(ranking.ordering())
-    first = screener.current
+    screener.switch(ranking.ordering(), keep_shown=False)
+    first = screener.shown
     assert first == ranking.records[0] and first not in decided
     made = screener.decide("include")
     assert (made.ordering, made.position, made.model) == ("model", 1, "logistic")

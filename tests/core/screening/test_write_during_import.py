@@ -10,8 +10,8 @@ from litqeval_gui.core.projectfile.writes import WritePath
 from litqeval_gui.core.records import queries
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.features import screening_features
-from litqeval_gui.core.screening.queue import Screener
 from litqeval_gui.core.screening.retrain import retrain, stored_ranking
+from litqeval_gui.core.screening.session import ScreeningSession
 from tests.support.paused import during_import, during_job
 from tests.support.screening import screening_project
 
@@ -23,10 +23,10 @@ def test_a_decision_during_an_import_commits_while_the_import_is_paused(
     project = Project.open(path)
     project.writes = WritePath(project)
     screening = store.create_screening(project, "T", "s", ["L"])
-    screener = Screener(project, screening, "Ada")
+    screener = ScreeningSession(project, screening, "Ada")
 
     def decide():
-        record = screener.current
+        record = screener.shown
         screener.decide("include", note="during the import")
         reader = project.sibling()  # another connection sees it committed
         try:
@@ -56,7 +56,7 @@ def test_a_decision_during_a_retrain_commits_and_the_ranking_is_stored_after(tmp
     try:
         screening = store.create_screening(project, "T", "s", ["L"])
         features = run_job(screening_features(project, screening))
-        screener = Screener(project, screening, "Ada")
+        screener = ScreeningSession(project, screening, "Ada")
         for record, label in list(zip(store.items(project, screening.id), labels,
                                       strict=True))[:40]:
             screener.decide("include" if label else "exclude", record_id=record)

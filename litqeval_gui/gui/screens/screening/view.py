@@ -1,11 +1,13 @@
 """The screener: one record at a time, decided by a key, every decision an event committed
 on the session's write path (the next record is shown at once, never waiting for it).
 
-The screen keeps the queue (:class:`~litqeval_gui.core.screening.queue.Queue`) and the
-current labels, tags and notes in memory, updated as each action is queued (the actions
-are :class:`~.deciding.Deciding`'s); a write that fails reloads them from the project.
-←/→ step through the decided records (a key there changes the decision); a record
-undone, or shown when a new ranking arrives, stays on screen until decided. After
+The screen drives a :class:`~litqeval_gui.core.screening.session.ScreeningSession`
+(``view.core``: the queue, the current labels, tags and notes, the actions on them — the
+same session the CLI and the benchmarks drive), whose ops it queues on the project
+session's write path; a write that fails reloads the state from the project (the keys
+are :class:`~.deciding.Deciding`'s). ←/→ step through the decided records (a key there
+changes the decision); a record undone, or shown when a new ranking arrives, stays on
+screen until decided. After
 decisions commit, the stopping panel is read in the background
 (:class:`~.panel_reader.PanelReader`); a ranking job runs after every ``retrain every``
 decisions. "Simulate…" replays the screening with known labels
@@ -15,6 +17,8 @@ decisions. "Simulate…" replays the screening with known labels
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
@@ -34,12 +38,14 @@ from PySide6.QtWidgets import (
 
 from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.projectfile.writes import Op
 from litqeval_gui.core.records.queries import record_detail
 from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.labels import GRADED, is_relevant
+from litqeval_gui.core.screening.labels import GRADED
 from litqeval_gui.core.screening.panel import Panel
-from litqeval_gui.core.screening.queue import Ordering, Queue, list_order, random_order
+from litqeval_gui.core.screening.queue import Ordering, list_order, random_order
 from litqeval_gui.core.screening.retrain import Ranking, stored_ranking
+from litqeval_gui.core.screening.session import ScreeningSession
 from litqeval_gui.core.screening.store import Screening
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.screens.screening.deciding import Deciding
@@ -70,10 +76,9 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
     def __init__(self, session: ProjectSession, screening: Screening,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.session, self.screening = session, screening
+        self.session = session
         self.target_gone = False
         self.settings = Settings()  # the window's in restore_state
-        self.reviewer = self.settings.reviewer
         project = session.project
         self.include = parameters.get(project, parameters.HIGHLIGHT_INCLUDE)
         self.exclude = parameters.get(project, parameters.HIGHLIGHT_EXCLUDE)
@@ -82,12 +87,10 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         self.prioritiser.ranked.connect(self._ranked)
         self.prioritiser.busy.connect(lambda _running: self.show_current())
         self.ranking: Ranking | None = stored_ranking(project, screening.id)
+        self.core = ScreeningSession(project, screening, self.settings.reviewer,
+                                     self.ranking.ordering() if self.ranking else None,
+                                     write=self._write)
         self.since_retrain = 0
-        self._pinned: int | None = None  # shown until decided (undone, or ranking switched)
-        self._back: int | None = None  # index into history while stepping back
-        self._pending_note: str | None = None  # being written for the shown record
-        self._pending_tags: tuple[str, ...] = ()
-        self.known_tags = store.tags_used(project, screening.id)
         self._titles: dict[int, str] = {}
         self.panel_reader = PanelReader(session, screening, self)
         self.panel_reader.ready.connect(self.show_panel)
@@ -147,7 +150,6 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         self.progress = ProgressPanel()
         self.history = HistoryList(self.go_to)
 
-        self._load()
         self.ordering.setCurrentIndex(self.ordering.findData(
             parameters.get(project, parameters.SCREENING_MODEL) if self.ranking else "list"))
         self.ordering.currentIndexChanged.connect(self.ordering_changed)
@@ -236,6 +238,10 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         return (f"{self.screening.name} of topic {topic}: {self.screening.size:,} records, "
                 f"{self.screening.phase.replace('_', ' ')}")
 
+    @property
+    def screening(self) -> Screening:
+        return self.core.screening
+
     def screen_actions(self) -> list[QAction]:
         return self._actions
 
@@ -244,7 +250,7 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
 
     def restore_state(self, settings: Settings) -> None:
         self.settings = settings
-        self.reviewer = settings.reviewer or self.reviewer
+        self.core.reviewer = settings.reviewer or self.core.reviewer
         sizes = settings.splitter_sizes(self.key)
         if sizes:
             self.splitter.setSizes(sizes)
@@ -259,21 +265,18 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
             self.refresh_panel()
 
     # -- state ------------------------------------------------------------------------------
-    def _load(self) -> None:
-        """The labels and history from the project, the queue in the chosen ordering."""
-        self._read_decisions()
-        ordering = self.ranking.ordering() if self.ranking else \
-            list_order(store.items(self.session.project, self.screening.id))
-        self.queue = Queue(ordering, self.labels)
-        self._pinned = self._back = None
+    def _write(self, op: Op, then: Callable[[Any], None] | None) -> None:
+        """The screening session's writer: queued on the write path, never waited for."""
+        self.session.write(op, initiator=self, on_success=then, on_failure=self.not_stored)
 
-    def _read_decisions(self) -> None:
-        current = store.current_decisions(self.session.project, self.screening.id)
-        self.order = [e.record_id for e in current]
-        self.labels = {e.record_id: e.label for e in current}
-        self.tags = {e.record_id: e.tags for e in current}
-        self.notes = {e.record_id: e.note for e in current}
-        self.reasons = {e.record_id: e.reason for e in current}
+    @property
+    def shown(self) -> int | None:
+        """The record on screen."""
+        return self.core.shown
+
+    @property
+    def labels(self) -> dict[int, str]:
+        return self.core.labels
 
     def _ordering_for(self, key: str) -> Ordering | None:
         items = store.items(self.session.project, self.screening.id)
@@ -283,15 +286,6 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
             return random_order(items, 0)
         return self.ranking.ordering() if self.ranking else None  # until the retrain
 
-    @property
-    def shown(self) -> int | None:
-        """The record on screen."""
-        if self._back is not None:
-            return self.order[self._back]
-        if self._pinned is not None and self._pinned not in self.labels:
-            return self._pinned
-        return self.queue.next()
-
     def title_of(self, record_id: int) -> str:
         if record_id not in self._titles:
             self._titles[record_id] = store.record_title(self.session.project, record_id)
@@ -299,14 +293,14 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
 
     # -- showing ------------------------------------------------------------------------------
     def show_current(self) -> None:
-        record_id = self.shown
-        screened, total = len(self.labels), self.screening.size
-        relevant = sum(is_relevant(self.screening.scheme, lab) for lab in self.labels.values())
-        self.progress.show_counts(screened, total, relevant)
+        core = self.core
+        record_id = core.shown
+        screened, total = core.screened, self.screening.size
+        self.progress.show_counts(screened, total, core.relevant)
         self.progress.show_ordering(self._ordering_text())
         for name in ("undo", "back"):
-            self.buttons[name].setEnabled(bool(self.order))
-        self.buttons["forward"].setEnabled(self._back is not None)
+            self.buttons[name].setEnabled(bool(core.order))
+        self.buttons["forward"].setEnabled(core.back_at is not None)
         if record_id is None:
             self.record.clear()
             self.header.setText("<b>Every record of this screening is decided.</b> "
@@ -319,17 +313,17 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         self._titles[record_id] = detail.record.title or "(no title)"
         self.record.show_record(detail.record, self.include, self.exclude,
                                 [(o.list_name, o.rank) for o in detail.occurrences])
-        if self._back is not None:
-            where = self._where(record_id, self._back + 1, len(self.order))
-            self.header.setText(f"<b>Decided record {self._back + 1} of {len(self.order)}</b>"
+        if core.back_at is not None:
+            where = self._where(record_id, core.back_at + 1, len(core.order))
+            self.header.setText(f"<b>Decided record {core.back_at + 1} of {len(core.order)}</b>"
                                 f"{where} — a decision key changes it, → goes forward")
         else:
             where = self._where(record_id, screened + 1, total)
             self.header.setText(f"<b>Record {screened + 1:,} of {total:,}</b>{where}")
-        label = self.labels.get(record_id)
-        self.tag_bar.show_tags(self.shown_tags())
-        self.buttons["untag"].setEnabled(bool(self.shown_tags()))
-        shown_note = self.note_of(record_id)
+        label = core.labels.get(record_id)
+        self.tag_bar.show_tags(core.shown_tags())
+        self.buttons["untag"].setEnabled(bool(core.shown_tags()))
+        shown_note = core.note_of(record_id)
         note = f" · note: {html.escape(shown_note)}" if shown_note else ""
         self.decision_label.setText(f"Current decision: <b>{label}</b>{note}" if label
                                     else f"Not decided yet{note}")
@@ -337,14 +331,15 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
     def _where(self, record_id: int, number: int, of: int) -> str:
         """" · list order", and the record's place in the queue only where it differs
         from the counter ``number`` of ``of`` (e.g. in a prioritised order)."""
-        if record_id not in self.queue:
+        queue = self.core.queue
+        if record_id not in queue:
             return ""
-        place = (self.queue.position(record_id), len(self.queue))
+        place = (queue.position(record_id), len(queue))
         shown = "" if place == (number, of) else f", position {place[0]:,} of {place[1]:,}"
-        return f" · {self.queue.ordering.name} order{shown}"
+        return f" · {queue.ordering.name} order{shown}"
 
     def _ordering_text(self) -> str:
-        ordering = self.queue.ordering
+        ordering = self.core.queue.ordering
         if ordering.name == "model":
             text = f"Ordering: prioritised · ranked by {ordering.model} at " \
                    f"{ordering.ranked_at[:16].replace('T', ' ')}"
@@ -370,8 +365,9 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
     def refresh_history(self) -> None:
         """The history list, rebuilt only while its tab is shown."""
         if self.side.currentWidget() is self.history:
-            self.history.show_history([(r, self.labels[r], self.title_of(r),
-                                        self.tags.get(r, ())) for r in self.order])
+            core = self.core
+            self.history.show_history([(r, core.labels[r], self.title_of(r),
+                                        core.tags.get(r, ())) for r in core.order])
 
     # -- terms, ordering and ranking ----------------------------------------------------------
     def save_terms(self) -> None:
@@ -407,9 +403,7 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
 
     def _switch(self, ordering: Ordering) -> None:
         """Continue in ``ordering``; the record on screen stays until decided."""
-        if self._back is None:
-            self._pinned = self.shown
-        self.queue = Queue(ordering, self.labels)
+        self.core.switch(ordering)
         self.show_current()
 
     def start_ranking(self) -> None:

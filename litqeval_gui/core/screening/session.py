@@ -1,0 +1,235 @@
+"""One reviewer screening one screening, without Qt: the session the screen, the CLI,
+the self-test and the benchmarks all drive.
+
+:class:`ScreeningSession` keeps the queue (:class:`~.queue.Queue`) and the current
+labels, tags, notes and reasons in memory and updates them the moment an action is
+taken, so the next record is known at once; each action's op goes to ``write(op, then)``
+— :func:`write_now` commits it before returning (the CLI, tests), the app queues it on
+its write path — and ``then(result)`` runs once it is committed. A write that fails
+leaves the caller to :meth:`~ScreeningSession.reload` from the project.
+
+A note or tags given to an undecided record wait for its decision; given to a decided
+one they are stored at once as the same decision again (the event log keeps both).
+Changing a decided record's label keeps its note and tags. ←/→ (:meth:`back`,
+:meth:`forward`) step through the decided records, where a decision changes the one
+shown; a record undone, or shown when the ordering switches, stays shown until decided.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.projectfile.changes import NOTHING
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.projectfile.writes import Done, Op
+from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.labels import GRADED, is_relevant
+from litqeval_gui.core.screening.queue import Ordering, Queue, list_order
+from litqeval_gui.core.screening.store import DECISIONS, Context, Event, Screening
+
+Then = Callable[[Any], None]
+Writer = Callable[[Op, Then | None], object]
+
+
+def write_now(project: Project) -> Writer:
+    """A writer that commits each op on ``project`` before it returns."""
+    def write(op: Op, then: Then | None = None) -> None:
+        result = project.write(op)
+        if then is not None:
+            then(result)
+    return write
+
+
+def decide_op(screening: Screening, record_id: int, label: str, context: Context,
+              reason: str = "", note: str = "") -> Op:
+    """Decide ``record_id``; the op's value is the stored :class:`Event`."""
+    def op(p: Project) -> Done[Event]:
+        return Done(DECISIONS, store.decide(p, screening, record_id, label, context,
+                                            reason=reason, note=note))
+    return op
+
+
+def take_back_op(screening: Screening, reviewer: str, redo: bool = False) -> Op:
+    """Undo (or redo) the reviewer's latest decision; the op's value is ``(record id, its
+    current label or None)``, or None when there was nothing to take back."""
+    action = store.redo if redo else store.undo
+
+    def op(p: Project) -> Done[tuple[int, str | None] | None]:
+        made = action(p, screening, Context(reviewer))
+        if made is None:
+            return Done(NOTHING, None)
+        return Done(DECISIONS, (made.record_id,
+                                store.current_label(p, screening.id, made.record_id)))
+    return op
+
+
+class ScreeningSession:
+    """The screening state of one reviewer and the actions on it (module docstring)."""
+
+    def __init__(self, project: Project, screening: Screening, reviewer: str,
+                 ordering: Ordering | None = None, write: Writer | None = None) -> None:
+        self.project = project
+        self.screening = screening
+        self.reviewer = reviewer
+        self.write = write or write_now(project)
+        self.known_tags = store.tags_used(project, screening.id)
+        self.reload(ordering or list_order(store.items(project, screening.id)))
+
+    # -- state ----------------------------------------------------------------------------
+    def reload(self, ordering: Ordering) -> None:
+        """The committed decisions from the project and the queue in ``ordering``; nothing
+        is pinned, stepped back to or pending."""
+        self._read_decisions()
+        self.queue = Queue(ordering, self.labels)
+        self.pinned: int | None = None  # shown until decided (undone, or ordering switched)
+        self.back_at: int | None = None  # index into ``order`` while stepping back
+        self.pending_note: str | None = None  # being written for the shown record
+        self.pending_tags: tuple[str, ...] = ()
+
+    def _read_decisions(self) -> None:
+        current = store.current_decisions(self.project, self.screening.id)
+        self.order = [e.record_id for e in current]  # decided records, in decision order
+        self.labels = {e.record_id: e.label for e in current}
+        self.tags = {e.record_id: e.tags for e in current}
+        self.notes = {e.record_id: e.note for e in current}
+        self.reasons = {e.record_id: e.reason for e in current}
+
+    @property
+    def shown(self) -> int | None:
+        """The record on screen: a decided one while stepping back, else the pinned one,
+        else the queue's next; None when everything is decided."""
+        if self.back_at is not None:
+            return self.order[self.back_at]
+        if self.pinned is not None and self.pinned not in self.labels:
+            return self.pinned
+        return self.queue.next()
+
+    @property
+    def screened(self) -> int:
+        return len(self.labels)
+
+    @property
+    def relevant(self) -> int:
+        """Decided records whose label counts as relevant."""
+        return sum(is_relevant(self.screening.scheme, lab) for lab in self.labels.values())
+
+    def note_of(self, record_id: int) -> str:
+        """The note ``record_id`` goes with: the one being written, else its stored one."""
+        if self.pending_note is not None:
+            return self.pending_note
+        return self.notes.get(record_id, "") if record_id in self.labels else ""
+
+    def shown_tags(self) -> tuple[str, ...]:
+        record_id = self.shown
+        return self.tags.get(record_id, ()) if record_id in self.labels else self.pending_tags
+
+    # -- deciding ---------------------------------------------------------------------------
+    def decide(self, label: str, reason: str = "", *, stay: bool = False,
+               record_id: int | None = None, note: str | None = None,
+               tags: tuple[str, ...] | None = None) -> Event | None:
+        """Decide (or change) the shown record, or ``record_id``, and move on (``stay``:
+        the record stays shown); ``note`` and ``tags`` replace the record's own. Returns
+        the stored event when the writer commits at once, else None."""
+        record_id = self.shown if record_id is None else record_id
+        if record_id is None:
+            raise LitqError("every record of this screening is decided")
+        if not self.reviewer.strip():
+            raise LitqError("screening needs the reviewer's name")
+        decided = record_id in self.labels
+        if tags is None:
+            tags = self.tags.get(record_id, ()) if decided else self.pending_tags
+        if note is None:
+            note = self.note_of(record_id) if record_id == self.shown else \
+                self.notes.get(record_id, "")
+        queue = self.queue
+        position = queue.position(record_id) if record_id in queue else None
+        context = Context(self.reviewer, queue.ordering.name, position, queue.ordering.model,
+                          tags)
+        made: list[Event] = []
+        self.write(decide_op(self.screening, record_id, label, context, reason, note),
+                   lambda done: made.append(done.value))
+        if not decided:
+            self.order.append(record_id)
+        self.labels[record_id], self.tags[record_id] = label, tags
+        self.notes[record_id], self.reasons[record_id] = note, reason
+        queue.mark(record_id, True)
+        self.pending_note, self.pending_tags = None, ()
+        if not stay and self.back_at is not None:
+            self.forward()
+        return made[0] if made else None
+
+    def exclusion_label(self) -> str:
+        return "0" if self.screening.scheme == GRADED else "exclude"
+
+    def add_reason(self, reason: str) -> None:
+        """Make ``reason`` one of the screening's exclusion reasons (stored at once)."""
+        reasons = list(self.screening.reasons)
+        if reason in reasons:
+            return
+        reasons.append(reason)
+        self.screening = dataclasses.replace(self.screening, reasons=tuple(reasons))
+        screening_id = self.screening.id
+        self.write(lambda p: store.set_reasons(p, screening_id, reasons), None)
+
+    def set_note(self, note: str) -> None:
+        """A note for the shown record: with its next decision, or at once when decided."""
+        record_id = self.shown
+        if record_id is None:
+            return
+        self.pending_note = note.strip()
+        if record_id in self.labels and self.pending_note != self.notes.get(record_id, ""):
+            self.decide(self.labels[record_id], self.reasons.get(record_id, ""), stay=True)
+
+    def set_tags(self, tags: tuple[str, ...]) -> None:
+        """The shown record's tags: with its next decision, or at once when decided."""
+        record_id = self.shown
+        if record_id is None:
+            return
+        self.known_tags += [tag for tag in tags if tag not in self.known_tags]
+        if record_id in self.labels:
+            self.tags[record_id] = tags
+            self.decide(self.labels[record_id], self.reasons.get(record_id, ""), stay=True)
+        else:
+            self.pending_tags = tags
+
+    def take_back(self, redo: bool = False, then: Then | None = None) -> None:
+        """Undo (or redo) the latest decision; once committed, the record it touched is
+        shown (stepping back to it when it is still decided) and ``then()`` runs."""
+        def taken(done: Done[tuple[int, str | None] | None]) -> None:
+            if done.value is not None:
+                record_id, label = done.value
+                self._read_decisions()
+                self.queue.mark(record_id, label is not None)
+                self.back_at = self.order.index(record_id) if label is not None else None
+                self.pinned = None if label is not None else record_id
+            if then is not None:
+                then()
+        self.write(take_back_op(self.screening, self.reviewer, redo), taken)
+
+    # -- moving -------------------------------------------------------------------------------
+    def back(self) -> None:
+        if self.order:
+            self.back_at = len(self.order) - 1 if self.back_at is None else \
+                max(0, self.back_at - 1)
+
+    def forward(self) -> None:
+        if self.back_at is not None:
+            self.back_at += 1
+            if self.back_at >= len(self.order):
+                self.back_at = None
+
+    def go_to(self, record_id: int) -> None:
+        """Show a decided record (a decision then changes it)."""
+        if record_id in self.labels:
+            self.back_at = self.order.index(record_id)
+
+    def switch(self, ordering: Ordering, *, keep_shown: bool = True) -> None:
+        """Continue in ``ordering`` (e.g. a new model ranking), keeping what is decided;
+        ``keep_shown``: the record on screen stays until decided (a reviewer may be
+        reading it), else the next record is the ordering's first undecided one."""
+        if self.back_at is None:
+            self.pinned = self.shown if keep_shown else None
+        self.queue = Queue(ordering, self.labels)
