@@ -1,6 +1,8 @@
 """The topic sidebar: topic → "Core set (n)", "Result lists" → each list, "Other lists".
 
-Counts come from :mod:`litqeval_gui.core.records.queries`. Activating a list (a click,
+Counts come from :mod:`litqeval_gui.core.records.queries`. A result list's second column
+is its recall against the topic's core set (a set count, shown at once: issue 24),
+recounted after every regrouping. Activating a list (a click,
 Enter) emits :attr:`TopicTree.list_activated` with its
 :class:`~litqeval_gui.core.records.queries.ListInfo`.
 """
@@ -9,12 +11,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
 from PySide6.QtGui import QFont, QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QAbstractItemView, QTreeView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeView, QWidget
 
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import queries
 from litqeval_gui.core.records.queries import ListInfo, TopicInfo
+from litqeval_gui.gui.missed_core import recall_tip
 
 LIST_ROLE = Qt.ItemDataRole.UserRole + 1
 TOPIC_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -34,6 +37,15 @@ def list_label(info: ListInfo) -> str:
 def core_label(core: int) -> str:
     """The core set's distinct works (as ``litqeval recall`` counts them)."""
     return f"Core set ({_n(core, 'work')})"
+
+
+def recall_cell(matched: int, core: int) -> tuple[str, str]:
+    """(text, tooltip) of a result list's recall column: ``recall 0.96``, or ``–`` without
+    a core set."""
+    if not core:
+        return "–", recall_tip(matched, core)
+    return (f"recall {matched / core:.2f}",
+            recall_tip(matched, core) + "\nOpen the list to see the core works it missed")
 
 
 def _topic_tooltip(topic: TopicInfo, works: int) -> str:
@@ -67,6 +79,7 @@ class TopicTree(QTreeView):
         self._collapsed: set[str] = set()
         self._project: Project | None = None
         self._topics: dict[str, tuple[TopicInfo, QStandardItem, QStandardItem]] = {}
+        self._recalls: dict[int, QStandardItem] = {}  # result list id -> its recall cell
         self._tooltips_stale = False  # works regrouped: topic tooltips recounted on hover
 
     def populate(self, project: Project | None) -> None:
@@ -74,8 +87,10 @@ class TopicTree(QTreeView):
         model: QStandardItemModel = self.model()  # type: ignore[assignment]
         self._remember_collapsed()
         model.clear()
+        model.setColumnCount(2)
         self._project = project
         self._topics.clear()
+        self._recalls.clear()
         self._tooltips_stale = False
         if project is None:
             return
@@ -95,6 +110,10 @@ class TopicTree(QTreeView):
             self.setExpanded(item.index(), topic.name not in self._collapsed)
             for row in range(item.rowCount()):
                 self.setExpanded(item.child(row).index(), True)
+        header = self.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
 
     def project_changed(self, changes: Changes, _initiator: object) -> None:
         """Rebuild when topics, lists or records changed; after a regrouping (a verdict)
@@ -104,8 +123,14 @@ class TopicTree(QTreeView):
         if changes.topics or changes.lists or changes.records:
             self.populate(self._project)
         elif changes.works:
+            cores = {}
             for topic, _item, core_item in self._topics.values():
-                core_item.setText(core_label(queries.core_size(self._project, topic.id)))
+                cores[topic.name] = queries.core_size(self._project, topic.id)
+                core_item.setText(core_label(cores[topic.name]))
+            for info in queries.lists(self._project):
+                if info.id in self._recalls:
+                    self._show_recall(self._recalls[info.id], info.matched,
+                                      cores.get(info.topic, 0))
             self._tooltips_stale = True
 
     def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 — Qt override
@@ -129,9 +154,28 @@ class TopicTree(QTreeView):
             members = [i for i in lists if i.role == role]
             if members or role == "results":
                 group = self._item(title, topic)
-                group.appendRows([self._list_item(i) for i in members])
+                for info in members:
+                    group.appendRow(self._list_row(info, core))
                 item.appendRow(group)
         return core_item
+
+    def _list_row(self, info: ListInfo, core: int) -> list[QStandardItem]:
+        """A list's label, and for a result list its recall cell (which opens it too)."""
+        label = self._list_item(info)
+        if info.role != "results":
+            return [label]
+        recall = self._item("", info.topic)
+        recall.setData(info, LIST_ROLE)
+        recall.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self._show_recall(recall, info.matched, core)
+        self._recalls[info.id] = recall
+        return [label, recall]
+
+    @staticmethod
+    def _show_recall(cell: QStandardItem, matched: int, core: int) -> None:
+        text, tip = recall_cell(matched, core)
+        cell.setText(text)
+        cell.setToolTip(tip)
 
     def _item(self, text: str, topic: str) -> QStandardItem:
         item = QStandardItem(text)

@@ -1,4 +1,7 @@
-"""Page 5 of the import wizard: the counts of each import, its problems and the report."""
+"""Page 5 of the import wizard: the counts of each import, its problems and the report.
+
+A result list's recall against the topic's core set is a row of the counts (issue 24),
+its missed core works one click away (the link opens them)."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
+    QLabel,
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
@@ -24,9 +28,17 @@ from PySide6.QtWidgets import (
 
 from litqeval_gui.core import evaluation
 from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.evaluation.recall import ListRecall
 from litqeval_gui.core.records.ingest import ImportSummary
 from litqeval_gui.gui.import_wizard.messages import message_label, show_error_text
 from litqeval_gui.gui.import_wizard.state import WizardState
+from litqeval_gui.gui.missed_core import (
+    MISSED_LINK,
+    MissedCoreDialog,
+    recall_html,
+    recall_tip,
+    show_missed_core,
+)
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.screens.matches.dialog import MatchesDialog, open_matches_dialog
 
@@ -37,7 +49,8 @@ class SummaryPage(QWizardPage):
     ROWS = (("read", "Read"), ("new", "New works"), ("in_file", "Duplicates within the file"),
             ("known", "Already in the topic"), ("matched", "Matched to core"),
             ("rejected", "Rejected"),
-            ("uncertain", "Uncertain matches"), ("pending", "Core pending review"))
+            ("uncertain", "Uncertain matches"), ("pending", "Core pending review"),
+            ("recall", "Recall"))
     PENDING_TIP = ("Core works a result list misses only because a match awaits your "
                    "verdict: accepting it would retrieve them")
 
@@ -55,7 +68,9 @@ class SummaryPage(QWizardPage):
                              "(the core set included)"),
                          (4, "Core works this list contains (for a core set: its works "
                              "found in some result list)"),
-                         (len(self.ROWS) - 1, self.PENDING_TIP)):
+                         (len(self.ROWS) - 2, self.PENDING_TIP),
+                         (len(self.ROWS) - 1, "Core works in the result list / core works "
+                                              "of the topic; the link lists those missed")):
             self.counts.verticalHeaderItem(row).setToolTip(tip)
         self.counts.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.counts.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
@@ -73,6 +88,8 @@ class SummaryPage(QWizardPage):
         self.save_button = QPushButton("Save &report…")
         self.save_button.clicked.connect(self._save_clicked)
         self.matches_dialog: MatchesDialog | None = None
+        self.recalls: dict[str, ListRecall] = {}  # result list name -> its recall
+        self.missed_dialog: MissedCoreDialog | None = None
         buttons = QHBoxLayout()
         buttons.addWidget(self.matches_button)
         buttons.addStretch(1)
@@ -96,10 +113,18 @@ class SummaryPage(QWizardPage):
                               f"<b>{html.escape(topic)}</b>.")
         self.counts.setColumnCount(len(summaries))
         self.counts.setHorizontalHeaderLabels([s.name for s in summaries])
+        self.recalls = {}
         for col, summary in enumerate(summaries):
+            recall = self._recall(summary)
+            if recall is not None:
+                self.recalls[summary.name] = recall
             for row, (key, _) in enumerate(self.ROWS):
-                item = QTableWidgetItem(self._pending(summary) if key == "pending"
-                                        else f"{getattr(summary, key):,}")
+                if key == "recall" and recall is not None:
+                    self.counts.setCellWidget(row, col, self._recall_label(recall))
+                    continue
+                text = ("–" if recall is None else f"{recall.pending:,}") if key == "pending" \
+                    else "–" if key == "recall" else f"{getattr(summary, key):,}"
+                item = QTableWidgetItem(text)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 self.counts.setItem(row, col, item)
         failures = self._state.failures
@@ -114,16 +139,32 @@ class SummaryPage(QWizardPage):
         self.matches_button.setText(f"Review {uncertain} &uncertain match(es)…" if uncertain
                                     else "No uncertain matches")
 
-    def _pending(self, summary: ImportSummary) -> str:
-        """Missed core works of a result list pending review; "–" where that means nothing."""
+    def _recall(self, summary: ImportSummary) -> ListRecall | None:
+        """A result list's recall (with its missed core and those pending review); None
+        for a core or other list, or without a core set."""
         if summary.role != "results":
-            return "–"
+            return None
         try:
-            report = evaluation.recall_report(self._state.session.project, summary.topic,
-                                              summary.name)
+            return evaluation.recall_report(self._state.session.project, summary.topic,
+                                            summary.name).lists[0]
         except LitqError:  # no core set yet
-            return "–"
-        return f"{report.lists[0].pending:,}"
+            return None
+
+    def _recall_label(self, recall: ListRecall) -> QLabel:
+        label = QLabel(recall_html(recall, compact=True))
+        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        label.setToolTip(recall_tip(recall.retrieved_core, recall.core))
+        label.linkActivated.connect(lambda link, name=recall.name: self._link(link, name))
+        return label
+
+    def _link(self, link: str, name: str) -> None:
+        if link == MISSED_LINK:
+            self.show_missed(name)
+
+    def show_missed(self, name: str) -> MissedCoreDialog:
+        """Open the dialog of the core works result list ``name`` missed."""
+        self.missed_dialog = show_missed_core(self.recalls[name], self)
+        return self.missed_dialog
 
     def report_text(self) -> str:
         """The text report of every import, then the files not imported."""

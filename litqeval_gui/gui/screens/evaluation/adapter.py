@@ -6,7 +6,6 @@ decay marks. A change of the engine's API touches this module only.
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,7 +19,9 @@ from litqeval_gui.core.evaluation.analysis import (
     threshold_sweeps,
 )
 from litqeval_gui.core.evaluation.engine import ListEvaluation, TopicEvaluation, evaluate_topic
+from litqeval_gui.core.evaluation.intervals import wilson_interval
 from litqeval_gui.core.evaluation.methods import METHODS, MethodResult
+from litqeval_gui.core.evaluation.recall import ListRecall
 from litqeval_gui.core.evaluation.settings import EvaluationSettings
 from litqeval_gui.core.jobs import CancelToken, Job, Progress
 from litqeval_gui.core.projectfile.project import Project
@@ -145,16 +146,32 @@ def _method_cells(result: MethodResult) -> list[Cell]:
             Cell(f"{result.f_beta:.3f}", result.f_beta, tip)]
 
 
+def _recall_cells(item: ListEvaluation | ListRecall, lo: float, hi: float,
+                  size_tip: str) -> list[Cell]:
+    missed = f"{item.core - item.retrieved_core} of {item.core} core works missed"
+    return [Cell(item.name, item.name.casefold(), item.name),
+            Cell(f"{item.size:,}", item.size, size_tip),
+            Cell(f"{item.recall:.3f}", item.recall, missed),
+            Cell(f"{lo:.2f}–{hi:.2f}", lo, f"{item.retrieved_core} of {item.core}")]
+
+
+WAITING = "…"  # a semantic cell while the vectors and the map are computed
+
+
+def recall_row(item: ListRecall) -> list[Cell]:
+    """A list's cells before its evaluation (issue 24): the set counts — works, recall
+    and its interval — and :data:`WAITING` where the vectors or the map are needed."""
+    cells = _recall_cells(item, *wilson_interval(item.retrieved_core, item.core), "")
+    waiting = Cell(WAITING, -1.0, "waits for the topic's vectors and its 2D map, computed "
+                                  "in the background")
+    return cells + [waiting] * (len(table_headers()) - len(cells))
+
+
 def table_row(item: ListEvaluation) -> list[Cell]:
     """One list's cells, in the order of :func:`table_headers`."""
-    lo, hi = item.recall_ci
-    missed = f"{item.core - item.retrieved_core} of {item.core} core works missed"
-    cells = [Cell(item.name, item.name.casefold(), item.name),
-             Cell(f"{item.size:,}", item.size,
-                  f"{item.without_vector} without title or abstract (no vector)"
-                  if item.without_vector else ""),
-             Cell(f"{item.recall:.3f}", item.recall, missed),
-             Cell(f"{lo:.2f}–{hi:.2f}", lo, f"{item.retrieved_core} of {item.core}")]
+    cells = _recall_cells(item, *item.recall_ci,
+                          f"{item.without_vector} without title or abstract (no vector)"
+                          if item.without_vector else "")
     for method in METHODS:
         cells += _method_cells(item.methods[method])
     cos = item.methods["cos"]
@@ -165,20 +182,6 @@ def table_row(item: ListEvaluation) -> list[Cell]:
     else:
         cells.append(Cell("—", -1.0, "needs at least 2 core records with a vector"))
     return cells
-
-
-def missed_html(item: ListEvaluation) -> str:
-    """The core works the list missed, with DOIs (pending review marked), as HTML."""
-    e = html.escape
-    head = (f"<b>{e(item.name)}</b> missed {len(item.missed)} of {item.core} core works"
-            f"{':' if item.missed else '.'}")
-    rows = "".join(
-        f"<li>{e(m.title or '(no title)')}{f' ({m.year})' if m.year else ''}"
-        + (f" — <a href='https://doi.org/{e(m.doi)}'>{e(m.doi)}</a>" if m.doi else "")
-        + (" <i>(pending review: an uncertain match would retrieve it)</i>"
-           if m.pending_review else "") + "</li>"
-        for m in item.missed)
-    return head + (f"<ul>{rows}</ul>" if rows else "")
 
 
 def cos_theta(evaluation: TopicEvaluation) -> float | None:

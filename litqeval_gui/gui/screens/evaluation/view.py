@@ -4,7 +4,9 @@ Landscape, Threshold, Decay and Overlap tabs (a
 
 Every evaluation runs as a background job (:func:`.adapter.evaluation_job`): vectors
 and the map are computed there when missing or stale, stored results make a parameter
-change quick. A parameter change (after a short pause) evaluates again; the settings
+change quick. Recall is a set count: until the first evaluation arrives, the table shows
+each list's works, recall and interval at once (:func:`.adapter.recall_row`) and the
+missed core below it, the semantic columns waiting (issue 24). A parameter change (after a short pause) evaluates again; the settings
 are stored once that evaluation succeeded, as ``litqeval evaluate`` does.
 """
 
@@ -31,6 +33,8 @@ from PySide6.QtWidgets import (
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.evaluation import comparison, report_html
 from litqeval_gui.core.evaluation.analysis import readiness
+from litqeval_gui.core.evaluation.engine import ListEvaluation
+from litqeval_gui.core.evaluation.recall import ListRecall, RecallReport, recall_report
 from litqeval_gui.core.evaluation.settings import (
     EvaluationSettings,
     load_settings,
@@ -41,6 +45,7 @@ from litqeval_gui.core.records import queries
 from litqeval_gui.core.records.exporting import check_target
 from litqeval_gui.core.records.queries import record_detail
 from litqeval_gui.gui.actions import make_action
+from litqeval_gui.gui.missed_core import missed_html
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.plots.fidelity import FidelityBadge
 from litqeval_gui.gui.record_detail import detail_html
@@ -49,8 +54,8 @@ from litqeval_gui.gui.screens.evaluation.adapter import (
     ScreenData,
     cos_theta,
     evaluation_job,
-    missed_html,
     notes,
+    recall_row,
     table_row,
 )
 from litqeval_gui.gui.screens.evaluation.parameters import ParameterBar
@@ -75,6 +80,8 @@ NO_LISTS = ("This topic has no result lists yet — import a search export (File
             "drop the file on the window), then evaluate.")
 FIRST_RUN = ("Computing the topic's vectors and its 2D map in the background (the first time "
              "takes a while; later evaluations reuse them)…")
+RECALL_FIRST = ("Recall is counted; the semantic precisions (…) wait for the topic's vectors "
+                "and its 2D map, computed in the background (the first time takes a while).")
 STALE = ("The topic's records changed since this evaluation: its map and these numbers are "
          "stale.")
 TABLE_FILTER = "CSV table (*.csv);;Excel workbook (*.xlsx)"
@@ -92,6 +99,7 @@ class EvaluationView(TopicTarget, QWidget):
         self.topic = topic
         self.topic_id = session.project.topic_id(topic)
         self.data: ScreenData | None = None
+        self.shown: list[ListEvaluation] | list[ListRecall] = []  # the table's lists
         self.stored = load_settings(session.project, topic)
         self.job = None
         self._job_settings: EvaluationSettings = self.stored  # what the running job uses
@@ -217,9 +225,9 @@ class EvaluationView(TopicTarget, QWidget):
         self.summary = QLabel(wordWrap=True)
         top.addWidget(self.summary, 1)
         top.addWidget(self.badge)
-        export = QPushButton("Export Table…")
-        export.clicked.connect(self.export_table)
-        top.addWidget(export)
+        self.export_button = QPushButton("Export Table…")
+        self.export_button.clicked.connect(self.export_table)
+        top.addWidget(self.export_button)
         column.addLayout(top)
         self.missed = QTextBrowser(openExternalLinks=True)
         self.missed.setPlaceholderText("Select a list to see the core works it missed.")
@@ -233,11 +241,11 @@ class EvaluationView(TopicTarget, QWidget):
         return page
 
     def _show_missed(self, current) -> None:
-        if self.data is None or not current.isValid():
+        if not self.shown or not current.isValid():
             self.missed.clear()
             return
         row = self.table.model().mapToSource(current).row()
-        self.missed.setHtml(missed_html(self.data.evaluation.lists[row]))
+        self.missed.setHtml(missed_html(self.shown[row]))
 
     # -- evaluating ----------------------------------------------------------------
     def _empty_reason(self) -> str | None:
@@ -276,6 +284,7 @@ class EvaluationView(TopicTarget, QWidget):
         self.progress_label.setText(FIRST_RUN if first else "Evaluating…")
         if self.data is None:
             self._show_message(FIRST_RUN if first else "Evaluating…", button=False)
+            self.show_recall(recall_report(self.session.project, self.topic))
         self._set_running(True)
         self._job_settings = settings
         self.job = self.session.jobs.run(
@@ -319,6 +328,35 @@ class EvaluationView(TopicTarget, QWidget):
         self.show_data(data)
         self._ended()
 
+    def show_recall(self, report: RecallReport) -> None:
+        """Before the first evaluation: each list's recall (set counts, at once) with its
+        missed core, the semantic columns waiting and the other tabs disabled."""
+        self.shown = report.lists
+        self._fill_table([recall_row(item) for item in report.lists], low_fidelity=False)
+        self.badge.hide()  # no map yet
+        self.export_button.setEnabled(False)  # nothing evaluated to export
+        self.summary.setText(f"{len(report.lists)} result lists against "
+                             f"{report.lists[0].core} core works. {RECALL_FIRST}")
+        self.notes.hide()
+        for tab in range(1, self.tabs.count()):
+            self.tabs.setTabEnabled(tab, False)
+        self.tabs.setCurrentIndex(0)
+        self.pages.setCurrentIndex(1)
+
+    def _fill_table(self, rows: list, *, low_fidelity: bool) -> None:
+        """Show ``rows`` (of :attr:`shown`), keeping the chosen row, the missed core of
+        the chosen list below the table."""
+        chosen = self.table.currentIndex()
+        chosen = self.table.model().mapToSource(chosen).row() if chosen.isValid() else 0
+        self.model.set_rows(rows, low_fidelity=low_fidelity)
+        at = self.table.model().mapFromSource(self.model.index(
+            min(chosen, len(rows) - 1), 0))
+        self.table.setCurrentIndex(at)
+        self._show_missed(at)
+        total = sum(self.split.sizes())
+        fitted = min(rows_height(self.table), total // 2)
+        self.split.setSizes([fitted, total - fitted])  # the missed core gets the rest
+
     def _failed(self, exc: BaseException) -> None:
         if self.data is None:
             self._show_message(f"The evaluation failed: {exc}", button=True)
@@ -342,17 +380,13 @@ class EvaluationView(TopicTarget, QWidget):
         self.data = data
         evaluation = data.evaluation
         self.badge.set_fidelity(data.fidelity)
-        chosen = self.table.currentIndex()
-        chosen = self.table.model().mapToSource(chosen).row() if chosen.isValid() else 0
-        self.model.set_rows([table_row(item) for item in evaluation.lists],
-                            low_fidelity=self.badge.low)
-        at = self.table.model().mapFromSource(self.model.index(
-            min(chosen, len(evaluation.lists) - 1), 0))
-        self.table.setCurrentIndex(at)
-        self._show_missed(at)
-        total = sum(self.split.sizes())
-        fitted = min(rows_height(self.table), total // 2)
-        self.split.setSizes([fitted, total - fitted])  # the missed core gets the rest
+        self.badge.show()
+        self.export_button.setEnabled(True)
+        self.shown = evaluation.lists
+        self._fill_table([table_row(item) for item in evaluation.lists],
+                         low_fidelity=self.badge.low)
+        for tab in range(1, self.tabs.count()):
+            self.tabs.setTabEnabled(tab, True)
         theta = cos_theta(evaluation)
         if evaluation.settings.theta is None and theta is not None:
             self.parameters.show_theta(theta)

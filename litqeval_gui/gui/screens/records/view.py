@@ -5,6 +5,9 @@
 of :data:`PAGE_SIZE` rows holding the asked row, keeping the :data:`CACHE_PAGES` most
 recently used pages. A 100 000-row list opens at once and only the visible pages
 ever become Python objects.
+
+A result list's header says its recall against the topic's core set, with the core
+works it missed one click away (issue 24); it is recounted after every regrouping.
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.evaluation.recall import ListRecall, recall_report
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.records import queries
 from litqeval_gui.core.records.queries import (
@@ -56,6 +61,12 @@ from litqeval_gui.core.records.queries import (
 )
 from litqeval_gui.gui.actions import make_action
 from litqeval_gui.gui.export_dialog import export_dialog
+from litqeval_gui.gui.missed_core import (
+    MISSED_LINK,
+    MissedCoreDialog,
+    recall_html,
+    show_missed_core,
+)
 from litqeval_gui.gui.record_detail import detail_html, doi_url
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
@@ -192,6 +203,13 @@ class RecordsView(QWidget):
         self.year_from = QSpinBox(toolTip="Earliest publication year")
         self.year_to = QSpinBox(toolTip="Latest publication year")
         self.count_label = QLabel()
+        self.recall_label = QLabel()
+        self.recall_label.setTextFormat(Qt.TextFormat.RichText)
+        self.recall_label.setToolTip("Recall = core works in this list / core works "
+                                     "(de-duplicated works, as the evaluation counts them)")
+        self.recall_label.linkActivated.connect(self._link_activated)
+        self.recall: ListRecall | None = None
+        self.missed_dialog: MissedCoreDialog | None = None
         self._timer = QTimer(self, singleShot=True, interval=FILTER_DELAY_MS)
         self._timer.timeout.connect(self.apply_filter)
         self.filter_edit.textChanged.connect(lambda _text: self._timer.start())
@@ -224,8 +242,10 @@ class RecordsView(QWidget):
         self.setFocusProxy(self.table)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.recall_label)
         layout.addLayout(self._filter_bar())
         layout.addWidget(self.splitter, 1)
+        self._update_recall()
         self._reset_years()
         self._update_count()
         self._update_actions()
@@ -362,6 +382,31 @@ class RecordsView(QWidget):
         self.count_label.setText(f"{total:,} records" if shown == total
                                  else f"{shown:,} of {total:,} records")
 
+    # -- recall ------------------------------------------------------------------------
+    def _update_recall(self) -> None:
+        """The header's recall (result lists of a topic with a core set; else hidden)."""
+        self.recall = None
+        if self.info.role == "results":
+            try:
+                self.recall = recall_report(self.session.project, self.info.topic,
+                                            self.info.name).lists[0]
+            except LitqError:  # no core set yet
+                pass
+        self.recall_label.setVisible(self.recall is not None)
+        if self.recall is not None:
+            self.recall_label.setText(recall_html(self.recall))
+
+    def _link_activated(self, link: str) -> None:
+        if link == MISSED_LINK:
+            self.show_missed()
+
+    def show_missed(self) -> MissedCoreDialog | None:
+        """Open the dialog of the core works this list missed."""
+        if self.recall is None:
+            return None
+        self.missed_dialog = show_missed_core(self.recall, self)
+        return self.missed_dialog
+
     # -- staleness -----------------------------------------------------------------
     def project_changed(self, changes: Changes, _initiator: object) -> None:
         """Reload after records or lists changed; after a regrouping (a verdict) only the
@@ -383,9 +428,11 @@ class RecordsView(QWidget):
         elif self._works_stale:
             self._works_stale = False
             self.model.works_changed()
+            self._update_recall()
 
     def refresh(self) -> None:
         self._stale = self._works_stale = False
+        self._update_recall()
         self._reset_years()
         self.apply_filter()
 
