@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
+import sys
 from pathlib import Path
 
 from litqeval_gui.cli.common import Command, TextProgress, emit, open_for_writing
@@ -135,6 +137,7 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
         raise LitqError("--jobs and --dask go with --all-topics")
     with open_for_writing(args.project) as project:
         evaluation = _evaluate(project, args)
+    _told_repairs([evaluation])
     if args.csv:
         comparison.write_csv(evaluation, args.csv)
     emit(args, evaluation.as_dict(), lambda: table(evaluation))
@@ -154,6 +157,7 @@ def _evaluate_all(args: argparse.Namespace) -> None:
     finally:
         progress.finish()
     done = [outcome.evaluation for outcome in outcomes if outcome.evaluation is not None]
+    _told_repairs(done)
     if args.csv:
         comparison.write_csv(done, args.csv)
     emit(args, [outcome.as_dict() for outcome in outcomes], lambda: "\n\n".join(
@@ -161,10 +165,38 @@ def _evaluate_all(args: argparse.Namespace) -> None:
         else f"topic {outcome.topic}: not evaluated: {outcome.reason}" for outcome in outcomes))
 
 
+def _told_repairs(evaluations: list[engine.TopicEvaluation]) -> None:
+    """Say on stderr which damaged stored results were computed again."""
+    for evaluation in evaluations:
+        for line in evaluation.repaired:
+            print(f"litqeval: note: {line}", file=sys.stderr)
+
+
+def _open_to_read(path: Path) -> Project:
+    """The project for a command that only needs to read it: for writing when it may be
+    written (what the evaluation computes is kept), else read-only."""
+    if path.is_file() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
+        return Project.open(path, readonly=True)
+    return open_for_writing(path)
+
+
+def _stored_in_full(project: Project, topic: str) -> None:
+    """Refuse, on a read-only project, a topic whose evaluation is not stored in full."""
+    plan = engine.plan_topic(project, topic)
+    if (plan.task.embedding is not None or plan.map is None or any(plan.task.todo)
+            or plan.repaired):
+        raise LitqError(f"{project.path} is read-only and the evaluation of topic {topic!r} "
+                        "is not stored in full (vectors, map or results are missing); run "
+                        "litqeval evaluate on a writable copy first")
+
+
 def cmd_report(args: argparse.Namespace) -> None:
     check_target(args.out, args.project)
-    with open_for_writing(args.project) as project:
+    with _open_to_read(args.project) as project:
+        if project.readonly:
+            _stored_in_full(project, args.topic)
         evaluation = _run(engine.evaluate_topic(project, args.topic))
+    _told_repairs([evaluation])
     report_html.write_report(evaluation, args.out)
     emit(args, {"topic": args.topic, "out": str(args.out)},
          lambda: f"wrote the evaluation report of {args.topic} to {args.out}")
