@@ -96,8 +96,8 @@ def test_labels_from_the_core_set_and_from_a_screening(labelled, capsys, tmp_pat
     with Project.open(copy) as project:
         screening = store.create_screening(project, "T", "done", ["L"])
         for record, label in zip(store.items(project, screening.id), labels, strict=True):
-            store.decide(project, screening, record, "include" if label else "exclude",
-                         store.Context("Ada"))
+            project.write(store.decide_op(screening, record, "include" if label else "exclude",
+                                          store.Context("Ada")))
     code, out, err = run(capsys, "simulate", copy, "--topic", "T", "--list", "L",
                          "--labels-from", "screening", "--screening", "done", "--json")
     assert code == 0, err
@@ -140,8 +140,8 @@ def test_screen_export_keeps_decisions_and_never_writes_formulas(labelled, capsy
         screening = store.create_screening(project, "T", "s", ["L"], reasons=["wrong design"])
         first, second = store.items(project, screening.id)[:2]
         me = store.Context("Ada", tags=("=cmd|' /C calc'!A0",))
-        store.decide(project, screening, first, "include", me, note="+SUM(1)")
-        store.decide(project, screening, second, "exclude", me, reason="wrong design")
+        project.write(store.decide_op(screening, first, "include", me, note="+SUM(1)"))
+        project.write(store.decide_op(screening, second, "exclude", me, reason="wrong design"))
     out_csv, out_xlsx = tmp_path / "s.csv", tmp_path / "s.xlsx"
     assert run(capsys, "screen-export", copy, "--topic", "T", "--format", "csv", out_csv)[0] == 0
     with open(out_csv, encoding="utf-8-sig", newline="") as handle:

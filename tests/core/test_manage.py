@@ -153,9 +153,9 @@ def _screen_two(p):
     screening = store.create_screening(p, "T", "S", ["scopus"])
     first, second = store.items(p, screening.id)[:2]
     who = store.Context(reviewer="ann")
-    store.decide(p, screening, first, "include", who)
-    store.decide(p, screening, second, "exclude", who)
-    store.decide(p, screening, second, "maybe", who)
+    p.write(store.decide_op(screening, first, "include", who))
+    p.write(store.decide_op(screening, second, "exclude", who))
+    p.write(store.decide_op(screening, second, "maybe", who))
     return screening
 
 

@@ -290,7 +290,7 @@ def test_a_decision_that_fails_to_save_is_taken_back_on_screen(qtbot, session, m
     def refuse(*args, **kwargs):
         raise LitqError("disk full")
 
-    monkeypatch.setattr(store, "decide", refuse)
+    monkeypatch.setattr(store, "_insert", refuse)  # the op fails as it runs
     qtbot.keyClick(view, Qt.Key.Key_I)
     qtbot.waitUntil(lambda: shown_errors != [])
     assert shown_errors[0][0] == "The decision was not saved" and "disk full" in shown_errors[0][1]

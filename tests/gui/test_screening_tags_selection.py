@@ -1,10 +1,10 @@
 """Tags on the record on screen (keys and mouse), the history filtered by tag, and a
 screening created over a filtered selection from the start dialog."""
 
-from litqeval_gui.core.records.queries import RecordFilter
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog
 
+from litqeval_gui.core.records.queries import RecordFilter
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.selection import selection
 from tests.support.screening_screen import logged_events, screening_view, settle

@@ -43,22 +43,13 @@ def write_now(project: Project) -> Writer:
     return write
 
 
-def decide_op(screening: Screening, record_id: int, label: str, context: Context,
-              reason: str = "", note: str = "") -> Op:
-    """Decide ``record_id``; the op's value is the stored :class:`Event`."""
-    def op(p: Project) -> Done[Event]:
-        return Done(DECISIONS, store.decide(p, screening, record_id, label, context,
-                                            reason=reason, note=note))
-    return op
-
-
 def take_back_op(screening: Screening, reviewer: str, redo: bool = False) -> Op:
     """Undo (or redo) the reviewer's latest decision; the op's value is ``(record id, its
     current label or None)``, or None when there was nothing to take back."""
-    action = store.redo if redo else store.undo
+    take = (store.redo_op if redo else store.undo_op)(screening, Context(reviewer))
 
     def op(p: Project) -> Done[tuple[int, str | None] | None]:
-        made = action(p, screening, Context(reviewer))
+        made = take(p).value
         if made is None:
             return Done(NOTHING, None)
         return Done(DECISIONS, (made.record_id,
@@ -149,7 +140,8 @@ class ScreeningSession:
         context = Context(self.reviewer, queue.ordering.name, position, queue.ordering.model,
                           tags)
         made: list[Event] = []
-        self.write(decide_op(self.screening, record_id, label, context, reason, note),
+        self.write(store.decide_op(self.screening, record_id, label, context, reason=reason,
+                                   note=note),
                    lambda done: made.append(done.value))
         if not decided:
             self.order.append(record_id)
@@ -171,8 +163,7 @@ class ScreeningSession:
             return
         reasons.append(reason)
         self.screening = dataclasses.replace(self.screening, reasons=tuple(reasons))
-        screening_id = self.screening.id
-        self.write(lambda p: store.set_reasons(p, screening_id, reasons), None)
+        self.write(store.set_reasons_op(self.screening.id, reasons), None)
 
     def set_note(self, note: str) -> None:
         """A note for the shown record: with its next decision, or at once when decided."""

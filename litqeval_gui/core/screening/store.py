@@ -25,7 +25,7 @@ from litqeval_gui.core.errors import LitqError, find_named
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import Project, now
 from litqeval_gui.core.projectfile.stored import DamagedDataError, read_json, read_strings
-from litqeval_gui.core.projectfile.writes import chunks
+from litqeval_gui.core.projectfile.writes import Done, Op, chunks
 from litqeval_gui.core.records.queries import RecordFilter, find_list
 from litqeval_gui.core.screening.labels import IEM, PHASES, SCHEMES, check_label
 
@@ -232,59 +232,55 @@ def items(project: Project, screening_id: int) -> list[int]:
         [screening_id])]
 
 
-def set_reasons(project: Project, screening_id: int, reasons: Iterable[str]) -> Changes:
-    """Replace the screening's list of exclusion reasons (a write)."""
+def set_reasons_op(screening_id: int, reasons: Iterable[str]) -> Op:
+    """Replace the screening's list of exclusion reasons."""
     text = json.dumps([r.strip() for r in reasons if r.strip()])
-    return project.write(lambda p: p.db.execute(
-        "UPDATE screenings SET reasons = ? WHERE id = ?", [text, screening_id]) and DECISIONS)
+    return lambda p: p.db.execute(
+        "UPDATE screenings SET reasons = ? WHERE id = ?", [text, screening_id]) and DECISIONS
 
 
 # -- the event log -----------------------------------------------------------------------
 
-def decide(project: Project, screening: Screening, record_id: int, label: str,
-           context: Context, *, reason: str = "", note: str = "") -> Event:
-    """Record ``label`` for ``record_id`` (new or changed) as one committed event."""
+def decide_op(screening: Screening, record_id: int, label: str, context: Context, *,
+              reason: str = "", note: str = "") -> Op:
+    """Record ``label`` for ``record_id`` (new or changed) as one event; the op's value is
+    the stored :class:`Event`."""
     check_label(screening.scheme, label)
     if not context.reviewer.strip():
         raise LitqError("every decision needs the reviewer's name")
-    found: list[int] = []
 
-    def op(p: Project) -> Changes:
+    def op(p: Project) -> Done[Event]:
         if p.db.execute("SELECT 1 FROM screening_items WHERE screening_id = ? AND record_id = ?",
                         [screening.id, record_id]).fetchone() is None:
             raise LitqError(f"record {record_id} is not in screening {screening.name!r}")
-        found.append(_insert(p, screening, record_id, "decide", None, context,
-                             label=label, reason=reason, note=note))
-        return DECISIONS
-
-    project.write(op)
-    return event(project, found[0])
+        return Done(DECISIONS, event(p, _insert(p, screening, record_id, "decide", None,
+                                                context, label=label, reason=reason,
+                                                note=note)))
+    return op
 
 
-def undo(project: Project, screening: Screening, context: Context) -> Event | None:
-    """Take back the latest effective decision (an undo event); None when there is none."""
-    return _take(project, screening, context, "undo")
+def undo_op(screening: Screening, context: Context) -> Op:
+    """Take back the latest effective decision (an undo event); the op's value is that
+    event, or None when there is nothing to undo."""
+    return _take_op(screening, context, "undo")
 
 
-def redo(project: Project, screening: Screening, context: Context) -> Event | None:
-    """Put back the latest undone decision (a redo event); None when nothing can be redone."""
-    return _take(project, screening, context, "redo")
+def redo_op(screening: Screening, context: Context) -> Op:
+    """Put back the latest undone decision (a redo event); the op's value is that event,
+    or None when nothing can be redone."""
+    return _take_op(screening, context, "redo")
 
 
-def _take(project: Project, screening: Screening, context: Context, kind: str) -> Event | None:
-    found: list[int] = []
-
-    def op(p: Project) -> Changes:
+def _take_op(screening: Screening, context: Context, kind: str) -> Op:
+    def op(p: Project) -> Done[Event | None]:
         target = (_undo_target if kind == "undo" else _redo_target)(p, screening.id)
         if target is None:
-            return Changes()
+            return Done(Changes(), None)
         record_id = p.db.execute("SELECT record_id FROM screening_events WHERE id = ?",
                                  [target]).fetchone()[0]
-        found.append(_insert(p, screening, record_id, kind, target, context))
-        return DECISIONS
-
-    project.write(op)
-    return event(project, found[0]) if found else None
+        return Done(DECISIONS, event(p, _insert(p, screening, record_id, kind, target,
+                                                context)))
+    return op
 
 
 def _undo_target(project: Project, screening_id: int) -> int | None:

@@ -6,10 +6,10 @@ import itertools
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from litqeval_gui.core.records.queries import RecordFilter
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records.queries import RecordFilter
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.store import Context
 from tests.support.screening import screening_project
@@ -50,19 +50,19 @@ def test_a_screening_has_one_item_per_work_in_list_order(project):
 def test_decide_change_undo_redo_sequence(project):
     screening = _new(project)
     a, b = store.items(project, screening.id)[:2]
-    store.decide(project, screening, a, "include", ME, reason="", note="looks good")
-    store.decide(project, screening, b, "exclude", ME, reason="wrong population")
-    store.decide(project, screening, a, "maybe", ME)  # a change keeps a's place
+    project.write(store.decide_op(screening, a, "include", ME, reason="", note="looks good"))
+    project.write(store.decide_op(screening, b, "exclude", ME, reason="wrong population"))
+    project.write(store.decide_op(screening, a, "maybe", ME))  # a change keeps a's place
     assert _current(project, screening) == [(a, "maybe"), (b, "exclude")]
-    undone = store.undo(project, screening, ME)
+    undone = project.write(store.undo_op(screening, ME)).value
     assert (undone.kind, undone.record_id) == ("undo", a)
     assert _current(project, screening) == [(a, "include"), (b, "exclude")]
-    store.undo(project, screening, ME)
+    project.write(store.undo_op(screening, ME))
     assert _current(project, screening) == [(a, "include")]
-    store.redo(project, screening, ME)
+    project.write(store.redo_op(screening, ME))
     assert _current(project, screening) == [(a, "include"), (b, "exclude")]
-    store.decide(project, screening, b, "include", ME)  # a change after an undo/redo
-    assert store.redo(project, screening, ME) is None  # a new decision clears the redo stack
+    project.write(store.decide_op(screening, b, "include", ME))  # a change after an undo/redo
+    assert project.write(store.redo_op(screening, ME)).value is None  # a new decision clears the redo stack
     assert _current(project, screening) == [(a, "include"), (b, "include")]
     history = store.record_history(project, screening.id, b)
     assert [e.kind for e in history] == ["decide", "undo", "redo", "decide"]
@@ -73,8 +73,8 @@ def test_decide_change_undo_redo_sequence(project):
 
 def test_nothing_to_undo_writes_no_event(project):
     screening = _new(project)
-    assert store.undo(project, screening, ME) is None
-    assert store.redo(project, screening, ME) is None
+    assert project.write(store.undo_op(screening, ME)).value is None
+    assert project.write(store.redo_op(screening, ME)).value is None
     assert store.events(project, screening.id) == []
 
 
@@ -82,14 +82,14 @@ def test_bad_decisions_are_refused_and_change_nothing(project):
     screening = _new(project, scheme="graded")
     record = store.items(project, screening.id)[0]
     with pytest.raises(LitqError, match="not a label of a graded screening"):
-        store.decide(project, screening, record, "include", ME)
+        project.write(store.decide_op(screening, record, "include", ME))
     with pytest.raises(LitqError, match="not in screening"):
-        store.decide(project, screening, -5, "2", ME)
+        project.write(store.decide_op(screening, -5, "2", ME))
     with pytest.raises(LitqError, match="reviewer"):
-        store.decide(project, screening, record, "2", Context(reviewer=" "))
+        project.write(store.decide_op(screening, record, "2", Context(reviewer=" ")))
     assert store.events(project, screening.id) == []
-    event = store.decide(project, screening, record, "3",
-                         Context("Ada", "model", 7, "logistic", ("rct", "child")))
+    event = project.write(store.decide_op(
+        screening, record, "3", Context("Ada", "model", 7, "logistic", ("rct", "child")))).value
     assert (event.label, event.position, event.model, event.tags) == ("3", 7, "logistic",
                                                                      ("rct", "child"))
     assert event.phase == "title_abstract" and event.ordering == "model"
@@ -136,11 +136,11 @@ def test_the_derived_current_decisions_equal_a_plain_replay(project, actions):
     records = store.items(project, screening.id)[:4]
     for action in actions:
         if action[0] == "decide":
-            store.decide(project, screening, records[action[1]], action[2], ME)
+            project.write(store.decide_op(screening, records[action[1]], action[2], ME))
         elif action[0] == "undo":
-            store.undo(project, screening, ME)
+            project.write(store.undo_op(screening, ME))
         else:
-            store.redo(project, screening, ME)
+            project.write(store.redo_op(screening, ME))
     expected = [(records[index], label) for index, label in _replay(actions)]
     assert _current(project, screening) == expected
     log = store.events(project, screening.id)

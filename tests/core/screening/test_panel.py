@@ -69,8 +69,8 @@ def test_the_panel_of_a_screening_counts_maybe_as_relevant(tmp_path):
         me = store.Context("Ada")
         for record, label in zip(items, ["include", "exclude", "maybe", "exclude"],
                                  strict=False):
-            store.decide(project, screening, record, label, me)
-        store.decide(project, screening, items[1], "include", me)  # a change keeps its place
+            project.write(store.decide_op(screening, record, label, me))
+        project.write(store.decide_op(screening, items[1], "include", me))  # a change keeps its place
         result = screening_panel(project, screening)
         parameters.set_value(project, parameters.STOP_CONSECUTIVE, 1)
         tight = screening_panel(project, screening)

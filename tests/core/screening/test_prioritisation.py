@@ -124,7 +124,7 @@ def test_cold_start_from_the_question_then_from_positives(setup):
     assert np.mean(top) > 2 * truth.mean()  # the theme words rank relevant records first
     screening2 = store.create_screening(project, "T", "cold", ["L"])
     included = next(r for r, t in zip(items, truth, strict=True) if t)
-    event = store.decide(project, screening2, included, "include", store.Context("Ada"))
+    event = project.write(store.decide_op(screening2, included, "include", store.Context("Ada"))).value
     assert rank(features, [event], screening2.scheme).model == "cosine to 1 relevant"
 
 
@@ -135,7 +135,7 @@ def test_graded_screenings_use_the_ordinal_model(setup):
     decisions = []
     for index, record in enumerate(items[:80]):
         grade = "3" if truth[index] else str(index % 2)
-        decisions.append(store.decide(project, screening, record, grade, store.Context("Ada")))
+        decisions.append(project.write(store.decide_op(screening, record, grade, store.Context("Ada"))).value)
     ranking = rank(features, decisions, screening.scheme)
     assert ranking.model == "logistic (ordinal)"
     assert ranking.trust is not None and set(ranking.trust.f1) == {"0", "1", "2", "3"}

@@ -2,10 +2,10 @@
 
 import numpy as np
 import pytest
-from litqeval_gui.core.records.queries import RecordFilter
 
 from litqeval_gui.core.errors import JobCancelled, LitqError
 from litqeval_gui.core.jobs import CancelToken, run_job
+from litqeval_gui.core.records.queries import RecordFilter
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.features import build_features
 from litqeval_gui.core.screening.panel import project_rules
@@ -61,9 +61,9 @@ def test_a_selection_keeps_the_records_matching_the_text_and_the_years(setup):
 def test_the_tags_used_are_read_back_with_the_current_decisions(setup):
     project, screening, _ = setup
     first, second = store.items(project, screening.id)[:2]
-    store.decide(project, screening, first, "include", Context("Ann", tags=("rct", "Adults")))
-    store.decide(project, screening, second, "exclude", Context("Ann", tags=("animal",)))
-    store.decide(project, screening, first, "maybe", Context("Ann", tags=("rct",)), note="n")
+    project.write(store.decide_op(screening, first, "include", Context("Ann", tags=("rct", "Adults"))))
+    project.write(store.decide_op(screening, second, "exclude", Context("Ann", tags=("animal",))))
+    project.write(store.decide_op(screening, first, "maybe", Context("Ann", tags=("rct",)), note="n"))
     now = {e.record_id: (e.label, e.tags, e.note)
            for e in store.current_decisions(project, screening.id)}
     assert now == {first: ("maybe", ("rct",), "n"), second: ("exclude", ("animal",), "")}
