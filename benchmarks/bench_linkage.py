@@ -124,7 +124,7 @@ def _score(name: str, project: Project, pubs: dict[int, str]) -> None:
     uncertain = [(a, b) for a, b, status in links if status == "uncertain"]
     both_results = sum(roles[a] == roles[b] == "results" for a, b in uncertain)
     figure(f"{name}: uncertain matches", f"{len(uncertain)} ({both_results} result × result)",
-           "reviewable (issue 24: 599)", None)
+           "-", None)
     for what, statuses in (("certain", {"auto"}), ("listed", {"auto", "uncertain"})):
         found = {pair(a, b) for a, b, status in links if status in statuses}
         found -= {frozenset(p) for p in version}
