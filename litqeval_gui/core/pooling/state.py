@@ -221,8 +221,8 @@ def next_release(project: Project, pool: Pool) -> tuple[int, list[int]]:
 def advance(project: Project, pool: Pool) -> Advance:
     """Release the next depth: its works not judged yet go to the pool's screening."""
     depth, records = next_release(project, pool)
-    return Advance(depth, store.release(project, store.get_pool(project, pool.id), depth,
-                                        records))
+    return Advance(depth, project.write(store.release_op(store.get_pool(project, pool.id),
+                                                         depth, records)).value)
 
 
 def advance_while_judged(project: Project, pool: Pool) -> list[Advance]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +32,7 @@ from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.parameters import Range
 from litqeval_gui.core.projectfile.project import Project, now
 from litqeval_gui.core.projectfile.stored import DamagedDataError, read_buffer, read_json
+from litqeval_gui.core.projectfile.writes import Done, Op
 from litqeval_gui.core.records.queries import find_list
 from litqeval_gui.core.screening import store as screening_store
 from litqeval_gui.core.screening.retrain import stored_ranking
@@ -262,26 +263,15 @@ def runs(project: Project, pool: Pool) -> list[Run]:
                 "ORDER BY position", [pool.id])]
 
 
-def release_op(pool: Pool, depth: int, records: Sequence[int],
-               added: list[int] | None = None) -> Callable[[Project], Changes]:
-    """The write op setting the pool's released depth to ``depth`` and appending
-    ``records`` to its screening (how many were added goes to ``added``). The depth must
-    be the next one: a stale caller gets a clear error and nothing changes."""
-    def op(p: Project) -> Changes:
+def release_op(pool: Pool, depth: int, records: Sequence[int]) -> Op:
+    """Set the pool's released depth to ``depth`` and append ``records`` to its
+    screening; the op's value is how many were added. The depth must be the next one: a
+    stale caller gets a clear error and nothing changes."""
+    def op(p: Project) -> Done[int]:
         current = p.db.execute("SELECT depth FROM pools WHERE id = ?", [pool.id]).fetchone()
         if current is None or current[0] != depth - 1:
             raise LitqError(f"pool {pool.name!r} is no longer at depth {depth - 1}")
         p.db.execute("UPDATE pools SET depth = ? WHERE id = ?", [depth, pool.id])
-        count = screening_store.append_items(p, pool.screening_id, records)
-        if added is not None:
-            added.append(count)
-        return POOLS
+        return Done(POOLS, screening_store.append_items(p, pool.screening_id, records))
 
     return op
-
-
-def release(project: Project, pool: Pool, depth: int, records: Sequence[int]) -> int:
-    """Run :func:`release_op` (one write); returns how many records were added."""
-    added: list[int] = []
-    project.write(release_op(pool, depth, records, added))
-    return added[0]

@@ -161,7 +161,7 @@ def test_stale_or_finished_pool_is_refused(tmp_path):
     with project:
         state.advance(project, pool)
         with pytest.raises(LitqError, match="no longer at depth"):
-            store.release(project, pool, 1, [])  # pool (depth 0) is stale
+            project.write(store.release_op(pool, 1, []))  # pool (depth 0) is stale
         assert store.get_pool(project, pool.id).depth == 1
         run_to_end(project, pool, relevant)
         with pytest.raises(LitqError, match="has stopped at depth 2"):

@@ -268,15 +268,14 @@ class PoolingView(TopicTarget, QWidget):
         except LitqError as exc:
             self.status.setText(str(exc))
             return
-        added: list[int] = []
         self.advance_button.setEnabled(False)
-        self.session.write(store.release_op(found.pool, depth, records, added), initiator=self,
-                           on_success=lambda _c: self._advanced(depth, added),
+        self.session.write(store.release_op(found.pool, depth, records), initiator=self,
+                           on_success=lambda done: self._advanced(depth, done.value),
                            on_failure=self._failed)
 
-    def _advanced(self, depth: int, added: list[int]) -> None:
+    def _advanced(self, depth: int, added: int) -> None:
         self.refresh()
-        self.status.setText(f"{state.Advance(depth, added[0]).message()} · {self.status.text()}")
+        self.status.setText(f"{state.Advance(depth, added).message()} · {self.status.text()}")
 
     def _failed(self, exc: BaseException) -> None:
         self.refresh()
