@@ -58,7 +58,7 @@ def session(tmp_path, qtbot):
 def _accept_the_match(qtbot, session):
     [match] = matches.matches(session.project, "T", uncertain=True)
     with qtbot.waitSignal(session.changed):
-        session.write(lambda p: matches.decide(p, match.id, True))
+        session.write(matches.decide_op(match.id, True))
 
 
 def _recall_cell(tree: TopicTree, name: str) -> QModelIndex:
@@ -182,3 +182,32 @@ def test_the_evaluation_shows_recall_while_the_vectors_are_computed(qtbot, sessi
         return shown  # closing it cancels its job
     shoot_both(shot, make, "evaluation_recall_first")
     qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=10_000)
+
+
+@pytest.mark.parametrize("size", [(1200, 760), (1600, 1000)])
+def test_the_window_shows_the_recall_beside_the_list(qtbot, tmp_path, shot, size):
+    """The sidebar's recall column and the records view's header in the main window, at
+    the issue's two sizes, light and dark."""
+    from litqeval_gui.gui.main_window import MainWindow
+
+    path = tmp_path / "w.litq"
+    with Project.create(path) as project:
+        _core(project, tmp_path)
+        run_job(ingest.import_file(project, _results_file(tmp_path), topic="T",
+                                   role="results"))
+
+    def make():
+        window = MainWindow()
+        qtbot.addWidget(window)
+        window.resize(*size)
+        assert window.open_project(path)
+        view = window.open_list(queries.find_list(window.session.project, "T", "scopus"))
+        window.show()
+        qtbot.waitExposed(window)
+        cell = _recall_cell(window.sidebar, "scopus")
+        assert cell.data() == "recall 0.50"
+        text_width = window.sidebar.fontMetrics().horizontalAdvance("recall 0.50")
+        assert window.sidebar.visualRect(cell).width() >= text_width  # not squeezed out
+        assert view.recall_label.isVisible()
+        return window
+    shoot_both(shot, make, f"window_recall_{size[0]}")
