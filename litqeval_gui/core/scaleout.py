@@ -11,6 +11,10 @@ each item is computed by the same function, so every mode gives the serial resul
   whose main module workers cannot import (a script read from stdin) runs serially.
 * ``dask_address="tcp://host:8786"``: on an existing Dask cluster, through the optional
   extra ``dask`` (``pip install "litqeval-gui[dask]"``); the cluster is left running.
+  The cluster is trusted: its workers run ``func`` and their results are unpickled here,
+  so point it only at your own cluster. Every phase has a deadline
+  (:data:`DASK_CONNECT_SECONDS`, :data:`DASK_RESULT_SECONDS`), the address's scheme is
+  checked first (:func:`dask_scheme`).
 
 :func:`process_context` is where every child process of the app comes from and
 :func:`main_importable` says whether one can start at all. :func:`in_child` runs one function in a child process of the same kind as a job, so
@@ -19,6 +23,8 @@ that no thread of this process (the GUI's) waits for the GIL meanwhile.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import multiprocessing
 import re
 import sys
@@ -128,15 +134,82 @@ def _dask() -> Any:
     return dask.distributed
 
 
+# Every phase of talking to a Dask scheduler has a deadline: a server that accepts and
+# never answers must not hang the command (Dask's own connect timeout does not cover the
+# handshake). A task may take long, but a cluster that returns no result for an hour is
+# taken for gone.
+DASK_CONNECT_SECONDS = 10.0  # connect and handshake
+DASK_RESULT_SECONDS = 3600.0  # between one result and the next
+DASK_CLOSE_SECONDS = 5.0
+
+
+def dask_scheme(address: str, distributed: Any) -> str:
+    """The scheme of ``address`` (``tcp`` when it has none) when this Dask can connect over
+    it — tcp, inproc, ws, and tls/wss with certificates in Dask's configuration, ucx
+    with its package — else a ``LitqError`` naming the scheme."""
+    from distributed.comm import registry
+
+    scheme, sep, _ = address.partition("://")
+    scheme = scheme.lower() if sep else "tcp"
+    known = sorted(registry.backends)
+    try:
+        registry.get_backend(scheme).get_connector()
+    except ValueError:
+        raise LitqError(f"--dask {address}: Dask does not connect over {scheme}:// "
+                        f"(it knows {', '.join(f'{k}://' for k in known)})") from None
+    except (TypeError, ImportError):  # ucx without its package: an abstract stand-in
+        raise LitqError(f"--dask {address}: this installation of Dask cannot connect over "
+                        f"{scheme}:// (it needs an extra package for it)") from None
+    if scheme in ("tls", "wss") and distributed.Security().get_connection_args(
+            "client").get("ssl_context") is None:
+        raise LitqError(f"--dask {address}: {scheme}:// needs the client's certificate in "
+                        "Dask's configuration (distributed.comm.tls.ca-file and "
+                        "distributed.comm.tls.client.cert/key)")
+    return scheme
+
+
 def _on_dask(func: Callable[[T], R], tasks: list[T], address: str,
              report: ProgressCallback) -> list[R]:
+    """The tasks on the Dask cluster at ``address`` (module docstring): the cluster is
+    trusted — its results are unpickled here. Each phase has its deadline (above); a
+    refused scheme, a deadline passed, a broken connection or an answer too large to
+    hold is one ``LitqError``."""
     distributed = _dask()
+    dask_scheme(address, distributed)
     try:
-        client = distributed.Client(address, timeout="10s")
-    except (OSError, TimeoutError, ValueError) as err:
+        return asyncio.run(_dask_session(distributed, func, tasks, address, report))
+    except MemoryError:
+        raise LitqError(f"the Dask scheduler at {address} sent a message too large to "
+                        "hold; is it a Dask scheduler?") from None
+    except (OSError, ValueError) as err:  # refused, unreachable, a malformed address
         raise LitqError(f"cannot reach the Dask scheduler at {address}: {err}") from None
-    with client:
+
+
+async def _dask_session(distributed: Any, func: Callable[[T], R], tasks: list[T],
+                        address: str, report: ProgressCallback) -> list[R]:
+    client = distributed.Client(address, asynchronous=True,
+                                timeout=f"{DASK_CONNECT_SECONDS}s")
+    try:
+        try:
+            await asyncio.wait_for(client, DASK_CONNECT_SECONDS)  # connect and handshake
+        except (TimeoutError, asyncio.TimeoutError, distributed.TimeoutError):
+            raise LitqError(f"the Dask scheduler at {address} did not answer within "
+                            f"{DASK_CONNECT_SECONDS:g} s") from None
         futures = client.map(func, tasks, pure=False)
-        for done, _ in enumerate(distributed.as_completed(futures), 1):
-            report(Progress(done, len(tasks), "tasks"))
-        return client.gather(futures)
+        pending = set(futures)
+        while pending:
+            try:
+                done, pending = await asyncio.wait_for(
+                    distributed.wait(pending, return_when="FIRST_COMPLETED"),
+                    DASK_RESULT_SECONDS)
+            except (TimeoutError, asyncio.TimeoutError):
+                raise LitqError(f"the Dask cluster at {address} returned no result for "
+                                f"{DASK_RESULT_SECONDS:g} s ({len(pending)} of "
+                                f"{len(tasks)} tasks unfinished)") from None
+            for finished in range(len(tasks) - len(pending) - len(done) + 1,
+                                  len(tasks) - len(pending) + 1):
+                report(Progress(finished, len(tasks), "tasks"))  # one per task, as elsewhere
+        return await asyncio.wait_for(client.gather(futures), DASK_RESULT_SECONDS)
+    finally:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(client.close(), DASK_CLOSE_SECONDS)
