@@ -78,8 +78,8 @@ def evaluate(project: Project) -> None:
 def screen(project: Project) -> None:
     """A screening of the narrow list: 10 records in list order, a ranking, 30 more in
     its order, a second ranking (what the screen's retraining does)."""
-    parameters.set_values(project, [(parameters.HIGHLIGHT_INCLUDE, ["polyp*", "colonoscop*"]),
-                                    (parameters.HIGHLIGHT_EXCLUDE, ["nasal"])])
+    project.write(parameters.set_values_op([(parameters.HIGHLIGHT_INCLUDE, ["polyp*", "colonoscop*"]),
+                                    (parameters.HIGHLIGHT_EXCLUDE, ["nasal"])]))
     screening = store.create_screening(project, TOPIC, SCREENING, [NARROW],
                                        reasons=["not colonoscopy", "not a primary study"])
     features = run_job(screening_features(project, screening))

@@ -12,7 +12,7 @@ from litqeval_gui.cli import main
 from litqeval_gui.core.evaluation import comparison
 from litqeval_gui.core.evaluation.methods import METHODS
 from litqeval_gui.core.evaluation.report_svg import MARGIN, MAX_POINTS, WIDTH, Layer, scatter_svg
-from litqeval_gui.core.evaluation.settings import save_settings
+from litqeval_gui.core.evaluation.settings import save_settings_op
 from litqeval_gui.core.projectfile.project import Project
 from tests.support.synthetic import topic_records
 from tests.support.topics import (
@@ -197,7 +197,7 @@ def topics_file(tmp_path_factory):
     path = build_topics(tmp_path_factory.mktemp("cli-topics") / "p.litq")
     with Project.open(path) as project:
         for topic in (TOPIC, "linguistics"):
-            save_settings(project, topic, PCA)
+            project.write(save_settings_op(topic, PCA))
     return path
 
 

@@ -117,7 +117,7 @@ def _evaluate(project: Project, args: argparse.Namespace) -> engine.TopicEvaluat
     evaluation = _run(engine.evaluate_topic(project, args.topic, chosen,
                                             _backend(args, chosen.backend)))
     if chosen != stored:
-        settings.save_settings(project, args.topic, chosen)
+        project.write(settings.save_settings_op(args.topic, chosen))
     return evaluation
 
 

@@ -121,9 +121,9 @@ def cmd_matches(args: argparse.Namespace) -> None:
               else Project.open(args.project, readonly=True))
     with opened as project:
         for link_id in args.confirm or []:
-            matches.decide(project, link_id, accept=True)
+            project.write(matches.decide_op(link_id, accept=True))
         for link_id in args.reject or []:
-            matches.decide(project, link_id, accept=False)
+            project.write(matches.decide_op(link_id, accept=False))
         found = matches.matches(project, args.topic, uncertain=args.uncertain,
                                 decided=args.decided)
 

@@ -133,7 +133,7 @@ def test_verdicts_persist_and_are_respected_by_later_imports(project, tmp_path):
     [m] = matches.matches(project, "T", uncertain=True)
     assert {m.a.list_name, m.b.list_name} == {"core", "r1"}
 
-    matches.decide(project, m.id, accept=False)
+    project.write(matches.decide_op(m.id, accept=False))
     assert matches.matches(project, "T", uncertain=True) == []
     assert evaluation.recall_report(project, "T").lists[0].retrieved_core == 0
     # the same record imported again as another list: the rejection holds for it too
@@ -144,7 +144,7 @@ def test_verdicts_persist_and_are_respected_by_later_imports(project, tmp_path):
     assert evaluation.recall_report(project, "T", "r2").lists[0].retrieved_core == 0
 
     # accepting the original match merges the works: r1 now retrieves the core record
-    matches.decide(project, m.id, accept=True)
+    project.write(matches.decide_op(m.id, accept=True))
     assert evaluation.recall_report(project, "T", "r1").lists[0].retrieved_core == 1
 
 

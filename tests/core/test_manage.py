@@ -64,7 +64,7 @@ def test_deleting_the_core_set_regroups_the_lists_that_shared_its_works(project)
 def test_verdicts_on_the_deleted_records_are_counted_and_go(project):
     [link] = [m for m in matches.matches(project, "T") if m.b.list_name == "scopus"
               and m.a.doi == "10.1000/core.1"]
-    matches.decide(project, link.id, accept=False)
+    project.write(matches.decide_op(link.id, accept=False))
     impact = lists.deletion_impact(project, "T", "scopus")
     assert (impact.matches, impact.verdicts) == (3, 1)
     assert "1 verdict you gave" in impact.describe()

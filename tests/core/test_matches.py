@@ -52,7 +52,7 @@ def test_verdicts_keep_works_equal_to_a_full_regroup(project):
     expected_groups = [2, 2, 1, 2, 2, 2]
     for (x, y, accept), groups in zip(steps, expected_groups, strict=True):
         link_id = _pair(project, x, y).id
-        assert matches.decide(project, link_id, accept).verdicts
+        assert project.write(matches.decide_op(link_id, accept)).verdicts
         assert matches.match(project, link_id).status == ("confirmed" if accept else "rejected")
         fast = _work_ids(project)
         with project.transaction() as db:
@@ -64,7 +64,7 @@ def test_verdicts_keep_works_equal_to_a_full_regroup(project):
 
 def test_unknown_match_id_is_a_clear_error(project):
     with pytest.raises(ProjectError, match="no match with id 999"):
-        matches.decide(project, 999, accept=True)
+        project.write(matches.decide_op(999, accept=True))
 
 
 def _import(project, path, name, role="results"):
@@ -79,7 +79,7 @@ def _work(project, list_name):
 def test_a_rejection_holds_when_a_later_import_links_both_records(project, tmp_path):
     """c ≠ r1 (two DOIs: uncertain, rejected); then a record without DOI whose title and
     year equal both is certain to each: it joins one work, never both into one."""
-    matches.decide(project, _pair(project, "core", "r1").id, accept=False)
+    project.write(matches.decide_op(_pair(project, "core", "r1").id, accept=False))
     bridge = tmp_path / "bridge.ris"
     bridge.write_text("TY  - JOUR\nTI  - Deep learning for screening of medical abstracts\n"
                       "PY  - 2020\nER  - \n", encoding="utf-8")
@@ -102,9 +102,9 @@ def test_rejecting_a_match_splits_records_joined_through_a_third(tmp_path):
         # two DOIs are never joined automatically, not even through the bridge
         assert _work(project, "core") != _work(project, "preprint")
         link_id = _pair(project, "core", "preprint").id
-        matches.decide(project, link_id, accept=True)
+        project.write(matches.decide_op(link_id, accept=True))
         assert _work(project, "core") == _work(project, "preprint")  # the user joined them
-        assert matches.decide(project, link_id, accept=False) == Changes(verdicts=True, works=True)
+        assert project.write(matches.decide_op(link_id, accept=False)) == Changes(verdicts=True, works=True)
         assert matches.match(project, link_id).status == "rejected"
         assert _work(project, "core") != _work(project, "preprint")
         assert _work(project, "bridge") == _work(project, "core")  # the first certain link
@@ -115,7 +115,7 @@ def test_rejecting_a_match_splits_records_joined_through_a_third(tmp_path):
 
 
 def test_a_rejection_applies_to_a_reimport_of_the_same_records(project, tmp_path):
-    matches.decide(project, _pair(project, "core", "r1").id, accept=False)
+    project.write(matches.decide_op(_pair(project, "core", "r1").id, accept=False))
     again = _ris(tmp_path / "again.ris", "10.1101/preprint", "Roe, Richard A.")  # new file
     _import(project, again, "r1 again")
     rejected = project.db.execute("SELECT a, b FROM links WHERE status = 'rejected'").fetchall()
@@ -136,7 +136,7 @@ def test_any_sequence_of_verdicts_keeps_works_equal_to_a_full_regroup(steps):
         ids = [m.id for m in matches.matches(project, "T")]
         assert len(ids) == 15
         for index, accept in steps:
-            matches.decide(project, ids[index], accept)
+            project.write(matches.decide_op(ids[index], accept))
             fast = _work_ids(project)
             with project.transaction() as db:
                 works.regroup(db, project.topic_id("T"))
@@ -149,9 +149,9 @@ def test_decide_many_is_one_verdict_on_each_and_the_works_of_a_full_regroup(proj
     """Issue 24's bulk actions: accepting the core pairs joins all three versions; then
     rejecting two pairs at once splits the works as a full regroup would."""
     pairs = [_pair(project, "core", "r1").id, _pair(project, "core", "r2").id]
-    assert matches.decide_many(project, pairs, True) == Changes(verdicts=True, works=True)
+    assert project.write(matches.decide_many_op(pairs, True)) == Changes(verdicts=True, works=True)
     assert len(set(_work_ids(project).values())) == 1
-    assert matches.decide_many(project, pairs, False) == Changes(verdicts=True, works=True)
+    assert project.write(matches.decide_many_op(pairs, False)) == Changes(verdicts=True, works=True)
     assert [matches.match(project, i).status for i in pairs] == ["rejected", "rejected"]
     fast = _work_ids(project)
     with project.transaction() as db:
@@ -163,5 +163,5 @@ def test_decide_many_is_one_verdict_on_each_and_the_works_of_a_full_regroup(proj
 def test_decide_many_with_an_unknown_id_changes_nothing(project):
     known = _pair(project, "core", "r1").id
     with pytest.raises(ProjectError, match="no match with id 999"):
-        matches.decide_many(project, [known, 999], False)
+        project.write(matches.decide_many_op([known, 999], False))
     assert matches.match(project, known).status == "uncertain"

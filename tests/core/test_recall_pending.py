@@ -44,7 +44,7 @@ def test_a_core_work_behind_an_uncertain_match_is_counted_as_pending(path):
         assert [(m.title, m.pending_review) for m in report.missed] == [
             (TITLE, True), ("Third core paper on ranking", False)]
         [match] = matches.matches(project, "T", uncertain=True)
-        matches.decide(project, match.id, accept=True)
+        project.write(matches.decide_op(match.id, accept=True))
         [report] = evaluation.recall_report(project, "T").lists
         assert (report.retrieved_core, report.pending) == (2, 0)
 
@@ -52,7 +52,7 @@ def test_a_core_work_behind_an_uncertain_match_is_counted_as_pending(path):
 def test_a_rejected_match_is_no_longer_pending(path):
     with Project.open(path) as project:
         [match] = matches.matches(project, "T", uncertain=True)
-        matches.decide(project, match.id, accept=False)
+        project.write(matches.decide_op(match.id, accept=False))
         [report] = evaluation.recall_report(project, "T").lists
         assert (report.retrieved_core, report.pending) == (1, 0)
 

@@ -120,12 +120,12 @@ TERMS = parameters.Parameter("screening.highlight", list, [])
 def test_parameters_are_typed_stored_and_announced(tmp_path):
     with Project.create(tmp_path / "p.litq") as project:
         assert parameters.get(project, THRESHOLD) == 0.5  # the default
-        assert parameters.set_value(project, THRESHOLD, 0.75) == Changes(parameters=True)
-        assert parameters.set_value(project, TERMS, ["deep", "learning"])
-        assert parameters.set_value(project, THRESHOLD, 1) and \
+        assert project.write(parameters.set_value_op(THRESHOLD, 0.75)) == Changes(parameters=True)
+        assert project.write(parameters.set_value_op(TERMS, ["deep", "learning"]))
+        assert project.write(parameters.set_value_op(THRESHOLD, 1)) and \
             parameters.get(project, THRESHOLD) == 1.0
         with pytest.raises(ProjectError, match="must be a float"):
-            parameters.set_value(project, THRESHOLD, "high")
+            project.write(parameters.set_value_op(THRESHOLD, "high"))
         with Project.open(project.path, readonly=True) as reader:
             assert parameters.get(reader, TERMS) == ["deep", "learning"]
             assert parameters.get(reader, THRESHOLD) == 1.0

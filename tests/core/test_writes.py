@@ -189,8 +189,8 @@ def test_a_decision_during_a_large_import_is_stored_and_the_import_succeeds(
         project, tmp_path, monkeypatch, phase):
     [match] = matches.matches(project, "T", uncertain=True)
     changes, outcome, regroups = _during_import(
-        project, tmp_path, monkeypatch, phase, lambda: matches.decide(project, match.id,
-                                                                      accept=True))
+        project, tmp_path, monkeypatch, phase, lambda: project.write(matches.decide_op(match.id,
+                                                                      accept=True)))
     assert changes == Changes(verdicts=True, works=True)
     assert "error" not in outcome, outcome.get("error")
     assert outcome["result"].read == 3000
@@ -208,7 +208,7 @@ def test_only_a_write_that_can_change_works_makes_the_import_regroup(
     [match] = matches.matches(project, "T", uncertain=True)
     acts = {"unrelated": lambda: project.write(lambda p: p.db.execute(
                 "INSERT INTO meta (key, value) VALUES ('probe', '1')") and NOTHING),
-            "verdict": lambda: matches.decide(project, match.id, accept=True)}
+            "verdict": lambda: project.write(matches.decide_op(match.id, accept=True))}
     plan, written = ingest.works.plan_regroup, []
 
     def planned_then_written(*args, **kwargs):  # first call: the import's, on its thread

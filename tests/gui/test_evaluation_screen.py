@@ -215,9 +215,9 @@ def test_the_evaluation_runs_off_the_gui_thread(window, qtbot, project_file, mon
 
 def test_cancel_leaves_a_message_and_evaluate_starts_again(window, qtbot, project_file):
     with Project.open(project_file) as project:  # UMAP: nothing stored for it yet
-        from litqeval_gui.core.evaluation.settings import save_settings
+        from litqeval_gui.core.evaluation.settings import save_settings_op
 
-        save_settings(project, TOPIC, PCA.replace(map_method="umap"))
+        project.write(save_settings_op(TOPIC, PCA.replace(map_method="umap")))
     assert window.open_project(project_file)
     view = window.open_screen("evaluation", TOPIC)
     assert view.job is not None and view.progress_label.text() == view_module.FIRST_RUN

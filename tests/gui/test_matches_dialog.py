@@ -108,7 +108,7 @@ def test_shortcuts_are_removed_when_the_dialog_closes(qtbot, session):
 
 def test_empty_state(qtbot, session, shot):
     [match] = matches.matches(session.project, "T", uncertain=True)
-    matches.decide(session.project, match.id, accept=False)
+    session.project.write(matches.decide_op(match.id, accept=False))
     dialog = _dialog(qtbot, session)
     assert dialog.message_label.text() == EMPTY_TEXT
     assert dialog.stack.currentWidget() is dialog.message_label

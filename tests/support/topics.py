@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 from litqeval_gui.core.evaluation.engine import TopicEvaluation, evaluate_topic
-from litqeval_gui.core.evaluation.settings import EvaluationSettings, save_settings
+from litqeval_gui.core.evaluation.settings import EvaluationSettings, save_settings_op
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.exporting import export_records
@@ -72,7 +72,7 @@ def evaluate_pca(path: Path, topic: str = TOPIC, save: bool = False) -> TopicEva
     results stored); ``save`` also stores PCA as the topic's map setting."""
     with Project.open(path) as project:
         if save:
-            save_settings(project, topic, PCA)
+            project.write(save_settings_op(topic, PCA))
         return run_job(evaluate_topic(project, topic, PCA))
 
 

@@ -19,6 +19,7 @@ from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.parameters import Range
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.stored import DamagedDataError
+from litqeval_gui.core.projectfile.writes import Op
 from litqeval_gui.metrics.geometry import DEFAULT_TOL
 from litqeval_gui.metrics.semantic import DEFAULT_CLUSTER_THETA, Scoring
 from litqeval_gui.metrics.sets import DEFAULT_ALPHA, DEFAULT_BETA, DEFAULT_P, DEFAULT_Q
@@ -103,13 +104,15 @@ def load_settings(project: Project, topic: str) -> EvaluationSettings:
                                str(err)) from None
 
 
-def save_settings(project: Project, topic: str, settings: EvaluationSettings) -> Changes:
-    """Store ``settings`` as the topic's parameters (one write)."""
-    topic_id = project.topic_id(topic)
-    pairs: list[tuple[parameters.Parameter, object]] = [
-        (_from_core(topic_id), settings.theta is None)]
-    for f in fields(EvaluationSettings):
-        value = getattr(settings, f.name)
-        if f.name != "theta" or value is not None:
-            pairs.append((_parameter(topic_id, f.name), value))
-    return parameters.set_values(project, pairs)
+def save_settings_op(topic: str, settings: EvaluationSettings) -> Op:
+    """Store ``settings`` as the topic's parameters."""
+    def op(p: Project) -> Changes:
+        topic_id = p.topic_id(topic)
+        pairs: list[tuple[parameters.Parameter, object]] = [
+            (_from_core(topic_id), settings.theta is None)]
+        for f in fields(EvaluationSettings):
+            value = getattr(settings, f.name)
+            if f.name != "theta" or value is not None:
+                pairs.append((_parameter(topic_id, f.name), value))
+        return parameters.set_values_op(pairs)(p)
+    return op

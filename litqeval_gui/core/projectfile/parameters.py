@@ -20,6 +20,7 @@ from litqeval_gui.core.errors import ProjectError
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.stored import DamagedDataError, read_json
+from litqeval_gui.core.projectfile.writes import Op
 
 T = TypeVar("T", int, float, str, bool, list)
 
@@ -90,13 +91,13 @@ def get(project: Project, parameter: Parameter[T]) -> T:
         raise DamagedDataError(what, str(err)) from None
 
 
-def set_value(project: Project, parameter: Parameter[T], value: T) -> Changes:
-    """Store ``value`` for ``parameter`` (a write); a value of the wrong type is refused."""
-    return set_values(project, [(parameter, value)])
+def set_value_op(parameter: Parameter[T], value: T) -> Op:
+    """Store ``value`` for ``parameter``; a value of the wrong type is refused."""
+    return set_values_op([(parameter, value)])
 
 
-def set_values(project: Project, values: Sequence[tuple[Parameter, object]]) -> Changes:
-    """Store several (parameter, value) pairs in one write; any wrong type refuses all."""
+def set_values_op(values: Sequence[tuple[Parameter, object]]) -> Op:
+    """Store several (parameter, value) pairs in one op; any wrong type refuses all."""
     rows = [(parameter.key, json.dumps(_checked(parameter, value)))
             for parameter, value in values]
 
@@ -105,7 +106,7 @@ def set_values(project: Project, values: Sequence[tuple[Parameter, object]]) -> 
                               rows)
         return Changes(parameters=True)
 
-    return project.write(op)
+    return op
 
 
 def _checked(parameter: Parameter[T], value: object) -> T:

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 from litqeval_gui.core.errors import ProjectError
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import Project, now
+from litqeval_gui.core.projectfile.writes import Op
 from litqeval_gui.core.records import works
 
 
@@ -81,8 +82,8 @@ def _query(project: Project, where: str, value: int) -> list[Match]:
                   b=_side(r[13:22])) for r in rows]
 
 
-def decide(project: Project, link_id: int, accept: bool) -> Changes:
-    """Record the user's verdict on a match (a write); accepting merges the two works.
+def decide_op(link_id: int, accept: bool) -> Op:
+    """Record the user's verdict on a match; accepting merges the two works.
 
     Rejecting recomputes the topic's works when the two records share a work (through
     this link or through other records); otherwise it changes no work.
@@ -104,11 +105,11 @@ def decide(project: Project, link_id: int, accept: bool) -> Changes:
             return Changes(verdicts=True)
         return Changes(verdicts=True, works=True)
 
-    return project.write(op)
+    return op
 
 
-def decide_many(project: Project, link_ids: Sequence[int], accept: bool) -> Changes:
-    """One verdict on many matches in one write (the review's bulk actions); the topic's
+def decide_many_op(link_ids: Sequence[int], accept: bool) -> Op:
+    """One verdict on many matches in one op (the review's bulk actions); the topic's
     works are recomputed once, not per match. An unknown id changes nothing."""
     ids = list(dict.fromkeys(link_ids))
 
@@ -138,7 +139,7 @@ def decide_many(project: Project, link_ids: Sequence[int], accept: bool) -> Chan
             changed = bool(split)
         return Changes(verdicts=True, works=changed)
 
-    return project.write(op)
+    return op
 
 
 def match(project: Project, link_id: int) -> Match:

@@ -9,7 +9,7 @@ from dask import distributed
 
 from litqeval_gui.core.evaluation import batch
 from litqeval_gui.core.evaluation.engine import evaluate_topic
-from litqeval_gui.core.evaluation.settings import save_settings
+from litqeval_gui.core.evaluation.settings import save_settings_op
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from tests.support.synthetic import topic_records
@@ -29,7 +29,7 @@ def topics_file(tmp_path_factory):
     """Three topics: cardio (PCA map), linguistics (UMAP map), no-core (not evaluable)."""
     path = build_topics(tmp_path_factory.mktemp("batch") / "p.litq")
     with Project.open(path) as project:
-        save_settings(project, TOPIC, PCA)
+        project.write(save_settings_op(TOPIC, PCA))
     return path
 
 

@@ -10,7 +10,7 @@ from litqeval_gui.core.evaluation.methods import METHODS
 from litqeval_gui.core.evaluation.settings import (
     EvaluationSettings,
     load_settings,
-    save_settings,
+    save_settings_op,
 )
 from litqeval_gui.core.evaluation.vector_store import latest_set, load_vectors
 from litqeval_gui.core.jobs import run_job
@@ -141,9 +141,9 @@ def test_settings_are_stored_per_topic_and_bad_ones_refused(project):
     assert load_settings(project, TOPIC) == EvaluationSettings()
     chosen = EvaluationSettings(theta=0.42, alpha=1000.0, p=2.0, q=4.0, beta=1.0,
                                 cluster_theta=0.6, mvee_tol=1e-3, map_method="pca")
-    save_settings(project, TOPIC, chosen)
+    project.write(save_settings_op(TOPIC, chosen))
     assert load_settings(project, TOPIC) == chosen
-    save_settings(project, TOPIC, chosen.replace(theta=None))
+    project.write(save_settings_op(TOPIC, chosen.replace(theta=None)))
     assert load_settings(project, TOPIC).theta is None
     with pytest.raises(ProjectError, match="alpha must be a finite number in"):
         EvaluationSettings(alpha=0.0)

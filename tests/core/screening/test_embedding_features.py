@@ -100,9 +100,9 @@ def test_the_screen_builds_the_features_the_project_parameter_names(embedded):
     """The screen's ranking job (features_apart) reads ``screening.features``."""
     project, screening, _ = embedded
     assert run_job(features_apart(project, screening)).kind == "tfidf"
-    parameters.set_value(project, SCREENING_FEATURES, "embedding:lsa")
+    project.write(parameters.set_value_op(SCREENING_FEATURES, "embedding:lsa"))
     try:
         built = run_job(features_apart(project, screening))
         assert built.kind == "embedding:lsa" and built.matrix.shape == (400, 256)
     finally:
-        parameters.set_value(project, SCREENING_FEATURES, "tfidf")
+        project.write(parameters.set_value_op(SCREENING_FEATURES, "tfidf"))

@@ -72,7 +72,7 @@ def test_the_panel_of_a_screening_counts_maybe_as_relevant(tmp_path):
             project.write(store.decide_op(screening, record, label, me))
         project.write(store.decide_op(screening, items[1], "include", me))  # a change keeps its place
         result = screening_panel(project, screening)
-        parameters.set_value(project, parameters.STOP_CONSECUTIVE, 1)
+        project.write(parameters.set_value_op(parameters.STOP_CONSECUTIVE, 1))
         tight = screening_panel(project, screening)
     assert (result.n_total, result.screened, result.found) == (30, 4, 3)
     assert not _verdicts(result)["consecutive_irrelevant"]  # 1 irrelevant in a row, n = 50

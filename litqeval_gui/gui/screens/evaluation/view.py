@@ -38,7 +38,7 @@ from litqeval_gui.core.evaluation.recall import ListRecall, RecallReport, recall
 from litqeval_gui.core.evaluation.settings import (
     EvaluationSettings,
     load_settings,
-    save_settings,
+    save_settings_op,
 )
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.records import queries
@@ -324,7 +324,7 @@ class EvaluationView(TopicTarget, QWidget):
         settings = self._job_settings
         if settings != self.stored:
             self.stored = settings
-            self.session.write(lambda p: save_settings(p, self.topic, settings), initiator=self)
+            self.session.write(save_settings_op(self.topic, settings), initiator=self)
         self.show_data(data)
         self._ended()
 

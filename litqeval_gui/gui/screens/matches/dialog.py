@@ -218,7 +218,7 @@ class MatchesDialog(KeysWhileShown, QDialog):
         if not chosen or self._decided:
             return 0
         ids = [m.id for m in chosen]
-        self._session.write(lambda p: core_matches.decide_many(p, ids, False), initiator=self,
+        self._session.write(core_matches.decide_many_op(ids, False), initiator=self,
                             on_failure=lambda exc: self._bulk_not_stored(ids, exc))
         for m in chosen:
             self._verdicts[m.id] = False
@@ -353,7 +353,7 @@ class MatchesDialog(KeysWhileShown, QDialog):
         match = self.current
         if match is None:
             return
-        self._session.write(lambda p: core_matches.decide(p, match.id, accept), initiator=self,
+        self._session.write(core_matches.decide_op(match.id, accept), initiator=self,
                             on_failure=lambda exc: self._not_stored(match, exc))
         self._verdicts[match.id] = accept
         self._index += 1

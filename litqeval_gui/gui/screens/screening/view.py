@@ -375,8 +375,8 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         if (include, exclude) == (self.include, self.exclude):
             return
         self.include, self.exclude = include, exclude
-        self.session.write(lambda p: parameters.set_values(
-            p, [(parameters.HIGHLIGHT_INCLUDE, include), (parameters.HIGHLIGHT_EXCLUDE, exclude)]),
+        self.session.write(parameters.set_values_op(
+            [(parameters.HIGHLIGHT_INCLUDE, include), (parameters.HIGHLIGHT_EXCLUDE, exclude)]),
             initiator=self)
         self.show_current()
 
@@ -384,8 +384,8 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         question = self.question_edit.text().strip()
         if question != self.prioritiser.question:
             self.prioritiser.set_question(question)
-            self.session.write(lambda p: parameters.set_value(
-                p, parameters.SCREENING_QUESTION, question), initiator=self)
+            self.session.write(parameters.set_value_op(parameters.SCREENING_QUESTION, question),
+                               initiator=self)
 
     def _prioritised(self) -> bool:
         return self.ordering.currentData() in MODELS
@@ -393,8 +393,8 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
     def ordering_changed(self) -> None:
         key = self.ordering.currentData()
         if key in MODELS:
-            self.session.write(lambda p: parameters.set_value(
-                p, parameters.SCREENING_MODEL, key), initiator=self)
+            self.session.write(parameters.set_value_op(parameters.SCREENING_MODEL, key),
+                               initiator=self)
         ordering = self._ordering_for(key)
         if ordering is not None:
             self._switch(ordering)
