@@ -47,7 +47,7 @@ from litqeval_gui.gui.job_status import JobStatus
 from litqeval_gui.gui.jobs import JobRunner
 from litqeval_gui.gui.list_actions import ManageActions, ManageContext
 from litqeval_gui.gui.notify import show_error
-from litqeval_gui.gui.screens.registry import SCREENS, descriptor_of, reopen
+from litqeval_gui.gui.screen_registry import SCREENS, descriptor_of, reopen
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
 from litqeval_gui.gui.sidebar import TopicTree

@@ -2,17 +2,16 @@
 and every registered screen opens on the demo project and draws.
 
 ``litqeval-gui --self-test`` runs :data:`litqeval_gui.selftest.STEPS` and then
-:data:`STEPS` here (:func:`main`). A screen added to the registry needs a target in
-:data:`DEMO_TARGETS`, or the step fails naming it.
+:data:`STEPS` here (:func:`main`). Each screen of the registry opens on its entry's
+``sample_target`` in the demo project.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from PySide6.QtWidgets import QApplication, QTabWidget, QWidget
 
@@ -21,7 +20,6 @@ from litqeval_gui.core.demo import build_demo
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import queries
-from litqeval_gui.core.screening import store as screening_store
 from litqeval_gui.gui import settings
 
 JOB_SECONDS = 600  # a bundle's first map compiles numba's kernels: up to a few minutes
@@ -69,26 +67,6 @@ def open_main_window(run: selftest.SelfTest) -> str:
     return f"{len(shown)} topics in the sidebar, list {first.name!r} open"
 
 
-def _first_topic(project: Project) -> str:
-    return queries.topics(project)[0].name
-
-
-def _new_screening(project: Project) -> Any:
-    topic = _first_topic(project)
-    lists = [info.name for info in queries.lists(project, topic) if info.role == "results"]
-    return screening_store.create_screening(project, topic, "self-test", lists[:1])
-
-
-# screen key -> its target on the demo project (made with the project open, before the
-# window takes it)
-DEMO_TARGETS: dict[str, Callable[[Project], Any]] = {
-    "records": lambda project: queries.lists(project)[0],
-    "evaluation": _first_topic,
-    "pooling": _first_topic,
-    "screening": _new_screening,
-}
-
-
 def _wait_for_job(view: QWidget) -> None:
     """Process events until ``view``'s background job (if it has one) has ended."""
     deadline = time.monotonic() + JOB_SECONDS
@@ -118,14 +96,11 @@ def open_every_screen(run: selftest.SelfTest) -> str:
     draws (its background job, e.g. the evaluation's vectors and map, ends without a
     problem); the evaluation shows its five pages."""
     from litqeval_gui.gui.main_window import MainWindow
-    from litqeval_gui.gui.screens.registry import SCREENS
+    from litqeval_gui.gui.screen_registry import SCREENS
 
-    missing = sorted(set(SCREENS) - set(DEMO_TARGETS))
-    if missing:
-        raise AssertionError(f"no self-test target for the screens {missing}")
     path = run_job(build_demo(run.folder / "demo.litq"))
     with Project.open(path) as project:
-        targets = {key: DEMO_TARGETS[key](project) for key in SCREENS}
+        targets = {key: entry.sample_target(project) for key, entry in SCREENS.items()}
     shown = []
     with _settings_in(str(run.folder / "settings")):
         window = MainWindow()

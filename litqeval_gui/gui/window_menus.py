@@ -18,7 +18,7 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 from litqeval_gui.gui.actions import ActionSet, ActionSpec, fill_menu, menu_groups
-from litqeval_gui.gui.screens.registry import topic_screens
+from litqeval_gui.gui.screen_registry import topic_screens
 from litqeval_gui.gui.theme import THEMES
 
 # (key, menu text, its groups in order); an action's place "key.group" puts it there

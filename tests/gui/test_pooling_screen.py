@@ -10,7 +10,7 @@ from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store as screening_store
 from litqeval_gui.core.screening.session import ScreeningSession
 from litqeval_gui.gui.screens.pooling import PoolingView
-from litqeval_gui.gui.screens.registry import SCREENS
+from litqeval_gui.gui.screen_registry import SCREENS
 from litqeval_gui.gui.session import ProjectSession
 from tests.support.plots import tick_values
 from tests.support.pooling import docid, pool_project, two_run_layers

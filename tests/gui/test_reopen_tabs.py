@@ -12,7 +12,7 @@ from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import lists, queries
 from litqeval_gui.core.screening import store as screening_store
 from litqeval_gui.gui.main_window import MainWindow
-from litqeval_gui.gui.screens.registry import SCREENS
+from litqeval_gui.gui.screen_registry import SCREENS
 from litqeval_gui.gui.settings import Settings
 from tests.support.pooling import pool_project, two_run_layers
 

@@ -1,5 +1,5 @@
 """Screens: one package per screen, known to the main window only through
-:data:`~litqeval_gui.gui.screens.registry.SCREENS` and the :class:`Screen` protocol.
+:data:`~litqeval_gui.gui.screen_registry.SCREENS` and the :class:`Screen` protocol.
 
 A screen is a widget opened on a *target* (the records screen: a list; the evaluation:
 a topic). It has a ``key`` (its registry name) and a ``title``; its ``screen_actions()``
@@ -11,7 +11,7 @@ reads ``title`` again after every change) or setting ``target_gone`` when its ta
 was deleted (the window then closes its tab); ``save_state``/``restore_state`` keep its
 layout in :class:`~litqeval_gui.gui.settings.Settings`; ``descriptor()`` names what it
 shows in plain JSON values (ids, so a rename keeps it) and ``from_descriptor`` opens it
-again when the project is reopened (:func:`~litqeval_gui.gui.screens.registry.reopen`).
+again when the project is reopened (:func:`~litqeval_gui.gui.screen_registry.reopen`).
 Adding a screen: a package under ``gui/screens/`` and one entry in the registry, which
 gives the window its menu entry and the sidebar its context-menu entry.
 """

@@ -200,3 +200,11 @@ def choose_screening(project: Project, topic: str, settings: Settings,
         return None
     dialog = StartDialog(project, topic, parent)
     return dialog.made if dialog.exec() == QDialog.DialogCode.Accepted else None
+
+
+def sample_screening(project: Project) -> Screening:
+    """A new screening of the first topic's first result list (what the self-test opens
+    the screen on in the demo project)."""
+    topic = queries.topics(project)[0].name
+    lists = [info.name for info in queries.lists(project, topic) if info.role == "results"]
+    return store.create_screening(project, topic, "self-test", lists[:1])

@@ -4,8 +4,11 @@ An entry names the screen's class, its ``target`` — ``"list"`` (a list selecte
 sidebar: the records screen) or ``"topic"`` — and, for a topic screen, the Topic menu's
 (and the sidebar context menu's) entry that opens it and ``choose``, which turns the
 selected topic into the screen's target (the screening asks which screening; None when
-the user cancels). The window, its menus, the sidebar's context menu, the self-test and
-the reopen test all read :data:`SCREENS`; adding a screen is a package and one entry.
+the user cancels), and ``sample``: what it opens on in a given project (the self-test
+opens every screen on the demo project; by default a topic screen's first topic, a list
+screen's first list). The window, its menus, the sidebar's context menu, the self-test
+and the reopen test all read :data:`SCREENS`; adding a screen is a package under
+``gui/screens/`` and one entry.
 Also here: a screen's descriptor (its key and what it shows) and the screen again from it.
 """
 
@@ -18,6 +21,8 @@ from typing import Any, Literal
 from PySide6.QtWidgets import QWidget
 
 from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import queries
 from litqeval_gui.gui.screens import Screen, screening
 from litqeval_gui.gui.screens.evaluation import EvaluationView
 from litqeval_gui.gui.screens.pooling import PoolingView
@@ -33,6 +38,11 @@ def the_topic(_session: ProjectSession, topic: str, _settings: Settings, _parent
     return topic
 
 
+def first_target(project: Project, target: str) -> Any:
+    """A project's first topic (``target`` "topic") or first list ("list")."""
+    return queries.topics(project)[0].name if target == "topic" else queries.lists(project)[0]
+
+
 @dataclass(frozen=True)
 class ScreenEntry:
     kind: type  # a QWidget class that follows the Screen protocol: kind(session, target)
@@ -40,10 +50,15 @@ class ScreenEntry:
     menu_text: str = ""  # the Topic menu's entry (topic screens)
     tip: str = ""
     choose: Chooser = the_topic
+    sample: Callable[[Project], Any] | None = None  # None: first_target
 
     @property
     def key(self) -> str:
         return self.kind.key
+
+    def sample_target(self, project: Project) -> Any:
+        """What the screen opens on in ``project`` (the self-test's demo project)."""
+        return self.sample(project) if self.sample else first_target(project, self.target)
 
 
 SCREENS: dict[str, ScreenEntry] = {entry.key: entry for entry in (
@@ -54,7 +69,7 @@ SCREENS: dict[str, ScreenEntry] = {entry.key: entry for entry in (
     ScreenEntry(ScreeningView, "topic", "&Screen Records…",
                 "Screen the selected topic's records one at a time",
                 lambda session, topic, settings, parent: screening.choose_screening(
-                    session.project, topic, settings, parent)),
+                    session.project, topic, settings, parent), screening.sample_screening),
     ScreenEntry(PoolingView, "topic", "&Pool Runs…",
                 "The selected topic's pool: depth by depth, with its stop criterion"),
 )}
