@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
@@ -35,7 +36,7 @@ from numpy.typing import NDArray
 
 from litqeval_gui.core.embedding.backends import Backend, BackendInfo, Document, Embeddings
 from litqeval_gui.core.embedding.errors import EmbeddingPaused
-from litqeval_gui.core.errors import ProjectError
+from litqeval_gui.core.errors import ProjectError, database_reason
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress, scaled
 from litqeval_gui.core.projectfile.changes import NOTHING, Changes
 from litqeval_gui.core.projectfile.project import Project, now
@@ -257,16 +258,35 @@ def store_embedding(project: Project, plan: EmbeddingPlan, result: Embeddings | 
         notes = result.notes
         rows = _vector_rows(emb.id, plan.fit_on, result, plan.todo)
         kept = plan.n_live - plan.todo.size
-        for done in chain((0,), writing_rows(project, rows, _insert_vectors)):
-            if done == len(rows):
-                break
-            yield Progress(100 * done // len(rows), 100,
-                           f"storing vectors {done:,} of {len(rows):,}")
-            if token.cancelled:
-                raise EmbeddingPaused(kept + done, plan.n_live)
+        try:
+            for done in chain((0,), writing_rows(project, rows, _insert_vectors)):
+                if done == len(rows):
+                    break
+                yield Progress(100 * done // len(rows), 100,
+                               f"storing vectors {done:,} of {len(rows):,}")
+                if token.cancelled:
+                    raise EmbeddingPaused(kept + done, plan.n_live)
+        except sqlite3.DatabaseError as err:
+            _refuse_with_what_is_kept(project, emb, plan.n_live, err)
+            raise
     final = _finish(project, emb, notes)
     yield Progress(100, 100, "vectors ready")
     return final
+
+
+def _refuse_with_what_is_kept(project: Project, emb: EmbeddingSet, total: int,
+                              err: sqlite3.DatabaseError) -> None:
+    """After a failed commit of vectors from the environment (a full disk, a read-only
+    file), a ``ProjectError`` saying which vectors the earlier commits kept: the set
+    stays pending and the next run goes on from there ("unchanged" would be untrue)."""
+    reason = database_reason(err)
+    if reason is None:
+        return
+    stored = project.db.execute("SELECT COUNT(*) FROM vectors WHERE set_id = ?",
+                                [emb.id]).fetchone()[0]
+    raise ProjectError(f"{reason} ({err}): {stored:,} of {total:,} records' "
+                       f"{emb.info.name} vectors are stored (the set stays unfinished); "
+                       "embedding again goes on from there once that is fixed") from None
 
 
 def embed_topic(project: Project, topic: str, backend: Backend,

@@ -23,6 +23,7 @@ an import's parser compete for the GIL) nor for the whole job.
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -32,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import sqlite_utils
 
+from litqeval_gui.core.errors import database_reason
 from litqeval_gui.core.projectfile.changes import NOTHING, Changes
 
 if TYPE_CHECKING:
@@ -88,14 +90,25 @@ def immediate(db: sqlite_utils.Database, synced: bool = True,
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield db
-        except BaseException:
+        except BaseException as exc:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.DatabaseError) and database_reason(exc):
+                _shrink_wal(conn)
             raise
         conn.execute("COMMIT")
     finally:
         if level is not None:
             conn.execute(f"PRAGMA synchronous = {int(level)}")
+
+
+def _shrink_wal(conn: sqlite3.Connection) -> None:
+    """After a write the environment failed (a full disk), give the disk back what the
+    write-ahead log holds, where SQLite can: copy its committed pages into the file and
+    truncate it (a rolled-back transaction's pages would otherwise keep the disk full
+    until the project is closed). Fails quietly when that needs space there is not."""
+    with contextlib.suppress(sqlite3.Error):
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 def chunks(rows: Sequence[T], size: int = CHUNK_ROWS) -> Iterator[Sequence[T]]:
