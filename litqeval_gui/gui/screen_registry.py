@@ -25,6 +25,7 @@ from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import queries
 from litqeval_gui.gui.screens import Screen, screening
 from litqeval_gui.gui.screens.evaluation import EvaluationView
+from litqeval_gui.gui.screens.overview import OverviewView
 from litqeval_gui.gui.screens.pooling import PoolingView
 from litqeval_gui.gui.screens.records import RecordsView
 from litqeval_gui.gui.screens.screening import ScreeningView
@@ -63,6 +64,8 @@ class ScreenEntry:
 
 SCREENS: dict[str, ScreenEntry] = {entry.key: entry for entry in (
     ScreenEntry(RecordsView, "list"),
+    ScreenEntry(OverviewView, "topic", "&Overview", "The selected topic at a glance: its "
+                "lists with their recall, its screenings and pools"),
     ScreenEntry(EvaluationView, "topic", "&Evaluate Topic…",
                 "Recall and semantic precision of the selected topic's result lists against "
                 "its core set"),

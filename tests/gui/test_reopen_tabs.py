@@ -44,11 +44,16 @@ def _window(qtbot) -> MainWindow:
 
 
 def _open_one_of_each(window, topic: str) -> None:
+    """Every screen of the registry, in its order, on ``topic`` (list B, screening S; the
+    pooling screen shows pool P2)."""
     project = window.session.project
-    window.open_screen("records", queries.find_list(project, topic, "B"))
-    window.open_screen("evaluation", topic)
-    window.open_screen("screening", screening_store.find_screening(project, topic, "S"))
-    window.open_screen("pooling", topic).pool_box.setCurrentText("P2")
+    targets = {"list": queries.find_list(project, topic, "B"), "topic": topic}
+    for key, entry in SCREENS.items():
+        target = screening_store.find_screening(project, topic, "S") if key == "screening" \
+            else targets[entry.target]
+        view = window.open_screen(key, target)
+        if key == "pooling":
+            view.pool_box.setCurrentText("P2")
 
 
 def _tabs(window) -> list[tuple[str, str]]:
@@ -67,24 +72,25 @@ def test_every_kind_of_screen_comes_back_in_order_with_the_current_tab(qtbot, pa
     window = _window(qtbot)
     assert window.open_project(path)
     _open_one_of_each(window, T)
-    assert {view.key for view in map(window.tabs.widget, range(4))} == set(SCREENS)
-    window.tabs.setCurrentIndex(2)  # the screening
+    keys = list(SCREENS)
+    assert [key for key, _ in _tabs(window)] == keys
+    screening, pooling = keys.index("screening"), keys.index("pooling")
+    window.tabs.setCurrentIndex(screening)
     before = _tabs(window)
+    assert ("records", "B") in before and ("pooling", f"Pooling: {T}") in before
     _close(window, qtbot)
 
     again = _window(qtbot)  # a new start of the app over the same settings file
     assert again.open_project(path)
-    assert _tabs(again) == before == [
-        ("records", "B"), ("evaluation", f"Evaluation: {T}"), ("screening", "Screening: S"),
-        ("pooling", f"Pooling: {T}")]
-    assert again.tabs.currentIndex() == 2
-    assert again.tabs.widget(3).pool_box.currentText() == "P2"  # the pool it showed
-    again.tabs.setCurrentIndex(3)
+    assert _tabs(again) == before
+    assert again.tabs.currentIndex() == screening
+    assert again.tabs.widget(pooling).pool_box.currentText() == "P2"  # the pool it showed
+    again.tabs.setCurrentIndex(pooling)
     _close(again, qtbot)
 
     third = _window(qtbot)
     assert third.open_project(path)
-    assert _tabs(third) == before and third.tabs.currentIndex() == 3
+    assert _tabs(third) == before and third.tabs.currentIndex() == pooling
     _close(third, qtbot)
 
 
@@ -95,7 +101,7 @@ def test_a_screen_whose_target_was_deleted_is_skipped(qtbot, path, shown_errors)
     window.open_screen("records", queries.find_list(window.session.project, T, "A"))
     window.open_screen("screening",
                        screening_store.find_screening(window.session.project, T, "S"))
-    window.tabs.setCurrentIndex(5)  # T's screening
+    window.tabs.setCurrentIndex(len(SCREENS) + 1)  # T's screening
     _close(window, qtbot)
     with Project.open(path) as project:
         project.write(lists.delete_topic_op("U"))  # its lists, screening and pools with it

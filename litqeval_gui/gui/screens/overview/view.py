@@ -1,0 +1,133 @@
+"""A topic at a glance: its lists (with each result list's recall against the core set),
+its screenings (how far, how many relevant) and its pools (the depth released).
+
+Every number is a live count read from the project when the screen is shown or the
+project changes; nothing here waits for an evaluation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+
+from litqeval_gui.core.evaluation.recall import recall_report
+from litqeval_gui.core.pooling import store as pool_store
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.records import queries
+from litqeval_gui.core.screening import store as screening_store
+from litqeval_gui.core.screening.labels import is_relevant
+from litqeval_gui.gui.screens import TopicTarget
+from litqeval_gui.gui.session import ProjectSession
+from litqeval_gui.gui.settings import Settings
+
+ROLES = {"core": "core set", "results": "result list", "other": "other"}
+REFRESH_ON = ("lists", "records", "works", "verdicts", "decisions")
+
+
+def _table(headers: Sequence[str], tip: str) -> QTableWidget:
+    table = QTableWidget(0, len(headers), toolTip=tip)
+    table.setHorizontalHeaderLabels(list(headers))
+    table.verticalHeader().setVisible(False)
+    table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+    table.horizontalHeader().setStretchLastSection(True)
+    return table
+
+
+def _fill(table: QTableWidget, rows: Sequence[Sequence[object]]) -> None:
+    table.setRowCount(len(rows))
+    for r, row in enumerate(rows):
+        for c, value in enumerate(row):
+            item = QTableWidgetItem(f"{value:,}" if isinstance(value, int) else str(value))
+            if isinstance(value, int):
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            table.setItem(r, c, item)
+    table.resizeColumnsToContents()
+
+
+class OverviewView(TopicTarget, QWidget):
+    """A :class:`~litqeval_gui.gui.screens.Screen` opened on a topic."""
+
+    key = "overview"
+
+    def __init__(self, session: ProjectSession, topic: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session, self.topic = session, topic
+        self.topic_id = session.project.topic_id(topic)
+        self._stale = False
+        self.lists = _table(["List", "Role", "Database", "Records", "Works", "Recall",
+                             "Core found"],
+                            "Each list of the topic; recall = core works the list contains "
+                            "÷ core works (a set count, no evaluation needed)")
+        self.screenings = _table(["Screening", "Phase", "Screened", "Of", "Relevant"],
+                                 "The topic's screenings: records decided so far and how "
+                                 "many of them were judged relevant")
+        self.pools = _table(["Pool", "Depth released", "Feeds screening"],
+                            "The topic's incremental pools")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        for heading, table, stretch in (("Lists", self.lists, 3),
+                                        ("Screenings", self.screenings, 2),
+                                        ("Pools", self.pools, 1)):
+            layout.addWidget(QLabel(f"<b>{heading}</b>"))
+            layout.addWidget(table, stretch)
+        self.refresh()
+
+    # -- the screen protocol ---------------------------------------------------------
+    @property
+    def title(self) -> str:
+        return f"Overview: {self.topic}"
+
+    @property
+    def tooltip(self) -> str:
+        return f"Topic {self.topic} at a glance: lists, recall, screenings, pools"
+
+    def screen_actions(self) -> list[QAction]:
+        return []
+
+    def project_changed(self, changes: Changes, _initiator: object) -> None:
+        if self.follow_topic(changes) and any(getattr(changes, f) for f in REFRESH_ON):
+            if self.isVisible():
+                self.refresh()
+            else:
+                self._stale = True
+
+    def showEvent(self, event) -> None:  # noqa: N802 — Qt override
+        if self._stale:
+            self.refresh()
+        super().showEvent(event)
+
+    def save_state(self, settings: Settings) -> None:
+        """Nothing to keep."""
+
+    def restore_state(self, settings: Settings) -> None:
+        """Nothing kept."""
+
+    # -- showing ---------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Read every count again."""
+        self._stale = False
+        project = self.session.project
+        infos = queries.lists(project, self.topic)
+        has_core = any(info.role == "core" for info in infos)
+        recall = {r.name: r for r in recall_report(project, self.topic).lists} \
+            if has_core and any(info.role == "results" for info in infos) else {}
+        _fill(self.lists, [
+            (info.name, ROLES.get(info.role, info.role), info.database or "", info.records,
+             info.size, f"{recall[info.name].recall:.3f}" if info.name in recall else "",
+             f"{recall[info.name].retrieved_core} of {recall[info.name].core}"
+             if info.name in recall else "")
+            for info in infos])
+        screenings = screening_store.screenings(project, self.topic)
+        rows = []
+        for screening in screenings:
+            decided = screening_store.current_decisions(project, screening.id)
+            rows.append((screening.name, screening.phase.replace("_", " "), len(decided),
+                         screening.size,
+                         sum(is_relevant(screening.scheme, e.label) for e in decided)))
+        _fill(self.screenings, rows)
+        names = {s.id: s.name for s in screenings}
+        _fill(self.pools, [(pool.name, pool.depth, names.get(pool.screening_id, ""))
+                           for pool in pool_store.pools(project, self.topic)])
