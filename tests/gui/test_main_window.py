@@ -106,8 +106,8 @@ def test_shortcuts_and_menus_exist(window):
                           "Export &Missed Core Records…", "Export E&valuation Report…",
                           "&Close Project", "&Quit"]
     topic_items = [a.text() for a in window.menuBar().actions()[2].menu().actions() if a.text()]
-    assert topic_items[:5] == ["&Evaluate Topic…", "&Screen Records…", "&Pool Runs…",
-                               "Simu&late Screening…", "Review Uncertain &Matches…"]
+    assert topic_items[:6] == ["&Overview", "&Evaluate Topic…", "&Screen Records…",
+                               "&Pool Runs…", "Simu&late Screening…", "Review Uncertain &Matches…"]
 
 
 def test_no_two_entries_of_a_menu_share_an_access_key(window):

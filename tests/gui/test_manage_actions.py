@@ -75,10 +75,12 @@ def test_deleting_the_topic_leaves_an_empty_project(window, project_path, qtbot,
 def test_the_sidebar_context_menu_offers_what_the_item_allows(window, project_path):
     window.open_project(project_path)
     for text, wanted in (("scopus", {"&Open", "&Export…", "Export &Missed Core Records…",
-                                     "Re&name List…", "&Delete List…", "&Evaluate Topic…",
+                                     "Re&name List…", "&Delete List…", "&Overview",
+                                     "&Evaluate Topic…",
                                      "&Screen Records…", "&Pool Runs…", "Ren&ame Topic…",
                                      "Delete &Topic…"}),
-                         ("search eval", {"&Evaluate Topic…", "&Screen Records…", "&Pool Runs…",
+                         ("search eval", {"&Overview", "&Evaluate Topic…", "&Screen Records…",
+                                          "&Pool Runs…",
                                           "Ren&ame Topic…", "Delete &Topic…"})):
         index = pages.sidebar_index(window.sidebar, text)
         menu = window.menus.sidebar_menu(window.sidebar.visualRect(index).center())
