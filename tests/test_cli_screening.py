@@ -12,13 +12,16 @@ from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import exporting, ingest
 from litqeval_gui.core.screening import store
+from litqeval_gui.metrics.screening_effort import wss_insights
 from litqeval_gui.metrics.stopping import RULES
 from litqeval_gui.metrics.tar import tar_at_recall
 from tests.support.screening import LABEL_COLUMN, labelled_records, write_labelled_csv
 from tests.support.topics import copy_project
 
 KEYS = {"records", "relevant", "model", "seed", "seconds", "wss_at_95", "np_at_95",
-        "snp_at_95", "last_rel", "recall_curve", "stopping"}
+        "snp_at_95", "last_rel", "recall_curve", "stopping", "priors", "wss_at_95_project",
+        "wss_at_95_insights", "wss_at_100_project", "wss_at_100_insights", "recall_at_10pct",
+        "recall_at_25pct", "screened_to_95", "screened_to_100"}
 
 
 def run(capsys, *args):
@@ -62,11 +65,24 @@ def test_simulate_json_is_the_documented_document(labelled, capsys):
     assert doc["np_at_95"] == pytest.approx(tar.nprecision)
     assert doc["snp_at_95"] == pytest.approx(tar.snprecision)
     assert doc["last_rel"] == pytest.approx(tar.last_rel)
+    assert doc["wss_at_95_project"] == doc["wss_at_95"] and doc["priors"] == 2
+    assert doc["wss_at_95_insights"] == pytest.approx(wss_insights(order_labels[2:], 0.95))
+    assert doc["wss_at_100_project"] == pytest.approx(tar_at_recall(order_labels, 1.0).wss)
+    to95 = tar_at_recall(order_labels).cutoff
+    assert doc["screened_to_95"] == to95 and curve[30, 1] / labels.sum() == pytest.approx(
+        doc["recall_at_10pct"])
     assert set(doc["stopping"]) == set(RULES)
-    for stop in doc["stopping"].values():
-        if stop["stopped_at"] is not None:
-            found = curve[stop["stopped_at"], 1]
+    for name, stop in doc["stopping"].items():
+        assert stop["target"] == 0.95
+        assert stop["oracle_work_saved"] == pytest.approx((300 - to95) / 300)
+        assert stop.get("recommended", False) is (name == "random_sample")
+        at = stop["stopped_at"]
+        assert stop["work_saved"] == pytest.approx(0 if at is None else (300 - at) / 300)
+        if at is not None and name != "random_sample":  # its records after the switch
+            found = curve[at, 1]                        # come in a random order
             assert stop["recall_then"] == pytest.approx(found / labels.sum())
+        if at is not None:
+            assert stop["reached"] is (stop["recall_then"] >= 0.95)
 
 
 def test_several_seeds_give_a_band(labelled, capsys):

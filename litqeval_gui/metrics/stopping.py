@@ -212,8 +212,7 @@ class HypergeometricTest(StoppingRule):
             raise ValueError("random_from must be between 0 and the number screened")
         before, sample = int(labels[:start].sum()), labels[start:]
         k, n, urn = int(sample.sum()), int(sample.size), n_total - start
-        k_tar = math.floor((before + k) / self.recall_target + 1e-9) + 1 - before
-        p = 0.0 if k_tar > urn else float(hypergeom.cdf(k, urn, k_tar, n))
+        k_tar, p = hypergeometric_p(before, k, n, urn, self.recall_target)
         alpha = 1 - self.confidence
         evidence: dict[str, JSONScalar] = {
             "mode": mode,
@@ -229,9 +228,103 @@ class HypergeometricTest(StoppingRule):
         return StopDecision(p < alpha, evidence)
 
 
+def hypergeometric_p(before: int, k: int, n: int, urn: int,
+                     recall_target: float) -> tuple[int, float]:
+    """(K_tar, p) of Callaghan & Müller-Hansen's test (see :class:`HypergeometricTest`):
+    ``before`` relevant found before a random sample of ``n`` drawn from ``urn`` records
+    holding ``k`` relevant; K_tar = ⌊(before + k)/τ⌋ + 1 − before, p = P(X <= k) with
+    X ~ Hypergeom(urn, K_tar, n), 0 when K_tar > urn."""
+    k_tar = math.floor((before + k) / recall_target + 1e-9) + 1 - before
+    return k_tar, 0.0 if k_tar > urn else float(hypergeom.cdf(k, urn, k_tar, n))
+
+
+def random_records_needed(before: int, k: int, n: int, urn: int, recall_target: float,
+                          confidence: float) -> int:
+    """How many more random records, all irrelevant, make the test say stop after ``n``
+    drawn with ``k`` relevant (0: it says stop now; ``urn − n`` at most: the whole urn,
+    when every record is screened). p falls as the sample grows with k fixed, so the
+    smallest sufficient size is found by bisection."""
+    alpha = 1 - confidence
+    if hypergeometric_p(before, k, n, urn, recall_target)[1] < alpha:
+        return 0
+    low, high = n, urn  # p(low) >= alpha; at high (all drawn) every record is screened
+    while high - low > 1:
+        middle = (low + high) // 2
+        if hypergeometric_p(before, k, middle, urn, recall_target)[1] < alpha:
+            high = middle
+        else:
+            low = middle
+    return high - n
+
+
+@dataclass(frozen=True)
+class RandomSampleStop(StoppingRule):
+    """The hypergeometric test on a random sample, as Callaghan & Müller-Hansen (2020,
+    "buscar") define it: screen in the model's order, then switch to records drawn at
+    random from those not yet screened, and stop once the test of
+    :class:`HypergeometricTest` over that sample rejects "recall < ``recall_target``" at
+    ``confidence``. Valid whatever the ranking did before the switch.
+
+    Before the switch (``random_from`` None: the reviewer has not switched) the rule
+    never says stop; it advises switching once the last ``switch_after`` ranked records
+    were all irrelevant (the ranking has stopped finding relevant records faster than it
+    did), and says how many random records, all irrelevant, would then suffice. After
+    it (``random_from`` = records screened before the first random one) it gives the
+    test's p-value and how many random records remain if none of them is relevant
+    (:func:`random_records_needed`; a relevant one raises the count, which is asked
+    again after every decision).
+    """
+
+    name: ClassVar[str] = "random_sample"
+    title: ClassVar[str] = "Random-sample stop (Callaghan & Müller-Hansen 2020, buscar)"
+    recall_target: float = 0.95
+    confidence: float = 0.95
+    switch_after: int = 50
+    random_from: int | None = None
+
+    def __post_init__(self) -> None:
+        if not 0 < self.recall_target <= 1 or not 0 < self.confidence < 1:
+            raise ValueError("recall_target must be in (0, 1] and confidence in (0, 1)")
+        if self.switch_after < 1:
+            raise ValueError("switch_after must be >= 1")
+
+    def _decide(self, labels: np.ndarray, n_total: int) -> StopDecision:
+        found = int(labels.sum())
+        if self.random_from is None:
+            run = _trailing_irrelevant(labels)
+            switch = found > 0 and run >= self.switch_after
+            needed = random_records_needed(found, 0, 0, n_total - labels.size,
+                                           self.recall_target, self.confidence)
+            return StopDecision(False, {
+                "phase": "ranked",
+                "switch_to_random": "now" if switch else
+                f"after {self.switch_after} irrelevant in a row (now {run})",
+                "random_needed_if_none_relevant": needed,
+            })
+        if not 0 <= self.random_from <= labels.size:
+            raise ValueError("random_from must be between 0 and the number screened")
+        before, sample = int(labels[:self.random_from].sum()), labels[self.random_from:]
+        k, n, urn = int(sample.sum()), int(sample.size), n_total - self.random_from
+        k_tar, p = hypergeometric_p(before, k, n, urn, self.recall_target)
+        remaining = random_records_needed(before, k, n, urn, self.recall_target,
+                                          self.confidence)
+        return StopDecision(p < 1 - self.confidence, {
+            "phase": "random",
+            "sample_size": n,
+            "relevant_in_sample": k,
+            "relevant_before_sample": before,
+            "urn_size": urn,
+            "k_tar": k_tar,
+            "p_value": p,
+            "alpha": 1 - self.confidence,
+            "random_remaining": remaining,
+        })
+
+
 RULES: Mapping[str, type[StoppingRule]] = {
     rule.name: rule
-    for rule in (ConsecutiveIrrelevant, BatchCriticalDepth, KneeMethod, HypergeometricTest)
+    for rule in (ConsecutiveIrrelevant, BatchCriticalDepth, KneeMethod, HypergeometricTest,
+                 RandomSampleStop)
 }
 
 

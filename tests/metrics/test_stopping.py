@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from math import comb
 
 import pytest
@@ -14,9 +15,12 @@ from litqeval_gui.metrics.stopping import (
     ConsecutiveIrrelevant,
     HypergeometricTest,
     KneeMethod,
+    RandomSampleStop,
     StopDecision,
     describe,
+    hypergeometric_p,
     make_rule,
+    random_records_needed,
     rule_parameters,
 )
 
@@ -49,6 +53,7 @@ def test_registry_lists_rules_with_parameters():
         "batch_critical_depth",
         "knee",
         "hypergeometric",
+        "random_sample",
     }
     assert rule_parameters("knee") == {"slope_ratio": 6.0, "adjustment": 150, "min_screened": 150}
     assert rule_parameters("hypergeometric") == {
@@ -245,3 +250,62 @@ def test_hypergeometric_edge_cases():
         HypergeometricTest(random_from=5).decide([0, 0], 10)
     with pytest.raises(ValueError):
         HypergeometricTest(recall_target=0.0)
+
+
+# ------------------------------------------------------------------ random sample (buscar)
+
+
+def _needed_by_hand(before: int, k: int, n: int, urn: int) -> int:
+    """The smallest number of further draws, all irrelevant, after which
+    P(X <= k) < 0.05 (τ = 0.95), X ~ Hypergeom(urn, K_tar, size), by a plain loop over
+    the sizes and the probability summed from binomial coefficients."""
+    k_tar = math.floor((before + k) / 0.95 + 1e-9) + 1 - before
+    for size in range(n, urn + 1):
+        p = sum(comb(k_tar, j) * comb(urn - k_tar, size - j) for j in range(k + 1)) \
+            / comb(urn, size)
+        if p < 0.05:
+            return size - n
+    raise AssertionError("never")
+
+
+def test_random_records_needed_by_hand():
+    # r_AL = 19, nothing drawn: K_tar = 2, p(n) = C(700 − n, 2)/C(700, 2) < 0.05 first at
+    # 700 − n = 156 (156·155 = 24 180 < 0.05·700·699 = 24 465 < 157·156): n = 544.
+    assert random_records_needed(19, 0, 0, 700, 0.95, 0.95) == 544
+    assert random_records_needed(19, 0, 200, 700, 0.95, 0.95) == 344
+    assert random_records_needed(19, 1, 400, 700, 0.95, 0.95) == _needed_by_hand(19, 1, 400, 700)
+    assert random_records_needed(19, 0, 600, 700, 0.95, 0.95) == 0  # p = 0.0202 already
+    k_tar, p = hypergeometric_p(19, 1, 400, 700, 0.95)
+    assert (k_tar, p) == (3, pytest.approx(hypergeom.cdf(1, 700, 3, 400)))
+
+
+def test_random_sample_stop_advises_the_switch():
+    # 20 relevant in the first 301 records, then a run of irrelevant ones (N = 1000).
+    history = [1] * 19 + [0] * 281 + [1]
+    rule = RandomSampleStop(switch_after=50)
+    not_yet = rule.decide(history + [0] * 49, 1000)
+    assert not not_yet.stop
+    assert not_yet.evidence["switch_to_random"] == "after 50 irrelevant in a row (now 49)"
+    now = rule.decide(history + [0] * 50, 1000)
+    assert not now.stop and now.evidence["switch_to_random"] == "now"
+    # r = 20: K_tar = ⌊20/0.95⌋ + 1 − 20 = 2; urn = 1000 − 351 = 649; C(649 − n, 2)/C(649, 2)
+    # < 0.05 first at 649 − n = 145 (145·144 = 20 880 < 21 027.6 < 146·145): n = 504.
+    assert now.evidence["random_needed_if_none_relevant"] == 504 == _needed_by_hand(20, 0, 0, 649)
+    assert not rule.decide([0] * 80, 1000).evidence["switch_to_random"] == "now"  # none found
+
+
+@pytest.mark.parametrize("sample, should_stop", [(400, False), (650, True)])
+def test_random_sample_stop_in_the_random_phase(sample, should_stop):
+    # As test_hypergeometric_declared_random_sample: r_AL = 19, one relevant in the sample.
+    history = [1] * 19 + [0] * 281 + [1] + [0] * (sample - 1)
+    decision = RandomSampleStop(random_from=300).decide(history, 1000)
+    by_hand = (comb(700 - sample, 3) + sample * comb(700 - sample, 2)) / comb(700, 3)
+    assert decision.evidence["p_value"] == pytest.approx(by_hand)
+    assert decision.evidence["phase"] == "random"
+    assert decision.stop is should_stop
+    assert decision.evidence["random_remaining"] == _needed_by_hand(19, 1, sample, 700)
+    assert (decision.evidence["random_remaining"] == 0) is should_stop
+    with pytest.raises(ValueError):
+        RandomSampleStop(random_from=2000).decide(history, 1000)
+    with pytest.raises(ValueError):
+        RandomSampleStop(switch_after=0)

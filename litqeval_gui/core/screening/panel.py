@@ -25,16 +25,24 @@ from litqeval_gui.metrics.stopping import (
     ConsecutiveIrrelevant,
     HypergeometricTest,
     KneeMethod,
+    RandomSampleStop,
     StopDecision,
     StoppingRule,
 )
 from litqeval_gui.metrics.tar import recall_curve
 
+RECOMMENDED = RandomSampleStop.name
+"""The rule the app recommends: the only one whose stop is a statistical test on a
+random sample (the others are heuristics, the hypergeometric test's ranked reading too)."""
+
 
 def default_rules(*, recall_target: float = 0.95, confidence: float = 0.95,
                   consecutive: int = 50, batch_size: int = 10) -> list[StoppingRule]:
-    """The four rules with the user's recall target, confidence, run length and batch."""
-    return [ConsecutiveIrrelevant(n=consecutive), KneeMethod(),
+    """The five rules with the user's recall target, confidence, run length (also the
+    random-sample rule's switch advice) and batch."""
+    return [RandomSampleStop(recall_target=recall_target, confidence=confidence,
+                             switch_after=consecutive),
+            ConsecutiveIrrelevant(n=consecutive), KneeMethod(),
             HypergeometricTest(recall_target=recall_target, confidence=confidence),
             BatchCriticalDepth(batch_size=batch_size)]
 

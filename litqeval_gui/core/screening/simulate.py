@@ -10,8 +10,19 @@ nothing against that, every 5 % loses 0.02 WSS@95 with naive Bayes.) While the s
 labels hold one class only, the next record is drawn at random.
 
 Reported (SPEC §2 via :mod:`litqeval_gui.metrics.tar`): the recall curve, WSS@95,
-nP@95, snP@95 and last_rel of the screening order, and for each stopping rule where it
-would first have said stop and the recall then.
+nP@95, snP@95 and last_rel of the screening order; WSS@95 and WSS@100 in the project's
+convention and asreview-insights' (priors left out), recall at 10 % and 25 % screened and
+the records screened to reach 95 % and 100 % (:mod:`litqeval_gui.metrics.screening_effort`);
+and for each stopping rule where it would first have said stop, the recall then, its
+target recall, whether it reached it, the work it saved ((N − stopped at)/N; 0 when it
+never said stop) and the work the best possible stop for that target saves (the oracle).
+
+The random-sample rule (:class:`~litqeval_gui.metrics.stopping.RandomSampleStop`) is a
+procedure of its own: screening follows the model's order until the rule advises the
+switch, then draws the records not yet screened in a random order (seeded by the run's
+seed) until its test says stop; the recall then counts what the random records found.
+The rule the app recommends (:data:`~litqeval_gui.core.screening.panel.RECOMMENDED`)
+carries ``"recommended": true``.
 """
 
 from __future__ import annotations
@@ -22,13 +33,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.stats import hypergeom
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
 from litqeval_gui.core.screening.features import Features
 from litqeval_gui.core.screening.models import check_model, predict
-from litqeval_gui.core.screening.panel import default_rules, first_stop
-from litqeval_gui.metrics.stopping import StoppingRule
+from litqeval_gui.core.screening.panel import RECOMMENDED, default_rules, first_stop
+from litqeval_gui.metrics.screening_effort import effort, screened_to_reach
+from litqeval_gui.metrics.stopping import RandomSampleStop, StoppingRule
 from litqeval_gui.metrics.tar import recall_curve, tar_at_recall
 
 RETRAIN_FRACTION = 0.01
@@ -49,7 +62,8 @@ class Simulation:
     np_at_95: float
     snp_at_95: float
     last_rel: float
-    stopping: dict[str, dict[str, float | int | None]]
+    stopping: dict[str, dict[str, float | int | bool | None]]
+    priors: int = 0
 
     def labels(self, relevant: np.ndarray) -> np.ndarray:
         return relevant[self.order]
@@ -61,6 +75,7 @@ class Simulation:
                 "seed": self.seed, "seconds": round(self.seconds, 3),
                 "wss_at_95": _number(self.wss_at_95), "np_at_95": _number(self.np_at_95),
                 "snp_at_95": _number(self.snp_at_95), "last_rel": _number(self.last_rel),
+                "priors": self.priors, **effort(self.labels(relevant), self.priors),
                 "recall_curve": [[int(s), int(f)] for s, f in zip(screened, found, strict=True)],
                 "stopping": self.stopping}
 
@@ -88,6 +103,7 @@ def simulate(features: Features, relevant: np.ndarray, *, model: str = "logistic
     order = [int(i) for i in prior] if prior is not None else \
         list(rng.choice(np.flatnonzero(truth), prior_included, replace=False)) + \
         list(rng.choice(np.flatnonzero(~truth), prior_excluded, replace=False))
+    priors = len(order)
     seen = np.zeros(n, dtype=bool)
     seen[order] = True
     x = features.matrix[:n]
@@ -113,14 +129,72 @@ def simulate(features: Features, relevant: np.ndarray, *, model: str = "logistic
     ranked = np.array(order, dtype=np.intp)
     labels = truth[ranked]
     tar = tar_at_recall(labels, RECALL)
-    found = int(truth.sum())
-    stopping = {}
-    for rule in default_rules() if rules is None else rules:
+    stopping = {rule.name: _stop(rule, labels, np.random.default_rng([seed, 1]))
+                for rule in (default_rules() if rules is None else rules)}
+    return Simulation(n, int(truth.sum()), model, seed, seconds, ranked, tar.wss,
+                      tar.nprecision, tar.snprecision, tar.last_rel, stopping, priors)
+
+
+def _stop(rule: StoppingRule, labels: np.ndarray, rng: np.random.Generator
+          ) -> dict[str, float | int | bool | None]:
+    """Where ``rule`` stops a screening whose relevance in the model's order is
+    ``labels``, and how that compares with its target (module docstring)."""
+    n, found = labels.size, int(labels.sum())
+    if isinstance(rule, RandomSampleStop):
+        stopped, hits = random_sample_stop(rule, labels, rng)
+    else:
         stopped = first_stop(rule, labels.astype(np.int64), n)
-        recall = None if stopped is None or not found else int(labels[:stopped].sum()) / found
-        stopping[rule.name] = {"stopped_at": stopped, "recall_then": recall}
-    return Simulation(n, found, model, seed, seconds, ranked, tar.wss, tar.nprecision,
-                      tar.snprecision, tar.last_rel, stopping)
+        hits = None if stopped is None else int(labels[:stopped].sum())
+    target = float(getattr(rule, "recall_target", RECALL))
+    recall = None if stopped is None or not found else hits / found
+    oracle = screened_to_reach(labels, target)
+    return {"stopped_at": stopped, "recall_then": recall, "target": target,
+            "reached": bool(stopped is None or not found or recall >= target - 1e-12),
+            "work_saved": 0.0 if stopped is None else (n - stopped) / n,
+            "oracle_work_saved": None if oracle is None else (n - oracle) / n,
+            **({"recommended": True} if rule.name == RECOMMENDED else {})}
+
+
+def random_sample_stop(rule: RandomSampleStop, labels: np.ndarray,
+                       rng: np.random.Generator) -> tuple[int | None, int]:
+    """(records screened when the rule says stop, relevant found by then) when screening
+    follows ``labels`` (the model's order) until the rule advises the switch and then the
+    rest in ``rng``'s random order; (None, all found) when it never stops early."""
+    hits = labels.astype(np.int64)
+    switch = _switch_point(hits, rule.switch_after)
+    if switch is None:
+        return None, int(hits.sum())
+    before = int(hits[:switch].sum())
+    sample = rng.permutation(hits[switch:])
+    urn = sample.size
+    k = np.cumsum(sample)
+    drawn = np.arange(1, urn + 1)
+    k_tar = np.floor((before + k) / rule.recall_target + 1e-9).astype(np.int64) + 1 - before
+    p = np.where(k_tar > urn, 0.0, hypergeom_cdf(k, urn, k_tar, drawn))
+    stops = np.flatnonzero(p < 1 - rule.confidence)
+    if not stops.size or stops[0] + 1 == urn:
+        return None, int(hits.sum())
+    return switch + int(stops[0]) + 1, before + int(k[stops[0]])
+
+
+def hypergeom_cdf(k: np.ndarray, urn: int, k_tar: np.ndarray, drawn: np.ndarray) -> np.ndarray:
+    """P(X <= k) for X ~ Hypergeom(urn, K_tar, drawn), elementwise (as
+    :func:`~litqeval_gui.metrics.stopping.hypergeometric_p`, for every sample size at once)."""
+    return hypergeom.cdf(k, urn, np.minimum(k_tar, urn), drawn)
+
+
+def _switch_point(hits: np.ndarray, run: int) -> int | None:
+    """Records screened when ``run`` irrelevant records in a row follow a relevant one
+    (the random-sample rule's advice to switch); None when that never happens."""
+    positions = np.flatnonzero(hits)
+    if not positions.size:
+        return None
+    ends = np.append(positions[1:], hits.size) - positions - 1  # irrelevant after each
+    long_enough = np.flatnonzero(ends >= run)
+    if not long_enough.size:
+        return None
+    switch = int(positions[long_enough[0]]) + 1 + run
+    return switch if switch < hits.size else None
 
 
 def _ranked(model: str, x, order: np.ndarray, truth: np.ndarray, seen: np.ndarray,

@@ -5,14 +5,19 @@ import pytest
 from scipy.stats import kendalltau
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import f1_score
-from sklearn.model_selection import StratifiedKFold, cross_val_predict
+from sklearn.model_selection import StratifiedKFold
 from sklearn.utils.class_weight import compute_sample_weight
 
 from litqeval_gui.core.errors import JobCancelled, LitqError
 from litqeval_gui.core.jobs import CancelToken, run_job
 from litqeval_gui.core.screening import known, store
 from litqeval_gui.core.screening.features import Features, screening_features, tfidf
-from litqeval_gui.core.screening.models import balanced_weights, model_trust, training_set
+from litqeval_gui.core.screening.models import (
+    RELEVANT_WEIGHT,
+    balanced_weights,
+    model_trust,
+    training_set,
+)
 from litqeval_gui.core.screening.queue import Queue, random_order
 from litqeval_gui.core.screening.retrain import has_ranking, rank, retrain, stored_ranking
 from litqeval_gui.core.screening.session import ScreeningSession
@@ -69,6 +74,13 @@ def test_prioritisation_beats_random_on_a_separable_set(setup):
         assert run_job(simulate(features, truth, model=model, seed=1)).wss_at_95 > 0.3
 
 
+def _weights(y: np.ndarray) -> np.ndarray:
+    """scikit-learn's balanced sample weights, a relevant record's times RELEVANT_WEIGHT
+    (not class_weight="balanced" with sample weights: scikit-learn then balances the
+    weighted counts, which undoes the factor)."""
+    return compute_sample_weight("balanced", y) * np.where(y == 1, RELEVANT_WEIGHT, 1.0)
+
+
 def test_retrain_stores_a_ranking_the_queue_switches_to(setup, tmp_path):
     project, screening, features, truth = setup
     screening = store.create_screening(project, "T", "retrain", ["L"])
@@ -91,12 +103,12 @@ def test_retrain_stores_a_ranking_the_queue_switches_to(setup, tmp_path):
     assert first == ranking.records[0] and first not in decided
     made = screener.decide("include")
     assert (made.ordering, made.position, made.model) == ("model", 1, "logistic")
-    # the ranked order is the classifier's: refit it independently
+    # the ranked order is the classifier's: refit it independently (balanced class
+    # weights, a relevant record's times RELEVANT_WEIGHT)
     x = features.matrix
     rows = features.item_rows(positive + negative)
-    reference = LogisticRegression(class_weight="balanced", solver="liblinear", dual=True,
-                                   max_iter=1000)
-    reference.fit(x[rows], [1] * 6 + [0] * 6)
+    reference = LogisticRegression(solver="liblinear", dual=True, max_iter=1000)
+    reference.fit(x[rows], [1] * 6 + [0] * 6, sample_weight=_weights(np.array([1] * 6 + [0] * 6)))
     p = reference.predict_proba(x[:len(items)])[:, 1]
     open_items = [i for i, r in enumerate(items) if r not in decided]
     best = max(open_items, key=lambda i: (p[i], -i))
@@ -161,11 +173,12 @@ def test_cross_validated_trust_needs_enough_labels(setup):
     assert trust.labels == truth.size and trust.folds == 5
     # independently: scikit-learn's cross_val_predict, f1_score and scipy's kendalltau
     rows = features.item_rows(items)
-    probability = cross_val_predict(
-        LogisticRegression(class_weight="balanced", solver="liblinear", dual=True,
-                           max_iter=1000),
-        features.matrix[rows], truth.astype(int), method="predict_proba",
-        cv=StratifiedKFold(5, shuffle=True, random_state=0))[:, 1]
+    probability = np.empty(truth.size)
+    y = truth.astype(int)
+    for fit, test in StratifiedKFold(5, shuffle=True, random_state=0).split(rows, y):
+        reference = LogisticRegression(solver="liblinear", dual=True, max_iter=1000)
+        reference.fit(features.matrix[rows[fit]], y[fit], sample_weight=_weights(y[fit]))
+        probability[test] = reference.predict_proba(features.matrix[rows[test]])[:, 1]
     assert trust.tau == pytest.approx(kendalltau(truth, probability).statistic)
     assert trust.f1["1"] == pytest.approx(f1_score(truth, probability >= 0.5))
     assert trust.f1["0"] == pytest.approx(f1_score(~truth, probability < 0.5))
