@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from litqeval_gui.core.records.model import Record
@@ -67,10 +68,12 @@ def record_html(record: Record, include: Sequence[str], exclude: Sequence[str],
 
 
 class RecordPane(QTextBrowser):
-    """The record, scrolled with Space/PageDown by the screen (never focused by Tab)."""
+    """The record, scrolled with Space/PageDown by the screen; a click focuses it (so a
+    text field being edited lets go of the keys), Tab never does."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, openExternalLinks=True)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.setPlaceholderText("No record to screen.")
 
     def show_record(self, record: Record, include: Sequence[str], exclude: Sequence[str],

@@ -20,7 +20,7 @@ import html
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
@@ -61,6 +61,7 @@ from litqeval_gui.gui.settings import Settings
 from litqeval_gui.gui.shortcuts import KeysWhileShown, Shortcuts
 
 RETRAIN_EVERY = 10
+LEAVE_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape)
 KEY_OF = {"include": "I", "exclude": "E", "maybe": "M", "0": "0", "1": "1", "2": "2", "3": "3"}
 
 
@@ -99,8 +100,7 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         self.simulation: SimulationDialog | None = None
 
         self.header = QLabel(wordWrap=True)
-        self.record = RecordPane()
-        self.record.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.record = RecordPane()  # a click takes the focus, Tab never does
         self.decision_label = QLabel(wordWrap=True)
         self.tag_bar = TagBar(self.remove_tag)
         self.include_edit = QLineEdit(", ".join(self.include), toolTip=(
@@ -219,6 +219,17 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
                        self.retrain_button, self.simulate_button, self.include_edit,
                        self.exclude_edit):
             widget.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # a click on the background too
+        for edit in (self.include_edit, self.exclude_edit, self.question_edit,
+                     self.retrain_every):
+            edit.installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 — Qt override
+        """Enter or Escape in a text field hands the focus back to the record, where the
+        screen's keys work again (a text field being edited keeps its letters)."""
+        if event.type() == QEvent.Type.KeyPress and event.key() in LEAVE_KEYS:
+            self.record.setFocus(Qt.FocusReason.OtherFocusReason)
+        return super().eventFilter(watched, event)
 
     # -- the screen protocol --------------------------------------------------------------
     @staticmethod
