@@ -46,7 +46,9 @@ for _library in ("bibtexparser", "pylatexenc"):
     logging.getLogger(_library).addHandler(logging.NullHandler())
     logging.getLogger(_library).propagate = False
 
-_BARE_PERCENT = re.compile(r"(?<!\\)%")
+# "&" is LaTeX's column separator, which the decoder drops; in a BibTeX value it is
+# text ("The Bone & Joint Journal", "&quot;acrobot&quot;"), so it is escaped first
+_BARE_SPECIAL = re.compile(r"(?<!\\)([%&])")
 _ENTRY_HEAD = re.compile(r"\s*@\s*[A-Za-z]+\s*[{(]")  # a line that opens an entry (sniffing)
 # a line of text outside any entry that reads like a field: an entry that lost its head
 _FIELD_LINE = re.compile(r"^\s*(?:title|author|year|abstract|doi|journal)\s*=\s*[{\"\d]",
@@ -88,7 +90,7 @@ def to_text(value: str) -> str:
     if len(value) > MAX_FIELD_CHARS:
         return value
     if _LATEX_MARKUP.search(value) and _depth(value) <= MAX_BRACE_DEPTH:
-        value = _LATEX.latex_to_text(_BARE_PERCENT.sub(r"\\%", value),
+        value = _LATEX.latex_to_text(_BARE_SPECIAL.sub(r"\\\1", value),
                                      latex_context=_PARSER_CONTEXT)
     elif "{" in value or "}" in value:
         value = value.replace("{", "").replace("}", "")

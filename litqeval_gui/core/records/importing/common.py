@@ -5,6 +5,7 @@ the :class:`Collector` that validates, filters, ranks and counts records.
 from __future__ import annotations
 
 import codecs
+import html
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -168,6 +169,39 @@ def dedupe(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(i for i in items if i))
 
 
+# --------------------------------------------------------------------------- text cleaning
+
+# Formatting that publishers leave in titles and abstracts (Dimensions, Crossref JATS):
+# "<i>P</i> &lt; .001". Only these tags are dropped, so "a <b" or "<5 mm" stay; a
+# paragraph or line break becomes a space.
+_INLINE_TAGS = re.compile(r"</?(?:(i|b|u|a|em|strong|sup|sub|sc|scp|span|jats:[a-z]+)"
+                          r"|p|br|abstracttext)(?:\s[^<>]{0,200})?\s*/?>", re.IGNORECASE)
+# A complete character reference: a named entity, decimal or hex, with its semicolon.
+# Python's html.unescape alone would also read legacy names without one ("&notably").
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def clean_text(value: str) -> str:
+    """``value`` with inline HTML formatting tags dropped and HTML character references
+    ("&amp;", "&#x27;", "&lt;") decoded, once: the result is not decoded again, so
+    "&amp;lt;" gives "&lt;". Text without ``&`` or ``<`` is returned as it is."""
+    if "&" not in value and "<" not in value:
+        return value
+    if "<" in value:
+        value = _INLINE_TAGS.sub(lambda m: "" if m[1] else " ", value).strip()
+    return _ENTITY.sub(lambda m: html.unescape(m[0]), value)
+
+
+def clean_record(record: Record) -> None:
+    """Decode the display text of ``record`` (title, abstract, venue, authors, keywords)
+    with :func:`clean_text`; ``raw`` keeps the file's values."""
+    record.title = clean_text(record.title)
+    record.abstract = clean_text(record.abstract)
+    record.venue = clean_text(record.venue)
+    record.authors = [clean_text(a) for a in record.authors]
+    record.keywords = [clean_text(k) for k in record.keywords]
+
+
 # --------------------------------------------------------------------------- collecting
 
 _TEXT_FIELDS = ("title", "abstract", "venue")
@@ -232,7 +266,8 @@ class Collector:
 
     def add(self, record: Record, number: int) -> bool:
         """Accept, reject or filter out ``record`` (its 1-based ``number`` in the file);
-        whether it was accepted."""
+        whether it was accepted. Its text is decoded first (:func:`clean_record`)."""
+        clean_record(record)
         problem = self._problem(record)
         if problem:
             self.reject(number, record.source_line, problem, record.title)
