@@ -17,12 +17,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from litqeval_gui import __version__
-from litqeval_gui.cli import evaluation, lists, pooling, records, screening, trec
+from litqeval_gui.cli import evaluation, lists, pooling, records, screen, screening, trec
 from litqeval_gui.cli.common import TextProgress
 from litqeval_gui.core.errors import LitqError, database_message, environment_message, one_line
 
 # each module's ``register(command)`` adds its sub-commands, in this order
-COMMAND_MODULES = (records, lists, evaluation, screening, trec, pooling)
+COMMAND_MODULES = (records, lists, evaluation, screen, screening, trec, pooling)
 
 __all__ = ["COMMAND_MODULES", "TextProgress", "build_parser", "main"]
 

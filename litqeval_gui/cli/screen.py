@@ -1,0 +1,122 @@
+"""The commands that screen, so every screening workflow runs headless: screen-new,
+screen-decide, screen-status. They drive the same
+:class:`~litqeval_gui.core.screening.session.ScreeningSession` as the app's screener."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from litqeval_gui.cli.common import Command, emit, open_for_writing
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import queries
+from litqeval_gui.core.screening import decision_rows, store
+from litqeval_gui.core.screening.labels import GRADED, IEM, is_relevant
+from litqeval_gui.core.screening.panel import screening_panel
+from litqeval_gui.core.screening.session import ScreeningSession
+
+SCHEMES = {"include-exclude": IEM, "graded": GRADED}
+REVIEWER_ENV = "LITQEVAL_REVIEWER"
+
+
+def cmd_screen_new(args: argparse.Namespace) -> None:
+    with open_for_writing(args.project) as project:
+        chosen = args.lists or [info.name for info in queries.lists(project, args.topic)
+                                if info.role == "results"]
+        if not chosen:
+            raise LitqError(f"topic {args.topic!r} has no result lists; name them with --lists")
+        screening = store.create_screening(project, args.topic, args.screening, chosen,
+                                           scheme=SCHEMES[args.labels])
+    emit(args, {"screening": screening.name, "topic": args.topic, "lists": chosen,
+                "records": screening.size, "labels": list(screening.labels)},
+         lambda: f"screening {screening.name!r} of topic {args.topic!r}: "
+                 f"{screening.size:,} records from {', '.join(chosen)}")
+
+
+def _reviewer(args: argparse.Namespace) -> str:
+    name = (args.reviewer or os.environ.get(REVIEWER_ENV, "")).strip()
+    if not name:
+        raise LitqError(f"say who decides: --reviewer NAME (or set {REVIEWER_ENV})")
+    return name
+
+
+def cmd_screen_decide(args: argparse.Namespace) -> None:
+    reviewer = _reviewer(args)
+    with open_for_writing(args.project) as project:
+        screening = store.find_screening(project, args.topic, args.screening)
+        rows = decision_rows.read_rows(args.csv) if args.csv else \
+            [(0, [args.record[0], args.record[1], args.reason or "", args.note or ""])]
+        decisions = decision_rows.resolve(project, screening, rows)  # all checked first
+        session = ScreeningSession(project, screening, reviewer)
+        for row in decisions:
+            session.decide(row.label, row.reason, record_id=row.record_id, note=row.note)
+        screened = session.screened
+    emit(args, {"decided": len(decisions), "screened": screened, "of": screening.size,
+                "reviewer": reviewer},
+         lambda: f"{len(decisions)} decision(s) by {reviewer}; {screened:,} of "
+                 f"{screening.size:,} records screened")
+
+
+def status(project: Project, screening: store.Screening) -> dict:
+    """The screening's counts and each stopping rule's verdict, as plain values."""
+    decided = store.current_decisions(project, screening.id)
+    labels = {label: sum(e.label == label for e in decided) for label in screening.labels}
+    panel = screening_panel(project, screening)
+    return {
+        "screening": screening.name, "records": screening.size, "screened": len(decided),
+        "relevant": sum(is_relevant(screening.scheme, e.label) for e in decided),
+        "labels": labels,
+        "stopping": [{"rule": v.name, "title": v.title, "stop": v.decision.stop,
+                      "evidence": {k: _plain(x) for k, x in v.decision.evidence.items()}}
+                     for v in panel.verdicts],
+    }
+
+
+def _plain(value: object) -> object:
+    return value if isinstance(value, str | int | float | bool) or value is None else str(value)
+
+
+def cmd_screen_status(args: argparse.Namespace) -> None:
+    with Project.open(args.project, readonly=True) as project:
+        screening = store.find_screening(project, args.topic, args.screening)
+        document = status(project, screening)
+
+    def text() -> str:
+        lines = [f"{document['screened']:,} of {document['records']:,} records screened, "
+                 f"{document['relevant']:,} relevant ("
+                 + ", ".join(f"{n} {label}" for label, n in document["labels"].items()) + ")"]
+        lines += [f"{'stop' if s['stop'] else 'go on'}: {s['title']}"
+                  for s in document["stopping"]]
+        return "\n".join(lines)
+    emit(args, document, text)
+
+
+def register(command: Command) -> None:
+    p = command("screen-new", cmd_screen_new, "start a screening of a topic's lists")
+    p.add_argument("--topic", required=True)
+    p.add_argument("--screening", required=True, help="its name")
+    p.add_argument("--lists", nargs="+", metavar="LIST",
+                   help="the lists to screen (default: every result list of the topic)")
+    p.add_argument("--labels", choices=SCHEMES, default="include-exclude",
+                   help="include/exclude/maybe (default) or grades 0–3")
+
+    p = command("screen-decide", cmd_screen_decide,
+                "record screening decisions (each committed as it is made)")
+    p.add_argument("--topic", required=True)
+    p.add_argument("--screening", required=True)
+    p.add_argument("--reviewer", help=f"who decides (default: ${REVIEWER_ENV})")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--record", nargs=2, metavar=("ID", "LABEL"),
+                       help="one decision: a record id, DOI or PMID, and its label")
+    which.add_argument("--csv", type=Path, metavar="FILE",
+                       help="decisions as rows id,label[,reason,note]; every row is checked "
+                            "before any is written")
+    p.add_argument("--reason", help="with --record: the exclusion reason")
+    p.add_argument("--note", help="with --record: a note")
+
+    p = command("screen-status", cmd_screen_status,
+                "a screening's counts and what each stopping rule advises")
+    p.add_argument("--topic", required=True)
+    p.add_argument("--screening", required=True)
