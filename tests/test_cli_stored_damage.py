@@ -44,7 +44,7 @@ def test_a_cut_relevant_mask_is_computed_again_and_said_not_read_as_garbage(
     code, out, err = run(capsys, "report", path, "--topic", TOPIC, tmp_path / "r.html")
     assert code == 0, err
     assert err.count("litqeval: note: topic 'cardio': the stored hull result of list") == 2
-    assert "relevant mask was damaged (3 bytes for" in err
+    assert "was damaged (relevant mask: 3 bytes for" in err
     assert run(capsys, "evaluate", path, "--topic", TOPIC, "--json")[1:] == (want, "")
 
 
@@ -53,7 +53,7 @@ def test_a_cut_relevant_mask_is_computed_again_and_said_not_read_as_garbage(
      "WHERE record_id = 1", "the stored lsa vector of record 1 is damaged (10 bytes"),
     (("report", "OUT"), "UPDATE vectors SET dtype = '|O'; DELETE FROM evaluation_results",
      "stored type '|O' is not one of <f4"),
-    (("report", "OUT"), "UPDATE embedding_sets SET notes = '[1'", "notes is damaged"),
+    (("report", "OUT"), "UPDATE embedding_sets SET notes = '[1'", "set is damaged (notes:"),
     (("report", "OUT"), "UPDATE parameters SET value = 'Infinity' WHERE key LIKE '%.alpha'",
      "'evaluation.1.alpha' is damaged"),
 ])
@@ -80,14 +80,14 @@ def test_an_evaluation_parameter_out_of_range_is_refused_and_never_stored(
 
 
 @pytest.mark.parametrize(("sql", "message"), [
-    ("UPDATE pools SET params = '{'", "the stored settings of pool 'P' is damaged (not valid"),
+    ("UPDATE pools SET params = '{'", "the stored pool 'P' is damaged (settings: not valid"),
     ("UPDATE pools SET params = json_set(params, '$.w', 0)", "w must be a whole number"),
-    ("UPDATE pools SET params = json_set(params, '$.t', 'x')", "settings of pool 'P'"),
-    ("UPDATE pools SET qrels = '[\"a\"]'", "the qrels of pool 'P' is damaged"),
-    ("UPDATE pool_runs SET records = substr(records, 1, 5)", "the stored run 'A' of pool "
-     "'P' is damaged (5 bytes where a multiple of 8 belong)"),
-    ("UPDATE screenings SET source = '[]'", "the stored source of screening 'pool: P'"),
-    ("UPDATE screenings SET reasons = '{'", "the stored reasons of screening 'pool: P'"),
+    ("UPDATE pools SET params = json_set(params, '$.t', 'x')", "pool 'P' is damaged (settings"),
+    ("UPDATE pools SET qrels = '[\"a\"]'", "pool 'P' is damaged (qrels: an entry is not"),
+    ("UPDATE pool_runs SET records = substr(records, 1, 5)", "the stored pool 'P' is damaged "
+     "(run 'A': 5 bytes where a multiple of 8 belong)"),
+    ("UPDATE screenings SET source = '[]'", "screening 'pool: P' is damaged (source: a JSON"),
+    ("UPDATE screenings SET reasons = '{'", "screening 'pool: P' is damaged (reasons: not"),
 ])
 def test_a_damaged_pool_or_screening_is_one_line_and_exit_2(tmp_path, capsys, sql, message):
     path = pool_project(tmp_path, two_run_layers(5, 1)[0])

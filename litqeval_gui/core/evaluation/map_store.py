@@ -20,9 +20,9 @@ from numpy.typing import NDArray
 
 from litqeval_gui.core.embedding.projection import MAP_SEED, Method, Projection, project
 from litqeval_gui.core.evaluation.vector_store import (
+    VECTOR_DTYPES,
     EmbeddingSet,
     corpus_fingerprint,
-    decode,
     latest_set,
     live_record_ids,
     load_vectors,
@@ -33,6 +33,7 @@ from litqeval_gui.core.projectfile.project import Project, now
 from litqeval_gui.core.projectfile.stored import (
     DamagedDataError,
     check_number,
+    read_array,
     read_buffer,
     read_json,
     topic_label,
@@ -69,13 +70,13 @@ def load_map(db: sqlite_utils.Database, emb: EmbeddingSet, method: str,
         return None
     key, params, corpus, fidelity, note, ids, coords, dtype, shape = row
     what = f"{topic_label(db, emb.topic_id)}: the stored {method.upper()} map"
-    points = decode(dtype, shape, coords, f"{what}'s coordinates", 2)
+    points = read_array(coords, dtype, shape, what, VECTOR_DTYPES, 2, part="coordinates")
     if points.shape[1] != 2:
-        raise DamagedDataError(f"{what}'s coordinates", f"{points.shape[1]} columns, not 2")
-    record_ids = read_buffer(ids, "<i8", f"{what}'s record ids", len(points))
-    params = read_json(params, f"{what}'s parameters", dict)
+        raise DamagedDataError(what, f"{points.shape[1]} columns, not 2", "coordinates")
+    record_ids = read_buffer(ids, "<i8", what, len(points), part="record ids")
+    params = read_json(params, what, dict, part="parameters")
     if fidelity is not None:
-        check_number(fidelity, f"{what}'s fidelity", 0.0, 1.0)
+        check_number(fidelity, what, 0.0, 1.0, part="fidelity")
     current = latest_set(db, emb.topic_id, emb.info.name)
     live = live_record_ids(db, emb.topic_id) if live is None else live
     stale = (corpus != corpus_fingerprint(live)

@@ -42,7 +42,7 @@ def load_outcome(db: sqlite_utils.Database, list_id: int, method: str, key: str,
     if row is None:
         return None
     what = _label(db, list_id, method)
-    relevant = read_bits(row[1] or b"", n_rows, f"{what}'s relevant mask")
+    relevant = read_bits(row[1] or b"", n_rows, what, "relevant mask")
     return _outcome(read_json(row[0], what, dict), method, n_rows, what), relevant
 
 
@@ -58,12 +58,12 @@ def _outcome(data: dict, method: str, n_rows: int, what: str) -> Outcome:
     try:
         if data["method"] != method:
             raise DamagedDataError(what, f"it says method {data['method']!r}")
-        retrieved = int(check_number(data["n_retrieved"], f"{what}'s retrieved count", 0,
-                                     n_rows, integer=True))
-        relevant = int(check_number(data["n_relevant"], f"{what}'s relevant count", 0,
-                                    retrieved, integer=True))
-        precision = float(check_number(data["precision"], f"{what}'s precision", 0, 1))
-        recall = float(check_number(data["recall"], f"{what}'s recall", 0, 1))
+        retrieved = int(check_number(data["n_retrieved"], what, 0, n_rows, integer=True,
+                                     part="retrieved count"))
+        relevant = int(check_number(data["n_relevant"], what, 0, retrieved, integer=True,
+                                    part="relevant count"))
+        precision = float(check_number(data["precision"], what, 0, 1, part="precision"))
+        recall = float(check_number(data["recall"], what, 0, 1, part="recall"))
         if not isinstance(data["defined"], bool) or not isinstance(data["reason"],
                                                                     str | None):
             raise DamagedDataError(what, "its 'defined' or 'reason' has the wrong type")
@@ -72,11 +72,11 @@ def _outcome(data: dict, method: str, n_rows: int, what: str) -> Outcome:
             raise DamagedDataError(what, "its detail is not a JSON object")
         for name, (shape, low, high) in _DETAIL.items():
             if detail.get(name) is not None:
-                _numbers(detail[name], f"{what}'s {name}", shape, low, high)
-        loo = tuple((int(check_number(n, f"{what}'s leave-one-out count", 0, retrieved,
-                                      integer=True)),
-                     float(check_number(p, f"{what}'s leave-one-out precision", 0, 1)),
-                     float(check_number(r, f"{what}'s leave-one-out recall", 0, 1)))
+                _numbers(detail[name], what, name, shape, low, high)
+        loo = tuple((int(check_number(n, what, 0, retrieved, integer=True,
+                                      part="leave-one-out count")),
+                     float(check_number(p, what, 0, 1, part="leave-one-out precision")),
+                     float(check_number(r, what, 0, 1, part="leave-one-out recall")))
                     for n, p, r in data["loo"])
     except (KeyError, TypeError, ValueError):  # a field missing, a list of the wrong length
         raise DamagedDataError(what, "its fields are missing or malformed") from None
@@ -91,16 +91,16 @@ _DETAIL: dict[str, tuple[tuple[int | None, ...], float, float]] = {
     "polygon": ((None, 2), -FLOAT_LIMIT, FLOAT_LIMIT)}
 
 
-def _numbers(value: object, what: str, shape: tuple[int | None, ...], low: float,
+def _numbers(value: object, what: str, part: str, shape: tuple[int | None, ...], low: float,
              high: float) -> None:
     """``value`` is a number (``shape`` ()) or nested lists of ``shape``, each in range."""
     if not shape:
-        check_number(value, what, low, high)
+        check_number(value, what, low, high, part=part)
         return
     if not isinstance(value, list) or (shape[0] is not None and len(value) != shape[0]):
-        raise DamagedDataError(what, "not a list of the expected length")
+        raise DamagedDataError(what, "not a list of the expected length", part)
     for item in value:
-        _numbers(item, what, shape[1:], low, high)
+        _numbers(item, what, part, shape[1:], low, high)
 
 
 def store_outcomes(project: Project,

@@ -91,7 +91,7 @@ def documents(db: sqlite_utils.Database, record_ids: Sequence[int]) -> list[Docu
             "SELECT id, title, abstract, doi, pmid, ids FROM records WHERE id IN "
             f"({','.join('?' * len(part))})", list(part))
         for key, title, abstract, doi, pmid, ids in rows:
-            other = read_json(ids, f"record {key}'s other ids", dict) if ids else {}
+            other = read_json(ids, f"record {key}", dict, part="other ids") if ids else {}
             if pmid:
                 other["pmid"] = pmid
             found[key] = Document(title or "", abstract or "", doi or "", other)
@@ -120,13 +120,13 @@ def _params_text(info: BackendInfo) -> str:
 
 def _set_from_row(db: sqlite_utils.Database, row: tuple) -> EmbeddingSet:
     key, topic_id, backend, model, version, params, corpus, state, dim, notes = row
-    what = f"{topic_label(db, topic_id)}: the stored {backend} vector set's"
+    what = f"{topic_label(db, topic_id)}: the stored {backend} vector set"
     if dim is not None:
-        check_number(dim, f"{what} dimension", 1, MAX_DIMENSION, integer=True)
+        check_number(dim, what, 1, MAX_DIMENSION, integer=True, part="dimension")
     return EmbeddingSet(key, topic_id,
                         BackendInfo(backend, model, version,
-                                    read_json(params, f"{what} parameters", dict)),
-                        corpus, state, dim, tuple(read_strings(notes or "[]", f"{what} notes")))
+                                    read_json(params, what, dict, part="parameters")),
+                        corpus, state, dim, tuple(read_strings(notes or "[]", what, "notes")))
 
 
 _SET_COLUMNS = "id, topic_id, backend, model, version, params, corpus, state, dim, notes"
@@ -346,7 +346,8 @@ def _finish(project: Project, emb: EmbeddingSet, notes: tuple[str, ...]) -> Embe
     def op(p: Project) -> Changes:
         row = p.db.execute("SELECT shape FROM vectors WHERE set_id = ? AND data IS NOT NULL "
                            "LIMIT 1", [emb.id]).fetchone()
-        dim = read_shape(row[0], f"the vectors of set {emb.id}", 1)[0] if row else None
+        dim = (read_shape(row[0], f"the stored vector set {emb.id}", 1, "a vector's shape")[0]
+               if row else None)
         changed = emb.state != "done"
         p.db.execute("UPDATE embedding_sets SET state = 'done', dim = ?, notes = ? "
                      "WHERE id = ?", [dim, json.dumps(list(notes)), emb.id])
@@ -384,22 +385,23 @@ def load_vectors(db: sqlite_utils.Database, emb: EmbeddingSet
     if key not in _CACHE:
         ids = np.empty(count, np.int64)
         parts = []
-        what = f"{topic_label(db, emb.topic_id)}: the stored {emb.info.name} vector of record"
+        what = f"{topic_label(db, emb.topic_id)}: the stored {emb.info.name} vector"
         rows = db.execute("SELECT record_id, dtype, shape, data FROM vectors "
                           "WHERE set_id = ? AND data IS NOT NULL ORDER BY record_id", [emb.id])
         for i, (record_id, dtype, shape, data) in enumerate(rows):
             ids[i] = record_id
-            vector = read_array(data, dtype, shape, f"{what} {record_id}", VECTOR_DTYPES, 1,
-                                finite=False)
+            vector = read_array(data, dtype, shape, f"{what} of record {record_id}",
+                                VECTOR_DTYPES, 1, finite=False)
             dim = emb.dim or (parts[0].size if parts else vector.size)
             if vector.size != dim:
-                raise DamagedDataError(f"{what} {record_id}", f"{vector.size} values where "
+                raise DamagedDataError(f"{what} of record {record_id}",
+                                       f"{vector.size} values where "
                                        f"the set's vectors have {dim}")
             parts.append(vector)
         dim = emb.dim or 0
         matrix = np.vstack(parts).astype(np.float32, copy=False) if parts else np.empty((0, dim),
                                                                                         np.float32)
-        check_finite(matrix, f"{what}s of the set")
+        check_finite(matrix, f"{what} set")
         _CACHE.clear()
         _CACHE[key] = (ids, matrix)
     return _CACHE[key]

@@ -219,18 +219,18 @@ _POOL_SQL = ("SELECT p.id, p.topic_id, t.name, p.name, p.screening_id, p.params,
 
 def _pool(row: Sequence) -> Pool:
     """The pool of a row of :data:`_POOL_SQL`, its stored settings and qrels checked."""
-    what = f"topic {row[2]!r}: the stored settings of pool {row[3]!r}"
+    what = f"topic {row[2]!r}: the stored pool {row[3]!r}"
     try:
-        chosen = Settings.from_dict(read_json(row[5], what, dict))
+        chosen = Settings.from_dict(read_json(row[5], what, dict, part="settings"))
     except DamagedDataError:
         raise
     except (KeyError, TypeError, ValueError, LitqError) as err:
         raise DamagedDataError(what, str(err) if isinstance(err, LitqError)
-                               else "a field is missing or of the wrong type") from None
-    qrels = read_json(row[6], f"topic {row[2]!r}: the qrels of pool {row[3]!r}", list)
+                               else "a field is missing or of the wrong type",
+                               "settings") from None
+    qrels = read_json(row[6], what, list, part="qrels")
     if not all(type(item) is int for item in qrels):
-        raise DamagedDataError(f"topic {row[2]!r}: the qrels of pool {row[3]!r}",
-                               "an entry is not a list id")
+        raise DamagedDataError(what, "an entry is not a list id", "qrels")
     return Pool(row[0], row[1], row[2], row[3], row[4], chosen, tuple(qrels), row[7], row[8])
 
 
@@ -256,8 +256,8 @@ def get_pool(project: Project, pool_id: int) -> Pool:
 def runs(project: Project, pool: Pool) -> list[Run]:
     """The pool's runs in order, their stored record ids checked."""
     return [Run(name, source, tuple(read_buffer(
-                blob, "<i8", f"topic {pool.topic!r}: the stored run {name!r} of pool "
-                             f"{pool.name!r}").tolist()))
+                blob, "<i8", f"topic {pool.topic!r}: the stored pool {pool.name!r}",
+                part=f"run {name!r}").tolist()))
             for name, source, blob in project.db.execute(
                 "SELECT name, source, records FROM pool_runs WHERE pool_id = ? "
                 "ORDER BY position", [pool.id])]

@@ -92,7 +92,7 @@ _EVENT_COLUMNS = ("id, screening_id, record_id, kind, target, COALESCE(label, ''
 
 def _event(row: Sequence) -> Event:
     values = list(row)
-    values[8] = tuple(read_strings(values[8], f"the tags of stored decision {values[0]}"))
+    values[8] = tuple(read_strings(values[8], f"the stored decision {values[0]}", "tags"))
     return Event(*values)
 
 
@@ -187,8 +187,8 @@ _SCREENING_SQL = ("SELECT s.id, s.topic_id, s.name, s.phase, s.scheme, s.source,
 
 def _screening(row: Sequence) -> Screening:
     """The screening of a row of :data:`_SCREENING_SQL`, its stored JSON checked."""
-    what = f"the stored source of screening {row[2]!r}"
-    source = read_json(row[5], what, dict)
+    what = f"the stored screening {row[2]!r}"
+    source = read_json(row[5], what, dict, part="source")
     try:
         lists = tuple(source["lists"])
         record_filter = RecordFilter(**source["filter"])
@@ -198,11 +198,11 @@ def _screening(row: Sequence) -> Screening:
                 for value in (record_filter.year_min, record_filter.year_max)):
             raise TypeError
     except (KeyError, TypeError):
-        raise DamagedDataError(what, "a field is missing or of the wrong type") from None
+        raise DamagedDataError(what, "a field is missing or of the wrong type",
+                               "source") from None
     return Screening(id=row[0], topic_id=row[1], name=row[2], phase=row[3], scheme=row[4],
                      lists=lists, record_filter=record_filter,
-                     reasons=tuple(read_strings(row[6], f"the stored reasons of screening "
-                                                        f"{row[2]!r}")),
+                     reasons=tuple(read_strings(row[6], what, "reasons")),
                      created=row[7], size=row[8])
 
 
@@ -365,5 +365,5 @@ def tags_used(project: Project, screening_id: int) -> list[str]:
     found: set[str] = set()
     for (text,) in project.db.execute("SELECT tags FROM screening_events WHERE screening_id = ? "
                                       "AND tags IS NOT NULL", [screening_id]):
-        found.update(read_strings(text, f"the tags of a decision of screening {screening_id}"))
+        found.update(read_strings(text, f"a decision of screening {screening_id}", "tags"))
     return sorted(found, key=str.casefold)

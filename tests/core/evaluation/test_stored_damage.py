@@ -33,12 +33,13 @@ REFUSED = [  # (SQL, evaluation settings, what the one line must say)
      RUN_COS, "vector of record 1 is damaged (149 values where the set's vectors have 150)"),
     (f"UPDATE vectors SET data = 'text' WHERE {ONE_VECTOR}", RUN_COS, "str where bytes belong"),
     (f"UPDATE vectors SET data = X'{HUGE}' WHERE {ONE_VECTOR}", RUN_COS,
-     "magnitude 3e+38 is beyond"),
+     "the stored lsa vector set is damaged (a value of magnitude 3e+38 is beyond"),
     (f"UPDATE vectors SET data = X'{'0000c07f' * 150}' WHERE {ONE_VECTOR}", RUN_COS,
      "a value is not finite"),
-    ("UPDATE embedding_sets SET params = '{'", PCA, "lsa vector set's parameters is damaged"),
-    ("UPDATE embedding_sets SET notes = '[1'", PCA, "lsa vector set's notes is damaged"),
-    ("UPDATE embedding_sets SET notes = '[1]'", PCA, "notes is damaged (not a list of text)"),
+    ("UPDATE embedding_sets SET params = '{'", PCA,
+     "the stored lsa vector set is damaged (parameters: not valid JSON)"),
+    ("UPDATE embedding_sets SET notes = '[1'", PCA, "vector set is damaged (notes: not valid"),
+    ("UPDATE embedding_sets SET notes = '[1]'", PCA, "(notes: not a list of text)"),
     ("UPDATE parameters SET value = 'Infinity' WHERE key LIKE '%.alpha'", None,
      "'evaluation.1.alpha' is damaged (parameter 'evaluation.1.alpha' must be a finite "
      "number in (0, 1,000,000,000], not inf)"),
@@ -49,28 +50,28 @@ REFUSED = [  # (SQL, evaluation settings, what the one line must say)
 
 REPAIRED = [  # (SQL, what the note must say)
     ("UPDATE evaluation_results SET relevant = substr(relevant, 1, 3)",
-     "cos result of list 'clean''s relevant mask was damaged (3 bytes for 49 rows, where 7 "
+     "cos result of list 'clean' was damaged (relevant mask: 3 bytes for 49 rows, where 7 "
      "belong)"),
     ("UPDATE evaluation_results SET relevant = X'FFFFFFFFFFFFFF' WHERE method = 'hull'",
      "bits set beyond its 49 rows"),
     ("UPDATE evaluation_results SET outcome = '{'", "cos result of list 'clean' was damaged "
                                                      "(not valid JSON)"),
     ("UPDATE evaluation_results SET outcome = json_set(outcome, '$.precision', 7.5) "
-     "WHERE method = 'mvee'", "mvee result of list 'clean''s precision was damaged (7.5 is "
+     "WHERE method = 'mvee'", "mvee result of list 'clean' was damaged (precision: 7.5 is "
                               "outside [0, 1])"),
     ("UPDATE evaluation_results SET outcome = json_set(outcome, '$.n_relevant', -1)",
-     "relevant count was damaged"),
+     "was damaged (relevant count: -1 is outside"),
     ("UPDATE evaluation_results SET outcome = json_remove(outcome, '$.loo')",
      "fields are missing or malformed"),
     ("UPDATE evaluation_results SET outcome = json_set(outcome, '$.detail.polygon', "
-     "json('[[1, 2, 3]]')) WHERE method = 'hull'", "polygon was damaged"),
+     "json('[[1, 2, 3]]')) WHERE method = 'hull'", "was damaged (polygon: not a list of the"),
     ("UPDATE maps SET coords = substr(coords, 1, 100)",
-     "stored PCA map's coordinates was damaged (100 bytes where 1200 belong)"),
+     "the stored PCA map was damaged (coordinates: 100 bytes where 1200 belong)"),
     ("UPDATE maps SET record_ids = substr(record_ids, 1, 100)",
-     "map's record ids was damaged (100 bytes where 1200 belong)"),
-    ("UPDATE maps SET shape = '[150, 3]'", "coordinates was damaged"),
-    ("UPDATE maps SET fidelity = 7.5", "fidelity was damaged"),
-    ("UPDATE maps SET params = '[]'", "parameters was damaged"),
+     "map was damaged (record ids: 100 bytes where 1200 belong)"),
+    ("UPDATE maps SET shape = '[150, 3]'", "(coordinates: 1200 bytes where 1800 belong"),
+    ("UPDATE maps SET fidelity = 7.5", "(fidelity: 7.5 is outside [0, 1])"),
+    ("UPDATE maps SET params = '[]'", "(parameters: a JSON list where a dict belongs)"),
 ]
 
 
