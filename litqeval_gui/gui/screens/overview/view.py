@@ -7,11 +7,8 @@ project changes; nothing here waits for an evaluation.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from litqeval_gui.core.evaluation.recall import recall_report
 from litqeval_gui.core.pooling import store as pool_store
@@ -22,29 +19,10 @@ from litqeval_gui.core.screening.labels import is_relevant
 from litqeval_gui.gui.screens import TopicTarget
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
+from litqeval_gui.gui.tables import fill_table, read_only_table
 
 ROLES = {"core": "core set", "results": "result list", "other": "other"}
 REFRESH_ON = ("lists", "records", "works", "verdicts", "decisions")
-
-
-def _table(headers: Sequence[str], tip: str) -> QTableWidget:
-    table = QTableWidget(0, len(headers), toolTip=tip)
-    table.setHorizontalHeaderLabels(list(headers))
-    table.verticalHeader().setVisible(False)
-    table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-    table.horizontalHeader().setStretchLastSection(True)
-    return table
-
-
-def _fill(table: QTableWidget, rows: Sequence[Sequence[object]]) -> None:
-    table.setRowCount(len(rows))
-    for r, row in enumerate(rows):
-        for c, value in enumerate(row):
-            item = QTableWidgetItem(f"{value:,}" if isinstance(value, int) else str(value))
-            if isinstance(value, int):
-                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            table.setItem(r, c, item)
-    table.resizeColumnsToContents()
 
 
 class OverviewView(TopicTarget, QWidget):
@@ -57,14 +35,14 @@ class OverviewView(TopicTarget, QWidget):
         self.session, self.topic = session, topic
         self.topic_id = session.project.topic_id(topic)
         self._stale = False
-        self.lists = _table(["List", "Role", "Database", "Records", "Works", "Recall",
+        self.lists = read_only_table(["List", "Role", "Database", "Records", "Works", "Recall",
                              "Core found"],
                             "Each list of the topic; recall = core works the list contains "
                             "÷ core works (a set count, no evaluation needed)")
-        self.screenings = _table(["Screening", "Phase", "Screened", "Of", "Relevant"],
+        self.screenings = read_only_table(["Screening", "Phase", "Screened", "Of", "Relevant"],
                                  "The topic's screenings: records decided so far and how "
                                  "many of them were judged relevant")
-        self.pools = _table(["Pool", "Depth released", "Feeds screening"],
+        self.pools = read_only_table(["Pool", "Depth released", "Feeds screening"],
                             "The topic's incremental pools")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -114,7 +92,7 @@ class OverviewView(TopicTarget, QWidget):
         has_core = any(info.role == "core" for info in infos)
         recall = {r.name: r for r in recall_report(project, self.topic).lists} \
             if has_core and any(info.role == "results" for info in infos) else {}
-        _fill(self.lists, [
+        fill_table(self.lists, [
             (info.name, ROLES.get(info.role, info.role), info.database or "", info.records,
              info.size, f"{recall[info.name].recall:.3f}" if info.name in recall else "",
              f"{recall[info.name].retrieved_core} of {recall[info.name].core}"
@@ -127,7 +105,7 @@ class OverviewView(TopicTarget, QWidget):
             rows.append((screening.name, screening.phase.replace("_", " "), len(decided),
                          screening.size,
                          sum(is_relevant(screening.scheme, e.label) for e in decided)))
-        _fill(self.screenings, rows)
+        fill_table(self.screenings, rows)
         names = {s.id: s.name for s in screenings}
-        _fill(self.pools, [(pool.name, pool.depth, names.get(pool.screening_id, ""))
+        fill_table(self.pools, [(pool.name, pool.depth, names.get(pool.screening_id, ""))
                            for pool in pool_store.pools(project, self.topic)])
