@@ -9,8 +9,8 @@ from litqeval_gui.core.pooling import store
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store as screening_store
 from litqeval_gui.core.screening.session import ScreeningSession
-from litqeval_gui.gui.screens.pooling import PoolingView
 from litqeval_gui.gui.screen_registry import SCREENS
+from litqeval_gui.gui.screens.pooling import PoolingView
 from litqeval_gui.gui.session import ProjectSession
 from tests.support.plots import tick_values
 from tests.support.pooling import docid, pool_project, two_run_layers
@@ -53,7 +53,10 @@ def test_advance_judge_until_the_pool_stops(qtbot, screen, shot):
         qtbot.waitUntil(lambda d=depth: f"pool depth {d}:" in view.status.text())
         judge_all(session, "T", relevant)
         qtbot.waitUntil(lambda d=depth: f"judged depth {d} " in view.status.text())
-    assert "stopped at depth 2 (critical depth)" in view.status.text()
+    assert ("the stop rule stops the pool at depth 2 (critical depth), decided once depth 11 "
+            "was judged; depths 3–11 were released before it could decide"
+            in view.status.text())
+    assert "critical depth k_cr: depth 2" in view.status.text()
     assert not view.advance_button.isEnabled()
     _, nrels = view.depth_plot.nrels.getData()
     assert nrels.tolist() == [2, 4, 6, 8] + [8] * 7
@@ -102,3 +105,27 @@ def test_topic_menu_opens_the_selected_topics_pool(window, qtbot, tmp_path):
     view = window.tabs.currentWidget()
     assert (view.key, view.topic) == ("pooling", "U")
     assert view.pool_box.currentText() == "P"
+
+
+def test_advance_while_judged_releases_every_judged_depth_in_one_click(qtbot, tmp_path):
+    """Issue 24 §8: with complete qrels nothing waits for a judgement, so one click
+    releases depths 1–11 (the CLI's --while-judged); the status says where the rule stops
+    and that the depths after it were released before it could tell."""
+    runs, relevant = two_run_layers(20, 4)
+    grades = {doc: int(doc in relevant) for docs in runs.values() for doc in docs}
+    path = pool_project(tmp_path, runs, grades)
+    with Project.open(path) as project:
+        store.create_pool(project, "T", "P", ["A", "B"], store.settings("aggressive",
+                          low_yield=None), qrels=["qrels"])
+    session = ProjectSession(Project.open(path))
+    view = PoolingView(session, "T")
+    qtbot.addWidget(view)
+    view.show()
+    assert view.while_judged_button.isEnabled()
+    view.while_judged_button.click()
+    qtbot.waitUntil(lambda: "advanced 11 depths (1–11): 0 new records" in view.status.text())
+    assert "released depth 11, judged depth 11" in view.status.text()
+    assert "depths 3–11 were released before it could decide" in view.status.text()
+    assert not view.while_judged_button.isEnabled() and not view.advance_button.isEnabled()
+    view.close()
+    assert session.close()

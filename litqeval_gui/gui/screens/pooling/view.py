@@ -64,6 +64,26 @@ def _fill(table: QTableWidget, rows: list[tuple]) -> None:
     table.resizeColumnsToContents()
 
 
+def status_text(found: PoolState) -> str:
+    """What the pool has done, each number named: depths released and judged, records
+    judged, relevant and waiting, the critical depth and where the stop rule stops (and,
+    when depths past it were released before the rule could tell, that it is so)."""
+    d = found.decision
+    k_cr = "not determined yet" if d.k_cr is None else f"depth {d.k_cr}"
+    if found.finished:
+        end = (f"the stop rule stops the pool at depth {d.stop_depth} ({d.reason}), "
+               f"decided once depth {found.judged_depth} was judged")
+        if found.released > d.stop_depth:
+            end += (f"; depths {d.stop_depth + 1}–{found.released} were released before "
+                    "it could decide")
+    else:
+        end = f"the stop rule decides once depth {d.depth_needed} is judged"
+    return (f"{found.pool.settings.params.label()} · released depth {found.released}, "
+            f"judged depth {found.judged_depth} · {found.effort} records judged, "
+            f"{found.relevant} relevant, {len(found.pending)} waiting in screening "
+            f"“pool: {found.pool.name}” · critical depth k_cr: {k_cr} · {end}")
+
+
 class PoolingView(TopicTarget, QWidget):
     key = "pooling"
 
@@ -80,6 +100,12 @@ class PoolingView(TopicTarget, QWidget):
         self.advance_button.setToolTip("Send the next depth's unjudged records to the pool's "
                                        "screening")
         self.advance_button.clicked.connect(self.advance)
+        self.while_judged_button = QPushButton("Advance while judged")
+        self.while_judged_button.setToolTip(
+            "Release depth after depth as long as nothing released waits for a judgement "
+            "(e.g. with complete qrels), until the stop rule stops the pool or the runs end")
+        self.while_judged_button.clicked.connect(self.advance_while_judged)
+        self._advances: list[state.Advance] | None = None  # while advancing while judged
         self.new_button = QPushButton("New pool…")
         self.new_button.setToolTip("Pool some of the topic's runs: choose them, the "
                                    "judgements, the stop rule and the screening it feeds")
@@ -117,6 +143,7 @@ class PoolingView(TopicTarget, QWidget):
         bar.addWidget(label)
         bar.addWidget(self.pool_box, 1)
         bar.addWidget(self.advance_button)
+        bar.addWidget(self.while_judged_button)
         bar.addWidget(self.new_button)
         bar.addWidget(self.export_button)
         self.empty = QWidget()
@@ -211,7 +238,10 @@ class PoolingView(TopicTarget, QWidget):
 
     def show_pool(self) -> None:
         found = self.current()
-        self.advance_button.setEnabled(found is not None and found.can_advance)
+        self.advance_button.setEnabled(found is not None and found.can_advance
+                                       and self._advances is None)
+        self.while_judged_button.setEnabled(self.advance_button.isEnabled()
+                                            and not found.pending)
         self.advance_action.setEnabled(self.advance_button.isEnabled())
         self.body.setCurrentWidget(self.splitter if found else self.empty)
         self.pool_box.setEnabled(self.pool_box.count() > 0)
@@ -237,14 +267,7 @@ class PoolingView(TopicTarget, QWidget):
                                  judged=found.judged_depth or None,
                                  rate_note=f"ŕ(1) needs depths 1–{needs} judged (w + W); "
                                            f"judged to {found.judged_depth}")
-        k_cr = "undetermined" if d.k_cr is None else d.k_cr
-        end = (f"stopped at depth {d.stop_depth} ({d.reason})" if found.finished
-               else f"judge to depth {d.depth_needed} to decide")
-        self.status.setText(
-            f"{found.pool.settings.params.label()} · released depth {found.released}, judged "
-            f"depth {found.judged_depth} · {found.effort} judged, {found.relevant} relevant, "
-            f"{len(found.pending)} waiting in screening “pool: {found.pool.name}” · "
-            f"k_cr {k_cr} · {end}")
+        self.status.setText(status_text(found))
         _fill(self.contributions, [(c.run, c.relevant, c.only) for c in found.contributions()])
         _fill(self.static, [(name, size, rel) for name, (size, rel)
                             in found.static_pools().items()])
@@ -273,11 +296,36 @@ class PoolingView(TopicTarget, QWidget):
                            on_success=lambda done: self._advanced(depth, done.value),
                            on_failure=self._failed)
 
+    def advance_while_judged(self) -> None:
+        """Advance one depth after another while nothing released waits for a judgement
+        (each depth one write; :func:`~litqeval_gui.core.pooling.state.advance_while_judged`
+        is the same loop on one connection, for the command line)."""
+        self._advances = []
+        self.advance()
+
     def _advanced(self, depth: int, added: int) -> None:
+        done = state.Advance(depth, added)
+        if self._advances is not None:
+            self._advances.append(done)
         self.refresh()
-        self.status.setText(f"{state.Advance(depth, added).message()} · {self.status.text()}")
+        found = self.current()
+        if (self._advances is not None and found is not None and found.can_advance
+                and not found.pending):
+            self.advance()
+            return
+        if self._advances is not None and len(self._advances) > 1:
+            added = sum(a.added for a in self._advances)
+            message = (f"advanced {len(self._advances)} depths "
+                       f"({self._advances[0].depth}–{depth}): {added} new "
+                       f"record{'' if added == 1 else 's'}")
+        else:
+            message = done.message()
+        self._advances = None
+        self.show_pool()
+        self.status.setText(f"{message} · {self.status.text()}")
 
     def _failed(self, exc: BaseException) -> None:
+        self._advances = None
         self.refresh()
         show_error(self, "The pool was not advanced", exc)
 
