@@ -5,8 +5,9 @@ with known relevant records from the screen."""
 
 
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QInputDialog
 
+from litqeval_gui.core.screening import store
 from tests.support.screening_screen import logged_events, screening_view, settle
 
 
@@ -49,3 +50,45 @@ def test_enter_and_escape_return_the_focus_to_the_record(qtbot, session):
     _press(qtbot, Qt.Key.Key_I)
     assert view.labels == {first: "include"}
     assert view.include_edit.text() == "mice"
+
+
+# -- item 8: counters that say what they count -----------------------------------------------
+def test_the_counts_name_each_label(qtbot, session):
+    view = screening_view(qtbot, session)
+    for key in [Qt.Key.Key_I] * 5 + [Qt.Key.Key_M] + [Qt.Key.Key_E] * 2:
+        _press(qtbot, key)
+    assert view.progress.counts.text() == (
+        "<b>8</b> screened · <b>52</b> remaining · <b>5</b> included · <b>2</b> excluded · "
+        "<b>1</b> maybe")  # not "6 included so far"
+
+
+def test_stepping_back_counts_decisions_not_a_queue_position(qtbot, session):
+    from litqeval_gui.core.screening.queue import random_order
+
+    view = screening_view(qtbot, session)
+    for key in (Qt.Key.Key_E, Qt.Key.Key_E, Qt.Key.Key_I):
+        _press(qtbot, key)
+    view._switch(random_order(store.items(session.project, view.screening.id), 7))
+    _press(qtbot, Qt.Key.Key_Left)
+    assert view.header.text() == ("<b>Your decision 3 of 3</b> (in the order decided) — a "
+                                  "decision key changes it, → goes forward")
+
+
+def test_a_tag_on_an_undecided_record_survives_a_restart(qtbot, session, made, monkeypatch):
+    monkeypatch.setattr(QInputDialog, "getItem", staticmethod(lambda *args: ("adults", True)))
+    view = screening_view(qtbot, session)
+    _press(qtbot, Qt.Key.Key_E)
+    tagged = view.shown
+    _press(qtbot, Qt.Key.Key_T)
+    assert view.tag_bar.tags() == ["adults"]
+    settle(qtbot, session)
+    view.close()
+    again = screening_view(qtbot, session)  # the screen opened again on the stored state
+    assert again.shown == tagged and again.tag_bar.tags() == ["adults"]
+    _press(qtbot, Qt.Key.Key_I)
+    assert again.tag_bar.tags() == []  # the next record has none
+    settle(qtbot, session)
+    assert [(e.label, e.tags) for e in logged_events(made[0])] == [
+        ("exclude", ()), ("include", ("adults",))]
+    third = screening_view(qtbot, session)  # nothing waits any more
+    assert third.shown not in (tagged, None) and third.tag_bar.tags() == []

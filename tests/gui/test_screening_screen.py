@@ -170,7 +170,7 @@ def test_history_steps_back_and_a_key_changes_a_past_decision(qtbot, session, ma
     qtbot.keyClick(view, Qt.Key.Key_I)
     qtbot.keyClick(view, Qt.Key.Key_Left)
     qtbot.keyClick(view, Qt.Key.Key_Left)
-    assert view.shown == first and "Decided record 1 of 2" in view.header.text()
+    assert view.shown == first and "Your decision 1 of 2" in view.header.text()
     qtbot.keyClick(view, Qt.Key.Key_E)  # change it; the view moves forward
     settle(qtbot, session)
     assert view.labels[first] == "exclude"

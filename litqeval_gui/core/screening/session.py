@@ -10,6 +10,8 @@ leaves the caller to :meth:`~ScreeningSession.reload` from the project.
 
 A note or tags given to an undecided record wait for its decision; given to a decided
 one they are stored at once as the same decision again (the event log keeps both).
+Waiting tags are kept in the project too (:func:`pending_tags_parameter`), so a restart
+shows the tagged record again with its tags.
 Changing a decided record's label keeps its note and tags. ←/→ (:meth:`back`,
 :meth:`forward`) step through the decided records, where a decision changes the one
 shown; a record undone, or shown when the ordering switches, stays shown until decided.
@@ -22,6 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.changes import NOTHING
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.writes import Done, Op
@@ -57,6 +60,12 @@ def take_back_op(screening: Screening, reviewer: str, redo: bool = False) -> Op:
     return op
 
 
+def pending_tags_parameter(screening_id: int) -> parameters.Parameter[list]:
+    """Where the tags of an undecided record wait for its decision: ``[record id, tag, …]``
+    (``[]``: none wait)."""
+    return parameters.Parameter(f"screening.{screening_id}.pending_tags", list, [])
+
+
 class ScreeningSession:
     """The screening state of one reviewer and the actions on it (module docstring)."""
 
@@ -78,7 +87,12 @@ class ScreeningSession:
         self.pinned: int | None = None  # shown until decided (undone, or ordering switched)
         self.back_at: int | None = None  # index into ``order`` while stepping back
         self.pending_note: str | None = None  # being written for the shown record
+        waiting = parameters.get(self.project, pending_tags_parameter(self.screening.id))
+        self.pending_for: int | None = None  # the undecided record the tags wait for
         self.pending_tags: tuple[str, ...] = ()
+        if waiting and waiting[0] not in self.labels and waiting[0] in self.queue:
+            self.pending_for, self.pending_tags = waiting[0], tuple(waiting[1:])
+            self.pinned = self.pending_for  # shown again, with its tags
 
     def _read_decisions(self) -> None:
         current = store.current_decisions(self.project, self.screening.id)
@@ -115,7 +129,9 @@ class ScreeningSession:
 
     def shown_tags(self) -> tuple[str, ...]:
         record_id = self.shown
-        return self.tags.get(record_id, ()) if record_id in self.labels else self.pending_tags
+        if record_id in self.labels:
+            return self.tags.get(record_id, ())
+        return self.pending_tags if record_id == self.pending_for else ()
 
     # -- deciding ---------------------------------------------------------------------------
     def decide(self, label: str, reason: str = "", *, stay: bool = False,
@@ -130,8 +146,10 @@ class ScreeningSession:
         if not self.reviewer.strip():
             raise LitqError("screening needs the reviewer's name")
         decided = record_id in self.labels
+        waited = record_id == self.pending_for
         if tags is None:
-            tags = self.tags.get(record_id, ()) if decided else self.pending_tags
+            tags = self.tags.get(record_id, ()) if decided else \
+                (self.pending_tags if waited else ())
         if note is None:
             note = self.note_of(record_id) if record_id == self.shown else \
                 self.notes.get(record_id, "")
@@ -148,7 +166,9 @@ class ScreeningSession:
         self.labels[record_id], self.tags[record_id] = label, tags
         self.notes[record_id], self.reasons[record_id] = note, reason
         queue.mark(record_id, True)
-        self.pending_note, self.pending_tags = None, ()
+        self.pending_note = None
+        if waited:
+            self._keep_pending(None, ())
         if not stay and self.back_at is not None:
             self.forward()
         return made[0] if made else None
@@ -184,7 +204,13 @@ class ScreeningSession:
             self.tags[record_id] = tags
             self.decide(self.labels[record_id], self.reasons.get(record_id, ""), stay=True)
         else:
-            self.pending_tags = tags
+            self._keep_pending(record_id, tags)
+
+    def _keep_pending(self, record_id: int | None, tags: tuple[str, ...]) -> None:
+        """Tags waiting for ``record_id``'s decision, in memory and in the project."""
+        self.pending_for, self.pending_tags = (record_id, tags) if tags else (None, ())
+        self.write(parameters.set_value_op(pending_tags_parameter(self.screening.id),
+                                           [record_id, *tags] if tags else []), None)
 
     def take_back(self, redo: bool = False, then: Then | None = None) -> None:
         """Undo (or redo) the latest decision; once committed, the record it touched is

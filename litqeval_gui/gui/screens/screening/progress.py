@@ -4,6 +4,7 @@ curve with the knee (:class:`~litqeval_gui.core.screening.panel.Panel`)."""
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping, Sequence
 
 from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
 
@@ -14,6 +15,7 @@ STOP_TEXT = "✔ could stop"
 GO_ON_TEXT = "… keep screening"
 
 
+LABEL_COUNTED = {"include": "included", "exclude": "excluded", "maybe": "maybe"}
 SHARED = ("rule", "screened", "N")  # the same for every rule: shown once, in the counts
 SHOWN_PAIRS = 3  # evidence pairs on the panel; all of them in the tooltip
 
@@ -53,9 +55,16 @@ class ProgressPanel(QWidget):
             layout.addWidget(widget)
         layout.addWidget(self.curve, 1)
 
-    def show_counts(self, screened: int, total: int, included: int) -> None:
+    def show_counts(self, screened: int, total: int, counts: Mapping[str, int],
+                    labels: Sequence[str]) -> None:
+        """Screened and remaining, then how many records carry each of ``labels``
+        (``counts``: label → decided records with it), each count named by its label."""
+        per_label = " · ".join(f"<b>{counts.get(label, 0):,}</b> {LABEL_COUNTED.get(label, '')}"
+                               if label in LABEL_COUNTED
+                               else f"grade {label}: <b>{counts.get(label, 0):,}</b>"
+                               for label in labels)
         self.counts.setText(f"<b>{screened:,}</b> screened · <b>{total - screened:,}</b> "
-                            f"remaining · <b>{included:,}</b> included so far")
+                            f"remaining · {per_label}")
 
     def show_ordering(self, text: str) -> None:
         self.ordering.setText(text)

@@ -17,6 +17,7 @@ decisions. "Simulate…" replays the screening with known labels
 from __future__ import annotations
 
 import html
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -307,7 +308,8 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         core = self.core
         record_id = core.shown
         screened, total = core.screened, self.screening.size
-        self.progress.show_counts(screened, total, core.relevant)
+        self.progress.show_counts(screened, total, Counter(core.labels.values()),
+                                  self.screening.labels)
         self.progress.show_ordering(self._ordering_text())
         for name in ("undo", "back"):
             self.buttons[name].setEnabled(bool(core.order))
@@ -324,10 +326,10 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         self._titles[record_id] = detail.record.title or "(no title)"
         self.record.show_record(detail.record, self.include, self.exclude,
                                 [(o.list_name, o.rank) for o in detail.occurrences])
-        if core.back_at is not None:
-            where = self._where(record_id, core.back_at + 1, len(core.order))
-            self.header.setText(f"<b>Decided record {core.back_at + 1} of {len(core.order)}</b>"
-                                f"{where} — a decision key changes it, → goes forward")
+        if core.back_at is not None:  # its place in today's queue is no count of it
+            self.header.setText(f"<b>Your decision {core.back_at + 1:,} of "
+                                f"{len(core.order):,}</b> (in the order decided) — a "
+                                "decision key changes it, → goes forward")
         else:
             where = self._where(record_id, screened + 1, total)
             self.header.setText(f"<b>Record {screened + 1:,} of {total:,}</b>{where}")
@@ -340,13 +342,15 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
                                     else f"Not decided yet{note}")
 
     def _where(self, record_id: int, number: int, of: int) -> str:
-        """" · list order", and the record's place in the queue only where it differs
-        from the counter ``number`` of ``of`` (e.g. in a prioritised order)."""
+        """" · list order", and the record's rank in that order only where it differs
+        from the counter ``number`` of ``of`` (e.g. a record pinned in a prioritised
+        order)."""
         queue = self.core.queue
         if record_id not in queue:
             return ""
         place = (queue.position(record_id), len(queue))
-        shown = "" if place == (number, of) else f", position {place[0]:,} of {place[1]:,}"
+        shown = "" if place == (number, of) else \
+            f", which ranks it {place[0]:,} of {place[1]:,}"
         return f" · {queue.ordering.name} order{shown}"
 
     def _ordering_text(self) -> str:
