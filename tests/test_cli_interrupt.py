@@ -21,20 +21,24 @@ from tests.test_cli_bad_input import dump
 CLI = [sys.executable, "-m", "litqeval_gui.cli"]
 
 
-def interrupt_import(project, big, delay: float) -> tuple[subprocess.CompletedProcess, float,
-                                                           set[int]]:
+def interrupt_import(project, big, delay: float, *, from_start: bool = False,
+                     ) -> tuple[subprocess.CompletedProcess, float, set[int]]:
     """Start ``litqeval import`` in its own process group, wait until its parser workers
-    run plus ``delay`` seconds, then Ctrl-C the group as a terminal does. Returns the
-    finished process, seconds from Ctrl-C to its exit, and its helpers' pids."""
+    run (or, ``from_start``, not at all) plus ``delay`` seconds, then Ctrl-C the group as a
+    terminal does. Returns the finished process, seconds from Ctrl-C to its exit, and its
+    helpers' pids (those seen by then)."""
     proc = subprocess.Popen([*CLI, "import", str(project), str(big), "--topic", "T",
                              "--role", "results"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     helpers: set[int] = set()
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + (0 if from_start else 60)
     while len(helpers) < 3 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)
         helpers = _descendants(proc.pid)  # the forkserver and two workers
-    time.sleep(delay)
+    end = time.monotonic() + delay
+    while time.monotonic() < end:  # helpers started meanwhile are watched too
+        helpers |= _descendants(proc.pid)
+        time.sleep(0.02)
     helpers |= _descendants(proc.pid)
     sent = time.monotonic()
     if proc.poll() is None:  # (a late Ctrl-C may find the import finished)
@@ -121,3 +125,40 @@ def test_an_interrupt_just_after_the_import_is_registered_leaves_nothing(tmp_pat
     assert cli.main(["import", str(project), str(core), "--topic", "T", "--role", "core"]) == 130
     assert capsys.readouterr().err == "litqeval: interrupted; the project is unchanged\n"
     assert dump(project) == before
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("delay", [0.3, 1.2, 2.5])
+def test_ctrl_c_while_the_import_starts(big_import, delay):
+    """Issue 27 §3: Ctrl-C while the command loads its modules (0.3 s) or while the
+    parser's forkserver preloads them and starts its workers: one line, exit 130."""
+    project, big = big_import
+    before = dump(project)
+    done, _, helpers = interrupt_import(project, big, delay, from_start=True)
+    assert (done.returncode, done.stderr) == (130, "litqeval: interrupted; the project is "
+                                                   "unchanged\n")
+    assert not leftovers(helpers)
+    assert dump(project) == before
+    assert not os.path.exists(f"{project}.lock")
+
+
+def test_workers_are_sent_a_byte_range_not_the_piece(tmp_path, monkeypatch):
+    """Issue 27 §3: a task sent to a worker is a path and a byte range (a few hundred
+    bytes), so stopping the pool never waits on a multi-MB piece half-sent into the pipe
+    (a Ctrl-C once hung in Pool.terminate); the ranges cover the file's records exactly."""
+    from litqeval_gui.core.jobs import run_job
+
+    monkeypatch.setattr(parallel, "PIECE_RECORDS", 300)
+    records, _ = synthetic.generate(1000, dup_rate=0.0, seed=2)
+    path = tmp_path / "big.ris"
+    exporting.export_records(records, path, "ris")
+    sent = []
+    real = parallel._results
+    monkeypatch.setattr(parallel, "_results", lambda pool, tasks: (sent.extend(tasks),
+                                                                 real(pool, tasks))[1])
+    rows = []
+    run_job(parallel.read_rows(path, lambda batch, offset: rows.extend(batch), parallel=True))
+    assert len(rows) == 1000 and len(sent) == 4
+    assert max(len(repr(task)) for task in sent) < 500
+    assert sent[0][1] == 0 and sent[-1][2] == path.stat().st_size
+    assert all(a[2] == b[1] for a, b in zip(sent, sent[1:], strict=False))  # contiguous

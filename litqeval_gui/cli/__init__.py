@@ -8,18 +8,50 @@ error, 130 = interrupted), never a traceback; output into a closed pipe
 
 from __future__ import annotations
 
-import argparse
-import multiprocessing
-import os
-import sqlite3
+import signal
 import sys
-from collections.abc import Callable, Sequence
-from pathlib import Path
+import threading
 
-from litqeval_gui import __version__
-from litqeval_gui.cli import evaluation, lists, pooling, records, screen, screening, trec
-from litqeval_gui.cli.common import TextProgress
-from litqeval_gui.core.errors import LitqError, database_message, environment_message, one_line
+
+def _interrupted_while_loading(signum: int, frame: object) -> None:
+    """Ctrl-C while the command's modules load (a second or more): one line, exit 130."""
+    print("litqeval: interrupted; the project is unchanged", file=sys.stderr)
+    raise SystemExit(130)
+
+
+# A Ctrl-C before main() would otherwise end in a KeyboardInterrupt traceback
+_LOADING = (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+if _LOADING:
+    signal.signal(signal.SIGINT, _interrupted_while_loading)
+
+import argparse  # noqa: E402
+import multiprocessing  # noqa: E402
+import os  # noqa: E402
+import sqlite3  # noqa: E402
+from collections.abc import Callable, Sequence  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from litqeval_gui import __version__  # noqa: E402
+from litqeval_gui.cli import (  # noqa: E402
+    evaluation,
+    lists,
+    pooling,
+    records,
+    screen,
+    screening,
+    trec,
+)
+from litqeval_gui.cli.common import TextProgress  # noqa: E402
+from litqeval_gui.core.errors import (  # noqa: E402
+    LitqError,
+    database_message,
+    environment_message,
+    one_line,
+)
+
+if _LOADING:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # each module's ``register(command)`` adds its sub-commands, in this order
 COMMAND_MODULES = (records, lists, evaluation, screen, screening, trec, pooling)
@@ -56,8 +88,9 @@ def _silence_stdout() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     multiprocessing.freeze_support()  # the frozen bundle spawns the parallel parser
-    args = build_parser().parse_args(argv)
+    args = argparse.Namespace(project="the project")
     try:
+        args = build_parser().parse_args(argv)
         args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit
     except BrokenPipeError:  # ``litqeval … | head``: the reader has all it wanted

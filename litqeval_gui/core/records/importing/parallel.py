@@ -10,27 +10,37 @@ arrives. Records, ranks, rejections (with file line and record numbers) and note
 exactly those of a serial parse.
 
 A UTF-8 file (LF or CRLF) is cut as bytes: this process only checks that each piece
-decodes, and the worker that parses a piece decodes it. Other files (UTF-16, cp1252,
-lone CRs) are decoded here first, with the notes and refusals of a serial parse.
+decodes, and the worker that parses a piece reads its byte range from the file and
+decodes it. Other files (UTF-16, cp1252, lone CRs) are decoded here first, with the notes
+and refusals of a serial parse, and written as UTF-8 to a temporary file the workers read
+the same way. A task is only a path and a byte range: the pipe to the workers never holds
+megabytes, so stopping them never waits on a half-sent piece.
 
 Workers are forked from a ``forkserver`` that has imported this module once (safe
 beside Qt threads, and a later import starts its workers in milliseconds); where the
 platform has no forkserver (Windows) they are spawned. The pool starts in a thread
-while this process decodes and cuts the file.
+while this process decodes and cuts the file, with Ctrl-C (SIGINT) blocked, so neither the
+forkserver (while it preloads) nor a worker ever receives it: this process alone handles
+it, and stops them.
 """
 
 from __future__ import annotations
 
 import codecs
+import contextlib
 import gc
 import marshal
 import multiprocessing
+import os
 import signal
 import sys
+import tempfile
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from multiprocessing import resource_tracker
 from multiprocessing.pool import Pool
 from pathlib import Path
+from typing import BinaryIO
 
 from litqeval_gui.core.jobs import NEVER, CancelToken, Progress, run_job
 from litqeval_gui.core.projectfile.writes import CHUNK_ROWS
@@ -46,6 +56,8 @@ WORKERS = 2  # worker processes; this process writes the rows meanwhile
 MAIN_PIECES = 3  # at most this many pieces are parsed here while the workers start
 
 PieceResult = tuple[list[bytes], list[RejectedRecord], list[str], list[str], int, str]
+Piece = tuple[int, int, int, int]  # byte range (begin, end), first line, first record number
+Task = tuple[str, int, int, str, str, dict[str, str] | None, int, int]
 Sink = Callable[[list[tuple], int], object]  # (rows, rank offset)
 
 
@@ -63,14 +75,13 @@ def read_rows(path: str | Path, sink: Sink, *, fmt: str = "auto",
     chosen, encoding = _choose_format(path_s, fmt)
     if chosen == "ris" and (parallel or (parallel is None
                                          and Path(path_s).stat().st_size >= PARALLEL_MIN_BYTES)):
-        with ThreadPoolExecutor(1) as starter:
+        with ThreadPoolExecutor(1) as starter, contextlib.ExitStack() as cleanup:
             pool = starter.submit(_start_pool)  # the workers start while the file is decoded
-            try:
-                pieces, encoding, notes = _ris_pieces(Path(path_s).read_bytes(), encoding, path_s)
-                return (yield from _ris_in_pieces(path_s, pieces, encoding, notes, where, token,
-                                                  sink, pool))
-            finally:
-                _stop(pool.result())
+            cleanup.callback(_stop, pool)
+            source, pieces, encoding, notes = _ris_pieces(
+                Path(path_s).read_bytes(), encoding, path_s, cleanup)
+            return (yield from _ris_in_pieces(path_s, source, pieces, encoding, notes, where,
+                                              token, sink, pool))
     result = yield from read_records(path_s, fmt=chosen, mapping=mapping, where=where,
                                      topic=topic, token=token)
     sink([record_row(rec) for rec in result.records], 0)
@@ -93,9 +104,26 @@ def _start_pool() -> Pool | None:
     if context.get_start_method() == "forkserver":
         context.set_forkserver_preload(_preload())
     try:
-        return context.Pool(WORKERS, initializer=_worker_start)
+        with _sigint_blocked():  # inherited by the forkserver (and its workers) started here
+            return context.Pool(WORKERS, initializer=_worker_start)
     except (OSError, ImportError):  # no processes, sockets or semaphores (sandboxes)
         return None
+
+
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """SIGINT blocked in this thread (where the platform can), as multiprocessing's
+    resource tracker starts: a process started meanwhile keeps it blocked. The tracker is
+    started first, as starting it unblocks SIGINT in the thread that does."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    resource_tracker.ensure_running()
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _worker_start() -> None:
@@ -111,22 +139,31 @@ def _preload() -> list[str]:
     return [__name__] + ([entry] if entry and entry != "__main__" else [])
 
 
-def _stop(pool: Pool | None) -> None:
+def _stop(starting: Future[Pool | None]) -> None:
+    """Stop the workers once their pool has started (at once on cancel or error). A start
+    that failed was raised by :func:`_results` already, or gives way to the error under way."""
+    try:
+        pool = starting.result()
+    except Exception:  # noqa: BLE001 — reported elsewhere (see above)
+        return
     if pool is not None:
-        pool.terminate()  # also stops the workers at once on cancel or error
+        pool.terminate()
         pool.join()
 
 
-def _parse_piece(task: tuple[str | bytes, str, str, dict[str, str] | None, int, int],
-                 ) -> PieceResult:
-    """Worker process: parse one piece of a RIS file (text, or UTF-8 bytes) into rows
-    (ranks from 1), serialised :data:`~litqeval_gui.core.projectfile.writes.CHUNK_ROWS` at a time with
+def _parse_piece(task: Task) -> PieceResult:
+    """Worker process: parse one piece of a RIS file (UTF-8 bytes ``begin:end`` of
+    ``source``) into rows (ranks from 1), serialised
+    :data:`~litqeval_gui.core.projectfile.writes.CHUNK_ROWS` at a time with
     :mod:`marshal` (rows are tuples of plain values; marshal builds no other object and
     runs no code): the importing thread loads one slice just before writing it, so no
     single load holds the GIL for long (2000 rows at once: 4 ms alone, far more on a busy
     machine)."""
-    piece, path, encoding, where, first_line, first_number = task
-    text = piece if isinstance(piece, str) else decode(piece, "utf-8", path)[0]
+    source, begin, end, path, encoding, where, first_line, first_number = task
+    with open(source, "rb") as handle:
+        handle.seek(begin)
+        piece = handle.read(end - begin)
+    text = decode(piece, "utf-8", path)[0]
     col = _collector(path, "ris", encoding, where, None, NEVER)
     run_job(ris.read(text, col, first_line=first_line, first_number=first_number))
     result = col.result
@@ -137,21 +174,38 @@ def _parse_piece(task: tuple[str | bytes, str, str, dict[str, str] | None, int, 
             result.database)
 
 
-def _ris_pieces(data: bytes, encoding: str, path: str,
-                ) -> tuple[list[tuple[str | bytes, int, int]], str, list[str]]:
-    """The file's pieces, its encoding and decoding notes: UTF-8 bytes (checked here)
-    when the file is plain UTF-8 with LF or CRLF line ends, else decoded text."""
+def _ris_pieces(data: bytes, encoding: str, path: str, cleanup: contextlib.ExitStack,
+                ) -> tuple[str, list[Piece], str, list[str]]:
+    """The file the workers read (``path``, or a temporary UTF-8 copy of the decoded text
+    that ``cleanup`` removes), its pieces, the encoding and decoding notes. ``path`` itself
+    when it is plain UTF-8 with LF or CRLF line ends (each piece checked here)."""
     start = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
     if encoding in ("utf-8", "utf-8-sig") and b"\x00" not in data and _no_lone_cr(data):
-        pieces = list(_pieces(data, start))
         try:
-            for piece, _, _ in pieces:
-                piece.decode("utf-8")
-            return pieces, encoding, []
+            return path, _ranges(_pieces(data, start), start, check=True), encoding, []
         except UnicodeDecodeError:
             pass  # not UTF-8 after all: decode() falls back to cp1252 or refuses
     text, encoding, notes = decode(data, encoding, path)
-    return list(_pieces(text)), encoding, notes
+    handle, copy = tempfile.mkstemp(prefix="litqeval-", suffix=".ris")
+    cleanup.callback(os.remove, copy)
+    with open(handle, "wb") as out:
+        pieces = ((piece.encode("utf-8"), line, n) for piece, line, n in _pieces(text))
+        return copy, _ranges(pieces, 0, out=out), encoding, notes
+
+
+def _ranges(pieces: Iterator[tuple[bytes, int, int]], start: int, *, check: bool = False,
+            out: BinaryIO | None = None) -> list[Piece]:
+    """Byte ranges of consecutive ``pieces`` from ``start``, each written to ``out`` if
+    given; ``check``: each must decode as UTF-8 (else UnicodeDecodeError)."""
+    ranges = []
+    for piece, line, number in pieces:
+        if check:
+            piece.decode("utf-8")
+        if out is not None:
+            out.write(piece)
+        ranges.append((start, start + len(piece), line, number))
+        start += len(piece)
+    return ranges
 
 
 def _no_lone_cr(data: bytes, block: int = 1 << 20) -> bool:
@@ -176,7 +230,7 @@ def _pieces(data: str | bytes, start: int = 0) -> Iterator[tuple[str | bytes, in
         number += ris.count_records(data, begin, finish, PIECE_RECORDS)
 
 
-def _results(pool: Future[Pool | None], tasks: list[tuple]) -> Iterator[PieceResult | None]:
+def _results(pool: Future[Pool | None], tasks: list[Task]) -> Iterator[PieceResult | None]:
     """Piece results in file order: parsed here until the workers are up (at most
     :data:`MAIN_PIECES`), the rest by the workers; ``None`` while waiting for them."""
     mine = 0
@@ -197,13 +251,14 @@ def _results(pool: Future[Pool | None], tasks: list[tuple]) -> Iterator[PieceRes
                 yield None
 
 
-def _ris_in_pieces(path: str, pieces: list[tuple[str | bytes, int, int]], encoding: str,
+def _ris_in_pieces(path: str, source: str, pieces: list[Piece], encoding: str,
                    notes: list[str],
                    where: dict[str, str] | None, token: CancelToken, sink: Sink,
                    pool: Future[Pool | None]) -> Generator[Progress, None, ParseResult]:
-    """Pieces are parsed by worker processes (the first few here); their rows reach
-    ``sink`` in file order as they arrive, so writing overlaps parsing."""
-    tasks = [(piece, path, encoding, where, line, number) for piece, line, number in pieces]
+    """Pieces of ``source`` are parsed by worker processes (the first few here); their rows
+    reach ``sink`` in file order as they arrive, so writing overlaps parsing."""
+    tasks = [(source, begin, end, path, encoding, where, line, number)
+             for begin, end, line, number in pieces]
     col = _collector(path, "ris", encoding, where, None, token)
     col.result.notes.extend(notes)
     done = 0
