@@ -182,3 +182,20 @@ def test_screen_export_keeps_decisions_and_never_writes_formulas(labelled, capsy
     code, _, err = run(capsys, "screen-export", copy, "--topic", "T", "--format", "ris",
                        "--label", "yes", tmp_path / "x.ris")
     assert code == 2 and "unknown label(s) yes" in err
+
+
+def test_simulate_text_names_both_conventions_and_each_rule(labelled, capsys):
+    path, _, _ = labelled
+    args = ["simulate", path, "--topic", "T", "--list", "L", "--labels-from", LABEL_COLUMN,
+            "--seed", "3"]
+    code, out, err = run(capsys, *args)
+    assert code == 0, err
+    doc = json.loads(run(capsys, *args, "--json")[1])
+    lines = out.splitlines()
+    assert lines[1].startswith(f"seed 3: WSS@95 {doc['wss_at_95_project']:.3f} (insights "
+                               f"{doc['wss_at_95_insights']:.3f}), WSS@100 ")
+    assert f"95 % after {doc['screened_to_95']} and 100 % after" in lines[1]
+    stops = [line for line in lines if line.startswith("  stop: ")]
+    assert len(stops) == len(RULES)
+    assert stops[0].startswith("  stop: random_sample (recommended) ")
+    assert all(" target 0.95 " in line and "work saved " in line for line in stops)

@@ -57,15 +57,37 @@ def cmd_simulate(args: argparse.Namespace) -> None:
         lines = [f"{runs[0].records} records, {runs[0].relevant} relevant, model {args.model}"
                  f" over {features.kind}"]
         for doc in documents:
-            stops = ", ".join(f"{name} at {s['stopped_at']} (recall {s['recall_then']:.3f})"
-                              if s["stopped_at"] else f"{name} never"
-                              for name, s in doc["stopping"].items())
-            lines.append(f"seed {doc['seed']}: WSS@95 {doc['wss_at_95']:.3f}, "
-                         f"nP@95 {doc['np_at_95']:.3f}, last_rel {doc['last_rel']:.1f} %, "
-                         f"{doc['seconds']:.1f} s; stopping: {stops}")
+            lines.append(f"seed {doc['seed']}: {_measures(doc)}; {doc['seconds']:.1f} s")
+            lines += [f"  stop: {_stop_text(name, stop)}" for name, stop in doc["stopping"].items()]
         return "\n".join(lines)
 
     emit(args, document, text)
+
+
+def _number(value: float | None, form: str = ".3f") -> str:
+    return "-" if value is None else format(value, form)
+
+
+def _measures(doc: dict) -> str:
+    """One line of a run's measures (``simulate`` without ``--json``)."""
+    return (f"WSS@95 {_number(doc['wss_at_95_project'])} (insights "
+            f"{_number(doc['wss_at_95_insights'])}), WSS@100 "
+            f"{_number(doc['wss_at_100_project'])} (insights "
+            f"{_number(doc['wss_at_100_insights'])}), recall at 10 % "
+            f"{_number(doc['recall_at_10pct'])}, at 25 % {_number(doc['recall_at_25pct'])}, "
+            f"95 % after {_number(doc['screened_to_95'], 'd')} and 100 % after "
+            f"{_number(doc['screened_to_100'], 'd')} records, nP@95 "
+            f"{_number(doc['np_at_95'])}, last_rel {_number(doc['last_rel'], '.1f')} %")
+
+
+def _stop_text(name: str, stop: dict) -> str:
+    """Where one rule stopped and how that compares with its target."""
+    where = ("never before the end" if stop["stopped_at"] is None else
+             f"at {stop['stopped_at']} (recall {_number(stop['recall_then'])})")
+    return (f"{name}{' (recommended)' if stop.get('recommended') else ''} {where}, "
+            f"target {stop['target']:g} {'reached' if stop['reached'] else 'MISSED'}, "
+            f"work saved {stop['work_saved']:.3f} (best possible "
+            f"{_number(stop['oracle_work_saved'])})")
 
 
 def cmd_screen_export(args: argparse.Namespace) -> None:

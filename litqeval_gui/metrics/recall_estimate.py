@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 from scipy.stats import hypergeom
 
+from litqeval_gui.metrics.stopping import significance
+
 
 @dataclass(frozen=True)
 class RecallEstimate:
@@ -43,7 +45,7 @@ def remaining_interval(k: int, n: int, urn: int, confidence: float) -> tuple[int
     docstring) after ``k`` relevant among ``n`` drawn from ``urn``."""
     if not 0 <= k <= n <= urn:
         raise ValueError("need 0 <= k <= n <= urn")
-    alpha = 1 - confidence
+    alpha = significance(confidence)
     most = urn - (n - k)  # the Ks that can give k of n: k … most
     # P(X >= k | K) rises with K and P(X <= k | K) falls: each bound is a bisection
     k_low = _first(k, most, lambda K: hypergeom.sf(k - 1, urn, K, n) > alpha / 2)

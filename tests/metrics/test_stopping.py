@@ -279,18 +279,20 @@ def test_random_records_needed_by_hand():
     assert (k_tar, p) == (3, pytest.approx(hypergeom.cdf(1, 700, 3, 400)))
 
 
-def test_random_sample_stop_advises_the_switch():
-    # 20 relevant in the first 301 records, then a run of irrelevant ones (N = 1000).
-    history = [1] * 19 + [0] * 281 + [1]
-    rule = RandomSampleStop(switch_after=50)
-    not_yet = rule.decide(history + [0] * 49, 1000)
-    assert not not_yet.stop
-    assert not_yet.evidence["switch_to_random"] == "after 50 irrelevant in a row (now 49)"
-    now = rule.decide(history + [0] * 50, 1000)
+def test_random_sample_stop_advises_the_switch_at_the_critical_depth():
+    # 40 relevant first, then irrelevant ones (N = 1000): the switch is advised exactly
+    # when the critical-depth rule (batches of 10) first says stop.
+    history = [1] * 40 + [0] * 960
+    depth = BatchCriticalDepth(batch_size=10)
+    switch = next(s for s in range(1, 1000) if depth.decide(history[:s], 1000).stop)
+    rule = RandomSampleStop(switch_batch=10)
+    before = rule.decide(history[:switch - 1], 1000)
+    assert not before.stop and before.evidence["switch_to_random"].startswith("not yet")
+    now = rule.decide(history[:switch], 1000)
     assert not now.stop and now.evidence["switch_to_random"] == "now"
-    # r = 20: K_tar = ⌊20/0.95⌋ + 1 − 20 = 2; urn = 1000 − 351 = 649; C(649 − n, 2)/C(649, 2)
-    # < 0.05 first at 649 − n = 145 (145·144 = 20 880 < 21 027.6 < 146·145): n = 504.
-    assert now.evidence["random_needed_if_none_relevant"] == 504 == _needed_by_hand(20, 0, 0, 649)
+    # r = 40: K_tar = ⌊40/0.95⌋ + 1 − 40 = 3 over the 1000 − switch records left
+    assert now.evidence["random_needed_if_none_relevant"] == _needed_by_hand(
+        40, 0, 0, 1000 - switch)
     assert not rule.decide([0] * 80, 1000).evidence["switch_to_random"] == "now"  # none found
 
 
@@ -308,4 +310,4 @@ def test_random_sample_stop_in_the_random_phase(sample, should_stop):
     with pytest.raises(ValueError):
         RandomSampleStop(random_from=2000).decide(history, 1000)
     with pytest.raises(ValueError):
-        RandomSampleStop(switch_after=0)
+        RandomSampleStop(switch_batch=0)

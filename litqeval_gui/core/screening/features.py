@@ -133,14 +133,19 @@ def build_features(project: Project, topic_id: int, items: list[int], question: 
 
 
 def tfidf(texts: list[str]) -> sparse.csr_matrix:
-    """The texts × words TF-IDF matrix (module docstring), float32."""
+    """The texts × terms TF-IDF matrix (module docstring), float32, CSR with sorted
+    column indices."""
     try:
-        return TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True,
-                               max_df=MAX_DF if len(texts) > 1 else 1.0,
-                               dtype=np.float32).fit_transform(texts).tocsr()
+        matrix = TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True,
+                                 max_df=MAX_DF if len(texts) > 1 else 1.0,
+                                 dtype=np.float32).fit_transform(texts).tocsr()
     except ValueError:  # no word of two letters anywhere, or only words in every record
         raise LitqError(f"no usable words in the {len(texts)} records to screen "
                         "(titles and abstracts are empty or hold only symbols)") from None
+    # sorted column indices: a classifier's fit checks X.max(), which on unsorted rows
+    # sorts a copy every time (a third of a 1–2-gram logistic fit on 1 000 rows)
+    matrix.sort_indices()
+    return matrix
 
 
 def stored_vectors(project: Project, topic_id: int, backend: str,

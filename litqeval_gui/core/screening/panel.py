@@ -4,8 +4,12 @@ Over the screening history in screening order (1 = relevant, see
 :func:`~litqeval_gui.core.screening.labels.is_relevant`) and N = the screening's size,
 each rule of :mod:`litqeval_gui.metrics.stopping` gives "safe to stop" with its
 evidence; the curve is :func:`~litqeval_gui.metrics.tar.recall_curve` of the history
-with the knee of :class:`~litqeval_gui.metrics.stopping.KneeMethod` marked. The rules
-advise; nothing here stops the reviewer.
+with the knee of :class:`~litqeval_gui.metrics.stopping.KneeMethod` marked; once the
+reviewer screens a random sample (the random-sample rule's ``random_from`` is set), the
+recall estimate with its interval from that sample
+(:func:`~litqeval_gui.metrics.recall_estimate.recall_from_sample`). The rules advise;
+nothing here stops the reviewer. Only the random-sample rule's stop is a statistical
+test; the others (the hypergeometric test read on ranked records too) are heuristics.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.labels import is_relevant
 from litqeval_gui.core.screening.store import Screening
+from litqeval_gui.metrics.recall_estimate import RecallEstimate, recall_from_sample
 from litqeval_gui.metrics.stopping import (
     BatchCriticalDepth,
     ConsecutiveIrrelevant,
@@ -38,10 +43,10 @@ random sample (the others are heuristics, the hypergeometric test's ranked readi
 
 def default_rules(*, recall_target: float = 0.95, confidence: float = 0.95,
                   consecutive: int = 50, batch_size: int = 10) -> list[StoppingRule]:
-    """The five rules with the user's recall target, confidence, run length (also the
-    random-sample rule's switch advice) and batch."""
+    """The five rules with the user's recall target, confidence, run length and batch
+    (also the random-sample rule's, whose switch the critical depth times)."""
     return [RandomSampleStop(recall_target=recall_target, confidence=confidence,
-                             switch_after=consecutive),
+                             switch_batch=batch_size),
             ConsecutiveIrrelevant(n=consecutive), KneeMethod(),
             HypergeometricTest(recall_target=recall_target, confidence=confidence),
             BatchCriticalDepth(batch_size=batch_size)]
@@ -79,6 +84,8 @@ class Panel:
     curve: tuple[np.ndarray, np.ndarray]
     knee: int | None
     knee_note: str = ""
+    estimate: RecallEstimate | None = None
+    estimate_note: str = ""
 
 
 def panel(labels: Sequence[int] | np.ndarray, n_total: int,
@@ -89,9 +96,26 @@ def panel(labels: Sequence[int] | np.ndarray, n_total: int,
     knee_rule = next((rule for rule in rules if isinstance(rule, KneeMethod)), KneeMethod())
     knee = knee_rule.decide(history, n_total).evidence.get("knee")
     located = isinstance(knee, int)
+    estimate, note = _estimate(history, n_total, rules)
     return Panel(n_total, int(history.size), int(history.sum()), verdicts,
                  recall_curve(history.astype(bool)), knee if located else None,
-                 "" if located else f"no knee {str(knee).removeprefix('none ')}")
+                 "" if located else f"no knee {str(knee).removeprefix('none ')}",
+                 estimate, note)
+
+
+def _estimate(history: np.ndarray, n_total: int,
+              rules: Sequence[StoppingRule]) -> tuple[RecallEstimate | None, str]:
+    """The recall estimate from the random sample of the random-sample rule, or why
+    there is none."""
+    rule = next((r for r in rules if isinstance(r, RandomSampleStop)), None)
+    if rule is None or rule.random_from is None or rule.random_from > history.size:
+        return None, "no recall estimate until records are screened in a random order"
+    sample = history[rule.random_from:]
+    estimate = recall_from_sample(int(history[:rule.random_from].sum()), int(sample.sum()),
+                                  int(sample.size), n_total - rule.random_from,
+                                  rule.confidence)
+    return estimate, "" if estimate else "no recall estimate before a relevant record " \
+        "is found and a random record screened"
 
 
 def history(project: Project, screening: Screening) -> np.ndarray:

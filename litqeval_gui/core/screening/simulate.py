@@ -41,7 +41,7 @@ from litqeval_gui.core.screening.features import Features
 from litqeval_gui.core.screening.models import check_model, predict
 from litqeval_gui.core.screening.panel import RECOMMENDED, default_rules, first_stop
 from litqeval_gui.metrics.screening_effort import effort, screened_to_reach
-from litqeval_gui.metrics.stopping import RandomSampleStop, StoppingRule
+from litqeval_gui.metrics.stopping import RandomSampleStop, StoppingRule, significance
 from litqeval_gui.metrics.tar import recall_curve, tar_at_recall
 
 RETRAIN_FRACTION = 0.01
@@ -161,8 +161,8 @@ def random_sample_stop(rule: RandomSampleStop, labels: np.ndarray,
     follows ``labels`` (the model's order) until the rule advises the switch and then the
     rest in ``rng``'s random order; (None, all found) when it never stops early."""
     hits = labels.astype(np.int64)
-    switch = _switch_point(hits, rule.switch_after)
-    if switch is None:
+    switch = first_stop(rule.switch_rule(), hits, hits.size)
+    if switch is None or switch >= hits.size:
         return None, int(hits.sum())
     before = int(hits[:switch].sum())
     sample = rng.permutation(hits[switch:])
@@ -171,7 +171,7 @@ def random_sample_stop(rule: RandomSampleStop, labels: np.ndarray,
     drawn = np.arange(1, urn + 1)
     k_tar = np.floor((before + k) / rule.recall_target + 1e-9).astype(np.int64) + 1 - before
     p = np.where(k_tar > urn, 0.0, hypergeom_cdf(k, urn, k_tar, drawn))
-    stops = np.flatnonzero(p < 1 - rule.confidence)
+    stops = np.flatnonzero(p < significance(rule.confidence))
     if not stops.size or stops[0] + 1 == urn:
         return None, int(hits.sum())
     return switch + int(stops[0]) + 1, before + int(k[stops[0]])
@@ -181,20 +181,6 @@ def hypergeom_cdf(k: np.ndarray, urn: int, k_tar: np.ndarray, drawn: np.ndarray)
     """P(X <= k) for X ~ Hypergeom(urn, K_tar, drawn), elementwise (as
     :func:`~litqeval_gui.metrics.stopping.hypergeometric_p`, for every sample size at once)."""
     return hypergeom.cdf(k, urn, np.minimum(k_tar, urn), drawn)
-
-
-def _switch_point(hits: np.ndarray, run: int) -> int | None:
-    """Records screened when ``run`` irrelevant records in a row follow a relevant one
-    (the random-sample rule's advice to switch); None when that never happens."""
-    positions = np.flatnonzero(hits)
-    if not positions.size:
-        return None
-    ends = np.append(positions[1:], hits.size) - positions - 1  # irrelevant after each
-    long_enough = np.flatnonzero(ends >= run)
-    if not long_enough.size:
-        return None
-    switch = int(positions[long_enough[0]]) + 1 + run
-    return switch if switch < hits.size else None
 
 
 def _ranked(model: str, x, order: np.ndarray, truth: np.ndarray, seen: np.ndarray,

@@ -14,7 +14,12 @@ from litqeval_gui.core.screening.panel import (
     panel,
     screening_panel,
 )
-from litqeval_gui.metrics.stopping import ConsecutiveIrrelevant, HypergeometricTest
+from litqeval_gui.metrics.recall_estimate import remaining_interval
+from litqeval_gui.metrics.stopping import (
+    ConsecutiveIrrelevant,
+    HypergeometricTest,
+    RandomSampleStop,
+)
 from tests.support.screening import screening_project
 
 
@@ -90,3 +95,17 @@ def test_the_panel_reports_no_knee_before_the_knee_rule_can_apply():
     assert (located.knee, located.knee_note) == (1, "")
     nothing = panel([0] * 160, 320, default_rules())
     assert nothing.knee is None and nothing.knee_note == "no knee (nothing relevant)"
+
+
+def test_the_recall_estimate_comes_from_the_random_sample():
+    # 40 relevant in 300 ranked records, then 100 random records from the 700 left with
+    # 2 relevant: K̂ = 2·700/100 = 14, recall ≈ 42/54; the interval is the exact one.
+    labels = [1] * 40 + [0] * 260 + [1, 1] + [0] * 98
+    ranked = panel(labels, 1000, default_rules())
+    assert ranked.estimate is None and "random order" in ranked.estimate_note
+    random = panel(labels, 1000, [RandomSampleStop(random_from=300)])
+    low, high = remaining_interval(2, 100, 700, 0.95)
+    assert random.estimate.recall == pytest.approx(42 / 54)
+    assert (random.estimate.low, random.estimate.high) == (
+        pytest.approx(42 / (40 + high)), pytest.approx(42 / (40 + low)))
+    assert random.estimate.text().startswith("about 78% found (")
