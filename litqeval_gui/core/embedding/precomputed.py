@@ -23,7 +23,7 @@ import hashlib
 import json
 import os
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,6 +48,7 @@ from litqeval_gui.core.records.model import (
 
 MAX_DIM = 16_384
 MAX_VALUES = 2**29  # 2 GB of float32: beyond this the file is refused
+CHUNK_VALUES = 2**22  # values checked and scaled at a time (32 MB as float64)
 MAX_LINE_CHARS = 4_000_000  # one text line of a CSV/JSONL vector file
 MAX_ID_FILE_BYTES = 512 * 2**20
 EXAMPLES = 3
@@ -70,7 +71,7 @@ class VectorFile:
     def digest(self) -> str:
         """Short SHA-256 of ids and vectors: tells a changed file from the one used before."""
         sha = hashlib.sha256("\n".join(self.ids).encode())
-        sha.update(np.ascontiguousarray(self.vectors).tobytes())
+        sha.update(np.ascontiguousarray(self.vectors).data)  # no copy of up to 2 GB
         return sha.hexdigest()[:16]
 
 
@@ -95,9 +96,11 @@ def read_vectors(path: str | os.PathLike[str], ids_path: str | os.PathLike[str] 
 
 
 def _read_npy(path: Path, ids_path: Path) -> VectorFile:
+    """Checked from the header (shape, type, size) before any value is read; the values
+    are then read :data:`CHUNK_VALUES` at a time."""
     try:
         array = np.load(path, mmap_mode="r", allow_pickle=False)
-    except (ValueError, OSError, EOFError) as err:
+    except (ValueError, OSError, EOFError, OverflowError) as err:
         raise VectorFileError(f"{path}: not a readable numeric .npy array ({err})") from None
     if array.ndim != 2 or not (np.issubdtype(array.dtype, np.integer)
                                or np.issubdtype(array.dtype, np.floating)):
@@ -110,7 +113,27 @@ def _read_npy(path: Path, ids_path: Path) -> VectorFile:
     if len(ids) != array.shape[0]:
         raise VectorFileError(f"{ids_path}: {len(ids)} ids for the {array.shape[0]} rows "
                               f"of {path}; the id list needs one line per row")
-    return _finish(path, ids, np.asarray(array, dtype=np.float32), lambda i: f"row {i + 1}")
+    return _finish(path, ids, _npy_chunks(path, array), array.shape, lambda i: f"row {i + 1}")
+
+
+def _npy_chunks(path: Path, array: np.memmap) -> Iterator[NDArray]:
+    """Consecutive row blocks of a mapped .npy ``array``, read from the file (a C-ordered
+    one) so that no more than a block is held at once."""
+    rows = max(1, CHUNK_VALUES // array.shape[1])
+    if not array.flags.c_contiguous:  # Fortran order: rows are strided through the file
+        yield from (array[i:i + rows] for i in range(0, array.shape[0], rows))
+        return
+    offset, dtype, (n, dim) = array.offset, array.dtype, array.shape
+    del array
+    with open(path, "rb") as handle:
+        handle.seek(offset)
+        for i in range(0, n, rows):
+            count = min(rows, n - i) * dim
+            block = np.fromfile(handle, dtype=dtype, count=count)
+            if block.size != count:
+                raise VectorFileError(f"{path}: the file ends before its last row "
+                                      f"(row {i + block.size // dim + 1})")
+            yield block.reshape(-1, dim)
 
 
 def _read_ids(path: Path) -> list[str]:
@@ -159,6 +182,12 @@ class _Rows:
     def add(self, row_id: str, values: NDArray[np.float32], line: int) -> None:
         if not row_id:
             raise VectorFileError(f"{self.path}: line {line} has no id")
+        if not row_id.isascii():
+            try:
+                row_id.encode("utf-8")
+            except UnicodeEncodeError as err:
+                raise VectorFileError(f"{self.path}: line {line}: the id is not text "
+                                      f"({err.reason}: {row_id[err.start]!r})") from None
         if values.ndim != 1 or values.size == 0:
             raise VectorFileError(f"{self.path}: line {line} (id {row_id!r}) has no vector")
         if self.rows and values.size != self.rows[0].size:
@@ -174,7 +203,9 @@ class _Rows:
         if not self.rows:
             raise VectorFileError(f"{self.path}: no vectors in the file")
         lines = self.lines
-        return _finish(self.path, self.ids, np.vstack(self.rows), lambda i: f"line {lines[i]}")
+        matrix = np.vstack(self.rows)
+        return _finish(self.path, self.ids, [matrix], matrix.shape,
+                       lambda i: f"line {lines[i]}")
 
 
 def _read_table(path: Path, delimiter: str) -> VectorFile:
@@ -214,6 +245,11 @@ def _read_jsonl(path: Path) -> VectorFile:
             item = json.loads(line)
         except json.JSONDecodeError as err:
             raise VectorFileError(f"{path}: line {number} is not JSON ({err})") from None
+        except RecursionError:
+            raise VectorFileError(f"{path}: line {number} is nested too deeply to be a "
+                                  "vector") from None
+        except ValueError as err:  # an integer of more digits than Python converts
+            raise VectorFileError(f"{path}: line {number}: {err}".split(";")[0]) from None
         vector = item.get("vector", item.get("embedding")) if isinstance(item, dict) else None
         if vector is None or "id" not in item:
             raise VectorFileError(f'{path}: line {number} needs an object with "id" and '
@@ -235,18 +271,32 @@ def _check_size(path: Path, dim: int, values: int) -> None:
                               f"({MAX_VALUES * 4 // 2**30} GB as float32); too large to load")
 
 
-def _finish(path: Path, ids: Sequence[str], matrix: NDArray[np.float32],
-            where: Callable[[int], str]) -> VectorFile:
-    finite = np.isfinite(matrix).all(axis=1)
-    if not finite.all():
-        first = int(np.argmin(finite))
+def _finish(path: Path, ids: Sequence[str], chunks: Iterable[NDArray],
+            shape: tuple[int, int], where: Callable[[int], str]) -> VectorFile:
+    """The checked file: the row blocks ``chunks`` (``shape`` in all) scaled to unit
+    float32 rows one block at a time (memory: the result and one block)."""
+    unit = np.empty(shape, dtype=np.float32)
+    bad: dict[str, list[int]] = {"infinite": [], "zero": []}  # [first row, count]
+    at = 0
+    for chunk in chunks:
+        values = np.asarray(chunk, dtype=np.float64)
+        finite = np.isfinite(values).all(axis=1)
+        scaled, keep = unit_rows(np.where(finite[:, None], values, 0.0))
+        for kind, fails in (("infinite", ~finite), ("zero", finite & ~keep)):
+            if fails.any() and not bad[kind]:
+                bad[kind] = [at + int(np.argmax(fails)), 0]
+            if bad[kind]:
+                bad[kind][1] += int(fails.sum())
+        unit[at:at + len(values)][keep] = scaled
+        at += len(values)
+    if bad["infinite"]:
+        first, count = bad["infinite"]
         raise VectorFileError(f"{path}: {where(first)} (id {ids[first]!r}) has NaN or infinite "
-                              f"values ({int((~finite).sum())} such rows)")
-    unit, keep = unit_rows(matrix)
-    if not keep.all():
-        first = int(np.argmin(keep))
+                              f"values ({count} such rows)")
+    if bad["zero"]:
+        first, count = bad["zero"]
         raise VectorFileError(f"{path}: {where(first)} (id {ids[first]!r}) is all zeros "
-                              f"({int((~keep).sum())} such rows); a zero vector has no direction")
+                              f"({count} such rows); a zero vector has no direction")
     seen: dict[str, int] = {}
     for i, row_id in enumerate(ids):
         if row_id in seen:
