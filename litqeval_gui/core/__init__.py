@@ -6,7 +6,8 @@ linter's "Core's layers" contract in ``pyproject.toml`` keeps the arrows pointin
 ``scaleout``     child processes (where they come from, whether they can start) and
                  ``map_tasks`` over processes or Dask
 ``projectfile/`` the ``.litq`` file: open, lock, schema and migrations, the one write path
-                 (ops → ``Changes``), per-project parameters, the import lifecycle
+                 (ops → ``Changes``), per-project parameters, the import lifecycle,
+                 stored arrays and JSON read back checked (``stored``)
 ``records/``     records and their import: the model (``model``), how a record is stored
                  (``rows``), file readers (``importing/``), ``ingest`` (parse → store →
                  link), ``linkage`` and ``works`` (de-duplication), uncertain ``matches``,

@@ -26,6 +26,7 @@ from litqeval_gui.core.evaluation.vector_store import (
     latest_set,
     live_record_ids,
     load_vectors,
+    stored_vector_ids,
 )
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress, scaled
 from litqeval_gui.core.projectfile.changes import Changes
@@ -77,10 +78,15 @@ def load_map(db: sqlite_utils.Database, emb: EmbeddingSet, method: str,
     params = read_json(params, what, dict, part="parameters")
     if fidelity is not None:
         check_number(fidelity, what, 0.0, 1.0, part="fidelity")
+    if record_ids.size and not (record_ids[0] > 0 and np.all(np.diff(record_ids) > 0)):
+        raise DamagedDataError(what, "not ascending record ids", "record ids")
     current = latest_set(db, emb.topic_id, emb.info.name)
     live = live_record_ids(db, emb.topic_id) if live is None else live
     stale = (corpus != corpus_fingerprint(live)
              or current is None or current.id != emb.id)
+    if not stale and not np.array_equal(record_ids, stored_vector_ids(db, emb)):
+        # a current map places exactly the set's records with a vector
+        raise DamagedDataError(what, "not the records of its vector set", "record ids")
     return StoredMap(key, emb.id, method, params,
                      float("nan") if fidelity is None else float(fidelity), note or "",
                      record_ids, points, stale)

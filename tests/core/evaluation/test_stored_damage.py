@@ -69,6 +69,12 @@ REPAIRED = [  # (SQL, what the note must say)
      "the stored PCA map was damaged (coordinates: 100 bytes where 1200 belong)"),
     ("UPDATE maps SET record_ids = substr(record_ids, 1, 100)",
      "map was damaged (record ids: 100 bytes where 1200 belong)"),
+    ("UPDATE maps SET record_ids = "
+     "CAST(substr(record_ids, 9) || substr(record_ids, 1, 8) AS BLOB)",
+     "(record ids: not ascending record ids)"),
+    ("UPDATE maps SET record_ids = "
+     "CAST(substr(record_ids, 1, 1192) || X'FFFFFFFFFFFFFF7F' AS BLOB)",
+     "(record ids: not the records of its vector set)"),
     ("UPDATE maps SET shape = '[150, 3]'", "(coordinates: 1200 bytes where 1800 belong"),
     ("UPDATE maps SET fidelity = 7.5", "(fidelity: 7.5 is outside [0, 1])"),
     ("UPDATE maps SET params = '[]'", "(parameters: a JSON list where a dict belongs)"),
