@@ -10,10 +10,12 @@ adjacent words (1–2-grams; words of two or more letters, lowercased, no stop w
 list), sublinear tf (1 + log count), smooth idf, terms in more than 95 % of the records
 dropped (with two or more records), rows scaled to unit length: the feature extractor
 of ASReview's ``elas_u4``. Against single words with raw counts (ASReview's plain
-``tfidf``) it raised the default model's mean WSS@95 on Nagtegaal 2019 and Radjenovic
-2013 by 0.06 and 0.03 and lowered it on Cohen ACE by 0.03 (5 seeds each; see
-:mod:`~litqeval_gui.core.screening.models`); the vocabulary is ~13x larger and a fit
-~3x slower. One matrix serves every model.
+``tfidf``), together with the heavier weight of relevant records
+(:mod:`~litqeval_gui.core.screening.models`), it raised the default model's mean WSS@95
+on Nagtegaal 2019 and Radjenovic 2013 by 0.06 and 0.035 and lowered it on Cohen ACE by
+0.027 (5 seeds each); the vocabulary is ~13x larger and a fit ~3x slower. The rows'
+column indices are sorted once here: scikit-learn's fit checks ``X.max()``, which on
+unsorted rows sorts a copy at every fit. One matrix serves every model.
 
 ``embedding:BACKEND``: the unit vectors the evaluation stored for the topic
 (:mod:`~litqeval_gui.core.evaluation.vector_store`, backend ``lsa``, ``minilm`` or

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 
 from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
 
-from litqeval_gui.core.screening.panel import Panel, Verdict
+from litqeval_gui.core.screening.panel import RECOMMENDED, Panel, Verdict
 from litqeval_gui.gui.plots.curves import RecallCurvePlot
 
 STOP_TEXT = "✔ could stop"
@@ -37,7 +37,8 @@ def rule_name(title: str) -> str:
 
 
 class ProgressPanel(QWidget):
-    """Counts above, the four rules' verdicts, then the recall curve."""
+    """Counts above, the rules' verdicts (the recommended one marked) with the recall
+    estimate, then the recall curve."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -47,6 +48,8 @@ class ProgressPanel(QWidget):
         self.rules_box = QGroupBox("Stopping rules (advice only)")
         self.rules = QVBoxLayout(self.rules_box)
         self.rule_labels: list[QLabel] = []
+        self.estimate = QLabel(wordWrap=True)
+        self.rules.addWidget(self.estimate)
         self.curve = RecallCurvePlot(title="")
         self.curve.setMinimumHeight(180)
         layout = QVBoxLayout(self)
@@ -74,7 +77,11 @@ class ProgressPanel(QWidget):
         self.trust.setVisible(bool(text))
 
     def show_panel(self, panel: Panel) -> None:
-        """Each rule's verdict and evidence (its source in the tooltip), and the curve."""
+        """The recall estimate (or why there is none), each rule's verdict and evidence
+        (its source in the tooltip; the recommended rule marked), and the curve."""
+        self.estimate.setText(f"<b>Recall</b>: {html.escape(panel.estimate.text())}"
+                              if panel.estimate else
+                              f"<span style='color:gray'>{html.escape(panel.estimate_note)}</span>")
         while len(self.rule_labels) < len(panel.verdicts):
             self.rule_labels.append(QLabel(wordWrap=True))
             self.rules.addWidget(self.rule_labels[-1])
@@ -82,7 +89,9 @@ class ProgressPanel(QWidget):
             pairs = evidence_pairs(verdict)
             label.setToolTip(f"Source: {verdict.title}\n" + "\n".join(pairs))
             advice = STOP_TEXT if verdict.decision.stop else GO_ON_TEXT
-            label.setText(f"<b>{rule_name(verdict.title)}</b>: {advice}<br><span style='color:gray'>"
+            name = rule_name(verdict.title) + (" (recommended)" if verdict.name == RECOMMENDED
+                                               else "")
+            label.setText(f"<b>{name}</b>: {advice}<br><span style='color:gray'>"
                           f"{html.escape(', '.join(pairs[:SHOWN_PAIRS]))}</span>")
         screened, found = panel.curve
         knee = None
