@@ -16,7 +16,8 @@ import the CSV into a project and run :func:`~litqeval_gui.core.screening.simula
 (import + features + simulation timed, as ASReview's wall time covers reading the file
 and its features). Printed per seed and as means: wall time of each and the ratio
 (goal: ours at least 3× faster), and WSS@95 of each (goal: ours ≥ ASReview's − 0.02),
-both computed with metrics/tar.py.
+both computed with metrics/tar.py, and beside them in asreview-insights' convention (the
+prior records left out, metrics/screening_effort.py).
 
 Usage: ``python benchmarks/bench_simulate_asreview.py [--asreview PATH] [--dataset CSV]
 [--model nb|logistic] [--seeds 5] [--asreview-seeds K]`` (ASReview only for the first K
@@ -42,17 +43,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
 
 import numpy as np  # noqa: E402
-from litqeval_gui.core.records.queries import RecordFilter  # noqa: E402
 from support import figure, load_average, skip  # noqa: E402
 
 from litqeval_gui.core.jobs import run_job  # noqa: E402
 from litqeval_gui.core.projectfile.project import Project  # noqa: E402
 from litqeval_gui.core.records import ingest  # noqa: E402
+from litqeval_gui.core.records.queries import RecordFilter  # noqa: E402
 from litqeval_gui.core.records.rows import SELECT_CONTENT, record_from_row  # noqa: E402
 from litqeval_gui.core.screening import store  # noqa: E402
 from litqeval_gui.core.screening.features import build_features  # noqa: E402
 from litqeval_gui.core.screening.known import parse_label  # noqa: E402
 from litqeval_gui.core.screening.simulate import simulate  # noqa: E402
+from litqeval_gui.metrics.screening_effort import wss_insights  # noqa: E402
 from litqeval_gui.metrics.tar import tar_at_recall  # noqa: E402
 from tests.support.screening import labelled_records  # noqa: E402
 
@@ -88,8 +90,9 @@ def numbered(source: Path, target: Path) -> tuple[Path, list[bool]]:
 
 
 def ours(csv_path: Path, folder: Path, model: str, seed: int,
-         prior_rows: list[int]) -> tuple[float, float, int]:
-    """(seconds, WSS@95, records) of our simulation with the given prior rows."""
+         prior_rows: list[int]) -> tuple[float, float, int, float]:
+    """(seconds, WSS@95, records, WSS@95 in asreview-insights' convention: the priors left
+    out) of our simulation with the given prior rows."""
     start = time.perf_counter()
     path = folder / f"ours{seed}.litq"
     with Project.create(path) as project:
@@ -107,13 +110,15 @@ def ours(csv_path: Path, folder: Path, model: str, seed: int,
     truth = np.array([LABELS[row] for row in rows], dtype=bool)
     run = run_job(simulate(features, truth, model=model, seed=seed,
                            prior=[index[row] for row in prior_rows], rules=[]))
-    return time.perf_counter() - start, run.wss_at_95, len(items)
+    return (time.perf_counter() - start, run.wss_at_95, len(items),
+            wss_insights(run.labels(truth)[len(prior_rows):], 0.95))
 
 
 def asreview(command: str, csv_path: Path, folder: Path, model: str, seed: int,
-             prior_rows: list[int]) -> tuple[float, float]:
-    """(seconds, WSS@95) of ``asreview simulate`` with the given prior rows; it runs in
-    ``folder`` (it leaves a ``synergy_cache.sqlite`` in its working directory)."""
+             prior_rows: list[int]) -> tuple[float, float, float]:
+    """(seconds, WSS@95, WSS@95 in asreview-insights' convention) of ``asreview simulate``
+    with the given prior rows (its results hold them first); it runs in ``folder`` (it
+    leaves a ``synergy_cache.sqlite`` in its working directory)."""
     out = folder / f"asr{seed}.asreview"
     start = time.perf_counter()
     subprocess.run([command, "simulate", str(csv_path), "-e", "tfidf", "-c", model,
@@ -129,7 +134,7 @@ def asreview(command: str, csv_path: Path, folder: Path, model: str, seed: int,
     db.close()
     labels = np.zeros(len(LABELS), dtype=bool)  # unscreened rows come after: irrelevant
     labels[:len(order)] = np.array(order, dtype=bool)
-    return seconds, tar_at_recall(labels).wss
+    return seconds, tar_at_recall(labels).wss, wss_insights(labels[len(prior_rows):], 0.95)
 
 
 LABELS: list[bool] = []
@@ -164,15 +169,18 @@ def main() -> int:
                      int(rng.choice(np.flatnonzero(~np.array(labels))))]
             mine = ours(csv_path, folder, args.model, seed, prior)
             mine_all.append(mine)
-            line = f"seed {seed}: ours {mine[0]:6.1f} s WSS@95 {mine[1]:.3f} ({mine[2]} records)"
+            line = (f"seed {seed}: ours {mine[0]:6.1f} s WSS@95 {mine[1]:.3f} (insights "
+                    f"{mine[3]:.3f}; {mine[2]} records)")
             if seed < theirs_seeds:
                 theirs = asreview(args.asreview, csv_path, folder, args.model, seed, prior)
                 totals.append((mine, theirs))
-                line += (f" | ASReview {theirs[0]:6.1f} s WSS@95 {theirs[1]:.3f}"
+                line += (f" | ASReview {theirs[0]:6.1f} s WSS@95 {theirs[1]:.3f} (insights "
+                         f"{theirs[2]:.3f})"
                          f" | {theirs[0] / mine[0]:4.1f}x faster")
             print(f"{line} | {load_average()}", flush=True)
         print(f"ours over {len(mine_all)} seeds: {np.mean([m[0] for m in mine_all]):.1f} s, "
-              f"WSS@95 {np.mean([m[1] for m in mine_all]):.3f}")
+              f"WSS@95 {np.mean([m[1] for m in mine_all]):.3f} (insights "
+              f"{np.mean([m[3] for m in mine_all]):.3f})")
         if totals:
             ours_s = np.mean([m[0] for m, _ in totals])
             theirs_s = np.mean([t[0] for _, t in totals])
