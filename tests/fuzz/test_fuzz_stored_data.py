@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from litqeval_gui import cli
 from litqeval_gui.core.projectfile.project import Project
 from tests.fuzz.support import COUNTS, examples
+from tests.support.pooling import pool_project, two_run_layers
 from tests.support.topics import build_topic, evaluate_pca
 
 TARGETS = [  # (table, column, blob)
@@ -142,3 +143,33 @@ def test_the_campaign_reads_a_damaged_mask_as_damaged(workspace):
     assert code == 0 and "relevant mask: 2 bytes for 49 rows" in err, err
     assert json.loads(out) == intact[COMMANDS[0]]
     assert np.isfinite([item["recall"] for item in json.loads(out)["lists"]]).all()
+
+
+POOL_TARGETS = [("pools", "params", False), ("pools", "qrels", False),
+                ("pool_runs", "records", True), ("screenings", "source", False),
+                ("screenings", "reasons", False)]
+
+
+@pytest.fixture(scope="module")
+def pool_file(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("fuzz-pool")
+    path = pool_project(folder, two_run_layers(6, 2)[0])
+    code, _, err = _run("pool-create", path, "--topic", "T", "--pool", "P", "--runs", "list:A",
+                        "list:B", "--no-low-yield")
+    assert code == 0, err
+    return path
+
+
+@given(target=st.sampled_from(POOL_TARGETS), one=st.booleans(), change=mutation,
+       command=st.sampled_from([("pool-status",), ("pool-advance",)]))
+@examples(quick=8, full=300)
+def test_a_damaged_pool_is_one_line_never_internal(pool_file, target, one, change, command):
+    case = Path(tempfile.mkdtemp(dir=pool_file.parent))
+    path = Path(shutil.copyfile(pool_file, case / "p.litq"))
+    assume(_damage(path, *target, one, *change))
+    code, _, err = _run(*command, path, "--topic", "T", "--pool", "P")
+    COUNTS[f"stored pool: {target[0]}.{target[1]} exit {code}"] += 1
+    assert code in (0, 2), err
+    assert "Traceback" not in err and "internal error" not in err, err
+    assert code == 0 or (err.startswith("litqeval: error: ") and err.count("\n") == 1), err
+    shutil.rmtree(case, ignore_errors=True)
