@@ -129,5 +129,14 @@ def test_report_works_on_a_read_only_project_and_says_what_it_lacks(topic_file, 
         path.chmod(0o444)
         code, err = as_nobody("report", path, "--topic", TOPIC, folder / "r2.html")
         assert code == 2 and err.count("\n") == 1, err
-        assert "is read-only and the evaluation of topic 'cardio' is not stored in full" in err
+        assert "can only be read here" in err
+        assert "the evaluation of topic 'cardio' is not stored in full" in err
         assert not (folder / "r2.html").exists()
+
+
+def test_report_reads_a_project_another_process_holds_open(topic_file, tmp_path, capsys):
+    path = copy_project(topic_file, tmp_path)
+    with Project.open(path):  # the app has it open for writing
+        code, _, err = run(capsys, "report", path, "--topic", TOPIC, tmp_path / "r.html")
+        assert code == 0, err
+        assert (tmp_path / "r.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")

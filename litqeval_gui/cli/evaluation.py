@@ -10,7 +10,7 @@ from pathlib import Path
 
 from litqeval_gui.cli.common import Command, TextProgress, emit, open_for_writing
 from litqeval_gui.core.embedding.registry import BACKENDS, backend_by_name
-from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.errors import LitqError, ProjectLockedError
 from litqeval_gui.core.evaluation import batch, comparison, engine, report_html, settings
 from litqeval_gui.core.evaluation.map_store import MAP_METHODS
 from litqeval_gui.core.evaluation.methods import METHODS
@@ -174,10 +174,14 @@ def _told_repairs(evaluations: list[engine.TopicEvaluation]) -> None:
 
 def _open_to_read(path: Path) -> Project:
     """The project for a command that only needs to read it: for writing when it may be
-    written (what the evaluation computes is kept), else read-only."""
+    written (what the evaluation computes is kept), else — a read-only file or folder,
+    or a project another process holds open for writing — read-only."""
     if path.is_file() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
         return Project.open(path, readonly=True)
-    return open_for_writing(path)
+    try:
+        return open_for_writing(path)
+    except ProjectLockedError:
+        return Project.open(path, readonly=True)
 
 
 def _stored_in_full(project: Project, topic: str) -> None:
@@ -185,9 +189,10 @@ def _stored_in_full(project: Project, topic: str) -> None:
     plan = engine.plan_topic(project, topic)
     if (plan.task.embedding is not None or plan.map is None or any(plan.task.todo)
             or plan.repaired):
-        raise LitqError(f"{project.path} is read-only and the evaluation of topic {topic!r} "
-                        "is not stored in full (vectors, map or results are missing); run "
-                        "litqeval evaluate on a writable copy first")
+        raise LitqError(f"{project.path} can only be read here (read-only, or open in "
+                        f"another process) and the evaluation of topic {topic!r} is not "
+                        "stored in full (vectors, map or results are missing); evaluate it "
+                        "there first")
 
 
 def cmd_report(args: argparse.Namespace) -> None:
