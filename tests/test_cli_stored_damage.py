@@ -140,3 +140,17 @@ def test_report_reads_a_project_another_process_holds_open(topic_file, tmp_path,
         code, _, err = run(capsys, "report", path, "--topic", TOPIC, tmp_path / "r.html")
         assert code == 0, err
         assert (tmp_path / "r.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+@pytest.mark.parametrize(("sql", "message"), [
+    ("UPDATE records SET authors = '[1' WHERE id = 1", "(authors: not valid JSON)"),
+    ("UPDATE records SET keywords = '[1]' WHERE id = 1", "(keywords: not a list of text)"),
+    ("UPDATE records SET ids = '{' WHERE id = 1", "(ids: not valid JSON)"),
+    ("UPDATE records SET raw = '[]' WHERE id = 1", "(original fields: a JSON list where"),
+])
+def test_a_damaged_record_is_one_line_naming_it(topic_file, tmp_path, capsys, sql, message):
+    path = damaged(topic_file, tmp_path, sql)
+    code, _, err = run(capsys, "export", path, "--topic", TOPIC, "--list", "core", "--format",
+                       "ris", tmp_path / "out.ris")
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith("litqeval: error: the stored record '") and message in err, err

@@ -7,13 +7,13 @@ Confirming an uncertain match merges the two works; rejecting keeps them apart.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 from litqeval_gui.core.errors import ProjectError
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import Project, now
+from litqeval_gui.core.projectfile.stored import read_strings
 from litqeval_gui.core.projectfile.writes import Op
 from litqeval_gui.core.records import works
 
@@ -72,7 +72,8 @@ def matches(project: Project, topic: str, *, uncertain: bool = False,
 
 def _side(r: tuple) -> MatchSide:
     return MatchSide(record_id=r[0], list_name=r[1], role=r[2], title=r[3] or "", year=r[4],
-                     doi=r[5], authors=json.loads(r[6]) if r[6] else [], venue=r[7],
+                     doi=r[5], authors=read_strings(r[6] or "[]", f"the stored record {r[0]}",
+                                                    "authors"), venue=r[7],
                      abstract=r[8])
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import sqlite_utils
 
+from litqeval_gui.core.projectfile.stored import DamagedDataError, read_json, read_strings
 from litqeval_gui.core.records.model import BIBLIO_FIELDS, Record, normalise_title
 
 CONTENT_COLUMNS = ("rank", "score", "title", "title_norm", "abstract", "authors", "year",
@@ -62,8 +63,13 @@ def pack_raw(rec: Record) -> str:
 
 def unpack_raw(text: str | None, rec: Record) -> dict[str, Any]:
     """The original fields, inverse of :func:`pack_raw` (``rec`` holds the columns)."""
-    raw = json.loads(text or "{}")
-    for key, column in raw.pop(_COPIED, {}).items():
+    raw = read_json(text or "{}", _stored(rec.title), dict, part="original fields")
+    copied = raw.pop(_COPIED, {})
+    if not isinstance(copied, dict) or not all(
+            isinstance(column, str) and hasattr(rec, column) for column in copied.values()):
+        raise DamagedDataError(_stored(rec.title), "not the names of record fields",
+                               "original fields")
+    for key, column in copied.items():
         value = getattr(rec, column)
         raw[key] = list(value) if isinstance(value, list) else value  # a copy, not an alias
     return raw
@@ -73,17 +79,24 @@ def record_from_row(row: Sequence[Any]) -> Record:
     """The :class:`Record` of a row selected as :data:`CONTENT_COLUMNS` (inverse of
     :func:`record_row`; ``title_norm`` is derived and not kept)."""
     v = dict(zip(CONTENT_COLUMNS, row, strict=True))
+    what = _stored(v["title"] or "")
     rec = Record(
         title=v["title"] or "", abstract=v["abstract"] or "",
-        authors=json.loads(v["authors"] or "[]"),
-        year=v["year"], venue=v["venue"] or "", keywords=json.loads(v["keywords"] or "[]"),
+        authors=read_strings(v["authors"] or "[]", what, "authors"),
+        year=v["year"], venue=v["venue"] or "",
+        keywords=read_strings(v["keywords"] or "[]", what, "keywords"),
         type=v["type"] or "", language=v["language"] or "", doi=v["doi"] or "",
-        pmid=v["pmid"] or "", ids=json.loads(v["ids"] or "{}"),
+        pmid=v["pmid"] or "", ids=read_json(v["ids"] or "{}", what, dict, part="ids"),
         rank=v["rank"], score=v["score"], source_line=v["source_line"],
         **{name: v[name] or "" for name in BIBLIO_FIELDS},
     )
     rec.raw = unpack_raw(v["raw"], rec)
     return rec
+
+
+def _stored(title: str) -> str:
+    """How a damaged record is named in its message: by (the start of) its title."""
+    return f"the stored record {title[:60]!r}"
 
 
 def record_row(rec: Record) -> tuple:

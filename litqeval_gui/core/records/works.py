@@ -8,11 +8,11 @@ topic's certain links (``auto`` and ``confirmed``) but never the two records of 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 
 import sqlite_utils
 
+from litqeval_gui.core.projectfile.stored import read_json
 from litqeval_gui.core.records.linkage import (
     SHORT_TITLE_CHARS,
     USER,
@@ -49,7 +49,7 @@ def _item(key: int, title: str | None, year: int | None, doi: str | None, pmid: 
     if pmid:
         pairs.append(("pmid", pmid))
     if ids:
-        pairs.extend(json.loads(ids).items())
+        pairs.extend(read_json(ids, f"the stored record {key}", dict, part="ids").items())
     title = title or ""
     return LinkItem(key=key, title=title, year=year, ids=tuple(pairs),
                     abstract=abstract_key(title, abstract))
