@@ -34,11 +34,12 @@ from PySide6.QtWidgets import (
 )
 
 from litqeval_gui import __version__
-from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.errors import ImportRefused, LitqError
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import SUFFIX, Project, discarded_message
 from litqeval_gui.core.records.exporting import SQLITE_HEADER
 from litqeval_gui.core.records.importing import formats
+from litqeval_gui.core.records.importing.detect import inspect as inspect_format
 from litqeval_gui.core.records.queries import ListInfo
 from litqeval_gui.gui import settings as settings_module
 from litqeval_gui.gui.actions import ActionSet
@@ -167,14 +168,15 @@ class MainWindow(QMainWindow):
 
     # -- projects -------------------------------------------------------------------
     def open_project(self, path: str | Path) -> bool:
-        """Open ``path`` (closing the current project first); False if it could not be opened."""
+        """Open ``path`` in place of the current project; False if it could not be opened.
+
+        The new project is opened first: the current one is closed only once it has, so
+        a file that is no project (or a damaged one) leaves the current project open."""
         path = Path(path)
         if self.session is not None and self.session.project.path.resolve() == path.resolve():
             return True
         if is_search_export(path):
             self.offer_import(path)
-            return False
-        if not self.close_project():
             return False
         QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
@@ -184,6 +186,9 @@ class MainWindow(QMainWindow):
             return False
         finally:
             QGuiApplication.restoreOverrideCursor()
+        if not self.close_project():
+            project.close()
+            return False
         self._set_session(ProjectSession(project, self))
         self.settings.add_recent(path)
         self.settings.last_dir = path.parent
@@ -478,13 +483,17 @@ class MainWindow(QMainWindow):
 
 
 def is_search_export(path: Path) -> bool:
-    """A readable file that is no project: not named ``.litq`` and not SQLite inside."""
+    """A file of a format the importer reads (not named ``.litq``, not SQLite inside);
+    anything else (a picture, a damaged project) is opened as a project, which says why
+    it is none."""
     if path.suffix.lower() == SUFFIX:
         return False
     try:
         with open(path, "rb") as handle:
-            return handle.read(len(SQLITE_HEADER)) != SQLITE_HEADER
-    except OSError:
+            if handle.read(len(SQLITE_HEADER)) == SQLITE_HEADER:
+                return False
+        return inspect_format(path)[0] is not None
+    except (OSError, ImportRefused):
         return False  # opening it will say why
 
 

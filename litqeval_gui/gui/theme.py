@@ -2,14 +2,26 @@
 
 Qt 6.8+ asks the platform for a colour scheme (``QStyleHints.setColorScheme``); where the
 platform cannot switch (some Linux desktops, the offscreen platform), a light or dark
-Fusion palette is set instead. "system" undoes both.
+Fusion palette is set instead. "system" undoes both. Fusion draws check boxes and radio
+buttons with an outline a shade darker than the window, invisible on a dark palette;
+:class:`FusionStyle` adds a visible one. Links already laid out in a text view keep
+the colour of the palette they were laid out in, so a switch recolours them.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication, QStyleFactory
+from PySide6.QtGui import QColor, QPainter, QPalette, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QProxyStyle,
+    QStyle,
+    QStyleFactory,
+    QStyleOption,
+    QTextEdit,
+    QWidget,
+)
 
 THEMES = {"system": "&System", "light": "&Light", "dark": "&Dark"}
 _SCHEMES = {"system": Qt.ColorScheme.Unknown, "light": Qt.ColorScheme.Light,
@@ -36,6 +48,77 @@ def _palette(dark: bool) -> QPalette:
     return palette
 
 
+_INDICATORS = (QStyle.PrimitiveElement.PE_IndicatorCheckBox,
+               QStyle.PrimitiveElement.PE_IndicatorRadioButton)
+
+
+class FusionStyle(QProxyStyle):
+    """Fusion, with check box and radio button outlines in the palette's placeholder
+    colour when the window is dark (Fusion's own is darker than the window)."""
+
+    def __init__(self) -> None:
+        super().__init__(QStyleFactory.create("Fusion"))
+
+    def drawPrimitive(self, element: QStyle.PrimitiveElement, option: QStyleOption,
+                      painter: QPainter, widget: QWidget | None = None) -> None:
+        super().drawPrimitive(element, option, painter, widget)
+        palette = option.palette
+        if element not in _INDICATORS or palette.color(QPalette.ColorRole.Window).lightness() >= 128:
+            return
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing,
+                              element == QStyle.PrimitiveElement.PE_IndicatorRadioButton)
+        painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        rect = option.rect.adjusted(0, 0, -1, -1)
+        if element == QStyle.PrimitiveElement.PE_IndicatorRadioButton:
+            painter.drawEllipse(rect.adjusted(1, 1, 0, 0))
+        else:
+            painter.drawRect(rect)
+        painter.restore()
+
+
+def use_fusion(dark: bool) -> None:
+    """Set :class:`FusionStyle` and the light or dark palette (where the platform
+    cannot switch its colour scheme), recolouring links already laid out."""
+    app = QApplication.instance()
+    old_link = app.palette().color(QPalette.ColorRole.Link)
+    app.setStyle(FusionStyle())
+    app.setPalette(_palette(dark))
+    recolour_links(old_link, app.palette().color(QPalette.ColorRole.Link))
+
+
+def recolour_links(old: QColor, new: QColor) -> None:
+    """Links of the app's text views drawn in ``old`` (the palette's link colour when
+    they were laid out) drawn in ``new``, and labels with links laid out again: a DOI
+    link stays readable after a theme switch."""
+    if old == new:
+        return
+    for widget in QApplication.allWidgets():
+        if isinstance(widget, QLabel) and "<a " in widget.text():
+            text = widget.text()  # laid out again in the new palette
+            widget.setText("")
+            widget.setText(text)
+        if not isinstance(widget, QTextEdit):
+            continue
+        block = widget.document().begin()
+        while block.isValid():
+            fragments = block.begin()
+            while not fragments.atEnd():
+                fragment = fragments.fragment()
+                fmt = fragment.charFormat()
+                if fmt.isAnchor() and fmt.foreground().color() == old:
+                    cursor = QTextCursor(widget.document())
+                    cursor.setPosition(fragment.position())
+                    cursor.setPosition(fragment.position() + fragment.length(),
+                                       QTextCursor.MoveMode.KeepAnchor)
+                    recoloured = QTextCharFormat()
+                    recoloured.setForeground(new)
+                    cursor.mergeCharFormat(recoloured)
+                fragments += 1
+            block = block.next()
+
+
 def apply_theme(theme: str) -> None:
     """Show the app in ``theme`` (one of :data:`THEMES`; anything else is "system")."""
     global _style_at_start
@@ -48,8 +131,9 @@ def apply_theme(theme: str) -> None:
     hints = app.styleHints()
     hints.setColorScheme(_SCHEMES[theme])
     if theme == "system":
+        old_link = app.palette().color(QPalette.ColorRole.Link)
         app.setStyle(_style_at_start)
         app.setPalette(app.style().standardPalette())
+        recolour_links(old_link, app.palette().color(QPalette.ColorRole.Link))
     elif hints.colorScheme() != _SCHEMES[theme]:  # the platform could not switch
-        app.setStyle("Fusion")
-        app.setPalette(_palette(dark=theme == "dark"))
+        use_fusion(dark=theme == "dark")

@@ -1,6 +1,6 @@
 """Screenshots of one widget in the light and the dark palette (issue 24: every changed
 screen looked at in both themes). The offscreen platform cannot switch its colour
-scheme, so the app's own Fusion palettes are set, as :func:`~litqeval_gui.gui.theme.apply_theme`
+scheme, so the app's own Fusion style and palettes are set, as :func:`~litqeval_gui.gui.theme.apply_theme`
 does where the platform cannot switch; the app's style and palette are restored after."""
 
 from __future__ import annotations
@@ -22,8 +22,7 @@ def shoot_both(shot: Callable[[QWidget, str], Path], make: Callable[[], QWidget]
     taken = []
     try:
         for dark in (False, True):
-            app.setStyle("Fusion")
-            app.setPalette(theme._palette(dark))
+            theme.use_fusion(dark)
             widget = make()
             widget.show()
             QApplication.processEvents()

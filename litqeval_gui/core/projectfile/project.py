@@ -276,7 +276,32 @@ def _unusable(path: Path, exc: Exception) -> ProjectError:
     reason = database_reason(exc) if isinstance(exc, sqlite3.OperationalError) else None
     if reason:
         return ProjectError(f"{path} cannot be used: {reason} ({exc})")
+    if _is_ours(path):
+        return _damaged(path, str(exc))
     return CorruptProjectError(f"{path} is not a LitQEval project ({exc})")
+
+
+def _is_ours(path: Path) -> bool:
+    """Whether the file's SQLite header carries LitQEval's application id (bytes 68-71),
+    read without SQLite: a project too damaged for SQLite to open still has it."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(72)
+    except OSError:
+        return False
+    return head.startswith(_SQLITE_MAGIC) and int.from_bytes(head[68:72], "big") == APPLICATION_ID
+
+
+def _damaged(path: Path, detail: str) -> CorruptProjectError:
+    """The error for a LitQEval project whose content is damaged, saying what to do."""
+    backups = sorted(p.name for p in path.parent.glob(f"{path.name}*.bak"))
+    backup = (f"open its backup ({', '.join(backups)})" if backups
+              else "open a backup copy of it if you have one")
+    recovered = path.with_name(f"{path.stem}-recovered{path.suffix}").name
+    return CorruptProjectError(
+        f"{path} is a damaged LitQEval project ({detail}). Nothing was changed. To go on, "
+        f"{backup}, or let SQLite recover what it can and open the result: "
+        f"sqlite3 {path.name} .recover | sqlite3 {recovered}")
 
 
 def _sniff(path: Path) -> None:
@@ -320,7 +345,7 @@ def _check(db: sqlite_utils.Database, path: Path) -> tuple[int, int, tuple[int, 
                 f"this is LitQEval GUI {__version__} — please update")
         result = db.execute("PRAGMA quick_check").fetchone()[0]
         if result != "ok":
-            raise CorruptProjectError(f"{path} is damaged (integrity check: {result[:200]})")
+            raise _damaged(path, f"integrity check: {result[:200]}")
         problems = _schema_differences(schema_of(db.conn), expected_schema(version))
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
         raise _unusable(path, exc) from None
