@@ -49,9 +49,20 @@ def cmd_tar_eval(args: argparse.Namespace) -> None:
             mean = run["mean"]
             lines.append(f"{'mean (' + str(mean['topics']) + ')':<12}"
                          + "".join(_cell(mean[k]) for k in keys))
+            lines += _left_out(f"run {run['run']}", run)
+        lines += _left_out(f"qrels {qrels.name}", document.get("qrels", {}))
         return "\n".join(lines)
 
     emit(args, document, text)
+
+
+def _left_out(what: str, read: dict) -> list[str]:
+    """The line saying how many malformed lines of a file were left out, if any."""
+    if not read.get("rejected_lines"):
+        return []
+    count = read["rejected_lines"]
+    return [f"{what}: {count} malformed line{'s' * (count != 1)} left out "
+            f"(first: {read['first_rejected'][0]})"]
 
 
 def cmd_pool_simulate(args: argparse.Namespace) -> None:
@@ -74,6 +85,8 @@ def cmd_pool_simulate(args: argparse.Namespace) -> None:
             lines.append(f"{s['w']:>3}{s['W']:>3}{s['t']:>6g}{s['l']:>3}"
                          + "".join(_cell(s[k])[1:] for k in ("E", "R", "tau", "tau_ap", "rms"))
                          + (" *" if s["frontier_tau"] else ""))
+        for name, read in document.get("rejected", {}).items():
+            lines += _left_out(name, read)
         return "\n".join(lines)
 
     emit(args, document, text)

@@ -90,26 +90,80 @@ def test_non_ascii_whitespace_and_digits_read_as_str_split_and_float_do(tmp_path
     assert read_qrels(qrels).grades == {"A": {"é": 1, "e": 0}}
 
 
-def test_bad_numbers_and_bytes_are_named(tmp_path):
+def test_bad_lines_are_left_out_and_named_bad_bytes_refuse(tmp_path):
+    """Issue 27 §4, one rule with the importer: a malformed line (a value that is not a
+    number, a NaN score, the wrong number of columns) is left out, counted and named; the
+    rest is read. A NUL byte refuses the file, as the importer refuses it."""
     def run_with(line: str):
         path = tmp_path / "r.run"
-        path.write_text(f"A Q0 a 1 3 x\n{line}\n")
+        path.write_text(f"A Q0 a 1 3 x\n{line}\nA Q0 c 3 1 x\n")
         return read_run(path)
 
-    with pytest.raises(LitqError, match="line 2: a rank, score or relevance value"):
-        run_with("A Q0 b second 2 x")
-    with pytest.raises(LitqError, match="line 2: a rank, score or relevance value"):
-        run_with("A Q0 b 2 2,5 x")
-    with pytest.raises(LitqError, match="score is NaN"):
-        run_with("A Q0 b 2 nan x")
-    assert run_with("A Q0 b -2 4 x").topics == {"A": ["b", "a"]}  # a signed rank is a number
+    shape = " (expected 'topic Q0 docid rank score tag')"
+    for line, reason in [("A Q0 b second 2 x", "a rank, score or relevance value is not a "
+                                               "number"),
+                         ("A Q0 b 2 2,5 x", "a rank, score or relevance value is not a number"),
+                         ("A Q0 b 2 nan x", "the score is NaN; scores must be numbers to rank "
+                                            "by"),
+                         ("A Q0 b 2 2", "5 columns instead of 6")]:
+        parsed = run_with(line)
+        assert (parsed.topics, parsed.rejected, parsed.examples) == (
+            {"A": ["a", "c"]}, 1, (f"line 2: {reason}{shape}",)), line
+    assert run_with("A Q0 b -2 4 x").topics == {"A": ["b", "a", "c"]}  # a signed rank
     qrels = tmp_path / "q.txt"
     qrels.write_text("A 0 a 1\nA 0 b yes\n")
-    with pytest.raises(LitqError, match="line 2: a rank, score or relevance value"):
-        read_qrels(qrels)
+    parsed = read_qrels(qrels)
+    assert (parsed.grades, parsed.rejected) == ({"A": {"a": 1}}, 1)
+    assert parsed.examples == ("line 2: a rank, score or relevance value is not a number "
+                               "(expected 'topic 0 docid rel')",)
     qrels.write_bytes(b"A 0 a\x00 1\n")
     with pytest.raises(LitqError, match="NUL byte at byte 5"):
         read_qrels(qrels)
     qrels.write_text("# only a comment\n\n")
     with pytest.raises(LitqError, match="no qrels line"):
         read_qrels(qrels)
+    qrels.write_text("A 0 a\n")
+    with pytest.raises(LitqError, match="no qrels line .*; line 1: 3 columns instead of 4"):
+        read_qrels(qrels)
+
+
+def test_import_and_tar_eval_apply_one_rule(tmp_path):
+    """The same file through the importer and through tar-eval's reader: the same lines
+    left out with the same messages; a NUL byte refused by both."""
+    from litqeval_gui.core.errors import ImportRefused
+    from litqeval_gui.core.jobs import run_job
+    from litqeval_gui.core.records.importing import read_records
+
+    path = tmp_path / "r.run"
+    path.write_text("A Q0 a 1 3 x\nA Q0 b two 2 x\n# note\nA Q0 c 3 nan x\nA Q0 d 4 1\n"
+                    "A Q0 e 5 0.5 x\n")
+    imported = run_job(read_records(path, fmt="trec-run"))
+    parsed = read_run(path)
+    assert [r.ids["docid"] for r in imported.records] == parsed.topics["A"] == ["a", "e"]
+    assert [f"line {r.line}: {r.reason}" for r in imported.rejected] == list(parsed.examples)
+    assert parsed.rejected == 3
+    path.write_bytes(b"A Q0 a\x00 1 3 x\n")
+    with pytest.raises(ImportRefused, match="NUL"):
+        run_job(read_records(path, fmt="trec-run"))
+    with pytest.raises(LitqError, match="NUL byte"):
+        read_run(path)
+
+
+def test_a_file_is_read_in_blocks_as_a_whole(tmp_path, monkeypatch):
+    """Blocks of about 64 bytes: topics spread over blocks, a bad line and a long docid in
+    some of them; the result is the one-block result."""
+    from litqeval_gui.core.trec import files
+
+    rng = np.random.default_rng(8)
+    rows = [[str(rng.choice(["T1", "T2", "T3"])), "Q0", str(rng.choice(DOCIDS + ["y" * 80])),
+             str(rank), str(rng.choice(SCORES)), "tag"] for rank in range(1, 200)]
+    text = lines_of(rows, rng).replace("\n", "\nT2 Q0 bad\n", 3)
+    path = tmp_path / "run.txt"
+    path.write_bytes(text.encode("utf-8"))
+    whole = {ties: read_run(path, ties) for ties in TIES}
+    monkeypatch.setattr(files, "BLOCK_BYTES", 64)
+    for ties in TIES:
+        assert read_run(path, ties) == whole[ties]
+        assert whole[ties].rejected == 3
+        assert (whole[ties].topics, whole[ties].duplicates) == reference_run(
+            text.replace("T2 Q0 bad\n", ""), ties)

@@ -87,7 +87,16 @@ def evaluate_run(run: RunFile, qrels: Qrels, recall: float = 0.95,
     document = {"run": run.name, "topics": topics, "mean": _means(topics, evaluated, cutoffs)}
     if run.duplicates:
         document["duplicates_dropped"] = run.duplicates
+    document.update(rejected_lines(run))
     return document
+
+
+def rejected_lines(read: RunFile | Qrels) -> dict:
+    """``{"rejected_lines": n, "first_rejected": [...]}`` for a file some of whose lines
+    were malformed and left out (the importer's rule), else nothing."""
+    if not read.rejected:
+        return {}
+    return {"rejected_lines": read.rejected, "first_rejected": list(read.examples)}
 
 
 def _means(topics: dict[str, dict], evaluated: list[str], cutoffs: Sequence[int]) -> dict:
@@ -119,4 +128,7 @@ def tar_eval(run_files: Sequence[Path], qrels_file: Path, recall: float = 0.95,
     qrels = read_qrels(qrels_file)
     runs = [evaluate_run(read_run(path, ties), qrels, recall, convention, cutoffs)
             for path in paths]
-    return {"recall_level": recall, "convention": convention, "ties": ties, "runs": runs}
+    document = {"recall_level": recall, "convention": convention, "ties": ties, "runs": runs}
+    if qrels.rejected:
+        document["qrels"] = rejected_lines(qrels)
+    return document

@@ -19,7 +19,7 @@ and counted. The ``rank`` column is checked but not used (neither reference uses
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -27,34 +27,65 @@ from typing import Literal
 import numpy as np
 
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.records.importing.trec import SHAPES, parse_line
+from litqeval_gui.core.records.importing.trec import MAX_GRADE, SHAPES, parse_line
 
 _WHITESPACE = np.zeros(256, dtype=bool)
 _WHITESPACE[list(b" \t\n\r\v\f\x1c\x1d\x1e\x1f")] = True  # ASCII that str.split() splits on
 Ties = Literal["file", "trec_eval"]
 TIES: tuple[Ties, ...] = ("file", "trec_eval")
+BLOCK_BYTES = 1 << 22  # whole lines split at a time (the intermediate arrays: ~40×)
+LONG_TOKEN = 64  # a block with a longer token is read line by line (no padded arrays)
+EXAMPLES = 3  # malformed lines named
 
 
 @dataclass(frozen=True)
 class RunFile:
-    """A run: ``topics[topic]`` = its docids best first; ``name`` = file name sans suffix."""
+    """A run: ``topics[topic]`` = its docids best first; ``name`` = file name sans suffix;
+    ``duplicates`` repeated docids dropped; ``rejected`` malformed lines left out, the
+    first few named in ``examples``."""
 
     name: str
-    topics: dict[str, list[str]]
+    topics: Mapping[str, list[str]]
     duplicates: int = 0
+    rejected: int = 0
+    examples: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Qrels:
-    """``grades[topic][docid]`` = relevance grade; relevant means grade >= 1."""
+    """``grades[topic][docid]`` = relevance grade; relevant means grade >= 1; ``rejected``
+    and ``examples`` as in :class:`RunFile`."""
 
     grades: dict[str, dict[str, int]]
+    rejected: int = 0
+    examples: tuple[str, ...] = ()
     relevant: dict[str, frozenset[str]] = field(init=False)
 
     def __post_init__(self) -> None:
         relevant = {t: frozenset(d for d, g in docs.items() if g >= 1)
                     for t, docs in self.grades.items()}
         object.__setattr__(self, "relevant", relevant)
+
+
+class _Ranked(Mapping[str, list[str]]):
+    """Each topic's ranked docids held as one byte-string array, decoded to ``str`` when
+    the topic is asked for (the last one kept): a run's topics are used one at a time, and
+    a byte string costs a fraction of a ``str``."""
+
+    def __init__(self, arrays: dict[str, np.ndarray]) -> None:
+        self._arrays = arrays
+        self._last: tuple[str, list[str]] | None = None
+
+    def __getitem__(self, topic: str) -> list[str]:
+        if self._last is None or self._last[0] != topic:
+            self._last = (topic, [d.decode("utf-8") for d in self._arrays[topic].tolist()])
+        return self._last[1]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._arrays)
+
+    def __len__(self) -> int:
+        return len(self._arrays)
 
 
 def _token_bounds(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -67,67 +98,112 @@ def _token_bounds(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _strings(raw: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """The tokens ``raw[starts[i]:ends[i]]`` as one byte-string (``S``) array."""
     lengths = ends - starts
-    offsets = np.arange(int(lengths.max()))
+    offsets = np.arange(max(1, int(lengths.max(initial=0))))
     chars = np.take(raw, starts[:, None] + offsets, mode="clip")
     chars[offsets >= lengths[:, None]] = 0  # pad each token to the longest with NULs
     return chars.view(f"S{offsets.size}")[:, 0]
 
 
-def _columns(path: Path, fmt: str, wanted: Sequence[int]) -> tuple[list[np.ndarray], str]:
-    """Columns ``wanted`` of the file as byte-string arrays (UTF-8, one entry a line) and
-    the file's text; comments and blank lines are skipped.
+class _Rejected:
+    """Malformed lines left out of a file: how many, and the first few named."""
 
-    A file with comments or non-ASCII text (whose whitespace only ``str.split`` sees) is
+    def __init__(self) -> None:
+        self.count = 0
+        self.examples: list[str] = []
+
+    def add(self, lineno: int, reason: str, shape: str) -> None:
+        self.count += 1
+        if len(self.examples) < EXAMPLES:
+            self.examples.append(f"line {lineno}: {reason} (expected '{shape}')")
+
+
+Columns = tuple[np.ndarray, np.ndarray, np.ndarray]  # topics, docids (S), numbers
+
+
+def _file_columns(path: Path, fmt: str, rejected: _Rejected) -> Iterator[Columns]:
+    """Topic, docid and number (score, or grade) columns of the file's good lines, one
+    block of about :data:`BLOCK_BYTES` of whole lines at a time; malformed lines go to
+    ``rejected``. A NUL byte or text that is not UTF-8 refuses the file."""
+    lineno, offset = 1, 0
+    try:
+        handle = path.open("rb")
+    except OSError as err:
+        raise LitqError(f"{path}: cannot read the file ({err.strerror})") from None
+    with handle:
+        while data := handle.read(BLOCK_BYTES) + handle.readline():
+            if b"\0" in data:  # a token's trailing NUL would vanish in a byte-string array
+                raise LitqError(f"{path}: not a text file (NUL byte at byte "
+                                f"{offset + data.index(0)})")
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise LitqError(f"{path}: not UTF-8 text ({err.reason} at byte "
+                                f"{offset + err.start})") from None
+            yield _fast_columns(data, text, fmt) or _line_columns(text, lineno, fmt, rejected)
+            lineno += data.count(b"\n")
+            offset += len(data)
+
+
+def _fast_columns(data: bytes, text: str, fmt: str) -> Columns | None:
+    """The block's columns split with numpy on its bytes, or None when a line is
+    malformed or a token long (then it is read line by line).
+
+    A block with comments or non-ASCII text (whose whitespace only ``str.split`` sees) is
     first rewritten from its ``str.split`` tokens, one space between them, one row a line.
     """
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise LitqError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
-    if "\0" in text:  # a token's trailing NUL would vanish in a byte-string array
-        raise LitqError(f"{path}: not a text file (NUL byte at byte {data.index(0)})")
-    width, shape = SHAPES[fmt]
+    width = SHAPES[fmt][0]
     if "#" in text or not text.isascii():
-        rows = [parts for parts in map(str.split, text.splitlines())
+        rows = [parts for parts in map(str.split, text.split("\n"))
                 if parts and not parts[0].startswith("#")]
         data = "\n".join(map(" ".join, rows)).encode("utf-8")
     raw = np.frombuffer(data, dtype=np.uint8)
     starts, ends = _token_bounds(raw)
     before_newline = np.searchsorted(starts, np.flatnonzero(raw == ord("\n")))
     per_line = np.diff(before_newline, prepend=0, append=starts.size)
-    if np.any((per_line != 0) & (per_line != width)):
-        _first_bad_line(path, text, fmt)
-    if not starts.size:
-        raise LitqError(f"{path}: no {fmt} line (expected '{shape}')")
+    if np.any((per_line != 0) & (per_line != width)) or np.any(ends - starts > LONG_TOKEN):
+        return None
     starts, ends = starts.reshape(-1, width), ends.reshape(-1, width)
-    return [_strings(raw, starts[:, i], ends[:, i]) for i in wanted], text
+    column = [_strings(raw, starts[:, i], ends[:, i]) for i in range(width)]
+    if fmt == "trec-run":
+        ranks_ok = _digits_only(column[3]) or _parsed(column[3], int) is not None
+        numbers = _parsed(column[4], float) if ranks_ok else None
+        if numbers is None or np.isnan(numbers).any():
+            return None
+    else:
+        numbers = _parsed(column[3], int)
+        if numbers is None or np.any(np.abs(numbers) > MAX_GRADE):
+            return None
+    return column[0], column[2], numbers
 
 
-def _first_bad_line(path: Path, text: str, fmt: str) -> None:
-    """Raise the importer's message for the first malformed line of ``text``."""
+def _parsed(values: np.ndarray, kind: type) -> np.ndarray | None:
+    """``values`` (ASCII bytes) parsed by ``int`` or ``float``, or None if one is not a
+    number to it (the block is then read line by line, as ``str``)."""
+    try:
+        return np.fromiter(map(kind, values.tolist()), dtype=kind, count=values.size)
+    except (ValueError, OverflowError):
+        return None
+
+
+def _line_columns(text: str, first_line: int, fmt: str, rejected: _Rejected) -> Columns:
+    """The block read line by line with the importer's own parser: each malformed line
+    is rejected, the others kept."""
     width, shape = SHAPES[fmt]
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    topics, docs, numbers = [], [], []
+    for lineno, line in enumerate(text.split("\n"), start=first_line):
         parts = line.split()
         if not parts or parts[0].startswith("#"):
             continue
-        reason = parse_line(parts, width, lineno, fmt)
-        if isinstance(reason, str):
-            raise LitqError(f"{path}, line {lineno}: {reason} (expected '{shape}')")
-    raise LitqError(f"{path}: not a {fmt} file (expected '{shape}')")  # pragma: no cover
-
-
-def _numbers(path: Path, text: str, values: np.ndarray, kind: type, fmt: str) -> np.ndarray:
-    """``values`` parsed by ``int`` or ``float`` as their text would be; a bad one names
-    its line. Bytes first (fast); as ``str`` when that fails (non-ASCII digits)."""
-    tokens = values.tolist()
-    for parsed in (tokens, (token.decode("utf-8") for token in tokens)):
-        try:
-            return np.fromiter(map(kind, parsed), dtype=kind, count=len(tokens))
-        except (ValueError, OverflowError):
+        record = parse_line(parts, width, lineno, fmt)
+        if isinstance(record, str):
+            rejected.add(lineno, record, shape)
             continue
-    _first_bad_line(path, text, fmt)
-    raise AssertionError  # pragma: no cover — _first_bad_line raises
+        topics.append(parts[0].encode("utf-8"))
+        docs.append(parts[2].encode("utf-8"))
+        numbers.append(record.score)
+    kind = float if fmt == "trec-run" else int
+    return (np.array(topics, dtype=bytes), np.array(docs, dtype=bytes),
+            np.array(numbers, dtype=kind))
 
 
 def _digits_only(values: np.ndarray) -> bool:
@@ -136,67 +212,55 @@ def _digits_only(values: np.ndarray) -> bool:
     return bool(np.all(((chars >= ord("0")) & (chars <= ord("9"))) | (chars == 0)))
 
 
-def _coded(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct ``values`` decoded (an object array of ``str``), in sorted order, and
-    each value's index among them.
-
-    Sorted as integers: each value's bytes, NUL-padded to whole 8-byte big-endian words
-    (comparing the words compares the bytes; UTF-8 bytes sort as ``str`` does).
-    """
-    n, width = values.size, values.dtype.itemsize
-    padded = np.zeros((n, -(-width // 8) * 8), dtype=np.uint8)
-    padded[:, :width] = values.view(np.uint8).reshape(n, width)
-    words = padded.view(">u8")
-    order = np.argsort(words[:, 0]) if words.shape[1] == 1 else np.lexsort(words.T[::-1])
-    ranked = words[order]
-    first = np.concatenate(([True], np.any(ranked[1:] != ranked[:-1], axis=1)))
-    codes = np.empty(n, dtype=np.int64)
-    codes[order] = np.cumsum(first) - 1
-    distinct = [value.decode("utf-8") for value in values[order[first]].tolist()]
-    return np.array(distinct, dtype=object), codes
-
-
-def _grouped(topics: np.ndarray, topic_codes: np.ndarray, items: list) -> dict[str, list]:
-    """``items`` (ordered by topic code) cut into one list per topic."""
-    bounds = np.searchsorted(topic_codes, np.arange(len(topics) + 1)).tolist()
-    return {topic: items[bounds[i]:bounds[i + 1]] for i, topic in enumerate(topics)}
+def _by_topic(path: Path, fmt: str) -> tuple[dict[str, list[tuple[np.ndarray, np.ndarray]]],
+                                             _Rejected]:
+    """Each topic's (docids, numbers) pieces in file order, topics sorted; refuses a file
+    without a good line."""
+    rejected = _Rejected()
+    pieces: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
+    for topics, docs, numbers in _file_columns(path, fmt, rejected):
+        names, codes = np.unique(topics, return_inverse=True)
+        order = np.argsort(codes, kind="stable")
+        bounds = np.searchsorted(codes[order], np.arange(names.size + 1))
+        for k, name in enumerate(names.tolist()):
+            rows = order[bounds[k]:bounds[k + 1]]
+            pieces.setdefault(name.decode("utf-8"), []).append((docs[rows], numbers[rows]))
+    if not pieces:
+        first = f"; {rejected.examples[0]}" if rejected.examples else ""
+        raise LitqError(f"{path}: no {fmt} line (expected '{SHAPES[fmt][1]}'){first}")
+    return {topic: pieces[topic] for topic in sorted(pieces)}, rejected
 
 
 def read_run(path: Path, ties: Ties = "file") -> RunFile:
-    """Read a TREC run file (``topic Q0 docid rank score tag``) ranked by ``ties``."""
+    """Read a TREC run file (``topic Q0 docid rank score tag``) ranked by ``ties``, a
+    block of lines at a time, each topic kept as a byte-string array (:class:`_Ranked`)."""
     if ties not in TIES:
         raise LitqError(f"ties must be one of {', '.join(TIES)}, got {ties!r}")
-    (topic_col, doc_col, rank_col, score_col), text = _columns(path, "trec-run", (0, 2, 3, 4))
-    if not _digits_only(rank_col):  # digits alone always parse: check the others
-        _numbers(path, text, rank_col, int, "trec-run")
-    scores = _numbers(path, text, score_col, float, "trec-run")
-    if np.isnan(scores).any():
-        raise LitqError(f"{path}: a score is NaN; scores must be numbers to rank by")
-    topics, topic_codes = _coded(topic_col)
-    docs, doc_codes = _coded(doc_col)
-    keys = (-scores, topic_codes)  # a stable sort: equal keys keep the file's order
-    if ties == "trec_eval":  # docid descending = its code descending (codes sort as docids)
-        keys = (-doc_codes, *keys)
-    order = np.lexsort(keys)
-    pairs = topic_codes[order] * len(docs) + doc_codes[order]
-    order = order[np.sort(np.unique(pairs, return_index=True)[1])]  # first = best position
-    ranked = docs[doc_codes[order]].tolist()
-    return RunFile(path.stem, _grouped(topics, topic_codes[order], ranked),
-                   doc_codes.size - order.size)
+    pieces, rejected = _by_topic(path, "trec-run")
+    ranked, duplicates = {}, 0
+    for topic in list(pieces):
+        docs = np.concatenate([d for d, _ in pieces[topic]])
+        scores = np.concatenate([s for _, s in pieces.pop(topic)])
+        codes = np.unique(docs, return_inverse=True)[1]  # codes sort as the docids do
+        keys = (-scores,) if ties == "file" else (-codes, -scores)  # stable: ties by line
+        order = np.lexsort(keys)
+        order = order[np.sort(np.unique(codes[order], return_index=True)[1])]  # first = best
+        ranked[topic] = docs[order]
+        duplicates += docs.size - order.size
+    return RunFile(path.stem, _Ranked(ranked), duplicates, rejected.count,
+                   tuple(rejected.examples))
 
 
 def read_qrels(path: Path) -> Qrels:
     """Read TREC qrels (``topic iteration docid grade``); a repeated pair keeps its last grade."""
-    (topic_col, doc_col, grade_col), text = _columns(path, "qrels", (0, 2, 3))
-    grades = _numbers(path, text, grade_col, int, "qrels")
-    topics, topic_codes = _coded(topic_col)
-    docs, doc_codes = _coded(doc_col)
-    order = np.argsort(topic_codes, kind="stable")  # by topic, each in the file's order
-    ordered = topic_codes[order]
-    doc_lists = _grouped(topics, ordered, docs[doc_codes[order]].tolist())
-    grade_lists = _grouped(topics, ordered, grades[order].tolist())
-    return Qrels({topic: dict(zip(doc_lists[topic], grade_lists[topic], strict=True))
-                  for topic in topics})
+    pieces, rejected = _by_topic(path, "qrels")
+    grades = {}
+    for topic, parts in pieces.items():
+        docs = np.concatenate([d for d, _ in parts]).tolist()
+        values = np.concatenate([g for _, g in parts]).tolist()
+        grades[topic] = {doc.decode("utf-8"): grade for doc, grade in zip(docs, values,
+                                                                          strict=True)}
+    return Qrels(grades, rejected.count, tuple(rejected.examples))
 
 
 def run_paths(arguments: list[Path]) -> list[Path]:

@@ -17,7 +17,7 @@ import numpy as np
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
 from litqeval_gui.core.scaleout import ProgressCallback, map_tasks
-from litqeval_gui.core.trec.evaluate import json_number
+from litqeval_gui.core.trec.evaluate import json_number, rejected_lines
 from litqeval_gui.core.trec.files import Qrels, RunFile, Ties, read_qrels, read_run, run_paths
 from litqeval_gui.metrics.pool_simulation import (
     DEFAULT_LOW_YIELD,
@@ -71,10 +71,14 @@ def pool_simulate(run_args: Sequence[Path], qrels_file: Path, *, ties: Ties = "f
     ``pool-simulate --json`` document."""
     check_options(depth, measure, grid, low_yield)
     runs = [read_run(path, ties) for path in run_paths(list(run_args))]
-    document = simulate_collection(runs, read_qrels(qrels_file), depth=depth, grid=grid,
+    qrels = read_qrels(qrels_file)
+    document = simulate_collection(runs, qrels, depth=depth, grid=grid,
                                    measure=measure, low_yield=low_yield, jobs=jobs,
                                    dask_address=dask_address, progress=progress)
-    return {**document, "ties": ties}
+    rejected = {name: lines for name, read in [*((run.name, run) for run in runs),
+                                               (qrels_file.name, qrels)]
+                if (lines := rejected_lines(read))}
+    return {**document, "ties": ties, **({"rejected": rejected} if rejected else {})}
 
 
 def check_options(depth: int = 100, measure: Measure = "map", grid: str = "thesis",

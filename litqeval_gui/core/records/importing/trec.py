@@ -155,6 +155,8 @@ def parse_line(parts: list[str], width: int, lineno: int, fmt: str) -> Record | 
             topic, _, docid, rank, score, tag = parts
             int(rank)
             value: float = float(score)
+            if value != value:
+                return "the score is NaN; scores must be numbers to rank by"
             raw = {"topic": topic, "docid": docid, "rank": rank, "score": score, "tag": tag}
         else:
             topic, iteration, docid, rel = parts
