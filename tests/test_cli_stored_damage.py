@@ -6,9 +6,15 @@ import shutil
 import pytest
 
 from litqeval_gui.cli import main
+from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.pooling import store
 from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.screening import store as screening_store
+from litqeval_gui.core.screening.features import build_features
+from litqeval_gui.core.screening.retrain import retrain
+from litqeval_gui.core.screening.session import ScreeningSession
 from tests.support.pooling import pool_project, two_run_layers
+from tests.support.screening import screening_project
 from tests.support.topics import TOPIC, build_topic, copy_project, evaluate_pca
 from tests.test_cli_bad_input import as_nobody, shared_folder
 
@@ -154,3 +160,29 @@ def test_a_damaged_record_is_one_line_naming_it(topic_file, tmp_path, capsys, sq
                        "ris", tmp_path / "out.ris")
     assert code == 2 and err.count("\n") == 1, err
     assert err.startswith("litqeval: error: the stored record '") and message in err, err
+
+
+@pytest.mark.parametrize(("sql", "message"), [
+    ("UPDATE screening_rankings SET records = substr(records, 1, 12)",
+     "(records: 12 bytes where a multiple of 8 belong)"),
+    ("UPDATE screening_rankings SET scores = substr(scores, 1, 16)",
+     "(scores: 16 bytes where 320 belong)"),
+    ("UPDATE screening_rankings SET details = '{'", "(details: not valid JSON)"),
+    ("UPDATE screening_rankings SET details = '{\"trust\": {\"tau\": 1}}'",
+     "(details: not a model's trust)"),
+])
+def test_a_damaged_model_ranking_is_one_line(tmp_path, capsys, sql, message):
+    path, labels = screening_project(tmp_path, 40, 0.25)
+    with Project.open(path) as project:
+        screening = screening_store.create_screening(project, "T", "s", ["L"])
+        items = screening_store.items(project, screening.id)
+        session = ScreeningSession(project, screening, "Ada")
+        for record, label in list(zip(items, labels, strict=True))[:12]:
+            session.decide("include" if label else "exclude", record_id=record)
+        run_job(retrain(project, screening, run_job(build_features(
+            project, screening.topic_id, items))))
+        project.db.conn.executescript(sql)
+    code, _, err = run(capsys, "pool-create", path, "--topic", "T", "--pool", "P", "--runs",
+                       "ranking:s")
+    assert code == 2 and err.count("\n") == 1, err
+    assert "the stored ranking of screening 1 is damaged" in err and message in err, err

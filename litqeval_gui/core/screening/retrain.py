@@ -18,6 +18,7 @@ import numpy as np
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import Project, now
+from litqeval_gui.core.projectfile.stored import DamagedDataError, read_buffer, read_json
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.features import Features
 from litqeval_gui.core.screening.models import (
@@ -106,8 +107,15 @@ def stored_ranking(project: Project, screening_id: int) -> Ranking | None:
         "WHERE screening_id = ?", [screening_id]).fetchone()
     if row is None:
         return None
-    trust = json.loads(row[5])["trust"]
-    return Ranking(row[0], row[1], row[2],
-                   tuple(np.frombuffer(row[3], dtype="<i8").tolist()),
-                   np.frombuffer(row[4], dtype="<f8").copy(),
-                   Trust(**trust) if trust else None)
+    what = f"the stored ranking of screening {screening_id}"
+    records = read_buffer(row[3], "<i8", what, part="records")
+    scores = read_buffer(row[4], "<f8", what, len(records), finite=False, part="scores")
+    trust = read_json(row[5], what, dict, part="details").get("trust")
+    try:
+        made = Trust(**trust) if trust else None
+    except TypeError:
+        raise DamagedDataError(what, "not a model's trust", "details") from None
+    if made is not None and not (isinstance(made.f1, dict) and isinstance(made.tau, float | int)
+                                 and type(made.folds) is int and type(made.labels) is int):
+        raise DamagedDataError(what, "not a model's trust", "details")
+    return Ranking(row[0], row[1], row[2], tuple(records.tolist()), scores.copy(), made)
