@@ -1,17 +1,19 @@
 """Agreement between two rankings or score vectors (SPEC §2 and §4; seeds 001 and 002).
 
 Kendall's τ-b, τ_AP (Yilmaz, Aslam & Robertson 2008), Spearman's ρ, RMS error, coefficient of
-variation, Cohen's κ (unweighted and linearly weighted). Pair-counting functions are
+variation, Cohen's κ (unweighted, linearly or quadratically weighted) with its 95 % interval
+(SPEC §6). Pair-counting functions are
 vectorised O(n²) in time and run in row blocks so memory stays bounded.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 import numpy as np
-from scipy.stats import rankdata
+from scipy.stats import norm, rankdata
 
 ArrayLike = Sequence[float] | np.ndarray
 _BLOCK_ELEMENTS = 1 << 22
@@ -97,45 +99,40 @@ def tau_ap(reference: ArrayLike, estimate: ArrayLike) -> float:
     C(i) = #items above it with a higher ``reference`` score and
     τ_AP = 2/(n−1) Σ_i C(i)/(i−1) − 1.
 
-    **Decisions (SPEC §4).** Ties in ``estimate`` are not broken by input order: every
-    quantity is its mean over all orders of the tied items, so a pair tied in the estimate
-    counts half concordant and the result never depends on the input order. Pairs tied in
-    ``reference`` carry no information and drop out: with A(i) = #items above i whose
-    reference score differs, τ_AP = 2·E[Σ_i C(i)/(i−1)] / E[Σ_i A(i)/(i−1)] − 1, which is
-    Yilmaz's formula when nothing ties and 1 for an estimate that orders every
-    informative pair correctly. Closed form: an item y in a tie group of g items below
-    s items sits at position i + 1 with i uniform in s … s+g−1, and each other member of
-    its group is above it with probability (i−s)/(g−1); so y adds
-    (1/g)·Σ_{i=max(s,1)}^{s+g−1} (c_out + (i−s)/(g−1)·c_in)/i to the numerator, where
-    c_out, c_in count the items above the group resp. in the group with a higher
-    reference score (likewise with "different" for the denominator). NaN when no pair is
-    informative. Asymmetric: top-heavy in the estimated ranking.
+    **Ties (SPEC §4, §6): a pair tied in either ranking counts half concordant.** A pair
+    tied in ``reference`` adds ½ to C(i); ties in ``estimate`` are not broken by input
+    order: the result is the mean over all orders of the tied items, so it never depends
+    on the input order (reference [1, 1, 0], estimate [3, 2, 1] gives 0.5). Closed form:
+    an item y in a tie group of g items below s items sits at position i + 1 with i
+    uniform in s … s+g−1, and each other member of its group is above it with probability
+    (i−s)/(g−1); so y adds (1/g)·Σ_{i=max(s,1)}^{s+g−1} (c_out + (i−s)/(g−1)·c_in)/i to
+    Σ C(i)/(i−1), where c_out, c_in count the items above the group resp. in the group
+    with a higher reference score (½ for an equal one). NaN for fewer than two items.
+    Asymmetric: top-heavy in the estimated ranking.
     """
     ref, est = _pair_arrays(reference, estimate)
     n = ref.size
+    if n < 2:
+        return float("nan")
     s = np.zeros(n, dtype=np.int64)  # items with a strictly higher estimate
     g = np.ones(n, dtype=np.int64)  # size of the item's tie group in the estimate
-    counts = np.zeros((4, n))  # c_out, c_in (higher reference); d_out, d_in (different)
+    c_out, c_in = np.zeros(n), np.zeros(n)  # concordance with the items above / in the group
     for rows in row_blocks(n, n):
         d_est = est[None, :] - est[rows, None]  # est_x − est_y
         d_ref = ref[None, :] - ref[rows, None]
-        above, tied = d_est > 0, d_est == 0  # an item's pair with itself has d_ref = 0
+        above, tied = d_est > 0, d_est == 0
         s[rows] = np.count_nonzero(above, axis=1)
         g[rows] = np.count_nonzero(tied, axis=1)
-        for k, (where, ref_rule) in enumerate(
-            ((above, d_ref > 0), (tied, d_ref > 0), (above, d_ref != 0), (tied, d_ref != 0))
-        ):
-            counts[k, rows] = np.count_nonzero(where & ref_rule, axis=1)
+        worth = (d_ref > 0) + 0.5 * (d_ref == 0)
+        c_out[rows] = np.sum(worth * above, axis=1)
+        c_in[rows] = np.sum(worth * tied, axis=1) - 0.5  # an item's pair with itself
     harmonic = np.concatenate(([0.0], np.cumsum(1.0 / np.arange(1, n + 1))))
     first = np.maximum(s, 1)
     outside = harmonic[s + g - 1] - harmonic[first - 1]  # Σ 1/i over the group's positions
     with np.errstate(invalid="ignore", divide="ignore"):
         inside = np.where(g > 1, (s + g - first - s * outside) / (g - 1), 0.0)  # Σ (i−s)/((g−1)i)
-    concordant = np.sum((counts[0] * outside + counts[1] * inside) / g)
-    informative = np.sum((counts[2] * outside + counts[3] * inside) / g)
-    if informative <= 0:
-        return float("nan")
-    return float(2.0 * concordant / informative - 1.0)
+    concordant = np.sum((c_out * outside + c_in * inside) / g)
+    return float(2.0 * concordant / (n - 1) - 1.0)
 
 
 def spearman_rho(x: ArrayLike, y: ArrayLike) -> float:
@@ -166,43 +163,101 @@ def coefficient_of_variation(values: ArrayLike, ddof: int = 0) -> float:
     return float(v.std(ddof=ddof) / mean) if mean != 0 else float("nan")
 
 
-def cohen_kappa(
-    a: Sequence[object] | np.ndarray,
-    b: Sequence[object] | np.ndarray,
-    *,
-    weights: Literal["linear"] | None = None,
-    labels: Sequence[object] | None = None,
-) -> float:
-    """Cohen's κ = 1 − Σ w_ij O_ij / Σ w_ij E_ij (O observed, E = outer product of marginals).
+Weights = Literal["linear", "quadratic"] | None
+_Z95 = float(norm.ppf(0.975))
 
-    Unweighted: w_ij = [i ≠ j], i.e. κ = (p_o − p_e)/(1 − p_e). ``weights="linear"``:
-    w_ij = |i − j| with i, j the positions of the labels in ``labels`` (default: sorted union
-    of both label sets), so grades 0..3 are weighted by their distance. NaN when the
-    expected disagreement is 0 (e.g. both raters use one identical label throughout).
+
+@dataclass(frozen=True)
+class Kappa:
+    """Cohen's κ of two raters over the items both rated, with its 95 % interval.
+
+    ``table[i][j]`` counts items rater a put in ``labels[i]`` and rater b in ``labels[j]``;
+    ``agreement`` is the raw share of identical labels (unweighted, whatever ``weights``);
+    ``se`` the large-sample standard error of Fleiss, Cohen & Everitt (1969), named in
+    ``se_method``; ``ci`` = κ ± z₀.₉₇₅·se (not clipped). NaN where undefined.
     """
+
+    kappa: float
+    se: float
+    ci: tuple[float, float]
+    agreement: float
+    n: int
+    labels: tuple[object, ...]
+    table: tuple[tuple[int, ...], ...]
+    weights: str  # "none" | "linear" | "quadratic"
+    se_method: str = "large-sample SE (Fleiss, Cohen & Everitt 1969)"
+
+
+def kappa_from_table(table: np.ndarray | Sequence[Sequence[int]], *, weights: Weights = None,
+                     labels: Sequence[object] | None = None) -> Kappa:
+    """κ of a k×k count table (rows rater a, columns rater b), SPEC §6.
+
+    Agreement weights w_ij: 1 on the diagonal, 0 elsewhere (unweighted); linear
+    1 − |i−j|/(k−1); quadratic 1 − (i−j)²/(k−1)². κ_w = (p_o − p_e)/(1 − p_e) with
+    p_o = Σ w_ij p_ij, p_e = Σ w_ij p_i· p_·j (equal to scikit-learn's disagreement form).
+    Variance (Fleiss, Cohen & Everitt 1969, Psychol. Bull. 72:323; Fleiss, Levin & Paik
+    2003 eq. 18.14): [Σ p_ij (w_ij − (w̄_i· + w̄_·j)(1−κ))² − (κ − p_e(1−κ))²] / (n (1−p_e)²),
+    w̄_i· = Σ_j p_·j w_ij, w̄_·j = Σ_i p_i· w_ij.
+    """
+    counts = np.asarray(table, dtype=np.int64)
+    k = counts.shape[0]
+    if counts.ndim != 2 or counts.shape != (k, k):
+        raise ValueError("a κ table must be square")
+    names = tuple(labels) if labels is not None else tuple(range(k))
+    if len(names) != k:
+        raise ValueError("one label per row of the table")
+    grid = np.arange(k)
+    if weights is None:
+        w = np.eye(k)
+    elif weights in ("linear", "quadratic"):
+        distance = np.abs(grid[:, None] - grid[None, :]).astype(float) ** (
+            1 if weights == "linear" else 2)
+        w = 1.0 - distance / distance.max() if k > 1 else np.ones((1, 1))
+    else:
+        raise ValueError(f"weights must be None, 'linear' or 'quadratic', got {weights!r}")
+    n = int(counts.sum())
+    nan = float("nan")
+    result = dict(n=n, labels=names, table=tuple(tuple(int(v) for v in row) for row in counts),
+                  weights=weights or "none")
+    if n == 0:
+        return Kappa(kappa=nan, se=nan, ci=(nan, nan), agreement=nan, **result)
+    p = counts / n
+    rows, cols = p.sum(axis=1), p.sum(axis=0)
+    p_o, p_e = float(np.sum(w * p)), float(np.sum(w * np.outer(rows, cols)))
+    agreement = float(np.trace(p))
+    if p_e >= 1.0:
+        return Kappa(kappa=nan, se=nan, ci=(nan, nan), agreement=agreement, **result)
+    kappa = (p_o - p_e) / (1.0 - p_e)
+    w_row, w_col = w @ cols, rows @ w
+    spread = np.sum(p * (w - (w_row[:, None] + w_col[None, :]) * (1 - kappa)) ** 2)
+    variance = (spread - (kappa - p_e * (1 - kappa)) ** 2) / (n * (1 - p_e) ** 2)
+    se = float(np.sqrt(max(variance, 0.0)))
+    return Kappa(kappa=float(kappa), se=se, ci=(kappa - _Z95 * se, kappa + _Z95 * se),
+                 agreement=agreement, **result)
+
+
+def kappa_agreement(a: Sequence[object] | np.ndarray, b: Sequence[object] | np.ndarray, *,
+                    weights: Weights = None, labels: Sequence[object] | None = None) -> Kappa:
+    """κ of two label sequences (item i rated ``a[i]`` and ``b[i]``); ``labels`` fixes the
+    categories and their order (default: sorted union of both), which the weighted forms
+    read as a scale (grades 0..3 are weighted by their distance)."""
     a_arr, b_arr = np.asarray(a), np.asarray(b)
     if a_arr.shape != b_arr.shape or a_arr.ndim != 1:
-        raise ValueError("cohen_kappa needs two 1-D label sequences of equal length")
-    cats = np.asarray(labels) if labels is not None else np.union1d(a_arr, b_arr)
-    k = cats.size
-    index = {c: i for i, c in enumerate(cats.tolist())}
+        raise ValueError("κ needs two 1-D label sequences of equal length")
+    cats = list(labels) if labels is not None else np.union1d(a_arr, b_arr).tolist()
+    k = len(cats)
+    index = {c: i for i, c in enumerate(cats)}
     try:
         ia = np.fromiter((index[v] for v in a_arr.tolist()), dtype=np.int64, count=a_arr.size)
         ib = np.fromiter((index[v] for v in b_arr.tolist()), dtype=np.int64, count=b_arr.size)
     except KeyError as err:
         raise ValueError(f"label {err.args[0]!r} is not in labels") from None
-    observed = np.bincount(ia * k + ib, minlength=k * k).reshape(k, k).astype(float)
-    if observed.sum() == 0:
-        return float("nan")
-    expected = np.outer(observed.sum(axis=1), observed.sum(axis=0)) / observed.sum()
-    grid = np.arange(k)
-    if weights is None:
-        w = (grid[:, None] != grid[None, :]).astype(float)
-    elif weights == "linear":
-        w = np.abs(grid[:, None] - grid[None, :]).astype(float)
-    else:
-        raise ValueError(f"weights must be None or 'linear', got {weights!r}")
-    expected_disagreement = float(np.sum(w * expected))
-    if expected_disagreement == 0:
-        return float("nan")
-    return 1.0 - float(np.sum(w * observed)) / expected_disagreement
+    table = np.bincount(ia * k + ib, minlength=k * k).reshape(k, k)
+    return kappa_from_table(table, weights=weights, labels=cats)
+
+
+def cohen_kappa(a: Sequence[object] | np.ndarray, b: Sequence[object] | np.ndarray, *,
+                weights: Weights = None, labels: Sequence[object] | None = None) -> float:
+    """Cohen's κ of two label sequences (see :func:`kappa_agreement`); NaN when the
+    expected agreement is 1 (e.g. both raters use one identical label throughout)."""
+    return kappa_agreement(a, b, weights=weights, labels=labels).kappa

@@ -14,6 +14,8 @@ from litqeval_gui.metrics.agreement import (
     coefficient_of_variation,
     cohen_kappa,
     concordance_counts,
+    kappa_agreement,
+    kappa_from_table,
     kendall_tau_b,
     rms_error,
     spearman_rho,
@@ -71,29 +73,33 @@ def test_tau_ap_hand_computed():
     assert tau_ap(ref, [4, 3, 1, 2]) == pytest.approx(7 / 9)
 
 
-def test_tau_ap_ties():
-    # reference tie between a and b: that pair is uninformative and skipped
-    assert tau_ap([2, 2, 1], [3, 2, 1]) == 1.0
-    assert tau_ap([2, 2, 1], [2, 3, 1]) == 1.0
-    # estimate tie: the pair counts half concordant, whatever the input order (SPEC §4)
+def test_tau_ap_ties_count_half_concordant():
+    # SPEC §4/§6: a pair tied in either ranking is half concordant. These cases changed
+    # with issue 25: reference ties used to drop out ([2, 2, 1] vs [3, 2, 1] gave 1.0,
+    # an all-tied reference NaN).
+    # order a, b, c: b has a (tied reference) above it -> 0.5/1; c has a, b higher -> 2/2
+    assert tau_ap([1, 1, 0], [3, 2, 1]) == pytest.approx(0.5)  # the issue's example
+    assert tau_ap([2, 2, 1], [3, 2, 1]) == pytest.approx(0.5)
+    assert tau_ap([2, 2, 1], [2, 3, 1]) == pytest.approx(0.5)
+    assert tau_ap([2, 2, 1], [2, 2, 1]) == pytest.approx(0.5)  # tied in both: still half
+    assert tau_ap([1, 1, 1], [1, 2, 3]) == 0.0  # every pair tied in the reference
+    # estimate tie: the pair counts half concordant, whatever the input order
     assert tau_ap([1, 2], [5, 5]) == tau_ap([2, 1], [5, 5]) == 0.0
     assert tau_ap([3, 2, 1], [1, 1, 1]) == 0.0
-    assert tau_ap([2, 2, 1], [2, 2, 1]) == 1.0  # identical rankings with a tie
-    assert math.isnan(tau_ap([1, 1, 1], [1, 2, 3]))
+    assert math.isnan(tau_ap([1], [1]))
 
 
 def _tau_ap_over_all_tie_orders(ref, est):
-    """Ratio of the means of Σ C(i)/(i−1) and Σ A(i)/(i−1) over every order of the
-    estimate's tied items (A = items above with a different reference score)."""
+    """Yilmaz's τ_AP averaged over every order of the estimate's tied items, with a pair
+    tied in the reference counted ½ in C(i)."""
     groups = [[i for i in range(len(est)) if est[i] == v] for v in sorted(set(est), reverse=True)]
-    sums = np.zeros(2)
     orders = list(itertools.product(*(itertools.permutations(g) for g in groups)))
+    total = 0.0
     for parts in orders:
         x = [ref[i] for part in parts for i in part]
-        for pos in range(1, len(x)):
-            sums += [sum(a > x[pos] for a in x[:pos]) / pos,
-                     sum(a != x[pos] for a in x[:pos]) / pos]
-    return 2 * sums[0] / sums[1] - 1 if sums[1] else math.nan
+        total += sum((sum(a > x[pos] for a in x[:pos]) + 0.5 * sum(a == x[pos] for a in x[:pos]))
+                     / pos for pos in range(1, len(x)))
+    return 2 * total / len(orders) / (len(ref) - 1) - 1
 
 
 @settings(max_examples=60, deadline=None)
@@ -140,7 +146,7 @@ def test_cohen_kappa_edges():
     with pytest.raises(ValueError):
         cohen_kappa([0, 5], [0, 1], labels=[0, 1])
     with pytest.raises(ValueError):
-        cohen_kappa([0, 1], [0, 1], weights="quadratic")  # type: ignore[arg-type]
+        cohen_kappa([0, 1], [0, 1], weights="cubic")  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -153,7 +159,7 @@ def test_cross_check_scipy_and_sklearn(seed):
     u, v = rng.normal(size=50), rng.normal(size=50)
     assert kendall_tau_b(u, v) == pytest.approx(kendalltau(u, v).statistic, abs=1e-12)
     g1, g2 = rng.integers(0, 4, 100), rng.integers(0, 4, 100)
-    for weights in (None, "linear"):
+    for weights in (None, "linear", "quadratic"):
         assert cohen_kappa(g1, g2, weights=weights) == pytest.approx(
             cohen_kappa_score(g1, g2, weights=weights), abs=1e-12
         )
@@ -187,3 +193,69 @@ def test_properties(xy):
         cohen_kappa(y, x, weights="linear"), nan_ok=True
     )
     assert rms_error(x, y) >= 0
+
+
+def test_kappa_interval_hand_computed_2x2():
+    # [[20, 5], [10, 15]], n = 50: p_o = 0.7, rows (.5, .5), columns (.6, .4), p_e = 0.5,
+    # κ = 0.4. Fleiss–Cohen–Everitt variance: diagonal .4·(1−1.1·.6)² + .3·(1−.9·.6)²
+    # = .04624 + .06348; off-diagonal (1−κ)²·(.1·(.6+.5)² + .2·(.4+.5)²) = .36·.283
+    # = .10188; minus (κ − p_e(1−κ))² = .01 -> .2016 / (50·.25) = .016128
+    k = kappa_from_table([[20, 5], [10, 15]], labels=["include", "exclude"])
+    assert k.kappa == pytest.approx(0.4)
+    assert k.agreement == pytest.approx(0.7)
+    assert k.se == pytest.approx(math.sqrt(0.016128))
+    assert k.ci == pytest.approx((0.4 - 1.959964 * 0.126996, 0.4 + 1.959964 * 0.126996), abs=1e-5)
+    assert (k.n, k.weights, k.labels, k.table) == (50, "none", ("include", "exclude"),
+                                                   ((20, 5), (10, 15)))
+    assert "Fleiss, Cohen & Everitt 1969" in k.se_method
+
+
+def _fleiss_unweighted_variance(table):
+    """Fleiss (1981) unweighted large-sample variance, written out term by term."""
+    t = np.asarray(table, float)
+    n, k = t.sum(), len(t)
+    p = t / n
+    r, c = p.sum(1), p.sum(0)
+    po, pe = np.trace(p), r @ c
+    kap = (po - pe) / (1 - pe)
+    a = sum(p[i, i] * (1 - (r[i] + c[i]) * (1 - kap)) ** 2 for i in range(k))
+    b = (1 - kap) ** 2 * sum(p[i, j] * (c[i] + r[j]) ** 2
+                             for i in range(k) for j in range(k) if i != j)
+    return (a + b - (kap - pe * (1 - kap)) ** 2) / (n * (1 - pe) ** 2)
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_kappa_agreement_against_sklearn_and_the_written_out_variance(seed):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 3, 200)
+    b = np.where(rng.random(200) < 0.6, a, rng.integers(0, 3, 200))
+    k = kappa_agreement(a, b)
+    assert k.kappa == pytest.approx(cohen_kappa_score(a, b), abs=1e-12)
+    assert k.se ** 2 == pytest.approx(_fleiss_unweighted_variance(k.table), rel=1e-12)
+    assert k.agreement == pytest.approx(np.mean(a == b))
+    for weights in ("linear", "quadratic"):
+        kw = kappa_agreement(a, b, weights=weights)
+        assert kw.kappa == pytest.approx(cohen_kappa_score(a, b, weights=weights), abs=1e-12)
+        assert kw.weights == weights and kw.ci[0] < kw.kappa < kw.ci[1]
+
+
+def test_weighted_kappa_hand_computed_grades():
+    # grades 0..2, table [[2,1,0],[0,2,1],[0,0,1]] (a = rows), n = 7
+    a = [0, 0, 0, 1, 1, 1, 2]
+    b = [0, 0, 1, 1, 1, 2, 2]
+    # linear agreement weights 1, .5, 0: p_o = (2+2+1 + .5·(1+1))/7 = 6/7;
+    # rows (3,3,1)/7, cols (2,3,2)/7: p_e = Σ w r_i c_j = (6 + .5·9 + 0·2 + .5·6 + 9 + .5·6
+    # + 0·2 + .5·3 + 2)/49 = 29/49 -> κ = (6/7 − 29/49)/(1 − 29/49) = 13/20
+    assert kappa_agreement(a, b, weights="linear").kappa == pytest.approx(13 / 20)
+    # quadratic weights 1, .75, 0: p_o = (5 + .75·2)/7 = 6.5/7; p_e = (6+9+2 + .75·(9+6+6+3))/49
+    # = 35/49 -> κ = (45.5/49 − 35/49)/(14/49) = 0.75
+    assert kappa_agreement(a, b, weights="quadratic").kappa == pytest.approx(0.75)
+
+
+def test_kappa_undefined_cases():
+    empty = kappa_from_table([[0, 0], [0, 0]])
+    assert math.isnan(empty.kappa) and math.isnan(empty.ci[0]) and empty.n == 0
+    one_label = kappa_agreement(["x", "x"], ["x", "x"])
+    assert math.isnan(one_label.kappa) and one_label.agreement == 1.0
+    with pytest.raises(ValueError):
+        kappa_from_table([[1, 2, 3]])
