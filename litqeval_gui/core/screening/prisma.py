@@ -1,0 +1,320 @@
+"""The PRISMA 2020 flow of a topic, counted from the project (issue 26 §2).
+
+One record is one report and one study (the project does not link several reports of
+a study). The counts, for the databases-and-registers column:
+
+- ``identified``: live records of each identification list, keyed by the import's
+  ``database`` (the list name when it has none; lists of one database are summed). The
+  lists are those of the title/abstract screening, or every result list of the topic
+  when it has none. Each import is one identification source, so a search update
+  imported as its own list adds its records to its database.
+- ``duplicates_removed``: those records minus their distinct works (de-duplication).
+- ``removed_automation``: works neither screened nor left out by the screening's record
+  filter: the records the screening left undecided (its stopping point) and works a
+  pool never brought into it.
+- ``removed_other``: works the screening's record filter left out, plus the number the
+  user entered (records removed before import, :func:`entered_op`).
+- ``screened`` / ``excluded_screening``: the title/abstract screening's decided records
+  and those whose label is not relevant (:func:`~labels.is_relevant`; a maybe goes on).
+
+So identified − duplicates − automation − filtered out = screened. The full-text
+numbers come from the topic's full-text screening (phase ``full_text``) when there is
+one, else they are zero: ``sought`` its items, ``not_retrieved`` its exclusions whose
+reason says the report was not retrievable (:data:`NOT_RETRIEVED`), ``assessed`` its
+other decided records, ``excluded_fulltext`` its other exclusions per reason, and
+``included`` its includes (without a full-text screening: the title/abstract includes).
+
+The other-methods column (websites, citation searching…) is entered by the user and
+stored as per-topic parameters; its reports assessed are sought − not retrieved and its
+studies included are assessed − excluded. The diagram's "Studies included in review"
+adds both columns' studies.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.projectfile import parameters
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.projectfile.stored import DamagedDataError
+from litqeval_gui.core.projectfile.writes import Op
+from litqeval_gui.core.records.queries import RecordFilter
+from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.labels import GRADED, is_relevant
+from litqeval_gui.core.screening.store import Screening
+
+NOT_RETRIEVED = ("not retrievable", "not retrieved", "report not retrieved")  # casefolded
+NO_REASON = "no reason given"
+TITLE_ABSTRACT, FULL_TEXT = "title_abstract", "full_text"
+NUMBER = parameters.Range(0, integer=True)
+
+
+@dataclass(frozen=True)
+class Source:
+    """One identification list: its name, the database it is counted under, its records."""
+
+    list_name: str
+    database: str
+    records: int
+
+
+@dataclass(frozen=True)
+class Entered:
+    """The numbers the user enters (stored per topic): records removed before import
+    for other reasons, and the other-methods column (source → records, reason → reports)."""
+
+    removed_other: int = 0
+    other_identified: dict[str, int] = field(default_factory=dict)
+    other_sought: int = 0
+    other_not_retrieved: int = 0
+    other_excluded: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def other_assessed(self) -> int:
+        return self.other_sought - self.other_not_retrieved
+
+    @property
+    def other_included(self) -> int:
+        return self.other_assessed - sum(self.other_excluded.values())
+
+    @property
+    def other_used(self) -> bool:
+        """Whether the diagram needs the other-methods column."""
+        return bool(self.other_identified or self.other_sought or self.other_excluded)
+
+    def problem(self) -> str | None:
+        """Why these numbers cannot stand together, or None."""
+        numbers = {"removed other": self.removed_other, "other sought": self.other_sought,
+                   "other not retrieved": self.other_not_retrieved,
+                   **{f"other source {k!r}": v for k, v in self.other_identified.items()},
+                   **{f"other reason {k!r}": v for k, v in self.other_excluded.items()}}
+        for name, value in numbers.items():
+            wrong = NUMBER.problem(value)
+            if wrong:
+                return f"{name} {wrong}"
+        if any(not key.strip() for key in (*self.other_identified, *self.other_excluded)):
+            return "a source or reason needs a name"
+        if self.other_not_retrieved > self.other_sought:
+            return "other methods: more reports not retrieved than sought"
+        if self.other_included < 0:
+            return "other methods: more reports excluded than assessed"
+        return None
+
+
+@dataclass(frozen=True)
+class PrismaCounts:
+    """Every number of a topic's PRISMA 2020 diagram (module docstring)."""
+
+    topic: str
+    screening: str | None  # the title/abstract screening counted, if any
+    fulltext: str | None  # the full-text screening counted, if any
+    sources: tuple[Source, ...]
+    duplicates_removed: int
+    removed_automation: int
+    filtered_out: int
+    screened: int
+    excluded_screening: int
+    sought: int
+    not_retrieved: int
+    assessed: int
+    excluded_fulltext: dict[str, int]
+    included_databases: int
+    entered: Entered
+
+    @property
+    def identified(self) -> dict[str, int]:
+        totals: Counter[str] = Counter()
+        for source in self.sources:
+            totals[source.database] += source.records
+        return dict(totals)
+
+    @property
+    def removed_other(self) -> int:
+        return self.filtered_out + self.entered.removed_other
+
+    @property
+    def included(self) -> int:
+        """Studies included in the review: both columns."""
+        return self.included_databases + self.entered.other_included
+
+    def as_json(self) -> dict:
+        """The document ``litqeval prisma --json`` prints (issue 26 §4)."""
+        e = self.entered
+        return {
+            "identified": self.identified, "duplicates_removed": self.duplicates_removed,
+            "removed_automation": self.removed_automation,
+            "removed_other": self.removed_other, "screened": self.screened,
+            "excluded_screening": self.excluded_screening, "sought": self.sought,
+            "not_retrieved": self.not_retrieved, "assessed": self.assessed,
+            "excluded_fulltext": dict(self.excluded_fulltext), "included": self.included,
+            "other_methods": {
+                "identified": dict(e.other_identified), "sought": e.other_sought,
+                "not_retrieved": e.other_not_retrieved, "assessed": e.other_assessed,
+                "excluded": dict(e.other_excluded), "included": e.other_included},
+        }
+
+    def rows(self) -> list[tuple[str, str, str, int]]:
+        """The counts as (stage, count, detail, n) rows, in diagram order (the CSV)."""
+        e = self.entered
+        rows = [("identification", "identified", database, n)
+                for database, n in self.identified.items()]
+        rows += [("identification", name, "", n) for name, n in (
+            ("duplicates_removed", self.duplicates_removed),
+            ("removed_automation", self.removed_automation),
+            ("removed_other", self.removed_other))]
+        rows += [("screening", name, "", n) for name, n in (
+            ("screened", self.screened), ("excluded_screening", self.excluded_screening),
+            ("sought", self.sought), ("not_retrieved", self.not_retrieved),
+            ("assessed", self.assessed))]
+        rows += [("screening", "excluded_fulltext", r, n)
+                 for r, n in self.excluded_fulltext.items()]
+        rows += [("other_methods", "identified", k, n) for k, n in e.other_identified.items()]
+        rows += [("other_methods", name, "", n) for name, n in (
+            ("sought", e.other_sought), ("not_retrieved", e.other_not_retrieved),
+            ("assessed", e.other_assessed))]
+        rows += [("other_methods", "excluded", r, n) for r, n in e.other_excluded.items()]
+        rows += [("included", "included_databases", "", self.included_databases),
+                 ("included", "included_other_methods", "", e.other_included),
+                 ("included", "included", "", self.included)]
+        return rows
+
+
+# -- the numbers the user enters (per-topic parameters: no schema change) ------------------
+
+def _int(topic_id: int, name: str) -> parameters.Parameter:
+    return parameters.Parameter(f"prisma.{topic_id}.{name}", int, 0, NUMBER)
+
+
+def _pairs(topic_id: int, name: str) -> parameters.Parameter:
+    """A name → number mapping, stored as a list of ``[name, n]`` pairs (order kept)."""
+    return parameters.Parameter(f"prisma.{topic_id}.{name}", list, [])
+
+
+def entered(project: Project, topic: str) -> Entered:
+    """The topic's entered numbers (zeros when none are stored); a damaged one raises
+    :class:`DamagedDataError`."""
+    topic_id = project.topic_id(topic)
+
+    def pairs(name: str) -> dict[str, int]:
+        parameter = _pairs(topic_id, name)
+        stored = parameters.get(project, parameter)
+        if not all(isinstance(p, list) and len(p) == 2 and isinstance(p[0], str)
+                   and NUMBER.problem(p[1]) is None and not isinstance(p[1], bool)
+                   for p in stored):
+            raise DamagedDataError(f"the stored parameter {parameter.key!r}",
+                                   "it is not a list of [name, count] pairs")
+        return {name: int(n) for name, n in stored}
+
+    return Entered(removed_other=parameters.get(project, _int(topic_id, "removed_other")),
+                   other_identified=pairs("other_identified"),
+                   other_sought=parameters.get(project, _int(topic_id, "other_sought")),
+                   other_not_retrieved=parameters.get(project,
+                                                      _int(topic_id, "other_not_retrieved")),
+                   other_excluded=pairs("other_excluded"))
+
+
+def entered_op(project: Project, topic: str, numbers: Entered) -> Op:
+    """Store the topic's entered numbers (one write); numbers that cannot stand together
+    (:meth:`Entered.problem`) are refused with one line and nothing is written."""
+    problem = numbers.problem()
+    if problem:
+        raise LitqError(f"PRISMA numbers of topic {topic!r}: {problem}")
+    topic_id = project.topic_id(topic)
+    return parameters.set_values_op([
+        (_int(topic_id, "removed_other"), numbers.removed_other),
+        (_pairs(topic_id, "other_identified"), [[k, v] for k, v in
+                                                numbers.other_identified.items()]),
+        (_int(topic_id, "other_sought"), numbers.other_sought),
+        (_int(topic_id, "other_not_retrieved"), numbers.other_not_retrieved),
+        (_pairs(topic_id, "other_excluded"), [[k, v] for k, v in
+                                              numbers.other_excluded.items()]),
+    ])
+
+
+# -- counting ------------------------------------------------------------------------------
+
+def _latest(found: list[Screening], phase: str, name: str | None) -> Screening | None:
+    if name is not None:
+        chosen = next((s for s in found if s.name == name), None)
+        if chosen is None:
+            names = ", ".join(repr(s.name) for s in found) or "none"
+            raise LitqError(f"no screening named {name!r} (screenings: {names})")
+        if chosen.phase != phase:
+            raise LitqError(f"screening {name!r} is a {chosen.phase} screening, not "
+                            f"{phase}")
+        return chosen
+    of_phase = [s for s in found if s.phase == phase]
+    return of_phase[-1] if of_phase else None
+
+
+def _sources(project: Project, topic_id: int, import_ids: list[int]
+             ) -> tuple[list[Source], int]:
+    """Each live list's source and the number of distinct works over all of them."""
+    sources = []
+    for import_id in import_ids:
+        row = project.db.execute(
+            "SELECT i.name, COALESCE(i.database, ''), (SELECT COUNT(*) FROM records r "
+            "WHERE r.import_id = i.id) FROM live_imports i WHERE i.id = ?",
+            [import_id]).fetchone()
+        if row is not None:
+            sources.append(Source(row[0], row[1].strip() or row[0], row[2]))
+    marks = ",".join("?" * len(import_ids))
+    works = project.db.execute(
+        f"SELECT COUNT(DISTINCT work_id) FROM live_records WHERE topic_id = ? "
+        f"AND import_id IN ({marks})", [topic_id, *import_ids]).fetchone()[0] \
+        if import_ids else 0
+    return sources, works
+
+
+def _included(screening: Screening, label: str) -> bool:
+    return is_relevant(screening.scheme, label) if screening.scheme == GRADED \
+        else label == "include"
+
+
+def prisma_counts(project: Project, topic: str, *, screening: str | None = None,
+                  fulltext: str | None = None) -> PrismaCounts:
+    """The topic's PRISMA 2020 counts (module docstring). ``screening``/``fulltext`` name
+    the title/abstract and full-text screenings to count (default: the newest of each)."""
+    topic_id = project.topic_id(topic)
+    found = store.screenings(project, topic)
+    first = _latest(found, TITLE_ABSTRACT, screening)
+    second = _latest(found, FULL_TEXT, fulltext)
+    import_ids = list(first.lists) if first else [row[0] for row in project.db.execute(
+        "SELECT id FROM live_imports WHERE topic_id = ? AND role = 'results' ORDER BY id",
+        [topic_id])]
+    sources, works = _sources(project, topic_id, import_ids)
+    records = sum(s.records for s in sources)
+
+    decided = store.current_decisions(project, first.id) if first else []
+    filtered_out = max(works - first.size, 0) if first and \
+        first.record_filter != RecordFilter() else 0
+    excluded_screening = sum(not is_relevant(first.scheme, e.label) for e in decided) \
+        if first else 0
+
+    sought = not_retrieved = assessed = 0
+    reasons: Counter[str] = Counter()
+    if second is not None:
+        sought = second.size
+        final = store.current_decisions(project, second.id)
+        for e in final:
+            if e.reason.strip().casefold() in NOT_RETRIEVED and not _included(second, e.label):
+                not_retrieved += 1
+                continue
+            assessed += 1
+            if not is_relevant(second.scheme, e.label):
+                reasons[e.reason.strip() or NO_REASON] += 1
+        included = sum(_included(second, e.label) for e in final)
+    else:
+        included = sum(_included(first, e.label) for e in decided) if first else 0
+
+    return PrismaCounts(
+        topic=topic, screening=first.name if first else None,
+        fulltext=second.name if second else None, sources=tuple(sources),
+        duplicates_removed=records - works,
+        removed_automation=works - filtered_out - len(decided) if first else 0,
+        filtered_out=filtered_out, screened=len(decided),
+        excluded_screening=excluded_screening, sought=sought, not_retrieved=not_retrieved,
+        assessed=assessed, excluded_fulltext=dict(sorted(reasons.items())),
+        included_databases=included, entered=entered(project, topic))

@@ -1,0 +1,235 @@
+"""The PRISMA 2020 flow diagram as SVG text, drawn from :class:`PrismaCounts` (no network,
+no drawing library), and the counts as CSV.
+
+The layout is the official PRISMA 2020 template for new reviews: phase bands on the left
+(Identification, Screening, Included), the databases-and-registers column with its
+boxes of removed and excluded records on the right of each step, and the other-methods
+column when the user entered any of its numbers. Each line that shows a count is a
+``<text>`` with ``data-count`` (the count's name in :meth:`PrismaCounts.rows`) and
+``data-detail`` (the database, source or reason; empty for the others), so the app can
+tell which number was clicked and a test can read every number back.
+"""
+
+from __future__ import annotations
+
+import csv
+import textwrap
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from litqeval_gui.core.records.exporting import check_target, escape_formula, write_whole
+from litqeval_gui.core.screening.prisma import PrismaCounts
+
+SVG_NS = "http://www.w3.org/2000/svg"
+BOX, GAP, COLUMN_GAP, SIDE, MARGIN = 260, 44, 56, 30, 12
+LINE, PAD, ROW_GAP, HEADER = 15, 8, 34, 34
+FONT = "font-family:Arial,Helvetica,sans-serif;font-size:11px"
+CHARS = 40  # characters per line in a box (11 px Arial averages about 6 px a character)
+DATABASES_FILL, OTHER_FILL, BAND_FILL = "#ffc000", "#d9d9d9", "#9dc3e6"
+
+Line = tuple[str, str, str]  # text, count name ("" for a heading), detail
+
+
+def _n(value: int) -> str:
+    return f"(n = {value:,})"
+
+
+def _count(label: str, name: str, value: int, detail: str = "") -> Line:
+    return f"{label} {_n(value)}", name, detail
+
+
+def _boxes(c: PrismaCounts) -> dict[str, list[Line]]:
+    """Each box's lines (the diagram's text), by box name."""
+    e = c.entered
+    identified = [_count(s, "identified", n, s) for s, n in c.identified.items()]
+    boxes = {
+        "identified": [("Records identified from databases and registers:", "", ""),
+                       *(identified or [("none", "", "")])],
+        "removed": [("Records removed before screening:", "", ""),
+                    _count("Duplicate records removed", "duplicates_removed",
+                           c.duplicates_removed),
+                    _count("Records marked as ineligible by automation tools",
+                           "removed_automation", c.removed_automation),
+                    _count("Records removed for other reasons", "removed_other",
+                           c.removed_other)],
+        "screened": [_count("Records screened", "screened", c.screened)],
+        "excluded": [_count("Records excluded", "excluded_screening", c.excluded_screening)],
+        "sought": [_count("Reports sought for retrieval", "sought", c.sought)],
+        "not_retrieved": [_count("Reports not retrieved", "not_retrieved", c.not_retrieved)],
+        "assessed": [_count("Reports assessed for eligibility", "assessed", c.assessed)],
+        "excluded_fulltext": [("Reports excluded:", "", ""), *(
+            [_count(r, "excluded_fulltext", n, r) for r, n in c.excluded_fulltext.items()]
+            or [("none", "", "")])],
+        "included": [_count("Studies included in review", "included", c.included),
+                     _count("Reports of included studies", "included", c.included)],
+    }
+    if e.other_used:
+        boxes |= {
+            "other_identified": [("Records identified from:", "", ""), *(
+                [_count(s, "identified", n, s) for s, n in e.other_identified.items()]
+                or [("none", "", "")])],
+            "other_sought": [_count("Reports sought for retrieval", "sought", e.other_sought)],
+            "other_not_retrieved": [_count("Reports not retrieved", "not_retrieved",
+                                           e.other_not_retrieved)],
+            "other_assessed": [_count("Reports assessed for eligibility", "assessed",
+                                      e.other_assessed)],
+            "other_excluded": [("Reports excluded:", "", ""), *(
+                [_count(r, "excluded", n, r) for r, n in e.other_excluded.items()]
+                or [("none", "", "")])],
+        }
+    return boxes
+
+
+def _wrapped(lines: list[Line]) -> list[list[str]]:
+    """Each line broken to fit a box; a count's "(n = …)" is never split."""
+    out = []
+    for text, _, _ in lines:
+        head, sep, tail = text.rpartition(" (n = ")
+        parts = textwrap.wrap(head if sep else text, CHARS) or [""]
+        if sep:
+            if len(parts[-1]) + len(tail) + 6 <= CHARS:
+                parts[-1] += f" (n = {tail}"
+            else:
+                parts.append(f"(n = {tail}")
+        out.append(parts)
+    return out
+
+
+def _height(lines: list[Line]) -> int:
+    return 2 * PAD + LINE * sum(len(parts) for parts in _wrapped(lines))
+
+
+class _Drawing:
+    def __init__(self, width: int, height: int, title: str) -> None:
+        self.svg = ET.Element("svg", {"xmlns": SVG_NS, "width": str(width),
+                                      "height": str(height),
+                                      "viewBox": f"0 0 {width} {height}", "role": "img"})
+        ET.SubElement(self.svg, "title").text = title
+        marker = ET.SubElement(ET.SubElement(self.svg, "defs"), "marker", {
+            "id": "arrow", "viewBox": "0 0 10 10", "refX": "10", "refY": "5",
+            "markerWidth": "7", "markerHeight": "7", "orient": "auto"})
+        ET.SubElement(marker, "path", {"d": "M0,0 L10,5 L0,10 z", "fill": "#000"})
+        ET.SubElement(self.svg, "rect", {"width": str(width), "height": str(height),
+                                         "fill": "#fff"})
+
+    def box(self, x: int, y: int, h: int, lines: list[Line], fill: str = "#fff") -> None:
+        ET.SubElement(self.svg, "rect", {"x": str(x), "y": str(y), "width": str(BOX),
+                                         "height": str(h), "fill": fill, "stroke": "#000"})
+        baseline = y + PAD + LINE - 4
+        for (_, name, detail), parts in zip(lines, _wrapped(lines), strict=True):
+            attributes = {"x": str(x + PAD), "y": str(baseline), "style": FONT}
+            if name:
+                attributes |= {"data-count": name, "data-detail": detail}
+            text = ET.SubElement(self.svg, "text", attributes)
+            text.text = parts[0]
+            for more in parts[1:]:
+                ET.SubElement(text, "tspan", {"x": str(x + PAD), "dy": str(LINE)}).text = more
+            baseline += LINE * len(parts)
+
+    def band(self, x: int, y: int, w: int, h: int, label: str, fill: str,
+             vertical: bool = False) -> None:
+        ET.SubElement(self.svg, "rect", {"x": str(x), "y": str(y), "width": str(w),
+                                         "height": str(h), "fill": fill, "stroke": "#000",
+                                         "rx": "4"})
+        cx, cy = x + w / 2, y + h / 2
+        attributes = {"x": f"{cx:g}", "y": f"{cy:g}", "text-anchor": "middle",
+                      "dominant-baseline": "central", "style": f"{FONT};font-weight:bold"}
+        if vertical:
+            attributes["transform"] = f"rotate(-90 {cx:g} {cy:g})"
+        ET.SubElement(self.svg, "text", attributes).text = label
+
+    def arrow(self, *points: tuple[float, float]) -> None:
+        ET.SubElement(self.svg, "polyline", {
+            "points": " ".join(f"{x:g},{y:g}" for x, y in points), "fill": "none",
+            "stroke": "#000", "marker-end": "url(#arrow)"})
+
+
+def prisma_svg(counts: PrismaCounts) -> str:
+    """The diagram (module docstring) as SVG text."""
+    boxes = _boxes(counts)
+    other = counts.entered.other_used
+    x0 = MARGIN + SIDE + 10
+    x1 = x0 + BOX + GAP
+    x2 = x1 + BOX + COLUMN_GAP
+    x3 = x2 + BOX + GAP
+    width = (x3 if other else x1) + BOX + MARGIN
+    # rows: (left box, right box, other left, other right); other-methods boxes start at
+    # the "sought" row, as in the template
+    rows = [("identified", "removed", "other_identified", None),
+            ("screened", "excluded", None, None),
+            ("sought", "not_retrieved", "other_sought", "other_not_retrieved"),
+            ("assessed", "excluded_fulltext", "other_assessed", "other_excluded"),
+            ("included", None, None, None)]
+    tops, heights = [], []
+    y = MARGIN + HEADER + 14
+    for row in rows:
+        h = max(_height(boxes[name]) for name in row if name and name in boxes)
+        tops.append(y)
+        heights.append(h)
+        y += h + ROW_GAP
+    height = y - ROW_GAP + MARGIN
+    d = _Drawing(width, height, f"PRISMA 2020 flow diagram: {counts.topic}")
+
+    d.band(x0, MARGIN, x1 + BOX - x0, HEADER,
+           "Identification of studies via databases and registers", DATABASES_FILL)
+    if other:
+        d.band(x2, MARGIN, x3 + BOX - x2, HEADER,
+               "Identification of studies via other methods", OTHER_FILL)
+    for label, first, last in (("Identification", 0, 0), ("Screening", 1, 3),
+                               ("Included", 4, 4)):
+        d.band(MARGIN, tops[first], SIDE, tops[last] + heights[last] - tops[first], label,
+               BAND_FILL, vertical=True)
+
+    for (left, right, other_left, other_right), top, h in zip(rows, tops, heights,
+                                                             strict=True):
+        d.box(x0, top, h, boxes[left])
+        if right:
+            d.box(x1, top, h, boxes[right])
+            d.arrow((x0 + BOX, top + h / 2), (x1, top + h / 2))
+        if other and other_left:
+            d.box(x2, top, h, boxes[other_left])
+        if other and other_right:
+            d.box(x3, top, h, boxes[other_right])
+            d.arrow((x2 + BOX, top + h / 2), (x3, top + h / 2))
+    middle = x0 + BOX / 2
+    for above in range(len(rows) - 1):
+        d.arrow((middle, tops[above] + heights[above]), (middle, tops[above + 1]))
+    if other:
+        middle = x2 + BOX / 2
+        d.arrow((middle, tops[0] + heights[0]), (middle, tops[2]))
+        d.arrow((middle, tops[2] + heights[2]), (middle, tops[3]))
+        included_middle = tops[4] + heights[4] / 2
+        d.arrow((middle, tops[3] + heights[3]), (middle, included_middle),
+                (x0 + BOX, included_middle))
+    for child in d.svg:  # one element a line (ET.indent would add spaces inside <text>)
+        child.tail = "\n"
+    return ET.tostring(d.svg, encoding="unicode", xml_declaration=False) + "\n"
+
+
+def write_prisma_svg(counts: PrismaCounts, path: str | Path, *,
+                     project: str | Path | None = None) -> Path:
+    """Write the diagram to ``path`` whole (never onto ``project`` or a database)."""
+    target = Path(path)
+    check_target(target, project)
+    text = prisma_svg(counts)
+    return write_whole(target, lambda partial: partial.write_text(text, encoding="utf-8"),
+                       "the diagram")
+
+
+CSV_COLUMNS = ("stage", "count", "detail", "n")
+
+
+def write_prisma_csv(counts: PrismaCounts, path: str | Path, *,
+                     project: str | Path | None = None) -> Path:
+    """Write :meth:`PrismaCounts.rows` as CSV (names escaped: never a formula)."""
+    target = Path(path)
+    check_target(target, project)
+
+    def write(partial: Path) -> None:
+        with open(partial, "w", encoding="utf-8-sig", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(CSV_COLUMNS)
+            writer.writerows((stage, name, escape_formula(detail), n)
+                             for stage, name, detail, n in counts.rows())
+
+    return write_whole(target, write, "the counts")

@@ -1,0 +1,211 @@
+"""PRISMA 2020 counts on a constructed project, number by number, and the diagram's SVG.
+
+The project (topic T): a core set of 3 records (never identification), and three result
+lists of records 0–15 of one generated field, linked by DOI: ``pubmed`` (database
+PubMed) 0–9, ``scopus`` (Scopus) 6–13, ``update`` (PubMed again, a search update)
+12–15. So PubMed 10 + 4 = 14 records, Scopus 8, 22 in all; 16 works; 6 duplicates.
+"""
+
+import csv
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.projectfile import parameters
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.projectfile.stored import DamagedDataError
+from litqeval_gui.core.records.queries import RecordFilter
+from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.prisma import Entered, entered, entered_op, prisma_counts
+from litqeval_gui.core.screening.prisma_svg import prisma_svg, write_prisma_csv
+from tests.support.synthetic import topic_records
+from tests.support.topics import write_list
+
+ANN = store.Context(reviewer="ann")
+OTHER = Entered(removed_other=5, other_identified={"Citation searching": 3, "Websites": 2},
+                other_sought=4, other_not_retrieved=1, other_excluded={"wrong outcome": 1})
+
+
+def _import(project, folder, records, name, role="results", database=None):
+    from litqeval_gui.core.jobs import run_job
+    from litqeval_gui.core.records.ingest import import_file
+    run_job(import_file(project, write_list(records, folder / f"{name}.ris"), topic="T",
+                        role=role, name=name, database=database))
+
+
+@pytest.fixture
+def built(tmp_path):
+    """The project (module docstring) with a title/abstract screening ``ta`` of the three
+    lists: records 1–8 included, 9 maybe, 10–12 excluded, 13–16 undecided; and a
+    full-text screening ``ft`` of the 9 included and maybe: 4 included, 2 excluded for
+    the wrong population, 1 without a reason, 1 not retrievable, 1 undecided."""
+    works = topic_records("cardiology", 16)
+    path = tmp_path / "p.litq"
+    with Project.create(path) as project:
+        _import(project, tmp_path, topic_records("astronomy", 3), "core", role="core")
+        _import(project, tmp_path, works[0:10], "pubmed", database="PubMed")
+        _import(project, tmp_path, works[6:14], "scopus", database="Scopus")
+        _import(project, tmp_path, works[12:16], "update", database="PubMed")
+        ta = store.create_screening(project, "T", "ta", ["pubmed", "scopus", "update"])
+        items = store.items(project, ta.id)
+        labels = ["include"] * 8 + ["maybe"] + ["exclude"] * 3
+        for record, label in zip(items, labels, strict=False):
+            project.write(store.decide_op(ta, record, label, ANN, reason="off topic"
+                                          if label == "exclude" else ""))
+        ft = store.create_screening(project, "T", "ft", ["pubmed"], phase="full_text",
+                                    records=items[:9])
+        for record, label, reason in zip(items, (
+                "include", "include", "include", "include", "exclude", "exclude", "exclude",
+                "exclude"), ("", "", "", "", "wrong population", "wrong population", "",
+                             "Not retrievable"), strict=False):
+            project.write(store.decide_op(ft, record, label, ANN, reason=reason))
+    return path
+
+
+def test_counts_number_by_number(built):
+    with Project.open(built, readonly=True) as project:
+        c = prisma_counts(project, "T")
+    assert (c.screening, c.fulltext) == ("ta", "ft")
+    assert [(s.list_name, s.database, s.records) for s in c.sources] == [
+        ("pubmed", "PubMed", 10), ("scopus", "Scopus", 8), ("update", "PubMed", 4)]
+    assert c.identified == {"PubMed": 14, "Scopus": 8}
+    assert c.duplicates_removed == 22 - 16
+    assert c.removed_automation == 16 - 12  # undecided records of ta
+    assert c.removed_other == 0 and c.filtered_out == 0
+    assert c.screened == 12
+    assert c.excluded_screening == 3  # the maybe goes on to full text
+    assert c.sought == 9
+    assert c.not_retrieved == 1
+    assert c.assessed == 7  # 4 included, 3 excluded; one undecided is not yet assessed
+    assert c.excluded_fulltext == {"no reason given": 1, "wrong population": 2}
+    assert c.included == c.included_databases == 4
+    assert not c.entered.other_used
+    assert 22 - c.duplicates_removed - c.removed_automation - c.removed_other == c.screened
+
+
+def test_json_document_has_the_issue_keys(built):
+    with Project.open(built, readonly=True) as project:
+        document = prisma_counts(project, "T").as_json()
+    assert document == {
+        "identified": {"PubMed": 14, "Scopus": 8}, "duplicates_removed": 6,
+        "removed_automation": 4, "removed_other": 0, "screened": 12,
+        "excluded_screening": 3, "sought": 9, "not_retrieved": 1, "assessed": 7,
+        "excluded_fulltext": {"no reason given": 1, "wrong population": 2}, "included": 4,
+        "other_methods": {"identified": {}, "sought": 0, "not_retrieved": 0, "assessed": 0,
+                          "excluded": {}, "included": 0}}
+
+
+def test_without_full_text_the_full_text_numbers_are_zero(built):
+    with Project.open(built) as project:
+        project.db.execute("DELETE FROM screening_events WHERE screening_id = "
+                           "(SELECT id FROM screenings WHERE name = 'ft')")
+        project.db.execute("DELETE FROM screening_items WHERE screening_id = "
+                           "(SELECT id FROM screenings WHERE name = 'ft')")
+        project.db.execute("DELETE FROM screenings WHERE name = 'ft'")
+        project.db.conn.commit()
+        c = prisma_counts(project, "T")
+    assert c.fulltext is None
+    assert (c.sought, c.not_retrieved, c.assessed, c.excluded_fulltext) == (0, 0, 0, {})
+    assert c.included == 8  # the title/abstract includes (not the maybe)
+
+
+def test_a_filtered_screening_counts_what_it_left_out_as_removed(built):
+    with Project.open(built) as project:
+        filtered = store.create_screening(project, "T", "recent", ["pubmed", "scopus", "update"],
+                                          record_filter=RecordFilter(year_min=2003))
+        project.write(store.decide_op(filtered, store.items(project, filtered.id)[0],
+                                      "exclude", ANN))
+        c = prisma_counts(project, "T", screening="recent", fulltext="ft")
+    assert filtered.size == 13  # works 0, 1, 2 (2000–2002) left out
+    assert (c.filtered_out, c.removed_other, c.screened, c.removed_automation) == (3, 3, 1, 12)
+    assert 22 - c.duplicates_removed - c.removed_automation - c.removed_other == c.screened
+
+
+def test_no_screening_identifies_the_result_lists(built, tmp_path):
+    path = tmp_path / "bare.litq"
+    with Project.create(path) as project:
+        _import(project, tmp_path, topic_records("cardiology", 4), "a", database="")
+        c = prisma_counts(project, "T")
+    assert c.identified == {"a": 4}  # no database: the list's name
+    assert (c.screening, c.screened, c.removed_automation, c.included) == (None, 0, 0, 0)
+
+
+def test_entered_numbers_are_stored_and_added(built):
+    with Project.open(built) as project:
+        assert entered(project, "T") == Entered()
+        project.write(entered_op(project, "T", OTHER))
+        c = prisma_counts(project, "T")
+        with pytest.raises(LitqError, match="more reports excluded than assessed"):
+            entered_op(project, "T", Entered(other_sought=1, other_excluded={"x": 2}))
+        with pytest.raises(LitqError, match="must be a whole number >= 0"):
+            entered_op(project, "T", Entered(removed_other=-1))
+        assert entered(project, "T") == OTHER  # unchanged by the refusals
+    assert c.entered == OTHER and c.entered.other_used
+    assert c.removed_other == 5
+    assert (c.entered.other_assessed, c.entered.other_included) == (3, 2)
+    assert c.included == 4 + 2
+    assert c.as_json()["other_methods"] == {
+        "identified": {"Citation searching": 3, "Websites": 2}, "sought": 4,
+        "not_retrieved": 1, "assessed": 3, "excluded": {"wrong outcome": 1}, "included": 2}
+
+
+def test_a_damaged_stored_pair_list_is_refused(built):
+    with Project.open(built) as project:
+        topic_id = project.topic_id("T")
+        project.write(parameters.set_value_op(
+            parameters.Parameter(f"prisma.{topic_id}.other_excluded", list, []), [["x", -2]]))
+        with pytest.raises(DamagedDataError, match="other_excluded"):
+            prisma_counts(project, "T")
+
+
+def test_screening_of_the_wrong_phase_is_refused(built):
+    with Project.open(built, readonly=True) as project, \
+            pytest.raises(LitqError, match="'ft' is a full_text screening"):
+        prisma_counts(project, "T", screening="ft")
+
+
+def _svg_counts(text: str) -> set[tuple[str, str, int]]:
+    """(count, detail, n) of every counted line of the diagram, read from its text."""
+    root = ET.fromstring(text)
+    found = set()
+    for element in root.iter("{http://www.w3.org/2000/svg}text"):
+        if "data-count" in element.attrib:
+            words = "".join(element.itertext())
+            number = int(words.rpartition("(n = ")[2].rstrip(")").replace(",", ""))
+            found.add((element.get("data-count"), element.get("data-detail"), number))
+    return found
+
+
+@pytest.mark.parametrize("other", [False, True])
+def test_svg_parses_and_holds_every_count(built, tmp_path, other):
+    with Project.open(built) as project:
+        if other:
+            project.write(entered_op(project, "T", OTHER))
+        c = prisma_counts(project, "T")
+    text = prisma_svg(c)
+    wanted = {(name, detail, n) for stage, name, detail, n in c.rows()
+              if (other or stage != "other_methods")
+              and name not in ("included_databases", "included_other_methods")}
+    assert _svg_counts(text) == wanted
+    words = " ".join(ET.fromstring(text).itertext())
+    assert ("Identification of studies via other methods" in words) is other
+    for heading in ("Identification", "Screening", "Included", "Records screened",
+                    "Reports sought for retrieval", "Studies included in review"):
+        assert heading in words
+    out = tmp_path / "counts.csv"
+    write_prisma_csv(c, out)
+    with open(out, encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.reader(handle))
+    assert rows[0] == ["stage", "count", "detail", "n"]
+    assert [tuple(r[:3]) + (int(r[3]),) for r in rows[1:]] == c.rows()
+
+
+def test_names_that_look_like_formulas_stay_text(built, tmp_path):
+    with Project.open(built) as project:
+        project.write(entered_op(project, "T", Entered(other_identified={"=HYPERLINK(1)": 1})))
+        c = prisma_counts(project, "T")
+    out = tmp_path / "counts.csv"
+    write_prisma_csv(c, out)
+    assert "'=HYPERLINK(1)" in out.read_text(encoding="utf-8-sig")
+    assert ("identified", "=HYPERLINK(1)", 1) in _svg_counts(prisma_svg(c))
