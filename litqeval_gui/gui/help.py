@@ -1,5 +1,5 @@
-"""The help page (F1): what each column and number means, the formulas with their
-sources, and the keyboard shortcuts of each screen.
+"""The help page (F1): what each column, number and control means, the formulas in
+words with their sources, and the keyboard shortcuts of each screen.
 
 The main window's shortcuts are read from its own actions, so the page cannot drift
 from them; the screens' keys are listed here (a test checks them against the screens).
@@ -14,6 +14,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
 from litqeval_gui.core.records.importing import formats
+from litqeval_gui.gui.screens.evaluation.adapter import table_headers
+from litqeval_gui.gui.screens.evaluation.parameters import NUMBERS, TIPS
 
 RECORDS_KEYS = (("Ctrl+F", "Filter title and abstract"), ("Esc", "Clear the filter"),
                 ("Ctrl+Shift+C", "Copy the DOI of the selected record"),
@@ -77,15 +79,106 @@ match awaits your verdict</td></tr>
 </table>
 """
 
-_FORMULAS = """
-<h3>Formulas</h3>
-<p><b>Recall</b> = |C ∩ R| / |C| over works: C the core works of the topic, R the works of a
-result list; a core work is retrieved when record linkage put one of the list's records in
-its work. Source: LitQEval (core publications, semantic precision, decay, F2); the exact
-definitions the app implements are in <i>docs/SPEC.md</i> §1.</p>
-<p>The measures of screening and pooling screens (normalised precision at a fixed recall
-nP@r%, graded relevance, pool stopping rules) follow SPEC §2–§5 and their sources: the
-TAR measures paper, RelevAI-Reviewer and the pooling thesis (chapter 8).</p>
+_SOURCES = """
+<h3>Sources</h3>
+<p>Every number below names its source. The exact formulas, with the decisions taken
+where a source is ambiguous, are in <i>docs/metrics.md</i> of the source code.</p>
+<ul>
+<li><b>[LitQEval]</b> LitQEval: evaluating a literature search against core
+publications — recall, semantic precision (cosine, clustering, MVEE, convex hull), the
+decay λ and F2 (github.com/Mohammadsaknini/LitQEval).</li>
+<li><b>[TAR]</b> Normalised precision at fixed recall for evaluating technology-assisted
+review (nP@r%, WSS).</li>
+<li><b>[RelevAI]</b> RelevAI-Reviewer: a benchmark on AI reviewers for survey paper
+relevance — grades 0–3, Kendall's τ, per-grade F1.</li>
+<li><b>[Pooling]</b> Sub-document level information retrieval (thesis), chapter 8:
+incremental variable-depth pooling with a stop criterion.</li>
+<li>Wilson (1927) for the recall interval; Khachiyan (1996) for the ellipse; Cormack &amp;
+Grossman (2016) for the knee method; Callaghan &amp; Müller-Hansen (2020) for the
+hypergeometric stopping test.</li>
+</ul>
+"""
+
+_EVALUATION = """
+<h3>Query evaluation (Topic ▸ Evaluate)</h3>
+<p>Each row is one result list of the topic, judged against the topic's core set C (known
+relevant publications). Every record's title and abstract is turned into a vector (the
+<i>embedding</i>); similar texts get similar vectors. The columns (their tooltips say the
+same):</p>
+"""
+
+_EVALUATION_MORE = """
+<tr><th align=left>λ (decay)</th><td>λ(n) = (1 − (n/α)^p)^q, and 0 from n = α on: a list
+that makes the reviewer read very many records is penalised, smoothly, up to α.
+[LitQEval]</td></tr>
+<tr><th align=left>Fidelity</th><td>the share of the embedding's variance the 2D map keeps
+(a partial-least-squares fit from the map back to the vectors). MVEE and hull are only as
+good as the map; ⚠ marks their columns when it is low. [LitQEval]</td></tr>
+"""
+
+
+def _evaluation_html() -> str:
+    """The evaluation screen's columns and controls, from the tooltips the screen shows."""
+    columns = "".join(f"<tr><th align=left>{html.escape(head.replace(chr(10), ' '))}</th>"
+                      f"<td>{html.escape(tip)}</td></tr>" for head, tip in table_headers())
+    labels = {"from_core": "θ from core", "theta": "θ",
+              **{name: label for name, label, *_ in NUMBERS},
+              "backend": "backend", "map_method": "map"}
+    controls = "".join(f"<tr><th align=left>{html.escape(labels[name])}</th>"
+                       f"<td>{html.escape(tip)}</td></tr>" for name, tip in TIPS.items())
+    return (f"{_EVALUATION}<table cellpadding=3>{columns}{_EVALUATION_MORE}</table>"
+            f"<h4>The evaluation's controls</h4><table cellpadding=3>{controls}</table>")
+
+
+_SCREENING = """
+<h3>Screening (Topic ▸ Screen Records…)</h3>
+<table cellpadding=3>
+<tr><th align=left>screened · remaining</th><td>records with a decision, and without
+one, of the screening's lists.</td></tr>
+<tr><th align=left>Model trust</th><td>how far the ranking model can be trusted, tested on
+your own decisions so far: they are split into k parts (<i>k-fold</i>); each part is
+predicted by a model trained on the others. <b>Kendall's τ</b> compares the model's scores
+with your labels (1: same order, 0: no relation). <b>F1</b> per label (0 = excluded,
+1 = included; 0–3 for grades) is the harmonic mean of that label's precision and recall:
+“F1 0 0.93, 1 0.25” means the model recognises excluded records well and included ones
+poorly — do not trust its order yet. [RelevAI]</td></tr>
+<tr><th align=left>nP@r%</th><td>normalised precision at recall r: precision when r of the
+relevant records are found × the share of irrelevant records not yet seen. [TAR]</td></tr>
+<tr><th align=left>WSS@r%</th><td>work saved over sampling: the share of records not screened
+when recall r is reached, minus (1 − r). [TAR]</td></tr>
+<tr><th align=left>Stopping rules</th><td>advice only. <i>Consecutive irrelevant</i>: the
+last n decisions were all excludes. <i>Knee</i>: the recall curve has flattened
+(Cormack &amp; Grossman). <i>Hypergeometric test</i>: on a random sample of the rest, the
+chance that recall is still below the target is small (Callaghan &amp; Müller-Hansen).
+<i>Rate rule</i>: the pooling rule below, applied to batches of decisions.</td></tr>
+</table>
+"""
+
+_POOLING = """
+<h3>Pooling (Topic ▸ Pooling)</h3>
+<p>A pool at depth k holds every record ranked k or better by any run; each deeper depth
+adds only its new records to be judged. [Pooling]</p>
+<table cellpadding=3>
+<tr><th align=left>nrels(k)</th><td>relevant records in the pool at depth k.</td></tr>
+<tr><th align=left>w</th><td>depths in each smoothing window: s(i) = the mean of nrels over
+depths i … i+w−1.</td></tr>
+<tr><th align=left>W</th><td>windows averaged into the rate: ŕ(i) = the mean of
+s(j+1) − s(j) over j = i … i+W−1 (new relevant records per depth).</td></tr>
+<tr><th align=left>t</th><td>the rate threshold: a depth counts as low-yield when ŕ &lt; t.</td></tr>
+<tr><th align=left>l</th><td>how many low-yield depths in a row stop the pool.</td></tr>
+<tr><th align=left>k_cr</th><td>critical depth: the first depth of the first l depths in a
+row with ŕ &lt; t; pooling stops there. It is known only once every depth its windows
+need is judged.</td></tr>
+<tr><th align=left>Low-yield correction</th><td>when at most 10 % of the pool at depth 20 is
+relevant, the pool goes to the full depth instead of stopping early.</td></tr>
+<tr><th align=left>E (effort)</th><td>in a simulation: records judged in the reduced pool ÷
+records judged in the full-depth pool (lower is cheaper).</td></tr>
+<tr><th align=left>R (recall)</th><td>relevant records in the reduced pool ÷ relevant
+records in the full-depth pool.</td></tr>
+<tr><th align=left>τ, τ_AP, RMS</th><td>how the runs' ranking by MAP with the reduced
+judgements agrees with the full one: Kendall's τ, its top-weighted variant τ_AP, and the
+root-mean-square error of the MAP values.</td></tr>
+</table>
 """
 
 
@@ -111,7 +204,8 @@ def help_html(main_keys: Iterable[tuple[str, str]]) -> str:
         f"<h4>Main window</h4><table cellpadding=2>{_key_rows(main_keys)}</table>"
         f"<h4>Records view</h4><table cellpadding=2>{_key_rows(RECORDS_KEYS)}</table>"
         f"<h4>Uncertain matches</h4><table cellpadding=2>{_key_rows(MATCHES_KEYS)}</table>")
-    return _INTRO + _NUMBERS + _FORMULAS + shortcuts
+    return (_INTRO + _NUMBERS + _evaluation_html() + _SCREENING + _POOLING + _SOURCES
+            + shortcuts)
 
 
 class HelpDialog(QDialog):

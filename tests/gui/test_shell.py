@@ -161,7 +161,7 @@ def test_f1_opens_a_help_page_with_columns_formulas_and_true_shortcuts(window, p
     dialog = window.show_help()
     text = dialog.browser.toPlainText()
     for needle in ("Copies", "Core pending review", "Duplicates within the file",
-                   "Recall = |C ∩ R| / |C|", "SPEC.md §1", "Records view"):
+                   "Recall = |C ∩ R| / |C|", "docs/metrics.md", "Records view"):
         assert needle in text
     window_keys = dict(help_page.window_keys(window.findChildren(QAction)))
     assert window_keys["Ctrl+E"] == "Export" and window_keys["F1"] == "LitQEval GUI Help"

@@ -117,21 +117,51 @@ class Cell:
     tip: str = ""
 
 
+# What each method's P counts, and the recall its F-score uses (issue 24: no circular tips)
+PRECISION_TIPS = {
+    "cos": "the share of the list's records whose vector (title + abstract) is at least θ "
+           "similar (cosine) to the centroid of the core set's vectors",
+    "cluster": "k-means groups the list's records with the largest k at which one group "
+               "still holds more than the cluster θ share of the retrieved core works; P = "
+               "that group's size ÷ the list's records. When even k = 2 splits the core "
+               "works, k is 1 and the group is the whole list: P = 1.000 and n = the "
+               "list's size (the core works are spread over the list)",
+    "mvee": "the share of the list's records inside the smallest ellipse around the "
+            "retrieved core works on the 2D map (undefined with fewer than 3)",
+    "hull": "the share of the list's records inside the convex polygon around the "
+            "retrieved core works on the 2D map (undefined with fewer than 3)",
+}
+F_RECALL = {"cos": "the core works above θ", "cluster": "the core works in the chosen group",
+            "mvee": "the plain recall", "hull": "the plain recall"}
+
+
 def table_headers() -> list[tuple[str, str]]:
     """(header, tooltip) of every column; a two-line header is ``group\nlabel`` (the
-    method over each of its columns)."""
-    columns = [("List", "The result list"),
-               ("Works", "Distinct works in the list (recall's denominator side)"),
-               ("Recall", "Core works retrieved / core works"),
-               ("95 % CI", "Wilson score interval of the recall")]
+    method over each of its columns). The tooltips say what the number is, in words,
+    and its source; the help page lists them."""
+    columns = [("List", "The result list (a search export of the topic)"),
+               ("Works", "Distinct publications in the list: records of the same work "
+                         "(same DOI or PMID, same title and year, or an accepted match) "
+                         "count once"),
+               ("Recall", "Recall = |C ∩ R| / |C|: core works the list (R) retrieved ÷ "
+                          "core works of the topic (C). Source: LitQEval"),
+               ("95 % CI", "Wilson score interval of the recall: how far it could be off "
+                           "with this few core works (2 of 3 retrieved: 0.21–0.94). "
+                           "Source: Wilson 1927")]
     for method in METHODS:
         name, short = METHOD_NAMES[method], SHORT_NAMES[method]
-        on_map = " (on the 2D map: see the fidelity)" if method in MAP_METHODS else ""
-        columns += [(f"{short}\nP", f"{name}: semantic precision{on_map}"),
-                    (f"{short}\nn", f"{name}: semantically relevant records"),
-                    (f"{short}\nF2", f"{name}: F-score with the decay λ(n)")]
-    columns += [("cos P\nLOO range", "Leave-one-out: range of SP cos (and its F-score) "
-                 "when each core record in turn is left out of the core set")]
+        on_map = " Computed on the 2D map: see its fidelity." if method in MAP_METHODS else ""
+        columns += [(f"{short}\nP", f"{name} precision: {PRECISION_TIPS[method]}.{on_map} "
+                                    "Source: LitQEval"),
+                    (f"{short}\nn", f"{name} n: the records {name} counts as on topic "
+                                    "(P = n ÷ the list's records)"),
+                    (f"{short}\nF2", f"{name} F2 = (1 + β²)·P·λ(n)·R ÷ (β²·P·λ(n) + R) with "
+                                     "β = 2 (recall weighs four times precision); λ(n) = "
+                                     "(1 − (n/α)^p)^q shrinks P for very large n; R = recall "
+                                     f"of {F_RECALL[method]}. Source: LitQEval")]
+    columns += [("cos P\nLOO range", "Leave-one-out: the range of SP cos (and its F2) when "
+                 "each core work in turn is left out of the core set; a wide range means "
+                 "one core work decides θ")]
     return columns
 
 

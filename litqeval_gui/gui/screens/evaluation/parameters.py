@@ -3,6 +3,8 @@ the clustering θ, the MVEE tolerance, the embedding backend and the map method.
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QGridLayout, QLabel, QWidget
 
@@ -13,6 +15,34 @@ from litqeval_gui.core.evaluation.settings import RANGES, EvaluationSettings
 NUMBERS = (  # name, label, decimals, step; the limits are the settings' RANGES
     ("alpha", "α", 0, 1000.0), ("p", "p", 2, 0.1), ("q", "q", 2, 1.0), ("beta", "β", 2, 0.5),
     ("cluster_theta", "cluster θ", 2, 0.05), ("mvee_tol", "MVEE tol", 6, 0.001))
+
+# What each control does (its tooltip; the help page lists them too)
+TIPS = {
+    "from_core": "SP cos threshold from the core set: the similarity of the least similar "
+                 "core work to the core centroid, so every core work passes (the paper's "
+                 "default). Untick to set θ yourself",
+    "theta": "θ: the cosine similarity to the core centroid a record needs to count as "
+             "relevant for SP cos (higher: fewer, closer records)",
+    "alpha": "α: the number of relevant records at which the decay λ(n) = (1 − (n/α)^p)^q "
+             "reaches 0; larger lists are not penalised beyond it (default 50 000)",
+    "p": "p: how early the decay bends (default 1.5; larger: λ stays near 1 longer)",
+    "q": "q: how steeply the decay falls once it bends (default 10)",
+    "beta": "β: the weight of recall against precision in F_β (2: recall counts four "
+            "times as much)",
+    "cluster_theta": "cluster θ: the share of the retrieved core works one k-means cluster "
+                     "must keep for SP cluster (default 0.7)",
+    "mvee_tol": "MVEE tolerance: when Khachiyan's algorithm stops refining the ellipse "
+                "around the core works (default 0.0001; smaller: exacter, slower)",
+    "backend": "backend: what turns title and abstract into vectors (the embedding); "
+               "changing it recomputes every vector of the topic",
+    "map_method": "map: how the vectors are drawn in 2D — UMAP (as the paper) or PCA (fast, "
+                  "flatter). SP MVEE and SP hull are computed on this map",
+}
+
+
+def tip_html(text: str) -> str:
+    """``text`` as a rich-text tooltip, which Qt wraps (a plain one is one long line)."""
+    return f"<p>{html.escape(text)}</p>"
 
 
 def _limits(name: str, decimals: int) -> tuple[float, float]:
@@ -33,11 +63,8 @@ class ParameterBar(QWidget):
     def __init__(self, settings: EvaluationSettings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.from_core = QCheckBox("θ from core")
-        self.from_core.setToolTip("SP cos threshold: the similarity of the least similar core "
-                                  "record to the core centroid (the paper's default)")
         low, high = _limits("theta", 3)
         self.theta = QDoubleSpinBox(decimals=3, minimum=low, maximum=high, singleStep=0.01)
-        self.theta.setToolTip("SP cos threshold θ (cosine similarity to the core centroid)")
         self.numbers: dict[str, QDoubleSpinBox] = {}
         self.backend = QComboBox()
         self.backend.addItems(list(BACKENDS))
@@ -50,10 +77,14 @@ class ParameterBar(QWidget):
             self.numbers[name] = box
             cells.append((label, box))
         cells += [("backend", self.backend), ("map", self.map_method)]
+        names = ["from_core", "theta", *(n[0] for n in NUMBERS), "backend", "map_method"]
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
-        for column, (label, widget) in enumerate(cells):
-            grid.addWidget(QLabel(label), 0, column)
+        for column, ((label, widget), name) in enumerate(zip(cells, names, strict=True)):
+            caption = QLabel(label)
+            for shown in (caption, widget):
+                shown.setToolTip(tip_html(TIPS[name]))
+            grid.addWidget(caption, 0, column)
             grid.addWidget(widget, 1, column)
         grid.setColumnStretch(len(cells), 1)
         for box in [self.theta, *self.numbers.values()]:

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from litqeval_gui.gui.screens.evaluation.adapter import Cell, table_headers
+from litqeval_gui.gui.screens.evaluation.parameters import tip_html
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 GROUP_ROLE = Qt.ItemDataRole.UserRole + 2  # a header's group ("" for a column of its own)
@@ -69,7 +70,8 @@ class ComparisonModel(QAbstractTableModel):
         if role == GROUP_ROLE:
             return f"⚠ {group}" if warn and group else group
         if role == Qt.ItemDataRole.ToolTipRole:
-            return tip + (" — the map's fidelity is low: read it as rough" if warn else "")
+            return tip_html(tip + (" — the map's fidelity is low: read it as rough"
+                                   if warn else ""))
         return None
 
     def data(self, index: QModelIndex | QPersistentModelIndex,

@@ -444,7 +444,9 @@ class EvaluationView(TopicTarget, QWidget):
             return None
         if path.suffix.lower() not in (".html", ".htm"):
             path = path.with_suffix(".html")
-        return self._write(path, lambda: report_html.write_report(self.data.evaluation, path))
+        lists = queries.lists(self.session.project, self.topic)  # their queries, databases
+        return self._write(path, lambda: report_html.write_report(self.data.evaluation, path,
+                                                                  lists))
 
     def _write(self, path: Path, write) -> Path | None:
         try:
