@@ -31,7 +31,7 @@ def test_ctrl_c_from_the_start_of_an_import(big_import):
             leftover.unlink()  # with the -wal/-shm of the previous run
         shutil.copy(base, project)
         done, seconds, helpers = interrupt_import(project, big, draw.uniform(0, 6),
-                                                  from_start=True)
+                                                  helpers_first=0)
         COUNTS["ctrl-c from start: runs"] += 1
         assert not leftovers(helpers)
         if done.stderr == INTERRUPTED:
