@@ -44,6 +44,14 @@ Then, named by what they do:
   released so far) and ``pool_runs`` (each run's record ids in rank order, int64 bytes,
   fixed when the pool is created).
 - ``_event_records_cascade``: a record's screening events are deleted with it.
+- ``_team_screening``: screenings get a stable ``uuid`` (the identity a decisions file
+  names, kept by copies of the file; a trigger gives new screenings a random one, those
+  already stored one derived from the project's and the screening's creation stamps and
+  names, so copies made before the migration still agree) and ``blind`` (0/1); the
+  event log also takes ``resolve`` events (a third decision settling a conflict) and
+  ``target_key`` (an undo/redo brought in by a merge whose target is not yet there:
+  ``reviewer`` and ``at`` of the target, resolved once it arrives);
+  ``screening_unblinds`` records who unblinded a blind screening and when.
 
 Every child table cascades from its parents (``ON DELETE CASCADE``): deleting a list
 (:func:`~litqeval_gui.core.projectfile.imports.delete_import`) or a topic takes everything below it.
@@ -51,6 +59,7 @@ Every child table cascades from its parents (``ON DELETE CASCADE``): deleting a 
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable
 
@@ -275,8 +284,31 @@ def _event_records_cascade(db: sqlite_utils.Database) -> None:
                                   "ON DELETE CASCADE,")])
 
 
+def _team_screening(db: sqlite_utils.Database) -> None:
+    db.execute("ALTER TABLE screenings ADD COLUMN uuid TEXT")
+    db.execute("ALTER TABLE screenings ADD COLUMN blind INTEGER NOT NULL DEFAULT 0")
+    created = db.execute("SELECT value FROM meta WHERE key = 'created'").fetchone()
+    for screening_id, *parts in list(db.execute(
+            "SELECT s.id, s.created, s.name, t.name FROM screenings s "
+            "JOIN topics t ON t.id = s.topic_id")):
+        text = "\x1f".join([created[0] if created else "", *map(str, parts)])
+        db.execute("UPDATE screenings SET uuid = ? WHERE id = ?",
+                   [hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest(),
+                    screening_id])
+    db.execute("CREATE UNIQUE INDEX idx_screenings_uuid ON screenings (uuid)")
+    db.execute("""CREATE TRIGGER screening_uuid AFTER INSERT ON screenings
+        WHEN NEW.uuid IS NULL BEGIN
+        UPDATE screenings SET uuid = lower(hex(randomblob(16))) WHERE id = NEW.id; END""")
+    db.execute("ALTER TABLE screening_events ADD COLUMN target_key TEXT")
+    _edit_table_definitions(db, [("screening_events", r"'decide', 'undo', 'redo'",
+                                  "'decide', 'undo', 'redo', 'resolve'")])
+    db.execute("""CREATE TABLE screening_unblinds (
+        screening_id INTEGER NOT NULL REFERENCES screenings(id) ON DELETE CASCADE,
+        reviewer TEXT NOT NULL, at TEXT NOT NULL)""")
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
     _v1, _v2, _v3, _bibliographic_fields, _live_views, _cascade_deletes, _parameters,
-    _screenings, _evaluation_store, _pools, _event_records_cascade,
+    _screenings, _evaluation_store, _pools, _event_records_cascade, _team_screening,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -46,6 +46,8 @@ class Screening:
     reasons: tuple[str, ...]
     created: str
     size: int
+    uuid: str = ""  # stable identity, kept by copies of the project file
+    blind: bool = False  # created blind and not unblinded since
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -182,7 +184,9 @@ def representatives(project: Project, import_ids: Sequence[int],
 
 _SCREENING_SQL = ("SELECT s.id, s.topic_id, s.name, s.phase, s.scheme, s.source, s.reasons, "
                   "s.created, (SELECT COUNT(*) FROM screening_items i "
-                  "WHERE i.screening_id = s.id) FROM screenings s")
+                  "WHERE i.screening_id = s.id), s.uuid, s.blind AND NOT EXISTS "
+                  "(SELECT 1 FROM screening_unblinds u WHERE u.screening_id = s.id) "
+                  "FROM screenings s")
 
 
 def _screening(row: Sequence) -> Screening:
@@ -203,7 +207,7 @@ def _screening(row: Sequence) -> Screening:
     return Screening(id=row[0], topic_id=row[1], name=row[2], phase=row[3], scheme=row[4],
                      lists=lists, record_filter=record_filter,
                      reasons=tuple(read_strings(row[6], what, "reasons")),
-                     created=row[7], size=row[8])
+                     created=row[7], size=row[8], uuid=row[9], blind=bool(row[10]))
 
 
 def screenings(project: Project, topic: str) -> list[Screening]:
@@ -292,7 +296,8 @@ def _redo_target(project: Project, screening_id: int) -> int | None:
     """Top of the redo stack: undos since the last decide, minus the redos since."""
     stack: list[int] = []
     for kind, target in project.db.execute(
-            "SELECT kind, target FROM screening_events WHERE screening_id = ? AND id > "
+            "SELECT kind, target FROM screening_events WHERE screening_id = ? "
+            "AND kind IN ('undo', 'redo') AND id > "
             "COALESCE((SELECT MAX(id) FROM screening_events WHERE screening_id = ? "
             "AND kind = 'decide'), 0) ORDER BY id", [screening_id, screening_id]):
         if kind == "undo":

@@ -1,0 +1,317 @@
+"""Decisions files: one reviewer's screening events carried between copies of a project.
+
+A decisions file is JSON lines: a header line ``{"format": "litqeval-decisions",
+"version": 1, "project": …, "screening": {"uuid", "name", "topic", "scheme", "phase"},
+"reviewer": …, "events": n}``, then one line per event of that reviewer (decide, undo,
+redo, resolve) with its fields, the record's fingerprint ``{"doi", "pmid", "title",
+"year"}`` (normalised identifiers and title) and, for undo/redo, the target's ``{"reviewer",
+"at"}``. Never the records themselves.
+
+:func:`merge_decisions` (a job) brings such a file, or every shared screening of another
+``.litq`` copy, in. An event is identified by (reviewer, ``at``, kind), so merging is
+idempotent and order-independent (a reviewer's current decision is their latest by
+``at``, see :mod:`.team`); records are matched by DOI, then PMID, then a normalised
+title (with its year, then alone) unique in the screening, whatever their ids or import order; what matches nothing
+is reported, not stored. An undo/redo whose target has not arrived yet keeps the
+target's key (``target_key``) and is tied to it when it does. All of a merge is one
+write: a failure or a kill midway changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Generator, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.jobs import NEVER, CancelToken, Progress
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.projectfile.writes import Done
+from litqeval_gui.core.records.model import normalise_doi, normalise_pmid, normalise_title
+from litqeval_gui.core.screening import store, team
+
+FORMAT = "litqeval-decisions"
+VERSION = 1
+_KINDS = ("decide", "undo", "redo", "resolve")
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+EXAMPLES = 5
+
+
+# -- export ------------------------------------------------------------------------------
+
+def _fingerprints(project: Project, screening_id: int) -> dict[int, dict[str, Any]]:
+    """record id → {"doi", "pmid", "title", "year"} for the screening's items."""
+    return {rid: {"doi": normalise_doi(doi), "pmid": normalise_pmid(pmid),
+                  "title": title_norm or normalise_title(title), "year": year}
+            for rid, doi, pmid, title_norm, title, year in project.db.execute(
+                "SELECT r.id, r.doi, r.pmid, r.title_norm, r.title, r.year "
+                "FROM screening_items i "
+                "JOIN records r ON r.id = i.record_id WHERE i.screening_id = ?",
+                [screening_id])}
+
+
+def _event_lines(project: Project, screening: store.Screening,
+                 reviewer: str | None) -> list[dict[str, Any]]:
+    """The screening's events (of ``reviewer``, or all) as decisions-file entries."""
+    prints = _fingerprints(project, screening.id)
+    keys = {eid: {"reviewer": who, "at": at} for eid, who, at in project.db.execute(
+        "SELECT id, reviewer, at FROM screening_events WHERE screening_id = ? "
+        "AND kind = 'decide'", [screening.id])}
+    sql = ("SELECT id, record_id, kind, target, target_key, COALESCE(label, ''), "
+           "COALESCE(reason, ''), COALESCE(note, ''), COALESCE(tags, '[]'), reviewer, at, "
+           "phase, COALESCE(ordering, ''), position, COALESCE(model, '') "
+           "FROM screening_events WHERE screening_id = ?")
+    params: list[Any] = [screening.id]
+    if reviewer is not None:
+        sql += " AND reviewer = ?"
+        params.append(reviewer)
+    lines = []
+    for (_, record_id, kind, target, target_key, label, reason, note, tags, who, at, phase,
+         ordering, position, model) in project.db.execute(sql + " ORDER BY at, id", params):
+        if target is not None:
+            target_ref = keys.get(target)
+        else:
+            target_ref = json.loads(target_key) if target_key else None
+        lines.append({"kind": kind, "reviewer": who, "at": at, "label": label,
+                      "reason": reason, "note": note, "tags": json.loads(tags),
+                      "phase": phase, "ordering": ordering, "position": position,
+                      "model": model, "record": prints.get(record_id, {}),
+                      "target": target_ref})
+    return lines
+
+
+def export_decisions(project: Project, screening: store.Screening, reviewer: str,
+                     path: str | Path) -> int:
+    """Write ``reviewer``'s events of ``screening`` to the decisions file ``path``;
+    returns how many. Refuses a reviewer with no event in the screening."""
+    lines = _event_lines(project, screening, reviewer)
+    if not lines:
+        known = sorted(team.by_reviewer(project, screening.id))
+        raise LitqError(f"{reviewer!r} has no decision in screening {screening.name!r}"
+                        + (f"; reviewers: {', '.join(known)}" if known else ""))
+    header = {"format": FORMAT, "version": VERSION,
+              "project": {"created": project.meta("created") or ""},
+              "screening": {"uuid": screening.uuid, "name": screening.name,
+                            "topic": project.topic_name(screening.topic_id),
+                            "scheme": screening.scheme, "phase": screening.phase},
+              "reviewer": reviewer, "events": len(lines)}
+    target = Path(path)
+    temporary = target.with_name(target.name + ".part")
+    with open(temporary, "w", encoding="utf-8") as handle:
+        for line in (header, *lines):
+            handle.write(json.dumps(line, ensure_ascii=False) + "\n")
+    temporary.replace(target)
+    return len(lines)
+
+
+# -- reading what to merge ---------------------------------------------------------------
+
+def _read_file(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Header and events of a decisions file, or one clear line why not."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            rows = [json.loads(line) for line in handle if line.strip()]
+    except (OSError, UnicodeDecodeError) as err:
+        raise LitqError(f"cannot read {path.name}: {err}") from None
+    except json.JSONDecodeError as err:
+        raise LitqError(f"{path.name} is not a decisions file (line {err.lineno} is not "
+                        "JSON)") from None
+    header = rows[0] if rows and isinstance(rows[0], dict) else {}
+    if header.get("format") != FORMAT:
+        raise LitqError(f"{path.name} is not a LitQEval decisions file")
+    if header.get("version") != VERSION:
+        raise LitqError(f"{path.name} is a decisions file of version {header.get('version')}; "
+                        f"this version reads version {VERSION}")
+    events = rows[1:]
+    for number, event in enumerate(events, 2):
+        if not (isinstance(event, dict) and event.get("kind") in _KINDS
+                and isinstance(event.get("reviewer"), str) and event["reviewer"].strip()
+                and isinstance(event.get("at"), str) and isinstance(event.get("record"), dict)):
+            raise LitqError(f"{path.name}: line {number} is not a decision event")
+    return header, events
+
+
+@dataclass
+class MergeReport:
+    """What a merge did, per screening merged into."""
+
+    screenings: list[str] = field(default_factory=list)
+    added: int = 0
+    present: int = 0
+    unmatched: int = 0
+    examples: list[str] = field(default_factory=list)  # titles of unmatched records
+    conflicts_before: int = 0
+    conflicts_after: int = 0
+    skipped_screenings: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"screenings": self.screenings, "added": self.added, "present": self.present,
+                "unmatched": self.unmatched, "unmatched_examples": self.examples,
+                "conflicts_before": self.conflicts_before,
+                "conflicts_after": self.conflicts_after,
+                "skipped_screenings": self.skipped_screenings}
+
+
+def _by_uuid(project: Project, uuid: str) -> store.Screening | None:
+    row = project.db.execute("SELECT id FROM screenings WHERE uuid = ?", [uuid]).fetchone()
+    return store.get_screening(project, row[0]) if row else None
+
+
+def _sources(project: Project, path: Path, report: MergeReport
+             ) -> list[tuple[store.Screening, list[dict[str, Any]]]]:
+    """(our screening, the events to merge into it) from a decisions file or a project."""
+    with open(path, "rb") as handle:
+        is_project = handle.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
+    if not is_project:
+        header, events = _read_file(path)
+        screening = header.get("screening") or {}
+        ours = _by_uuid(project, str(screening.get("uuid", "")))
+        if ours is None:
+            raise LitqError(f"{path.name} holds decisions of screening "
+                            f"{screening.get('name')!r} of topic {screening.get('topic')!r} "
+                            "from another project; it merges only into a copy of that project")
+        return [(ours, events)]
+    if path.resolve() == project.path.resolve():
+        raise LitqError("a project cannot be merged into itself")
+    found = []
+    with Project.open(path, readonly=True) as other:
+        for theirs in (s for row in other.db.execute("SELECT t.name FROM topics t")
+                       for s in store.screenings(other, row[0])):
+            ours = _by_uuid(project, theirs.uuid)
+            if ours is None:
+                report.skipped_screenings.append(theirs.name)
+            else:
+                found.append((ours, _event_lines(other, theirs, None)))
+    if not found:
+        raise LitqError(f"{path.name} shares no screening with this project (it is not a "
+                        "copy of it)")
+    return found
+
+
+# -- merging -----------------------------------------------------------------------------
+
+def _match_keys(doi: str, pmid: str, title: str, year: object) -> list[tuple[str, str]]:
+    """A fingerprint's keys, most specific first: DOI, PMID, title with year, title."""
+    keys = [("doi", doi), ("pmid", pmid)]
+    if title:
+        keys += [("title_year", f"{title}|{year or ''}"), ("title", title)]
+    return [(kind, value) for kind, value in keys if value]
+
+
+class _Matcher:
+    """Finds a screening item by a record fingerprint: DOI, then PMID, then a normalised
+    title (with its year, then alone) that only one item of the screening has."""
+
+    def __init__(self, prints: dict[int, dict[str, Any]]) -> None:
+        self.by: dict[tuple[str, str], int | None] = {}
+        for record_id, p in prints.items():
+            for key in _match_keys(p["doi"], p["pmid"], p["title"], p["year"]):
+                self.by[key] = None if key in self.by else record_id  # ambiguous: None
+
+    def find(self, fingerprint: dict[str, Any]) -> int | None:
+        keys = _match_keys(normalise_doi(str(fingerprint.get("doi") or "")),
+                           normalise_pmid(str(fingerprint.get("pmid") or "")),
+                           normalise_title(str(fingerprint.get("title") or "")),
+                           fingerprint.get("year"))
+        return next((self.by[key] for key in keys if self.by.get(key) is not None), None)
+
+
+def _key(reviewer: str, at: str) -> str:
+    return json.dumps({"reviewer": reviewer, "at": at}, sort_keys=True)
+
+
+def _plan(project: Project, screening: store.Screening, events: Iterable[dict[str, Any]],
+          report: MergeReport) -> list[tuple[Any, ...]]:
+    """The rows to insert (sorted by time stamp), counting present and unmatched events."""
+    present = set(project.db.execute(
+        "SELECT reviewer, at, kind FROM screening_events WHERE screening_id = ?",
+        [screening.id]))
+    matcher = _Matcher(_fingerprints(project, screening.id))
+    rows, seen = [], set()
+    for event in sorted(events, key=lambda e: (e["at"], e["reviewer"], e["kind"])):
+        identity = (event["reviewer"], event["at"], event["kind"])
+        if identity in present or identity in seen:
+            report.present += 1
+            continue
+        record_id = matcher.find(event["record"])
+        if record_id is None:
+            report.unmatched += 1
+            title = str(event["record"].get("title") or event["record"].get("doi") or "?")
+            if len(report.examples) < EXAMPLES and title not in report.examples:
+                report.examples.append(title)
+            continue
+        label = str(event.get("label") or "")
+        if event["kind"] in ("decide", "resolve"):
+            if label not in screening.labels:
+                raise LitqError(f"label {label!r} of {event['reviewer']} is not a label of "
+                                f"screening {screening.name!r}")
+        target = event.get("target")
+        target_key = (_key(str(target.get("reviewer")), str(target.get("at")))
+                      if event["kind"] in ("undo", "redo") and isinstance(target, dict)
+                      else None)
+        seen.add(identity)
+        tags = event.get("tags") or []
+        rows.append((screening.id, record_id, event["kind"], label or None,
+                     event.get("reason") or None, event.get("note") or None,
+                     json.dumps(tags) if tags else None, event["reviewer"], event["at"],
+                     event.get("phase") or screening.phase, event.get("ordering") or None,
+                     event.get("position"), event.get("model") or None, target_key))
+    return rows
+
+
+_INSERT = ("INSERT INTO screening_events (screening_id, record_id, kind, label, reason, note, "
+           "tags, reviewer, at, phase, ordering, position, model, target_key) "
+           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+
+
+def _tie_targets(project: Project, screening_id: int) -> None:
+    """Point every undo/redo still waiting for its target (``target_key``) at it, once
+    the target's decide event is in the screening."""
+    waiting = list(project.db.execute(
+        "SELECT id, target_key FROM screening_events WHERE screening_id = ? "
+        "AND target IS NULL AND target_key IS NOT NULL", [screening_id]))
+    if not waiting:
+        return
+    decides = {_key(who, at): eid for eid, who, at in project.db.execute(
+        "SELECT id, reviewer, at FROM screening_events WHERE screening_id = ? "
+        "AND kind = 'decide'", [screening_id])}
+    project.db.conn.executemany(
+        "UPDATE screening_events SET target = ? WHERE id = ?",
+        [(decides[key], eid) for eid, key in waiting if key in decides])
+
+
+def merge_decisions(project: Project, source: str | Path, token: CancelToken = NEVER
+                    ) -> Generator[Progress, None, MergeReport]:
+    """Merge a decisions file or another copy's screenings into ``project`` (a job; the
+    value is the :class:`MergeReport`). Refuses, changing nothing, a file of another
+    screening, a damaged file, or a label the screening does not have."""
+    path = Path(source)
+    if not path.is_file():
+        raise LitqError(f"{path} does not exist")
+    report = MergeReport()
+    yield Progress(0, 3, f"reading {path.name}")
+    sources = _sources(project, path, report)
+    token.raise_if_cancelled()
+    yield Progress(1, 3, "matching records")
+    plans = []
+    for screening, events in sources:
+        report.screenings.append(screening.name)
+        report.conflicts_before += len(team.conflicts(project, screening.id))
+        plans.append((screening, _plan(project, screening, events, report)))
+        token.raise_if_cancelled()
+    yield Progress(2, 3, f"writing {sum(len(rows) for _, rows in plans)} events")
+
+    def op(p: Project) -> Done[None]:
+        for screening, rows in plans:
+            p.db.conn.executemany(_INSERT, rows)
+            _tie_targets(p, screening.id)
+        return Done(store.DECISIONS if any(rows for _, rows in plans) else Changes(), None)
+
+    project.write(op)
+    report.added = sum(len(rows) for _, rows in plans)
+    report.conflicts_after = sum(len(team.conflicts(project, s.id)) for s, _ in plans)
+    yield Progress(3, 3, "merged")
+    return report

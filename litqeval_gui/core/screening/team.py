@@ -1,0 +1,197 @@
+"""Team screening (issue 25): each reviewer's own decisions, conflicts, resolutions,
+agreement and blind mode.
+
+A reviewer's current decision on a record is their latest effective decide event,
+latest by (``at``, id): merged events get new ids in whatever order files arrive, the
+time stamp is what a reviewer's own sequence is ordered by. A **conflict** is a record
+two or more reviewers decided where the labels differ or any of them is ``maybe``
+(graded: differing grades). A **resolution** is an event of its own (kind ``resolve``,
+reviewer = who resolved: a named third reviewer or "consensus"); the record's final
+decision is its latest resolution, else the reviewers' common label. Reviewers' own
+decisions are never changed by it.
+
+A **blind** screening shows each reviewer only their own decisions until someone
+unblinds it (:func:`unblind_op`, an event in ``screening_unblinds``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from dataclasses import dataclass
+
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.projectfile.writes import Done, Op
+from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.labels import GRADED, check_label
+from litqeval_gui.metrics.agreement import Kappa, kappa_agreement
+
+CONSENSUS = "consensus"
+
+
+def by_reviewer(project: Project, screening_id: int) -> dict[str, dict[int, store.Event]]:
+    """reviewer → record id → that reviewer's current decision (latest effective decide
+    by time stamp, then id)."""
+    found: dict[str, dict[int, store.Event]] = defaultdict(dict)
+    for row in project.db.execute(
+            f"SELECT {store._EVENT_COLUMNS} FROM screening_effective WHERE screening_id = ? "
+            "ORDER BY at, id", [screening_id]):
+        event = store._event(row)
+        found[event.reviewer][event.record_id] = event
+    return dict(found)
+
+
+def reviewer_decisions(project: Project, screening_id: int, reviewer: str) -> list[store.Event]:
+    """``reviewer``'s current decisions in the order they first decided each record."""
+    first: dict[int, str] = {}
+    latest: dict[int, store.Event] = {}
+    for row in project.db.execute(
+            f"SELECT {store._EVENT_COLUMNS} FROM screening_effective WHERE screening_id = ? "
+            "AND reviewer = ? ORDER BY at, id", [screening_id, reviewer]):
+        event = store._event(row)
+        first.setdefault(event.record_id, event.at)
+        latest[event.record_id] = event
+    return [latest[record] for record in sorted(latest, key=lambda r: (first[r], latest[r].id))]
+
+
+def visible_decisions(project: Project, screening: store.Screening,
+                      reviewer: str) -> list[store.Event]:
+    """The current decisions ``reviewer`` may see: only their own while the screening is
+    blind, else the screening's (:func:`store.current_decisions`). The one read the
+    screener, counts, training and exports use in a blind screening."""
+    if screening.blind:
+        return reviewer_decisions(project, screening.id, reviewer)
+    return store.current_decisions(project, screening.id)
+
+
+def unblind_op(screening: store.Screening, reviewer: str) -> Op:
+    """Unblind a blind screening, recorded as who did it and when."""
+    if not reviewer.strip():
+        raise LitqError("unblinding needs the reviewer's name")
+
+    def op(p: Project) -> Done[None]:
+        p.db.execute("INSERT INTO screening_unblinds (screening_id, reviewer, at) "
+                     "VALUES (?, ?, ?)", [screening.id, reviewer, store._stamp()])
+        return Done(store.DECISIONS, None)
+    return op
+
+
+def set_blind_op(screening_id: int) -> Op:
+    """Make a screening blind (at creation, before anyone has seen another's decisions)."""
+    return lambda p: p.db.execute("UPDATE screenings SET blind = 1 WHERE id = ?",
+                                  [screening_id]) and store.DECISIONS
+
+
+# -- conflicts and resolution ------------------------------------------------------------
+
+def resolve_op(screening: store.Screening, record_id: int, label: str, resolver: str, *,
+               reason: str = "", note: str = "") -> Op:
+    """Settle ``record_id``'s final decision as ``label`` (a ``resolve`` event by
+    ``resolver``, a named third reviewer or :data:`CONSENSUS`); the value is the event."""
+    check_label(screening.scheme, label)
+    if not resolver.strip():
+        raise LitqError("a resolution needs the resolver's name (or 'consensus')")
+
+    def op(p: Project) -> Done[store.Event]:
+        if p.db.execute("SELECT 1 FROM screening_items WHERE screening_id = ? AND record_id = ?",
+                        [screening.id, record_id]).fetchone() is None:
+            raise LitqError(f"record {record_id} is not in screening {screening.name!r}")
+        event_id = store._insert(p, screening, record_id, "resolve", None,
+                                 store.Context(resolver), label=label, reason=reason, note=note)
+        return Done(store.DECISIONS, store.event(p, event_id))
+    return op
+
+
+def resolutions(project: Project, screening_id: int) -> dict[int, store.Event]:
+    """record id → its latest resolution."""
+    found: dict[int, store.Event] = {}
+    for row in project.db.execute(
+            f"SELECT {store._EVENT_COLUMNS} FROM screening_events WHERE screening_id = ? "
+            "AND kind = 'resolve' ORDER BY at, id", [screening_id]):
+        event = store._event(row)
+        found[event.record_id] = event
+    return found
+
+
+def differ(labels: list[str]) -> bool:
+    """Whether these reviewers' labels for one record conflict (module docstring)."""
+    return len(labels) > 1 and (len(set(labels)) > 1 or "maybe" in labels)
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A record whose reviewers disagree: their current decisions, and its resolution."""
+
+    record_id: int
+    decisions: dict[str, store.Event]
+    resolution: store.Event | None
+
+
+def conflicts(project: Project, screening_id: int, *,
+              pair: tuple[str, str] | None = None) -> list[Conflict]:
+    """Records (in screening order) whose reviewers' current decisions conflict, resolved
+    or not; ``pair`` limits to two reviewers."""
+    decided = by_reviewer(project, screening_id)
+    if pair is not None:
+        decided = {name: decided.get(name, {}) for name in pair}
+    settled = resolutions(project, screening_id)
+    found = []
+    for record_id in store.items(project, screening_id):
+        decisions = {name: d[record_id] for name, d in sorted(decided.items())
+                     if record_id in d}
+        if differ([e.label for e in decisions.values()]):
+            found.append(Conflict(record_id, decisions, settled.get(record_id)))
+    return found
+
+
+def final_decisions(project: Project, screening_id: int) -> dict[int, str]:
+    """record id → final label: the resolution where one exists, else the label every
+    reviewer who decided it gave (no entry while a conflict is unresolved)."""
+    labels: dict[int, list[str]] = defaultdict(list)
+    for decisions in by_reviewer(project, screening_id).values():
+        for record_id, event in decisions.items():
+            labels[record_id].append(event.label)
+    final = {record: given[0] for record, given in labels.items() if not differ(given)}
+    final.update({record: e.label for record, e in resolutions(project, screening_id).items()})
+    return final
+
+
+# -- agreement ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PairAgreement:
+    """Agreement of reviewers ``a`` and ``b`` over the records both decided (SPEC §6):
+    κ (``weighted``: the grades' linear-weighted κ, None for include/exclude/maybe)."""
+
+    a: str
+    b: str
+    kappa: Kappa
+    weighted: Kappa | None
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Every reviewer pair's agreement and the conflicts resolved / still open."""
+
+    pairs: list[PairAgreement]
+    resolved: int
+    unresolved: int
+
+
+def agreement(project: Project, screening: store.Screening) -> Agreement:
+    """κ per reviewer pair over the records both decided (maybe its own category)."""
+    decided = by_reviewer(project, screening.id)
+    pairs = []
+    for a, b in itertools.combinations(sorted(decided), 2):
+        both = [r for r in decided[a] if r in decided[b]]
+        la = [decided[a][r].label for r in both]
+        lb = [decided[b][r].label for r in both]
+        labels = screening.labels
+        pairs.append(PairAgreement(
+            a, b, kappa_agreement(la, lb, labels=labels),
+            kappa_agreement(la, lb, labels=labels, weights="linear")
+            if screening.scheme == GRADED else None))
+    open_conflicts = conflicts(project, screening.id)
+    resolved = sum(c.resolution is not None for c in open_conflicts)
+    return Agreement(pairs, resolved, len(open_conflicts) - resolved)
