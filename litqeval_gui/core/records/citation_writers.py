@@ -18,6 +18,11 @@ has none), then ``TI``, ``AB``, ``FAU`` and ``AU`` per author, ``DP`` year, ``JT
 and the DOI as ``AID - … [doi]``; long values wrap onto six-space continuation lines.
 MEDLINE has no tag for a URL or for identifiers other than PMID, PMCID and DOI: they are
 left out.
+
+An :class:`Annotation` per record (e.g. a screening decision) adds a note and keywords
+that reference managers show: RIS ``N1`` (EndNote's Notes, a Zotero note) and ``KW``
+(keywords, Zotero tags), as ASReview writes its labels; BibTeX ``annote`` and
+``keywords``.
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ from __future__ import annotations
 import re
 import textwrap
 import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from litqeval_gui.core.records.model import OTHER_ID_KINDS, Record
@@ -47,10 +54,28 @@ def _ris_writer():
     return rispy, PlainRisWriter
 
 
-def write_ris(records: list[Record], path: Path) -> int:
+@dataclass(frozen=True)
+class Annotation:
+    """What an export adds to one record: a note and keywords (module docstring)."""
+
+    note: str = ""
+    keywords: tuple[str, ...] = ()
+
+
+def _annotations(records: list[Record],
+                 annotations: Sequence[Annotation] | None) -> Sequence[Annotation]:
+    if annotations is None:
+        return [Annotation()] * len(records)
+    if len(annotations) != len(records):
+        raise ValueError("annotations need one per record")
+    return annotations
+
+
+def write_ris(records: list[Record], path: Path,
+              annotations: Sequence[Annotation] | None = None) -> int:
     rispy, writer = _ris_writer()
     entries = []
-    for record in records:
+    for record, extra in zip(records, _annotations(records, annotations), strict=True):
         entry: dict[str, object] = {"type_of_reference": ris_type(record.type)}
         first, _, last = record.pages.partition("-")
         for key, value in (("title", record.title), ("abstract", record.abstract),
@@ -63,11 +88,13 @@ def write_ris(records: list[Record], path: Path) -> int:
                 entry[key] = _one_line(value)
         if record.year:
             entry["year"] = str(record.year)
-        for key, values in (("authors", record.authors), ("keywords", record.keywords),
+        for key, values in (("authors", record.authors),
+                            ("keywords", [*record.keywords, *extra.keywords]),
                             ("urls", [record.url] if record.url else [])):
             if values:
                 entry[key] = [_one_line(v) for v in values]
         notes = [f"{kind}: {value}" for kind, value in record.identifiers() if kind != "doi"]
+        notes += [_one_line(extra.note)] if extra.note.strip() else []
         if notes:
             entry["notes"] = notes
         entries.append(entry)
@@ -139,14 +166,16 @@ def _letters(n: int) -> str:
     return out
 
 
-def write_bibtex(records: list[Record], path: Path) -> int:
+def write_bibtex(records: list[Record], path: Path,
+                 annotations: Sequence[Annotation] | None = None) -> int:
     import bibtexparser
     from bibtexparser import model
     from bibtexparser.middlewares import default_unparse_stack
 
     latex = _latex_encoder().unicode_to_latex
     library = bibtexparser.Library()
-    for record, key in zip(records, unique_keys(records), strict=True):
+    for record, key, extra in zip(records, unique_keys(records),
+                                  _annotations(records, annotations), strict=True):
         entry_type = bibtex_type(record.type)
         venue_field = "booktitle" if entry_type in ("inproceedings", "incollection") \
             else "journal"
@@ -154,8 +183,9 @@ def write_bibtex(records: list[Record], path: Path) -> int:
             "title": record.title, "abstract": record.abstract,
             "author": " and ".join(record.authors), "year": str(record.year or ""),
             venue_field: record.venue, "volume": record.volume, "number": record.issue,
-            "publisher": record.publisher, "keywords": _keyword_list(record.keywords),
-            "language": record.language,
+            "publisher": record.publisher,
+            "keywords": _keyword_list([*record.keywords, *extra.keywords]),
+            "language": record.language, "annote": extra.note,
             "type": record.type if record.type != entry_type else "",
         }
         verbatim = {"pages": record.pages.replace("-", "--"), "issn": record.issn,

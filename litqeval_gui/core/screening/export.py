@@ -1,26 +1,42 @@
-"""Export a screening's records with their current decisions (RIS, CSV, XLSX, BibTeX).
+"""Export a screening's records with their current decisions (RIS, CSV, XLSX, BibTeX),
+and its audit trail.
 
 Records come in the screening's list order; CSV and XLSX add the columns
 :data:`DECISION_COLUMNS` (``undecided`` for a record without a decision), written as
 text that a spreadsheet never runs as a formula (:mod:`litqeval_gui.core.records.exporting`).
+RIS and BibTeX carry a decided record's decision as a note (RIS ``N1``, BibTeX
+``annote``: "LitQEval screening 'S' (phase): label; reason: …; note: …; reviewer: … at
+…") and keywords ``LitQEval: LABEL`` and ``LitQEval reason: REASON`` (RIS ``KW``).
 ``labels`` keeps only records whose decision is one of them (``undecided`` included).
+
+:func:`export_audit` writes every event of the screening's log (who, what, when) as CSV.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import csv
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import queries
-from litqeval_gui.core.records.exporting import export_records
+from litqeval_gui.core.records.citation_writers import Annotation, write_bibtex, write_ris
+from litqeval_gui.core.records.exporting import (
+    check_target,
+    escape_formula,
+    export_records,
+    write_whole,
+)
 from litqeval_gui.core.records.model import Record
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.store import Screening
 
 UNDECIDED = "undecided"
-DECISION_COLUMNS = ("decision", "reason", "note", "tags", "reviewer", "decided_at")
+DECISION_COLUMNS = ("decision", "phase", "reason", "note", "tags", "reviewer", "decided_at")
+AUDIT_COLUMNS = ("event", "at", "reviewer", "action", "record_id", "title", "label",
+                 "reason", "note", "tags", "undoes_or_redoes", "phase", "ordering",
+                 "position", "model")
 
 
 def decided_records(project: Project, screening: Screening,
@@ -45,13 +61,57 @@ def decided_records(project: Project, screening: Screening,
             continue
         records.append(stored[record_id])
         rows.append(dict(zip(DECISION_COLUMNS, (
-            label, *((event.reason, event.note, "; ".join(event.tags), event.reviewer,
-                      event.at) if event else ("",) * 5)), strict=True)))
+            label, *((event.phase, event.reason, event.note, "; ".join(event.tags),
+                      event.reviewer, event.at) if event else ("",) * 6)), strict=True)))
     return records, rows
+
+
+def decision_annotation(screening: Screening, row: Mapping[str, str]) -> Annotation:
+    """A decision row as the note and keywords RIS and BibTeX carry (module docstring)."""
+    if row["decision"] == UNDECIDED:
+        return Annotation()
+    parts = [f"LitQEval screening {screening.name!r} ({row['phase']}): {row['decision']}",
+             *(f"{name}: {row[name]}" for name in ("reason", "note", "tags") if row[name]),
+             f"reviewer: {row['reviewer']} at {row['decided_at']}"]
+    keywords = [f"LitQEval: {row['decision']}"]
+    if row["reason"]:
+        keywords.append(f"LitQEval reason: {row['reason']}")
+    return Annotation("; ".join(parts), tuple(keywords))
 
 
 def export_screening(project: Project, screening: Screening, path: str | Path, fmt: str,
                      labels: Collection[str] | None = None) -> int:
     """Write the screening's records (module docstring); returns the count."""
     records, rows = decided_records(project, screening, labels)
-    return export_records(records, path, fmt, project=project.path, extra=rows)
+    writer = {"ris": write_ris, "bibtex": write_bibtex}.get(fmt)
+    if writer is None:
+        return export_records(records, path, fmt, project=project.path, extra=rows)
+    target = Path(path)
+    check_target(target, project.path)
+    notes = [decision_annotation(screening, row) for row in rows]
+    write_whole(target, lambda partial: writer(records, partial, notes), "the export")
+    return len(records)
+
+
+def export_audit(project: Project, screening: Screening, path: str | Path) -> int:
+    """Write every event of the screening (:data:`AUDIT_COLUMNS`, oldest first) as CSV,
+    text escaped so a spreadsheet never runs it as a formula; returns the count."""
+    target = Path(path)
+    check_target(target, project.path)
+    log = store.events(project, screening.id)
+    titles = {record_id: record.title for record_id, record in
+              queries.records_by_id(project, {e.record_id for e in log}).items()}
+
+    def write(partial: Path) -> None:
+        with open(partial, "w", encoding="utf-8-sig", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(AUDIT_COLUMNS)
+            for e in log:
+                row = (e.id, e.at, e.reviewer, e.kind, e.record_id, titles.get(e.record_id, ""),
+                       e.label, e.reason, e.note, "; ".join(e.tags),
+                       "" if e.target is None else e.target, e.phase, e.ordering,
+                       "" if e.position is None else e.position, e.model)
+                writer.writerow([escape_formula(v) if isinstance(v, str) else v for v in row])
+
+    write_whole(target, write, "the audit export")
+    return len(log)

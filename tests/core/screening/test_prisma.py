@@ -1,9 +1,7 @@
 """PRISMA 2020 counts on a constructed project, number by number, and the diagram's SVG.
 
-The project (topic T): a core set of 3 records (never identification), and three result
-lists of records 0–15 of one generated field, linked by DOI: ``pubmed`` (database
-PubMed) 0–9, ``scopus`` (Scopus) 6–13, ``update`` (PubMed again, a search update)
-12–15. So PubMed 10 + 4 = 14 records, Scopus 8, 22 in all; 16 works; 6 duplicates.
+The project: :func:`tests.support.prisma.build_review` (PubMed 10 + 4 = 14 records,
+Scopus 8, 22 in all; 16 works; 6 duplicates; its two screenings' decisions).
 """
 
 import csv
@@ -19,48 +17,16 @@ from litqeval_gui.core.records.queries import RecordFilter
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.prisma import Entered, entered, entered_op, prisma_counts
 from litqeval_gui.core.screening.prisma_svg import prisma_svg, write_prisma_csv
+from tests.support.prisma import ANN, build_review, import_list
 from tests.support.synthetic import topic_records
-from tests.support.topics import write_list
 
-ANN = store.Context(reviewer="ann")
 OTHER = Entered(removed_other=5, other_identified={"Citation searching": 3, "Websites": 2},
                 other_sought=4, other_not_retrieved=1, other_excluded={"wrong outcome": 1})
 
 
-def _import(project, folder, records, name, role="results", database=None):
-    from litqeval_gui.core.jobs import run_job
-    from litqeval_gui.core.records.ingest import import_file
-    run_job(import_file(project, write_list(records, folder / f"{name}.ris"), topic="T",
-                        role=role, name=name, database=database))
-
-
 @pytest.fixture
 def built(tmp_path):
-    """The project (module docstring) with a title/abstract screening ``ta`` of the three
-    lists: records 1–8 included, 9 maybe, 10–12 excluded, 13–16 undecided; and a
-    full-text screening ``ft`` of the 9 included and maybe: 4 included, 2 excluded for
-    the wrong population, 1 without a reason, 1 not retrievable, 1 undecided."""
-    works = topic_records("cardiology", 16)
-    path = tmp_path / "p.litq"
-    with Project.create(path) as project:
-        _import(project, tmp_path, topic_records("astronomy", 3), "core", role="core")
-        _import(project, tmp_path, works[0:10], "pubmed", database="PubMed")
-        _import(project, tmp_path, works[6:14], "scopus", database="Scopus")
-        _import(project, tmp_path, works[12:16], "update", database="PubMed")
-        ta = store.create_screening(project, "T", "ta", ["pubmed", "scopus", "update"])
-        items = store.items(project, ta.id)
-        labels = ["include"] * 8 + ["maybe"] + ["exclude"] * 3
-        for record, label in zip(items, labels, strict=False):
-            project.write(store.decide_op(ta, record, label, ANN, reason="off topic"
-                                          if label == "exclude" else ""))
-        ft = store.create_screening(project, "T", "ft", ["pubmed"], phase="full_text",
-                                    records=items[:9])
-        for record, label, reason in zip(items, (
-                "include", "include", "include", "include", "exclude", "exclude", "exclude",
-                "exclude"), ("", "", "", "", "wrong population", "wrong population", "",
-                             "Not retrievable"), strict=False):
-            project.write(store.decide_op(ft, record, label, ANN, reason=reason))
-    return path
+    return build_review(tmp_path)
 
 
 def test_counts_number_by_number(built):
@@ -125,7 +91,7 @@ def test_a_filtered_screening_counts_what_it_left_out_as_removed(built):
 def test_no_screening_identifies_the_result_lists(built, tmp_path):
     path = tmp_path / "bare.litq"
     with Project.create(path) as project:
-        _import(project, tmp_path, topic_records("cardiology", 4), "a", database="")
+        import_list(project, tmp_path, topic_records("cardiology", 4), "a", database="")
         c = prisma_counts(project, "T")
     assert c.identified == {"a": 4}  # no database: the list's name
     assert (c.screening, c.screened, c.removed_automation, c.included) == (None, 0, 0, 0)
