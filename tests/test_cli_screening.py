@@ -199,3 +199,17 @@ def test_simulate_text_names_both_conventions_and_each_rule(labelled, capsys):
     assert len(stops) == len(RULES)
     assert stops[0].startswith("  stop: random_sample (recommended) ")
     assert all(" target 0.95 " in line and "work saved " in line for line in stops)
+
+
+@pytest.mark.parametrize(("option", "value", "says"), [
+    ("--prior-included", "-1", "--prior-included must be a whole number >= 0"),
+    ("--prior-excluded", "-3", "--prior-excluded must be a whole number >= 0"),
+    ("--seed", "-1", "--seed must be a whole number >= 0"),
+    ("--runs", "0", "--runs must be a whole number >= 1"),
+])
+def test_simulate_refuses_an_out_of_range_option_with_one_line(labelled, capsys, option, value,
+                                                               says):
+    path, _, _ = labelled
+    code, out, err = run(capsys, "simulate", path, "--topic", "T", "--list", "L",
+                         "--labels-from", LABEL_COLUMN, option, value)
+    assert code == 2 and says in err and len(err.strip().splitlines()) == 1 and out == ""

@@ -11,6 +11,7 @@ import numpy as np
 from litqeval_gui.cli.common import Command, TextProgress, emit
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import run_job
+from litqeval_gui.core.projectfile.parameters import COUNT
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import exporting
 from litqeval_gui.core.records.queries import RecordFilter, find_list
@@ -34,8 +35,7 @@ def _labels(project: Project, args: argparse.Namespace, topic_id: int,
 
 
 def cmd_simulate(args: argparse.Namespace) -> None:
-    if args.runs < 1:
-        raise LitqError("--runs must be at least 1")
+    COUNT.check(args.runs, "--runs")
     progress = TextProgress()
     with Project.open(args.project, readonly=True) as project:
         topic_id = project.topic_id(args.topic)

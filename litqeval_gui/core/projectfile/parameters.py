@@ -131,6 +131,7 @@ HIGHLIGHT_EXCLUDE = Parameter("screening.highlight_exclude", list, [])
 RECALL_LEVEL = Range(0.0, 1.0, low_open=True)  # (0, 1]
 CONFIDENCE = Range(0.0, 1.0, low_open=True, high_open=True)  # (0, 1)
 COUNT = Range(1, integer=True)
+NON_NEGATIVE = Range(0, integer=True)  # a seed, a number of prior records
 STOP_RECALL_TARGET = Parameter("screening.stop.recall_target", float, 0.95,  # hypergeometric
                                RECALL_LEVEL)
 STOP_CONFIDENCE = Parameter("screening.stop.confidence", float, 0.95, CONFIDENCE)

@@ -37,6 +37,7 @@ from scipy.stats import hypergeom
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
+from litqeval_gui.core.projectfile.parameters import NON_NEGATIVE
 from litqeval_gui.core.screening.features import Features
 from litqeval_gui.core.screening.models import check_model, predict
 from litqeval_gui.core.screening.panel import RECOMMENDED, default_rules, first_stop
@@ -90,6 +91,9 @@ def simulate(features: Features, relevant: np.ndarray, *, model: str = "logistic
              token: CancelToken = NEVER) -> Job[Simulation]:
     """One simulated screening of ``features``' items whose truth is ``relevant`` (bool);
     ``prior`` (item indices) replaces the random draw of the prior records."""
+    for name, value in (("--prior-included", prior_included),
+                        ("--prior-excluded", prior_excluded), ("--seed", seed)):
+        NON_NEGATIVE.check(value, name)
     truth = np.asarray(relevant, dtype=bool)
     n = len(features.items)
     if truth.shape != (n,):
