@@ -37,9 +37,11 @@ from litqeval_gui.cli import (  # noqa: E402
     evaluation,
     lists,
     pooling,
+    prisma,
     records,
     screen,
     screening,
+    team,
     trec,
 )
 from litqeval_gui.cli.common import TextProgress  # noqa: E402
@@ -54,7 +56,7 @@ if _LOADING:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # each module's ``register(command)`` adds its sub-commands, in this order
-COMMAND_MODULES = (records, lists, evaluation, screen, screening, trec, pooling)
+COMMAND_MODULES = (records, lists, evaluation, screen, screening, prisma, team, trec, pooling)
 
 __all__ = ["COMMAND_MODULES", "TextProgress", "build_parser", "main"]
 

@@ -1,0 +1,129 @@
+"""The reporting commands of a review: prisma (the PRISMA 2020 counts, diagram as SVG and
+counts as CSV; the numbers no import gives are entered here too) and screen-audit (every
+event of a screening as CSV). PNG and PDF of the diagram are made by the app (Qt renders
+the SVG); the command line does not load Qt."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from pathlib import Path
+
+from litqeval_gui.cli.common import Command, emit, open_for_writing, pair
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.export import export_audit
+from litqeval_gui.core.screening.prisma import (
+    PrismaCounts,
+    entered,
+    entered_op,
+    prisma_counts,
+)
+from litqeval_gui.core.screening.prisma_svg import write_prisma_csv, write_prisma_svg
+
+_ENTERED = {"removed_other": "removed_other", "other": "other_identified",
+            "other_sought": "other_sought", "other_not_retrieved": "other_not_retrieved",
+            "other_excluded": "other_excluded"}  # option → Entered field
+
+
+def _counted(parts: list[str], option: str) -> dict[str, int]:
+    """``["Citation searching=4", …]`` → {"Citation searching": 4, …}."""
+    counts = {}
+    for part in parts:
+        name, value = pair(part, option)
+        try:
+            counts[name] = int(value)
+        except ValueError:
+            raise LitqError(f"{option} {name}=… needs a whole number, not {value!r}") from None
+    return counts
+
+
+def _changes(args: argparse.Namespace) -> dict[str, object]:
+    changes: dict[str, object] = {}
+    for option, name in _ENTERED.items():
+        value = getattr(args, option)
+        if value is not None:
+            changes[name] = _counted(value, f"--{option.replace('_', '-')}") \
+                if isinstance(value, list) else value
+    return changes
+
+
+def _text(c: PrismaCounts) -> str:
+    e = c.entered
+    lines = [f"PRISMA 2020 flow of topic {c.topic!r} (title/abstract screening: "
+             f"{c.screening or 'none'}; full text: {c.fulltext or 'none'})",
+             "identified: " + (", ".join(f"{k} {n:,}" for k, n in c.identified.items())
+                               or "none"),
+             f"removed before screening: {c.duplicates_removed:,} duplicates, "
+             f"{c.removed_automation:,} by automation (not screened), "
+             f"{c.removed_other:,} for other reasons",
+             f"screened {c.screened:,}, excluded {c.excluded_screening:,}",
+             f"reports sought {c.sought:,}, not retrieved {c.not_retrieved:,}, "
+             f"assessed {c.assessed:,}, excluded {sum(c.excluded_fulltext.values()):,}"
+             + "".join(f"\n  {reason}: {n:,}" for reason, n in c.excluded_fulltext.items())]
+    if e.other_used:
+        lines.append("other methods: " + ", ".join(f"{k} {n:,}" for k, n in
+                                                   e.other_identified.items())
+                     + f"; sought {e.other_sought:,}, not retrieved "
+                       f"{e.other_not_retrieved:,}, assessed {e.other_assessed:,}, excluded "
+                       f"{sum(e.other_excluded.values()):,}")
+    lines.append(f"studies included: {c.included:,}")
+    return "\n".join(lines)
+
+
+def cmd_prisma(args: argparse.Namespace) -> None:
+    changes = _changes(args)
+    opened = open_for_writing(args.project) if changes else \
+        Project.open(args.project, readonly=True)
+    with opened as project:
+        if changes:
+            numbers = dataclasses.replace(entered(project, args.topic), **changes)
+            project.write(entered_op(project, args.topic, numbers))
+        counts = prisma_counts(project, args.topic, screening=args.screening,
+                               fulltext=args.fulltext)
+    written = []
+    if args.svg:
+        written.append(str(write_prisma_svg(counts, args.svg, project=args.project)))
+    if args.csv:
+        written.append(str(write_prisma_csv(counts, args.csv, project=args.project)))
+    emit(args, counts.as_json(),
+         lambda: "\n".join([_text(counts), *(f"wrote {path}" for path in written)]))
+
+
+def cmd_screen_audit(args: argparse.Namespace) -> None:
+    with Project.open(args.project, readonly=True) as project:
+        screening = store.find_screening(project, args.topic, args.screening)
+        count = export_audit(project, screening, args.out)
+    emit(args, {"events": count, "file": str(args.out)},
+         lambda: f"wrote {count:,} events of screening {screening.name!r} to {args.out}")
+
+
+def register(command: Command) -> None:
+    p = command("prisma", cmd_prisma,
+                "the PRISMA 2020 flow of a topic: counts, diagram (SVG) and CSV")
+    p.add_argument("--topic", required=True)
+    p.add_argument("--screening", help="the title/abstract screening (default: the newest)")
+    p.add_argument("--fulltext", help="the full-text screening (default: the newest)")
+    p.add_argument("--svg", type=Path, metavar="OUT.svg", help="write the diagram")
+    p.add_argument("--csv", type=Path, metavar="OUT.csv", help="write the counts")
+    numbers = p.add_argument_group(
+        "numbers no import gives, stored in the project (each replaces the stored one)")
+    numbers.add_argument("--removed-other", type=int, metavar="N",
+                         help="records removed before screening for other reasons, outside "
+                              "the project")
+    numbers.add_argument("--other", nargs="*", metavar="SOURCE=N",
+                         help="records identified by other methods, e.g. 'Citation "
+                              "searching=4' Websites=2 (none: clears them)")
+    numbers.add_argument("--other-sought", type=int, metavar="N",
+                         help="other methods: reports sought for retrieval")
+    numbers.add_argument("--other-not-retrieved", type=int, metavar="N",
+                         help="other methods: reports not retrieved")
+    numbers.add_argument("--other-excluded", nargs="*", metavar="REASON=N",
+                         help="other methods: reports excluded per reason")
+
+    p = command("screen-audit", cmd_screen_audit,
+                "write every event of a screening (who, what, when) as CSV")
+    p.add_argument("--topic", required=True)
+    p.add_argument("--screening", required=True)
+    p.add_argument("out", type=Path, metavar="OUT.csv")

@@ -1,0 +1,93 @@
+"""`litqeval prisma` and `litqeval screen-audit` end to end on the review of
+:func:`tests.support.prisma.build_review`."""
+
+import csv
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from litqeval_gui.cli import main
+from tests.support.prisma import build_review
+
+
+def run(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def built(tmp_path):
+    return build_review(tmp_path)
+
+
+def test_json_svg_and_csv(built, tmp_path, capsys):
+    svg, table = tmp_path / "flow.svg", tmp_path / "flow.csv"
+    code, out, err = run(capsys, "prisma", built, "--topic", "T", "--json", "--svg", svg,
+                         "--csv", table)
+    assert code == 0, err
+    assert json.loads(out) == {
+        "identified": {"PubMed": 14, "Scopus": 8}, "duplicates_removed": 6,
+        "removed_automation": 4, "removed_other": 0, "screened": 12,
+        "excluded_screening": 3, "sought": 9, "not_retrieved": 1, "assessed": 7,
+        "excluded_fulltext": {"no reason given": 1, "wrong population": 2}, "included": 4,
+        "other_methods": {"identified": {}, "sought": 0, "not_retrieved": 0, "assessed": 0,
+                          "excluded": {}, "included": 0}}
+    counted = {e.get("data-count") for e in ET.parse(svg).iter() if e.get("data-count")}
+    assert {"identified", "screened", "sought", "assessed", "included"} <= counted
+    with open(table, encoding="utf-8-sig", newline="") as handle:
+        assert ["screening", "screened", "", "12"] in list(csv.reader(handle))
+
+
+def test_entered_numbers_are_stored_and_shown(built, capsys):
+    code, out, err = run(capsys, "prisma", built, "--topic", "T", "--removed-other", "5",
+                         "--other", "Citation searching=3", "Websites=2", "--other-sought", "4",
+                         "--other-not-retrieved", "1", "--other-excluded", "wrong outcome=1")
+    assert code == 0, err
+    assert "other methods: Citation searching 3, Websites 2; sought 4, not retrieved 1, " \
+           "assessed 3, excluded 1" in out
+    assert out.rstrip().endswith("studies included: 6")
+    document = json.loads(run(capsys, "prisma", built, "--topic", "T", "--json")[1])
+    assert (document["removed_other"], document["included"]) == (5, 6)
+    run(capsys, "prisma", built, "--topic", "T", "--other")  # clears the sources only
+    document = json.loads(run(capsys, "prisma", built, "--topic", "T", "--json")[1])
+    assert document["other_methods"]["identified"] == {}
+    assert document["other_methods"]["sought"] == 4
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--other", "Websites=two"], "--other Websites=… needs a whole number, not 'two'"),
+    (["--other-sought", "1", "--other-not-retrieved", "2"],
+     "more reports not retrieved than sought"),
+    (["--removed-other", "-1"], "removed other must be a whole number >= 0"),
+    (["--screening", "nope"], "no screening named 'nope'"),
+])
+def test_bad_input_is_one_line_and_changes_nothing(built, capsys, args, message):
+    before = built.read_bytes()
+    code, _, err = run(capsys, "prisma", built, "--topic", "T", *args)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+    assert built.read_bytes() == before
+
+
+def test_audit(built, tmp_path, capsys):
+    code, out, err = run(capsys, "screen-audit", built, "--topic", "T", "--screening", "ft",
+                         tmp_path / "audit.csv")
+    assert code == 0, err
+    assert out == f"wrote 8 events of screening 'ft' to {tmp_path / 'audit.csv'}\n"
+    with open(tmp_path / "audit.csv", encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [r["reason"] for r in rows][4:] == ["wrong population", "wrong population", "",
+                                               "Not retrievable"]
+
+
+def test_the_command_does_not_load_qt(built):
+    probe = ("import sys; from litqeval_gui.cli import main; "
+             f"code = main(['prisma', {str(built)!r}, '--topic', 'T', '--json']); "
+             "assert not any(m.startswith('PySide6') for m in sys.modules), 'Qt'; "
+             "sys.exit(code)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
