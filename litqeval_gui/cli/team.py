@@ -1,0 +1,121 @@
+"""Team screening offline (issue 25): screen-export-decisions, merge, conflicts,
+agreement — over :mod:`litqeval_gui.core.screening.exchange` and ``team``."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+
+from litqeval_gui.cli.common import Command, TextProgress, emit, open_for_writing
+from litqeval_gui.core.jobs import run_job
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.screening import store, team
+from litqeval_gui.core.screening.exchange import export_decisions, merge_decisions
+from litqeval_gui.metrics.agreement import Kappa
+
+
+def cmd_export_decisions(args: argparse.Namespace) -> None:
+    with Project.open(args.project, readonly=True) as project:
+        screening = store.find_screening(project, args.topic, args.screening)
+        count = export_decisions(project, screening, args.reviewer, args.out)
+    emit(args, {"reviewer": args.reviewer, "events": count, "file": str(args.out)},
+         lambda: f"{count} event(s) of {args.reviewer} written to {args.out}")
+
+
+def cmd_merge(args: argparse.Namespace) -> None:
+    progress = TextProgress()
+    with open_for_writing(args.project) as project:
+        report = run_job(merge_decisions(project, args.source), progress)
+    progress.finish()
+
+    def text() -> str:
+        lines = [f"merged into {', '.join(report.screenings)}: {report.added} event(s) added, "
+                 f"{report.present} already present, {report.unmatched} unmatched; "
+                 f"conflicts {report.conflicts_before} -> {report.conflicts_after}"]
+        lines += [f"  not matched: {title}" for title in report.examples]
+        if report.skipped_screenings:
+            lines.append("screenings not in this project: "
+                         + ", ".join(report.skipped_screenings))
+        return "\n".join(lines)
+    emit(args, report.as_dict(), text)
+
+
+def cmd_conflicts(args: argparse.Namespace) -> None:
+    with Project.open(args.project, readonly=True) as project:
+        screening = store.find_screening(project, args.topic, args.screening)
+        found = team.conflicts(project, screening.id)
+        document = [{"record": c.record_id, "title": store.record_title(project, c.record_id),
+                     "decisions": {who: {"label": e.label, "reason": e.reason, "note": e.note}
+                                   for who, e in c.decisions.items()},
+                     "resolution": None if c.resolution is None else {
+                         "label": c.resolution.label, "by": c.resolution.reviewer}}
+                    for c in found]
+
+    def text() -> str:
+        if not document:
+            return "no conflicts"
+        return "\n".join(
+            f"{c['record']}: " + "; ".join(f"{who} {d['label']}"
+                                           for who, d in c["decisions"].items())
+            + (f" -> {c['resolution']['label']} ({c['resolution']['by']})"
+               if c["resolution"] else " (unresolved)") + f"  {c['title'][:60]}"
+            for c in document)
+    emit(args, {"conflicts": document}, text)
+
+
+def _number(value: float) -> float | None:
+    return None if math.isnan(value) else value
+
+
+def _kappa(k: Kappa) -> dict:
+    return {"kappa": _number(k.kappa), "kappa_ci": [_number(k.ci[0]), _number(k.ci[1])],
+            "weights": k.weights}
+
+
+def cmd_agreement(args: argparse.Namespace) -> None:
+    with Project.open(args.project, readonly=True) as project:
+        screening = store.find_screening(project, args.topic, args.screening)
+        summary = team.agreement(project, screening)
+    pairs = []
+    for pair in summary.pairs:
+        k = pair.kappa
+        entry = {"a": pair.a, "b": pair.b, "both": k.n,
+                 "agree": sum(k.table[i][i] for i in range(len(k.table))),
+                 **_kappa(k), "labels": list(k.labels), "table": [list(r) for r in k.table],
+                 "se_method": k.se_method}
+        if pair.weighted is not None:
+            entry["weighted"] = _kappa(pair.weighted)
+        pairs.append(entry)
+    document = {"pairs": pairs, "resolved": summary.resolved, "unresolved": summary.unresolved}
+
+    def text() -> str:
+        if not pairs:
+            return "fewer than two reviewers have decided in this screening"
+        lines = [f"{p['a']} / {p['b']}: {p['both']} both decided, {p['agree']} agree, "
+                 + ("κ undefined" if p["kappa"] is None else
+                    f"κ = {p['kappa']:.3f} (95 % CI {p['kappa_ci'][0]:.3f} to "
+                    f"{p['kappa_ci'][1]:.3f})") for p in pairs]
+        lines.append(f"conflicts: {summary.resolved} resolved, {summary.unresolved} unresolved")
+        return "\n".join(lines)
+    emit(args, document, text)
+
+
+def register(command: Command) -> None:
+    p = command("screen-export-decisions", cmd_export_decisions,
+                "write one reviewer's decisions of a screening to a decisions file")
+    p.add_argument("--topic", required=True)
+    p.add_argument("--screening", required=True)
+    p.add_argument("--reviewer", required=True)
+    p.add_argument("out", type=Path, metavar="OUT")
+
+    p = command("merge", cmd_merge,
+                "bring a colleague's decisions file (or copy of the project) in")
+    p.add_argument("source", type=Path, metavar="FILE_OR_PROJECT")
+
+    for name, func, text in (
+            ("conflicts", cmd_conflicts, "records whose reviewers' decisions differ"),
+            ("agreement", cmd_agreement, "Cohen's κ of every reviewer pair (SPEC §6)")):
+        p = command(name, func, text)
+        p.add_argument("--topic", required=True)
+        p.add_argument("--screening", required=True)

@@ -1,0 +1,86 @@
+"""Team screening from the command line: two reviewers screen copies of one project,
+export, merge, and read the conflicts and κ (issue 25 §5)."""
+
+import json
+import shutil
+
+import pytest
+from sklearn.metrics import cohen_kappa_score
+
+from litqeval_gui.cli import main
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.screening import store
+from tests.support.screening import screening_project
+
+ADA = ["include", "include", "exclude", "exclude", "exclude", "include"]
+BOB = ["include", "exclude", "exclude", "exclude", "include", "include"]
+
+
+def run(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def decide(capsys, path, reviewer, labels, ids):
+    for record_id, label in zip(ids, labels, strict=True):
+        code, _, err = run(capsys, "screen-decide", path, "--topic", "T", "--screening", "S",
+                           "--reviewer", reviewer, "--record", record_id, label)
+        assert code == 0, err
+
+
+def test_two_reviewers_merge_and_read_agreement(tmp_path, capsys):
+    path, _ = screening_project(tmp_path, 12)
+    assert run(capsys, "screen-new", path, "--topic", "T", "--screening", "S")[0] == 0
+    with Project.open(path, readonly=True) as project:
+        ids = store.items(project, store.find_screening(project, "T", "S").id)[:6]
+    bob = tmp_path / "bob.litq"
+    shutil.copy(path, bob)
+    decide(capsys, path, "Ada", ADA, ids)
+    decide(capsys, bob, "Bob", BOB, ids)
+    out_file = tmp_path / "bob.jsonl"
+    code, out, err = run(capsys, "screen-export-decisions", bob, "--topic", "T",
+                         "--screening", "S", "--reviewer", "Bob", out_file, "--json")
+    assert code == 0, err
+    assert json.loads(out)["events"] == 6
+    code, out, err = run(capsys, "merge", path, out_file, "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert (report["added"], report["unmatched"], report["conflicts_after"]) == (6, 0, 2)
+    code, out, _ = run(capsys, "merge", path, bob, "--json")  # the whole copy: nothing new
+    assert json.loads(out)["added"] == 0
+    code, out, _ = run(capsys, "conflicts", path, "--topic", "T", "--screening", "S", "--json")
+    conflicts = json.loads(out)["conflicts"]
+    assert [c["record"] for c in conflicts] == [ids[1], ids[4]]
+    assert conflicts[0]["decisions"]["Ada"]["label"] == "include"
+    code, out, _ = run(capsys, "agreement", path, "--topic", "T", "--screening", "S", "--json")
+    document = json.loads(out)
+    (pair,) = document["pairs"]
+    assert (pair["a"], pair["b"], pair["both"], pair["agree"]) == ("Ada", "Bob", 6, 4)
+    # table over include/exclude/maybe: Ada include -> Bob (2 inc, 1 exc), exclude -> (1, 2)
+    assert pair["table"] == [[2, 1, 0], [1, 2, 0], [0, 0, 0]]
+    assert pair["kappa"] == pytest.approx(1 / 3)  # p_o = 4/6, p_e = 1/2
+    assert pair["kappa"] == pytest.approx(cohen_kappa_score(ADA, BOB))
+    low, high = pair["kappa_ci"]
+    assert low < 1 / 3 < high
+    assert (document["resolved"], document["unresolved"]) == (0, 2)
+    code, out, _ = run(capsys, "agreement", path, "--topic", "T", "--screening", "S")
+    assert "κ = 0.333" in out
+
+
+def test_merge_refuses_a_foreign_file_in_one_line(tmp_path, capsys):
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir()
+    two.mkdir()
+    first, _ = screening_project(one, 8)
+    second, _ = screening_project(two, 8)
+    for path in (first, second):
+        run(capsys, "screen-new", path, "--topic", "T", "--screening", "S")
+    with Project.open(first, readonly=True) as project:
+        record = store.items(project, store.find_screening(project, "T", "S").id)[0]
+    decide(capsys, first, "Ada", ["include"], [record])
+    run(capsys, "screen-export-decisions", first, "--topic", "T", "--screening", "S",
+        "--reviewer", "Ada", tmp_path / "ada.jsonl")
+    code, out, err = run(capsys, "merge", second, tmp_path / "ada.jsonl")
+    assert code == 2
+    assert err.count("\n") == 1 and "another project" in err
