@@ -4,7 +4,8 @@ One record is one report and one study (the project does not link several report
 a study). The counts, for the databases-and-registers column:
 
 - ``identified``: live records of each identification list, keyed by the import's
-  ``database`` (the list name when it has none; lists of one database are summed). The
+  ``database`` (as people write it, :data:`DATABASE_NAMES`; the list name when it has
+  none; lists of one database are summed). The
   lists are those of the title/abstract screening, or every result list of the topic
   when it has none. Each import is one identification source, so a search update
   imported as its own list adds its records to its database.
@@ -49,6 +50,8 @@ NOT_RETRIEVED = ("not retrievable", "not retrieved", "report not retrieved")  # 
 NO_REASON = "no reason given"
 TITLE_ABSTRACT, FULL_TEXT = "title_abstract", "full_text"
 NUMBER = parameters.Range(0, integer=True)
+DATABASE_NAMES = {"pubmed": "PubMed", "scopus": "Scopus", "wos": "Web of Science",
+                  "dimensions": "Dimensions", "openalex": "OpenAlex", "lens": "Lens.org"}
 
 
 @dataclass(frozen=True)
@@ -259,7 +262,9 @@ def _sources(project: Project, topic_id: int, import_ids: list[int]
             "WHERE r.import_id = i.id) FROM live_imports i WHERE i.id = ?",
             [import_id]).fetchone()
         if row is not None:
-            sources.append(Source(row[0], row[1].strip() or row[0], row[2]))
+            database = row[1].strip()
+            sources.append(Source(row[0], DATABASE_NAMES.get(database.casefold(), database)
+                                  or row[0], row[2]))
     marks = ",".join("?" * len(import_ids))
     works = project.db.execute(
         f"SELECT COUNT(DISTINCT work_id) FROM live_records WHERE topic_id = ? "

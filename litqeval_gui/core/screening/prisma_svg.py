@@ -7,7 +7,9 @@ boxes of removed and excluded records on the right of each step, and the other-m
 column when the user entered any of its numbers. Each line that shows a count is a
 ``<text>`` with ``data-count`` (the count's name in :meth:`PrismaCounts.rows`) and
 ``data-detail`` (the database, source or reason; empty for the others), so the app can
-tell which number was clicked and a test can read every number back.
+tell which number was clicked and a test can read every number back. A long line is
+broken into several ``<text>`` elements (renderers differ on ``<tspan>``); the count's
+attributes are on the last, which holds the "(n = …)".
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ from litqeval_gui.core.screening.prisma import PrismaCounts
 SVG_NS = "http://www.w3.org/2000/svg"
 BOX, GAP, COLUMN_GAP, SIDE, MARGIN = 260, 44, 56, 30, 12
 LINE, PAD, ROW_GAP, HEADER = 15, 8, 34, 34
-FONT = "font-family:Arial,Helvetica,sans-serif;font-size:11px"
-CHARS = 40  # characters per line in a box (11 px Arial averages about 6 px a character)
+FONT = "font-family:Arial,Helvetica,'Liberation Sans','DejaVu Sans',sans-serif;font-size:11px"
+CHARS = 38  # characters per line in a box (11 px DejaVu Sans, the widest, about 6.4 px)
+INCLUDED_HEIGHT = 64  # so that the band's "Included" fits beside the box
 DATABASES_FILL, OTHER_FILL, BAND_FILL = "#ffc000", "#d9d9d9", "#9dc3e6"
 
 Line = tuple[str, str, str]  # text, count name ("" for a heading), detail
@@ -117,14 +120,12 @@ class _Drawing:
                                          "height": str(h), "fill": fill, "stroke": "#000"})
         baseline = y + PAD + LINE - 4
         for (_, name, detail), parts in zip(lines, _wrapped(lines), strict=True):
-            attributes = {"x": str(x + PAD), "y": str(baseline), "style": FONT}
-            if name:
-                attributes |= {"data-count": name, "data-detail": detail}
-            text = ET.SubElement(self.svg, "text", attributes)
-            text.text = parts[0]
-            for more in parts[1:]:
-                ET.SubElement(text, "tspan", {"x": str(x + PAD), "dy": str(LINE)}).text = more
-            baseline += LINE * len(parts)
+            for index, part in enumerate(parts):
+                attributes = {"x": str(x + PAD), "y": str(baseline), "style": FONT}
+                if name and index == len(parts) - 1:
+                    attributes |= {"data-count": name, "data-detail": detail}
+                ET.SubElement(self.svg, "text", attributes).text = part
+                baseline += LINE
 
     def band(self, x: int, y: int, w: int, h: int, label: str, fill: str,
              vertical: bool = False) -> None:
@@ -164,6 +165,7 @@ def prisma_svg(counts: PrismaCounts) -> str:
     y = MARGIN + HEADER + 14
     for row in rows:
         h = max(_height(boxes[name]) for name in row if name and name in boxes)
+        h = max(h, INCLUDED_HEIGHT) if row[0] == "included" else h
         tops.append(y)
         heights.append(h)
         y += h + ROW_GAP

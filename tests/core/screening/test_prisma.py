@@ -92,8 +92,10 @@ def test_no_screening_identifies_the_result_lists(built, tmp_path):
     path = tmp_path / "bare.litq"
     with Project.create(path) as project:
         import_list(project, tmp_path, topic_records("cardiology", 4), "a", database="")
+        import_list(project, tmp_path, topic_records("cardiology", 3, start=4), "b",
+                    database="wos")
         c = prisma_counts(project, "T")
-    assert c.identified == {"a": 4}  # no database: the list's name
+    assert c.identified == {"a": 4, "Web of Science": 3}  # no database: the list's name
     assert (c.screening, c.screened, c.removed_automation, c.included) == (None, 0, 0, 0)
 
 
