@@ -43,8 +43,10 @@ def safe_file_name(text: str) -> str:
 
 
 def export_dialog(parent: QWidget, project_path: Path, name: str,
-                  records: Callable[[], Iterable[Record]], settings: Settings) -> Path | None:
-    """Ask where to export ``records()`` (suggesting ``name``) and write them there.
+                  records: Callable[[], Iterable[Record]], settings: Settings,
+                  write: Callable[[Path, str], int] | None = None) -> Path | None:
+    """Ask where to export ``records()`` (suggesting ``name``) and write them there
+    (``write(target, format)`` instead, when given: e.g. with screening decisions).
 
     Returns the file written, or None when cancelled or refused (the reason is shown).
     """
@@ -56,7 +58,8 @@ def export_dialog(parent: QWidget, project_path: Path, name: str,
     target, fmt = target_and_format(chosen, chosen_filter)
     QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
     try:
-        count = exporting.export_records(records(), target, fmt, project=project_path)
+        count = write(target, fmt) if write is not None else \
+            exporting.export_records(records(), target, fmt, project=project_path)
     except LitqError as exc:
         show_error(parent, "Export failed", exc)
         return None

@@ -108,8 +108,10 @@ class ManageActions(QObject):
         return self.context.sidebar.current_topic()
 
     def export_target(self) -> tuple[str, object] | None:
-        """(name, records factory) of the current records tab with its filter, else
-        of the list selected in the sidebar."""
+        """(name, records factory) of the current screen (its ``export_source()``: the
+        records tab with its filter, a screening), else of the list selected in the
+        sidebar. A screen that writes more than the records' fields (a screening's
+        decisions) also has ``export_writer(target, format) -> count``."""
         source = getattr(self.context.screen(), "export_source", None)
         if source is not None:
             return source()
@@ -128,7 +130,8 @@ class ManageActions(QObject):
             return
         name, records = target
         export_dialog(self.context.parent, session.project.path, name, records,
-                      self.context.settings)
+                      self.context.settings,
+                      getattr(self.context.screen(), "export_writer", None))
 
     def export_missed_core(self) -> None:
         info = self.selected_list()

@@ -4,6 +4,8 @@ count, a pending tag that survives a restart, exporting decisions and seeding th
 with known relevant records from the screen."""
 
 
+import csv
+
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication, QInputDialog
 
@@ -92,3 +94,56 @@ def test_a_tag_on_an_undecided_record_survives_a_restart(qtbot, session, made, m
         ("exclude", ()), ("include", ("adults",))]
     third = screening_view(qtbot, session)  # nothing waits any more
     assert third.shown not in (tagged, None) and third.tag_bar.tags() == []
+
+
+# -- item 9: export from the screen, seeding with known relevant records ------------------
+def test_file_export_on_the_screening_tab_writes_the_decisions(made, window, qtbot, tmp_path,
+                                                                monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    assert window.open_project(made[0])
+    window.open_screen("screening", store.find_screening(window.session.project, "T", "S"))
+    view = window.tabs.currentWidget()
+    first = view.shown
+    view.decide("include")
+    view.decide("exclude", "wrong design")
+    settle(qtbot, window.session)
+    window.menus.menus["file"].aboutToShow.emit()
+    action = window.action("export")
+    assert action.isEnabled()  # it was disabled on the screening tab
+    target = tmp_path / "decisions.csv"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *args, **kwargs: (str(target), "")))
+    action.trigger()
+    with target.open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 60
+    assert [(r["decision"], r["reason"], r["reviewer"]) for r in rows[:3]] == [
+        ("include", "", "Ann"), ("exclude", "wrong design", "Ann"), ("undecided", "", "")]
+    assert rows[0]["title"] == store.record_title(window.session.project, first)
+
+
+def test_known_relevant_records_are_found_and_included_before_the_first(qtbot, session, made):
+    from litqeval_gui.core.records.queries import record_detail
+
+    view = screening_view(qtbot, session)
+    first = view.shown
+    items = store.items(session.project, view.screening.id)
+    wanted = items[29]  # the 30th record of the list
+    title = record_detail(session.project, wanted).record.title
+    dialog = view.open_seeding()
+    dialog.search.setText(title[:40].upper())  # case-insensitive
+    found = [dialog.results.item(i).data(Qt.ItemDataRole.UserRole)
+             for i in range(dialog.results.count())]
+    assert wanted in found and set(found) <= set(items)
+    assert not dialog.include_button.isEnabled()
+    dialog.results.item(found.index(wanted)).setSelected(True)
+    dialog.include_button.click()
+    assert view.labels == {wanted: "include"} and view.shown == first  # the screen stays
+    assert "— include" in dialog.results.item(found.index(wanted)).text()
+    assert "<b>1</b> included" in view.progress.counts.text()
+    dialog.close()
+    settle(qtbot, session)
+    [event] = logged_events(made[0])
+    assert (event.record_id, event.label, event.reviewer) == (wanted, "include", "Ann")
+    assert event.note == f"known relevant, found by searching “{title[:40].upper()}”"

@@ -19,6 +19,7 @@ from __future__ import annotations
 import html
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, Qt
@@ -40,8 +41,10 @@ from PySide6.QtWidgets import (
 from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.writes import Op
+from litqeval_gui.core.records.model import Record
 from litqeval_gui.core.records.queries import record_detail
 from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.export import decided_records, export_screening
 from litqeval_gui.core.screening.labels import GRADED
 from litqeval_gui.core.screening.panel import Panel
 from litqeval_gui.core.screening.queue import Ordering, list_order, random_order
@@ -55,6 +58,7 @@ from litqeval_gui.gui.screens.screening.panel_reader import PanelReader
 from litqeval_gui.gui.screens.screening.progress import ProgressPanel
 from litqeval_gui.gui.screens.screening.ranking import MODELS, ORDERINGS, Prioritiser
 from litqeval_gui.gui.screens.screening.record import RecordPane
+from litqeval_gui.gui.screens.screening.seeding import SeedDialog
 from litqeval_gui.gui.screens.screening.simulation import SimulationDialog
 from litqeval_gui.gui.screens.screening.tags import TagBar
 from litqeval_gui.gui.session import ProjectSession
@@ -145,6 +149,10 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
             "Replay this screening with known labels: how soon would each model have found "
             "the relevant records, and where would each stopping rule have stopped?"))
         self.simulate_button.clicked.connect(self.open_simulation)
+        self.seed_button = QPushButton("Known relevant…", toolTip=(
+            "Search this screening for records you already know are relevant and include "
+            "them, so the model has examples before the first include in the queue"))
+        self.seed_button.clicked.connect(self.open_seeding)
         self.retrain_action = QAction("Retrain Ranking Now", self)
         self.retrain_action.triggered.connect(self.start_ranking)
         self._actions += [self.retrain_action]  # Simulate: the Topic menu's own entry
@@ -197,7 +205,10 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         retrain.addWidget(self.retrain_every)
         retrain.addWidget(self.retrain_button)
         controls.addRow("Retrain every", retrain)
-        controls.addRow("", self.simulate_button)
+        tools = QHBoxLayout()
+        tools.addWidget(self.seed_button)
+        tools.addWidget(self.simulate_button)
+        controls.addRow("", tools)
         progress_tab = QWidget()
         side = QVBoxLayout(progress_tab)
         side.addLayout(controls)
@@ -217,7 +228,8 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.splitter)
         for widget in (self.ordering, self.question_edit, self.retrain_every,
-                       self.retrain_button, self.simulate_button, self.include_edit,
+                       self.retrain_button, self.simulate_button, self.seed_button,
+                       self.include_edit,
                        self.exclude_edit):
             widget.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # a click on the background too
@@ -438,6 +450,30 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         self.simulation.show()
         self.simulation.raise_()
         return self.simulation
+
+    def open_seeding(self) -> SeedDialog | None:
+        """The search for known relevant records (after asking the reviewer's name)."""
+        if not self._reviewer_known():
+            return None
+        dialog = SeedDialog(self.core, self._seeded, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    def _seeded(self, count: int) -> None:
+        self.show_current()
+        if count and self._prioritised():
+            self.start_ranking()
+
+    # -- File ▸ Export… (gui/list_actions.py) ---------------------------------------------
+    def export_source(self) -> tuple[str, Callable[[], list[Record]]]:
+        """The screening's records in list order."""
+        return self.screening.name, lambda: decided_records(self.session.project,
+                                                            self.screening)[0]
+
+    def export_writer(self, target: Path, fmt: str) -> int:
+        """The records with their decision columns (CSV, XLSX; see core.screening.export)."""
+        return export_screening(self.session.project, self.screening, target, fmt)
 
     def closeEvent(self, event) -> None:  # noqa: N802 — Qt override
         self.prioritiser.stop()  # a ranking arriving later is dropped
