@@ -27,6 +27,7 @@ THEMES = {"system": "&System", "light": "&Light", "dark": "&Dark"}
 _SCHEMES = {"system": Qt.ColorScheme.Unknown, "light": Qt.ColorScheme.Light,
             "dark": Qt.ColorScheme.Dark}
 _style_at_start: str | None = None
+_fusion: QProxyStyle | None = None  # the style set last by use_fusion
 
 
 def _palette(dark: bool) -> QPalette:
@@ -81,9 +82,11 @@ class FusionStyle(QProxyStyle):
 def use_fusion(dark: bool) -> None:
     """Set :class:`FusionStyle` and the light or dark palette (where the platform
     cannot switch its colour scheme), recolouring links already laid out."""
+    global _fusion
     app = QApplication.instance()
     old_link = app.palette().color(QPalette.ColorRole.Link)
-    app.setStyle(FusionStyle())
+    _fusion = FusionStyle()  # kept: the app does not keep a Python style alive
+    app.setStyle(_fusion)
     app.setPalette(_palette(dark))
     recolour_links(old_link, app.palette().color(QPalette.ColorRole.Link))
 
@@ -94,13 +97,14 @@ def recolour_links(old: QColor, new: QColor) -> None:
     link stays readable after a theme switch."""
     if old == new:
         return
-    for widget in QApplication.allWidgets():
-        if isinstance(widget, QLabel) and "<a " in widget.text():
-            text = widget.text()  # laid out again in the new palette
-            widget.setText("")
-            widget.setText(text)
-        if not isinstance(widget, QTextEdit):
-            continue
+    widgets = [w for window in QApplication.topLevelWidgets()
+               for w in (window, *window.findChildren(QWidget))]
+    for label in (w for w in widgets if isinstance(w, QLabel)):
+        if "<a " in label.text():
+            text = label.text()  # laid out again in the new palette
+            label.setText("")
+            label.setText(text)
+    for widget in (w for w in widgets if isinstance(w, QTextEdit)):
         block = widget.document().begin()
         while block.isValid():
             fragments = block.begin()

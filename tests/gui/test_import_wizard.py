@@ -99,7 +99,7 @@ def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files,
 
     settings = wizard.settings_page
     assert settings.topic_combo.currentText() == "T"
-    assert settings.role_combo.currentData() == "results"  # T already has its core set
+    assert settings.role_combos[results].currentData() == "results"  # T has its core set
     assert settings.name_edits[results].text() == "scopus"
     settings.name_edits[results].setText("core")  # taken: refused inline, nothing runs
     wizard.next()
@@ -132,7 +132,7 @@ def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files,
         qtbot.mouseClick(run.retry_button, Qt.MouseButton.LeftButton)
     assert changed.args == [IMPORTED, None]
     qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=10_000)
-    summary = wizard.state.summaries[results]  # the core's own summary of this import
+    summary = wizard.state.summaries[(results, None)]  # the core's own summary of this import
     assert (summary.read, summary.new, summary.duplicate, summary.matched, summary.rejected,
             summary.uncertain) == (5, 2, 3, 2, 0, 0)
     shown = wizard.summary_page

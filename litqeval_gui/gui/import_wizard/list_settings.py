@@ -1,4 +1,5 @@
-"""Page 3 of the import wizard: role, topic, names, database and query of the new lists."""
+"""Page 3 of the import wizard: topic, database and query of the new lists, and each
+file's list name and role (guessed: a ranked list or the larger files are results)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
+    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QVBoxLayout,
@@ -18,13 +21,46 @@ from PySide6.QtWidgets import (
 
 from litqeval_gui.core.records import ingest, queries
 from litqeval_gui.gui.import_wizard.messages import message_label, show_error_text
-from litqeval_gui.gui.import_wizard.state import ImportSettings, WizardState
+from litqeval_gui.gui.import_wizard.state import FileState, ImportSettings, WizardState
 
 ROLE_LABELS = {
     "core": "Core set: publications known to be relevant",
     "results": "Search results: the result list of one query",
     "other": "Other list",
 }
+RANKED = frozenset({"rank", "ranking", "position", "score", "relevance"})  # column names
+CORE_MAX_BYTES = 1 << 20  # a larger file is a search export (a core set: a few dozen records)
+
+
+def guess_roles(files: list[FileState], topic_has_core: bool) -> dict[Path, str]:
+    """A sensible role per file: qrels are "other"; a TREC run, a table with a rank or
+    score column or a file over :data:`CORE_MAX_BYTES` is a result list; of the other
+    files, the smallest is the core set when the topic has none yet (a core set is a few
+    dozen records, an export thousands), the rest are result lists."""
+    roles: dict[Path, str] = {}
+    unranked: list[FileState] = []
+    for state in files:
+        result = state.result
+        fmt = result.format if result is not None else ""
+        columns = {c.strip().casefold() for r in (result.records if result else []) for c in r.raw}
+        if fmt == "qrels":
+            roles[state.path] = "other"
+        elif fmt == "trec-run" or (state.tabular and columns & RANKED) \
+                or _size(state) > CORE_MAX_BYTES:
+            roles[state.path] = "results"
+        else:
+            unranked.append(state)
+    core = None if topic_has_core or not unranked else min(unranked, key=_size)
+    for state in unranked:
+        roles[state.path] = "core" if state is core else "results"
+    return roles
+
+
+def _size(state: FileState) -> int:
+    try:
+        return state.path.stat().st_size
+    except OSError:
+        return 0
 
 
 class SettingsPage(QWizardPage):
@@ -34,20 +70,17 @@ class SettingsPage(QWizardPage):
         super().__init__(parent)
         self._state = state
         self._topics: dict[str, queries.TopicInfo] = {}
-        self._role_touched = False
+        self._roles_touched: set[Path] = set()
         self.setTitle("Describe the lists")
-        self.setSubTitle("Every file becomes one list of the topic.")
+        self.setSubTitle("Every file becomes one list of the topic, with its own role.")
         self.setButtonText(QWizard.WizardButton.NextButton, "&Import")
-        self.role_combo = QComboBox()
-        for role in ingest.ROLES:
-            self.role_combo.addItem(ROLE_LABELS[role], role)
-        self.role_combo.activated.connect(self._role_chosen)
+        self.role_combos: dict[Path, QComboBox] = {}
         self.topic_combo = QComboBox()
         self.topic_combo.setEditable(True)
         self.topic_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.topic_combo.lineEdit().setPlaceholderText("an existing topic or a new name")
-        self.topic_combo.currentTextChanged.connect(self._suggest_role)
-        self.names_box = QGroupBox("List names")
+        self.topic_combo.currentTextChanged.connect(self._suggest_roles)
+        self.names_box = QGroupBox("Lists: name and role of each file")
         self.names_form = QFormLayout(self.names_box)
         self.name_edits: dict[Path, QLineEdit] = {}
         self.database_edit = QLineEdit()
@@ -59,7 +92,6 @@ class SettingsPage(QWizardPage):
 
         form = QFormLayout()
         form.addRow("&Topic:", self.topic_combo)
-        form.addRow("&Role:", self.role_combo)
         form.addRow("&Database:", self.database_edit)
         form.addRow("&Query:", self.query_edit)
         layout = QVBoxLayout(self)
@@ -79,34 +111,48 @@ class SettingsPage(QWizardPage):
         if not self.database_edit.text():
             self.database_edit.setText(databases.pop() if len(databases) == 1 else "")
         self.database_edit.setPlaceholderText("as detected for each file")
-        self._suggest_role()
+        self._suggest_roles()
         show_error_text(self.error_label, "")
 
     def _build_names(self) -> None:
         old = {path: edit.text() for path, edit in self.name_edits.items()}
+        chosen = {path: combo.currentData() for path, combo in self.role_combos.items()}
         while self.names_form.rowCount():
             self.names_form.removeRow(0)
-        self.name_edits = {}
+        self.name_edits, self.role_combos = {}, {}
         for state in self._state.files:
             edit = QLineEdit(old.get(state.path) or state.path.stem)
-            self.names_form.addRow(f"{state.path.name}:", edit)
+            combo = QComboBox()
+            for role in ingest.ROLES:
+                combo.addItem(ROLE_LABELS[role], role)
+            combo.setCurrentIndex(max(0, combo.findData(chosen.get(state.path))))
+            combo.activated.connect(lambda _i, path=state.path: self._roles_touched.add(path))
+            row = QHBoxLayout()
+            row.addWidget(edit, 1)
+            row.addWidget(combo)
+            self.names_form.addRow(f"{state.path.name}:", row)
+            topics = state.trec_topics
+            if topics:
+                shown = ", ".join(topics[:6]) + (", …" if len(topics) > 6 else "")
+                self.names_form.addRow("", QLabel(
+                    f"{len(topics)} TREC topics ({shown}): each is imported into the "
+                    "project topic of the same id, not into the topic above"))
             self.name_edits[state.path] = edit
+            self.role_combos[state.path] = combo
 
-    def _role_chosen(self) -> None:
-        self._role_touched = True
-
-    def _suggest_role(self) -> None:
-        """Until the user picks a role: core for a topic without core set, else results."""
-        if self._role_touched:
-            return
+    def _suggest_roles(self) -> None:
+        """Each file's guessed role (:func:`guess_roles`) until the user picks one."""
         info = self._topics.get(self.topic_combo.currentText().strip())
-        role = "results" if info is not None and info.core else "core"
-        self.role_combo.setCurrentIndex(self.role_combo.findData(role))
+        guessed = guess_roles(self._state.files, info is not None and info.core > 0)
+        for path, combo in self.role_combos.items():
+            if path not in self._roles_touched:
+                combo.setCurrentIndex(combo.findData(guessed[path]))
 
     def settings(self) -> ImportSettings:
         """The answers as typed, stripped."""
         return ImportSettings(
-            role=self.role_combo.currentData(), topic=self.topic_combo.currentText().strip(),
+            roles={path: combo.currentData() for path, combo in self.role_combos.items()},
+            topic=self.topic_combo.currentText().strip(),
             names={path: edit.text().strip() for path, edit in self.name_edits.items()},
             database=self.database_edit.text().strip(),
             query=self.query_edit.toPlainText().strip())

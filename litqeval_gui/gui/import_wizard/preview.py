@@ -33,7 +33,7 @@ from litqeval_gui.core.records.importing import ParseResult, formats, read_recor
 from litqeval_gui.core.records.importing.layouts import FIELDS
 from litqeval_gui.core.records.model import Record
 from litqeval_gui.gui.import_wizard.messages import failure_text, message_label, show_error_text
-from litqeval_gui.gui.import_wizard.state import FileState, WizardState
+from litqeval_gui.gui.import_wizard.state import TREC_FORMATS, FileState, WizardState
 
 PREVIEW_ROWS = 20
 NOT_MAPPED = "(not mapped)"
@@ -102,6 +102,9 @@ class PreviewTable(QTableWidget):
     """The first records of a file, read-only."""
 
     HEADERS = ("Title", "Year", "Authors", "DOI", "Source")
+    TREC_HEADERS = ("Topic", "Rank", "Document ID", "Score")
+    WIDTHS = ((1, 50), (2, 160), (3, 170), (4, 130))  # the stretched column takes the rest
+    TREC_WIDTHS = ((0, 90), (1, 60), (3, 100))
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, len(self.HEADERS), parent)
@@ -112,16 +115,33 @@ class PreviewTable(QTableWidget):
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for col, width in ((1, 50), (2, 160), (3, 170), (4, 130)):
+        for col, width in self.WIDTHS:
             self.setColumnWidth(col, width)
 
-    def show_records(self, records: list[Record]) -> None:
-        """Show ``records``, one a row."""
+    def show_records(self, records: list[Record], trec: bool = False) -> None:
+        """Show ``records``, one a row: bibliographic fields, or a TREC file's topic,
+        rank, document id and score (its records have no text)."""
+        headers = self.TREC_HEADERS if trec else self.HEADERS
+        if headers != tuple(self.horizontalHeaderItem(c).text()
+                            for c in range(self.columnCount())):
+            self.setColumnCount(len(headers))
+            self.setHorizontalHeaderLabels(headers)
+            header, stretched = self.horizontalHeader(), 2 if trec else 0  # the ids or titles
+            for col in range(len(headers)):
+                header.setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch if col == stretched
+                                            else QHeaderView.ResizeMode.Interactive)
+            for col, width in self.TREC_WIDTHS if trec else self.WIDTHS:
+                self.setColumnWidth(col, width)
         self.setRowCount(len(records))
         for row, rec in enumerate(records):
-            authors = "; ".join(rec.authors[:3]) + (" et al." if len(rec.authors) > 3 else "")
-            for col, text in enumerate((rec.title, str(rec.year or ""), authors, rec.doi,
-                                        rec.venue)):
+            if trec:
+                cells = (str(rec.raw.get("topic", "")), str(rec.rank), rec.ids.get("docid", ""),
+                         "" if rec.score is None else f"{rec.score:g}")
+            else:
+                authors = "; ".join(rec.authors[:3]) + (" et al." if len(rec.authors) > 3
+                                                        else "")
+                cells = (rec.title, str(rec.year or ""), authors, rec.doi, rec.venue)
+            for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
                 self.setItem(row, col, item)
@@ -151,6 +171,25 @@ class PreviewPage(QWizardPage):
         self.mapping_toggle.toggled.connect(self.refresh)
         self.mapping_editor = ColumnMappingEditor()
         self.mapping_editor.changed.connect(self._mapping_changed)
+        self.where_column = QComboBox()
+        self.where_column.setToolTip("Import only the rows of a multi-topic sheet whose "
+                                     "column holds this value (the CLI's --where)")
+        self.where_value = QComboBox()
+        self.where_value.setEditable(True)
+        self.where_value.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.where_value.setMinimumContentsLength(18)
+        self.where_column.activated.connect(self._where_changed)
+        self.where_value.activated.connect(self._where_changed)
+        self.where_value.lineEdit().editingFinished.connect(self._where_changed)
+        self.where_row = QWidget()
+        where_layout = QHBoxLayout(self.where_row)
+        where_layout.setContentsMargins(0, 0, 0, 0)
+        where_label = QLabel("&Keep only rows where")
+        where_label.setBuddy(self.where_column)
+        where_layout.addWidget(where_label)
+        where_layout.addWidget(self.where_column, 1)
+        where_layout.addWidget(QLabel("is"))
+        where_layout.addWidget(self.where_value, 1)
         self.table = PreviewTable()
 
         form = QFormLayout()
@@ -164,6 +203,8 @@ class PreviewPage(QWizardPage):
         format_label.setBuddy(self.format_combo)
         form.addRow(format_label, format_row)
         form.addRow("Detected:", self.info_label)
+        form.addRow("Filter:", self.where_row)
+        self._where_label = form.labelForField(self.where_row)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.error_label)
@@ -204,10 +245,12 @@ class PreviewPage(QWizardPage):
         state.generation += 1
         generation, path = state.generation, state.path
         fmt, mapping = state.fmt, dict(state.mapping) or None
+        where = {k: v for k, v in state.where.items() if k and v} or None
         state.error = ""
 
         def make(token: CancelToken):
-            return read_records(path, fmt=fmt, mapping=mapping, token=token, limit=PREVIEW_ROWS)
+            return read_records(path, fmt=fmt, mapping=mapping, where=where, token=token,
+                                limit=PREVIEW_ROWS)
 
         state.handle = self._state.session.jobs.run(
             f"Preview {path.name}", make,
@@ -234,7 +277,7 @@ class PreviewPage(QWizardPage):
                 state.tabular = True
                 state.columns = list(dict.fromkeys([*state.columns, *exc.columns]))
             else:
-                state.tabular = state.tabular and bool(state.mapping)
+                state.tabular = state.tabular and bool(state.mapping or state.where)
         self.refresh()
         self.completeChanged.emit()
 
@@ -242,8 +285,32 @@ class PreviewPage(QWizardPage):
         state = self.current()
         if state is not None:
             state.fmt = self.format_combo.currentData()
-            state.mapping, state.columns, state.tabular = {}, [], False
+            state.mapping, state.columns, state.tabular, state.where = {}, [], False, {}
             self.preview(state)
+
+    def _where_changed(self, *_args) -> None:
+        """The filter as chosen: a column and a value (no column: every row)."""
+        state = self.current()
+        if state is None:
+            return
+        column, value = self.where_column.currentData() or "", self.where_value.currentText()
+        where = {column: value.strip()} if column and value.strip() else {}
+        if where != state.where:
+            state.where = where
+            self.preview(state)
+        elif column:
+            self._offer_values(state, column)
+
+    def _offer_values(self, state: FileState, column: str) -> None:
+        """The values of ``column`` in the rows previewed, to pick from (or type one)."""
+        typed = self.where_value.currentText()
+        values = dict.fromkeys(str(r.raw.get(column, "")).strip()
+                               for r in (state.result.records if state.result else []))
+        self.where_value.blockSignals(True)
+        self.where_value.clear()
+        self.where_value.addItems([v for v in values if v])
+        self.where_value.setEditText(state.where.get(column, typed if column else ""))
+        self.where_value.blockSignals(False)
 
     def _mapping_changed(self, name: str, column: str) -> None:
         state = self.current()
@@ -252,6 +319,25 @@ class PreviewPage(QWizardPage):
             self.preview(state)
 
     # -- showing -------------------------------------------------------------------
+    def _show_where(self, state: FileState) -> None:
+        """The filter row of a table file: its columns, the chosen column and value."""
+        shown = state.tabular and bool(state.columns)
+        self.where_row.setVisible(shown)
+        if self._where_label is not None:
+            self._where_label.setVisible(shown)
+        if not shown:
+            return
+        [(column, value)] = list(state.where.items()) or [("", "")]
+        self.where_column.blockSignals(True)
+        self.where_column.clear()
+        self.where_column.addItem("(every row)", "")
+        for name in state.columns:
+            self.where_column.addItem(name, name)
+        self.where_column.setCurrentIndex(max(0, self.where_column.findData(column)))
+        self.where_column.blockSignals(False)
+        self._offer_values(state, column)
+        self.where_value.setEditText(value)
+
     def refresh(self) -> None:
         """Show the chosen file's state."""
         state = self.current()
@@ -281,7 +367,8 @@ class PreviewPage(QWizardPage):
         if state.tabular:
             detected = result.columns if result is not None else {}
             self.mapping_editor.set_state(state.columns, {**detected, **state.mapping})
+        self._show_where(state)
         records = result.records if result is not None else []
-        self.table.show_records(records)
+        self.table.show_records(records, trec=result is not None and result.format in TREC_FORMATS)
         notes = list(result.notes) if result is not None else []
         self.notes_label.setText("\n".join(f"Note: {n}" for n in notes))

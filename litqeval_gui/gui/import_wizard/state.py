@@ -20,6 +20,7 @@ class FileState:
     path: Path
     fmt: str = "auto"
     mapping: dict[str, str] = field(default_factory=dict)  # field -> column ("" = unmapped)
+    where: dict[str, str] = field(default_factory=dict)  # column -> value the rows keep
     result: ParseResult | None = None
     error: str = ""
     columns: list[str] = field(default_factory=list)  # table columns seen so far
@@ -35,12 +36,32 @@ class FileState:
     def ready(self) -> bool:
         return self.result is not None and not self.busy and not self.error
 
+    @property
+    def trec_topics(self) -> list[str]:
+        """The topic ids of a TREC run or qrels file of several topics (each becomes a
+        topic of the project), else none."""
+        result = self.result
+        if result is None or result.format not in TREC_FORMATS or len(result.topics) < 2:
+            return []
+        return list(result.topics)
+
+
+TREC_FORMATS = ("trec-run", "qrels")
+ImportKey = tuple[Path, str | None]  # a file, and the TREC topic of it imported (or None)
+
+
+def describe_import(key: ImportKey) -> str:
+    """``file`` or ``file, topic id`` for messages."""
+    path, topic = key
+    return path.name if topic is None else f"{path.name}, topic {topic}"
+
 
 @dataclass(frozen=True)
 class ImportSettings:
-    """Page 3's answers, shared by every file of the wizard."""
+    """Page 3's answers: each file's role and list name; the topic, database and query
+    shared by the files (a TREC file of several topics goes to one topic per id)."""
 
-    role: str
+    roles: dict[Path, str]
     topic: str
     names: dict[Path, str]
     database: str
@@ -50,14 +71,20 @@ class ImportSettings:
 @dataclass
 class WizardState:
     """The session and the app's settings; the chosen files (pages 1 → 2, 3); the
-    settings the imports run with (page 3 → 4, 5); what each import did (page 4 → 5)."""
+    settings the imports run with (page 3 → 4, 5); what each import did (page 4 → 5),
+    by :data:`ImportKey`."""
 
     session: ProjectSession
     app_settings: Settings
     files: list[FileState] = field(default_factory=list)
     settings: ImportSettings | None = None
-    summaries: dict[Path, ImportSummary] = field(default_factory=dict)
-    failures: dict[Path, str] = field(default_factory=dict)
+    summaries: dict[ImportKey, ImportSummary] = field(default_factory=dict)
+    failures: dict[ImportKey, str] = field(default_factory=dict)
+
+    def imports(self) -> list[tuple[FileState, str | None]]:
+        """Every import the files make: a file as one list, or a TREC file of several
+        topics once per topic id."""
+        return [(s, topic) for s in self.files for topic in (s.trec_topics or [None])]
 
     def sync_files(self, paths: list[Path]) -> None:
         """File states for ``paths``, keeping what is known of each."""

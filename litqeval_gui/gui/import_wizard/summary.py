@@ -31,7 +31,7 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.evaluation.recall import ListRecall
 from litqeval_gui.core.records.ingest import ImportSummary
 from litqeval_gui.gui.import_wizard.messages import message_label, show_error_text
-from litqeval_gui.gui.import_wizard.state import WizardState
+from litqeval_gui.gui.import_wizard.state import WizardState, describe_import
 from litqeval_gui.gui.missed_core import (
     MISSED_LINK,
     MissedCoreDialog,
@@ -108,11 +108,15 @@ class SummaryPage(QWizardPage):
 
     def initializePage(self) -> None:  # noqa: N802 — Qt override
         summaries = self.summaries()
-        topic = self._topic()
-        self.headline.setText(f"{len(summaries)} list(s) imported into topic "
-                              f"<b>{html.escape(topic)}</b>.")
+        topics = list(dict.fromkeys(s.topic for s in summaries)) or [self._topic()]
+        self.headline.setText(
+            f"{len(summaries)} list(s) imported into topic <b>{html.escape(topics[0])}</b>."
+            if len(topics) == 1 else
+            f"{len(summaries)} list(s) imported into {len(topics)} topics "
+            f"({html.escape(', '.join(topics[:8]))}{', …' if len(topics) > 8 else ''}).")
         self.counts.setColumnCount(len(summaries))
-        self.counts.setHorizontalHeaderLabels([s.name for s in summaries])
+        self.counts.setHorizontalHeaderLabels(
+            [s.name if len(topics) == 1 else f"{s.topic}: {s.name}" for s in summaries])
         self.recalls = {}
         for col, summary in enumerate(summaries):
             recall = self._recall(summary)
@@ -129,7 +133,7 @@ class SummaryPage(QWizardPage):
                 self.counts.setItem(row, col, item)
         failures = self._state.failures
         show_error_text(self.failures_label, "\n".join(
-            f"Not imported: {path.name}: {reason}" for path, reason in failures.items()))
+            f"Not imported: {describe_import(key)}: {reason}" for key, reason in failures.items()))
         lines = [f"{s.name}: {p}" for s in summaries for p in s.problems]
         lines += [f"{s.name}: note: {n}" for s in summaries for n in s.notes]
         self.problems.setPlainText("\n".join(lines))
@@ -170,7 +174,8 @@ class SummaryPage(QWizardPage):
         """The text report of every import, then the files not imported."""
         text = "\n".join(s.report() for s in self.summaries())
         failures = self._state.failures
-        return text + "".join(f"not imported: {p}: {why}\n" for p, why in failures.items())
+        return text + "".join(f"not imported: {describe_import(key)}: {why}\n"
+                              for key, why in failures.items())
 
     def save_report(self, path: Path) -> None:
         """Write the report to ``path``; a failure is shown, not raised."""

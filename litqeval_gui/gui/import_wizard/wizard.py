@@ -6,7 +6,8 @@ its :class:`~.state.WizardState` (pages never import this module).
 Every file access runs off the GUI thread through the session's :class:`JobRunner`: the
 import is ``ingest.import_file`` on a sibling connection (``session.worker_project()``)
 that the job closes whatever its outcome. Several files are imported one after another
-with the same settings; each import is all or nothing (the core guarantees it), so a
+with the same settings (a TREC file of several topics once per topic, into the project
+topic of that id); each import is all or nothing (the core guarantees it), so a
 cancelled or refused file leaves no trace.
 """
 
@@ -37,7 +38,13 @@ from litqeval_gui.core.records.ingest import ImportSummary
 from litqeval_gui.gui.import_wizard.list_settings import SettingsPage
 from litqeval_gui.gui.import_wizard.messages import failure_text, message_label, show_error_text
 from litqeval_gui.gui.import_wizard.preview import PreviewPage
-from litqeval_gui.gui.import_wizard.state import FileState, ImportSettings, WizardState
+from litqeval_gui.gui.import_wizard.state import (
+    FileState,
+    ImportKey,
+    ImportSettings,
+    WizardState,
+    describe_import,
+)
 from litqeval_gui.gui.import_wizard.summary import SummaryPage
 from litqeval_gui.gui.jobs import JobFactory, JobHandle
 from litqeval_gui.gui.session import ProjectSession
@@ -99,14 +106,18 @@ class FilesPage(QWizardPage):
         self.completeChanged.emit()
 
 
-def import_job(session: ProjectSession, state: FileState, settings: ImportSettings) -> JobFactory:
-    """The background import of one file on its own connection, closed in every outcome."""
+def import_job(session: ProjectSession, state: FileState, settings: ImportSettings,
+               trec_topic: str | None = None) -> JobFactory:
+    """The background import of one file (or of one topic of a TREC file of several, into
+    the project topic of that id) on its own connection, closed in every outcome."""
     path, fmt, mapping = state.path, state.fmt, dict(state.mapping) or None
+    where = {k: v for k, v in state.where.items() if k and v} or None
+    topic = trec_topic or settings.topic  # the importer keeps a TREC file's lines of it
 
     return session.worker_job(lambda project, token: ingest.import_file(
-        project, path, topic=settings.topic, role=settings.role, name=settings.names[path],
+        project, path, topic=topic, role=settings.roles[path], name=settings.names[path],
         query=settings.query, database=settings.database or None, fmt=fmt, mapping=mapping,
-        token=token))
+        where=where, token=token))
 
 
 class RunPage(QWizardPage):
@@ -122,7 +133,7 @@ class RunPage(QWizardPage):
         self.setSubTitle("Each file is imported completely or not at all.")
         self.setButtonText(QWizard.WizardButton.CommitButton, "Show &summary")
         self.cancelled = False
-        self._queue: list[FileState] = []
+        self._queue: list[tuple[FileState, str | None]] = []
         self._handle: JobHandle | None = None
         self.heading = QLabel()
         self.progress = QProgressBar()
@@ -159,9 +170,10 @@ class RunPage(QWizardPage):
     def start(self) -> None:
         """Import every file not imported yet."""
         self._state.settings = self._owner.settings_page.settings()
-        self._queue = [s for s in self._state.files if s.path not in self._state.summaries]
-        for state in self._queue:
-            self._state.failures.pop(state.path, None)
+        self._queue = [(s, t) for s, t in self._state.imports()
+                       if (s.path, t) not in self._state.summaries]
+        for state, topic in self._queue:
+            self._state.failures.pop((state.path, topic), None)
         self.cancelled = False
         self.retry_button.hide()
         self.cancel_button.setEnabled(True)
@@ -182,21 +194,23 @@ class RunPage(QWizardPage):
         if self.cancelled or not self._queue:
             self._stop()
             return
-        state = self._queue.pop(0)
-        total = len(self._state.files)
+        state, topic = self._queue.pop(0)
+        key = (state.path, topic)
+        total = len(self._state.imports())
         settings = self._state.settings
         number = total - len(self._queue)
         self.heading.setText(f"Importing <b>{html.escape(state.path.name)}</b> as list "
                              f"<b>{html.escape(settings.names[state.path])}</b>"
+                             + (f" of topic <b>{html.escape(topic)}</b>" if topic else "")
                              + (f" ({number} of {total})" if total > 1 else "") + "…")
         self.progress.setRange(0, 100)
         self.progress.setValue(0)
         self.phase_label.setText("starting")
         session = self._state.session
         self._handle = session.jobs.run(
-            f"Import {state.path.name}", import_job(session, state, settings),
-            on_success=lambda summary: self._imported(state, summary),
-            on_failure=lambda exc: self._failed(state, exc),
+            f"Import {state.path.name}", import_job(session, state, settings, topic),
+            on_success=lambda summary: self._imported(key, summary),
+            on_failure=lambda exc: self._failed(key, exc),
             on_cancelled=self._was_cancelled,
             on_progress=self._progressed)
         self.completeChanged.emit()
@@ -206,14 +220,14 @@ class RunPage(QWizardPage):
         self.progress.setValue(done)
         self.phase_label.setText(message)
 
-    def _imported(self, state: FileState, summary: ImportSummary) -> None:
-        self._state.summaries[state.path] = summary
+    def _imported(self, key: ImportKey, summary: ImportSummary) -> None:
+        self._state.summaries[key] = summary
         self._handle = None
         self._next()
 
-    def _failed(self, state: FileState, exc: BaseException) -> None:
-        self._state.failures[state.path] = failure_text(
-            self, f"Import of {state.path.name} failed", exc)
+    def _failed(self, key: ImportKey, exc: BaseException) -> None:
+        self._state.failures[key] = failure_text(
+            self, f"Import of {describe_import(key)} failed", exc)
         self._handle = None
         self._next()
 
@@ -227,7 +241,7 @@ class RunPage(QWizardPage):
         self.cancel_button.hide()
         self.progress.setRange(0, 100)
         summaries = self._state.summaries
-        imported_all = len(summaries) == len(self._state.files)
+        imported_all = len(summaries) == len(self._state.imports())
         self.progress.setValue(100 if imported_all else 0)
         self.progress.setVisible(imported_all)
         self.phase_label.setText("")
@@ -248,11 +262,11 @@ class RunPage(QWizardPage):
         if self.cancelled:
             lines.append("<b>Import cancelled — the project is unchanged</b>"
                          + (" apart from the lists imported before." if summaries else "."))
-        for state in self._state.files:
-            name = html.escape(state.path.name)
-            if state.path in summaries:
-                lines.append(f"✔ {name}: imported ({summaries[state.path].read} read)")
-            elif state.path in failures:
+        for state, topic in self._state.imports():
+            key, name = (state.path, topic), html.escape(describe_import((state.path, topic)))
+            if key in summaries:
+                lines.append(f"✔ {name}: imported ({summaries[key].read} read)")
+            elif key in failures:
                 lines.append(f"✘ {name}: not imported")
         self.status_label.setText("<br>".join(lines))
         show_error_text(self.error_label, "\n\n".join(failures.values()))
