@@ -10,6 +10,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication, QInputDialog
 
 from litqeval_gui.core.screening import store
+from litqeval_gui.gui.screens.screening.view import ScreeningView
 from tests.support.screening_screen import logged_events, screening_view, settle
 
 
@@ -147,3 +148,61 @@ def test_known_relevant_records_are_found_and_included_before_the_first(qtbot, s
     [event] = logged_events(made[0])
     assert (event.record_id, event.label, event.reviewer) == (wanted, "include", "Ann")
     assert event.note == f"known relevant, found by searching “{title[:40].upper()}”"
+
+
+# -- item 4: every screen fits 1200×760 ------------------------------------------------------
+def _fits(window, qtbot, width: int, height: int) -> None:
+    """The window keeps its size, the sidebar keeps a readable width and the screen has
+    room for every widget it needs (its minimum size fits the tab)."""
+    window.resize(width, height)
+    window.show()
+    qtbot.waitUntil(lambda: window.isVisible())
+    QApplication.processEvents()
+    screen = window.tabs.currentWidget()
+    assert (window.width(), window.height()) == (width, height)
+    assert window.sidebar.width() >= 150
+    assert screen.minimumSizeHint().width() <= window.tabs.width()
+    assert screen.minimumSizeHint().height() <= window.tabs.height()
+
+
+def test_the_screener_fits_1200_by_760(made, window, qtbot, shot):
+    assert window.open_project(made[0])
+    view = window.open_screen("screening", store.find_screening(window.session.project,
+                                                                "T", "S"))
+    _fits(window, qtbot, 1200, 760)
+    rules = view.progress.rules_box
+    view.refresh_panel()
+    qtbot.waitUntil(lambda: len(view.progress.rule_labels) >= 4)
+    QApplication.processEvents()
+    # the stopping rules' texts are never cut: their box is as high as it needs
+    assert rules.height() >= rules.minimumSizeHint().height()
+    shot(window, "issue24_screener_1200x760")
+
+
+def test_screenshots_of_the_screener_in_both_themes_and_sizes(qtbot, session, shot):
+    """To look at (issue 24): the screen as big as its tab at 1200×760 and 1600×1000."""
+    from tests.gui.themed import shoot_both
+
+    def make(width: int, height: int):
+        def build():
+            view = ScreeningView(session, store.find_screening(session.project, "T", "S"))
+            qtbot.addWidget(view)
+            view.resize(width, height)
+            for label in ("include", "exclude", "maybe"):
+                view.decide(label)
+            return view
+        return build
+
+    for (width, height), name in (((890, 660), "1200x760"), ((1290, 900), "1600x1000")):
+        shoot_both(shot, make(width, height), f"issue24_screener_{name}")
+
+
+def test_the_small_recall_plot_says_the_knee_below_it_not_over_the_curve(qtbot, session):
+    view = screening_view(qtbot, session)
+    for key in (Qt.Key.Key_I, Qt.Key.Key_E, Qt.Key.Key_I):
+        _press(qtbot, key)
+    settle(qtbot, session)
+    view.refresh_panel()
+    qtbot.waitUntil(lambda: view.progress.curve_note.text() != "")
+    assert not view.progress.curve.legend.isVisible()
+    assert view.progress.curve_note.text().startswith("◇ no knee yet")

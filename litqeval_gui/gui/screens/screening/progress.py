@@ -42,7 +42,7 @@ class ProgressPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.counts = QLabel()
+        self.counts = QLabel(wordWrap=True)
         self.ordering = QLabel(wordWrap=True)
         self.trust = QLabel(wordWrap=True)
         self.rules_box = QGroupBox("Stopping rules (advice only)")
@@ -52,11 +52,14 @@ class ProgressPanel(QWidget):
         self.rules.addWidget(self.estimate)
         self.curve = RecallCurvePlot(title="")
         self.curve.setMinimumHeight(180)
+        self.curve.legend.setVisible(False)  # in a plot this small it covers the curve:
+        self.curve_note = QLabel(wordWrap=True)  # the knee is said below it instead
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         for widget in (self.counts, self.ordering, self.trust, self.rules_box):
             layout.addWidget(widget)
         layout.addWidget(self.curve, 1)
+        layout.addWidget(self.curve_note)
 
     def show_counts(self, screened: int, total: int, counts: Mapping[str, int],
                     labels: Sequence[str]) -> None:
@@ -98,3 +101,5 @@ class ProgressPanel(QWidget):
         if panel.knee is not None and 0 < panel.knee < len(found):
             knee = (float(panel.knee), float(found[panel.knee]))
         self.curve.set_curve(screened, found, knee=knee, knee_note=panel.knee_note)
+        self.curve_note.setText(f"◆ knee at {knee[0]:,.0f} screened" if knee is not None
+                                else f"◇ {panel.knee_note}" if panel.knee_note else "")

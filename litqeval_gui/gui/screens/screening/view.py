@@ -27,10 +27,12 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QSplitter,
     QTabWidget,
@@ -116,24 +118,27 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         self.shortcuts = Shortcuts(self)
         self.buttons: dict[str, QPushButton] = {}
         self._actions: list[QAction] = []
-        decide_row, tool_row, tag_row = QHBoxLayout(), QHBoxLayout(), QHBoxLayout()
+        decide_row, tag_row = QHBoxLayout(), QHBoxLayout()
+        edit_row, move_row = QHBoxLayout(), QHBoxLayout()  # two rows: fits 1200 px wide
         for label in screening.labels:
             text = f"Grade {label}" if screening.scheme == GRADED else label.capitalize()
             self._button(decide_row, label, f"{text} ({KEY_OF[label]})", KEY_OF[label],
                          lambda lab=label: self.decide(lab))
         self._button(decide_row, "reason", "Exclude with reason… (R)", "R", self.exclude_with_reason)
-        for name, text, key, slot in (
-                ("undo", "Undo (Z)", "Z", self.undo), ("redo", "Redo (Shift+Z)", "Shift+Z", self.redo),
-                ("note", "Note… (N)", "N", self.edit_note), ("back", "◀ Back (←)", "Left", self.back),
-                ("forward", "Forward ▶ (→)", "Right", self.forward),
-                ("audit", "Record history…", "", self.show_audit)):
-            self._button(tool_row, name, text, key, slot)
+        for row, name, text, key, slot in (
+                (edit_row, "undo", "Undo (Z)", "Z", self.undo),
+                (edit_row, "redo", "Redo (Shift+Z)", "Shift+Z", self.redo),
+                (edit_row, "note", "Note… (N)", "N", self.edit_note),
+                (move_row, "back", "◀ Back (←)", "Left", self.back),
+                (move_row, "forward", "Forward ▶ (→)", "Right", self.forward),
+                (move_row, "audit", "Record history…", "", self.show_audit)):
+            self._button(row, name, text, key, slot)
         tag_row.addWidget(self.tag_bar, 1)
         self._button(tag_row, "tag", "Add tag… (T)", "T", self.add_tag)
         self._button(tag_row, "untag", "Remove tag (Shift+T)", "Shift+T", self.remove_tag)
         self.shortcuts.add("Space", self.record.page_down)
         self.shortcuts.add("PgDown", self.record.page_down)
-        self.key_map = QLabel(self._key_map_text())
+        self.key_map = QLabel(self._key_map_text(), wordWrap=True)
         self.key_map.setStyleSheet("color: palette(placeholder-text)")
 
         self.ordering = QComboBox(toolTip="How the records are ordered")
@@ -163,7 +168,7 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
             parameters.get(project, parameters.SCREENING_MODEL) if self.ranking else "list"))
         self.ordering.currentIndexChanged.connect(self.ordering_changed)
         self.question_edit.editingFinished.connect(self.question_changed)
-        self._layout(decide_row, tool_row, tag_row)
+        self._layout(decide_row, (edit_row, move_row), tag_row)
         self.show_current()
         self.refresh_panel()
 
@@ -183,7 +188,7 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         return (f"Keys: {labels} · R exclude with reason · Z undo · Shift+Z redo · N note · "
                 "T tag · Shift+T untag · ←/→ history · Space/PgDn scroll")
 
-    def _layout(self, decide_row: QHBoxLayout, tool_row: QHBoxLayout,
+    def _layout(self, decide_row: QHBoxLayout, tool_rows: tuple[QHBoxLayout, ...],
                 tag_row: QHBoxLayout) -> None:
         terms = QFormLayout()
         terms.addRow("Include terms", self.include_edit)
@@ -195,7 +200,8 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         left.addWidget(self.decision_label)
         left.addLayout(tag_row)
         left.addLayout(decide_row)
-        left.addLayout(tool_row)
+        for row in tool_rows:
+            left.addLayout(row)
         left.addWidget(self.key_map)
         left.addLayout(terms)
         controls = QFormLayout()
@@ -213,9 +219,14 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         side = QVBoxLayout(progress_tab)
         side.addLayout(controls)
         side.addWidget(self.progress, 1)
+        scroll = QScrollArea(widgetResizable=True, frameShape=QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(progress_tab)  # a low window scrolls the rules, never clips them
+        scroll.setMinimumWidth(progress_tab.minimumSizeHint().width()
+                               + scroll.verticalScrollBar().sizeHint().width())
         self.side = QTabWidget()
         self.side.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.side.addTab(progress_tab, "Progress")
+        self.side.addTab(scroll, "Progress")
         self.side.addTab(self.history, "History")
         self.side.currentChanged.connect(lambda _index: self.refresh_history())
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -224,6 +235,7 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setSizes([700, 450])
+        self.splitter.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.splitter)
