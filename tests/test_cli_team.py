@@ -84,3 +84,13 @@ def test_merge_refuses_a_foreign_file_in_one_line(tmp_path, capsys):
     code, out, err = run(capsys, "merge", second, tmp_path / "ada.jsonl")
     assert code == 2
     assert err.count("\n") == 1 and "another project" in err
+
+
+def test_screen_new_blind(tmp_path, capsys):
+    path, _ = screening_project(tmp_path, 8)
+    code, _, err = run(capsys, "screen-new", path, "--topic", "T", "--screening", "S", "--blind")
+    assert code == 0, err
+    run(capsys, "screen-new", path, "--topic", "T", "--screening", "open")
+    with Project.open(path, readonly=True) as project:
+        assert store.find_screening(project, "T", "S").blind
+        assert not store.find_screening(project, "T", "open").blind

@@ -28,7 +28,7 @@ def cmd_screen_new(args: argparse.Namespace) -> None:
         if not chosen:
             raise LitqError(f"topic {args.topic!r} has no result lists; name them with --lists")
         screening = store.create_screening(project, args.topic, args.screening, chosen,
-                                           scheme=SCHEMES[args.labels])
+                                           scheme=SCHEMES[args.labels], blind=args.blind)
     emit(args, {"screening": screening.name, "topic": args.topic, "lists": chosen,
                 "records": screening.size, "labels": list(screening.labels)},
          lambda: f"screening {screening.name!r} of topic {args.topic!r}: "
@@ -101,6 +101,8 @@ def register(command: Command) -> None:
                    help="the lists to screen (default: every result list of the topic)")
     p.add_argument("--labels", choices=SCHEMES, default="include-exclude",
                    help="include/exclude/maybe (default) or grades 0–3")
+    p.add_argument("--blind", action="store_true",
+                   help="each reviewer sees only their own decisions until it is unblinded")
 
     p = command("screen-decide", cmd_screen_decide,
                 "record screening decisions (each committed as it is made)")

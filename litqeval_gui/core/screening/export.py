@@ -40,15 +40,16 @@ AUDIT_COLUMNS = ("event", "at", "reviewer", "action", "record_id", "title", "lab
 
 
 def decided_records(project: Project, screening: Screening,
-                    labels: Collection[str] | None = None
+                    labels: Collection[str] | None = None, reviewer: str | None = None
                     ) -> tuple[list[Record], list[dict[str, str]]]:
-    """The screening's records (list order) and one decision row per record."""
+    """The screening's records (list order) and one decision row per record (in a blind
+    screening ``reviewer``'s own decisions only)."""
     if labels is not None:
         unknown = set(labels) - {*screening.labels, UNDECIDED}
         if unknown:
             raise LitqError(f"unknown label(s) {', '.join(sorted(unknown))}; this screening "
                             f"uses {', '.join(screening.labels)} (or {UNDECIDED})")
-    current = {e.record_id: e for e in store.current_decisions(project, screening.id)}
+    current = {e.record_id: e for e in store.current_decisions(project, screening.id, reviewer)}
     records, rows = [], []
     order = [record_id for (record_id,) in project.db.execute(
         "SELECT record_id FROM screening_items WHERE screening_id = ? ORDER BY position",
@@ -80,9 +81,9 @@ def decision_annotation(screening: Screening, row: Mapping[str, str]) -> Annotat
 
 
 def export_screening(project: Project, screening: Screening, path: str | Path, fmt: str,
-                     labels: Collection[str] | None = None) -> int:
+                     labels: Collection[str] | None = None, reviewer: str | None = None) -> int:
     """Write the screening's records (module docstring); returns the count."""
-    records, rows = decided_records(project, screening, labels)
+    records, rows = decided_records(project, screening, labels, reviewer)
     writer = {"ris": write_ris, "bibtex": write_bibtex}.get(fmt)
     if writer is None:
         return export_records(records, path, fmt, project=project.path, extra=rows)
@@ -93,12 +94,16 @@ def export_screening(project: Project, screening: Screening, path: str | Path, f
     return len(records)
 
 
-def export_audit(project: Project, screening: Screening, path: str | Path) -> int:
+def export_audit(project: Project, screening: Screening, path: str | Path,
+                 reviewer: str | None = None) -> int:
     """Write every event of the screening (:data:`AUDIT_COLUMNS`, oldest first) as CSV,
-    text escaped so a spreadsheet never runs it as a formula; returns the count."""
+    text escaped so a spreadsheet never runs it as a formula; returns the count. In a
+    blind screening only ``reviewer``'s events, when given."""
     target = Path(path)
     check_target(target, project.path)
     log = store.events(project, screening.id)
+    if reviewer is not None and store.is_blind(project, screening.id):
+        log = [e for e in log if e.reviewer == reviewer]
     titles = {record_id: record.title for record_id, record in
               queries.records_by_id(project, {e.record_id for e in log}).items()}
 

@@ -118,17 +118,20 @@ def _estimate(history: np.ndarray, n_total: int,
         "is found and a random record screened"
 
 
-def history(project: Project, screening: Screening) -> np.ndarray:
-    """1/0 relevance of the current decisions in screening order."""
+def history(project: Project, screening: Screening, reviewer: str | None = None) -> np.ndarray:
+    """1/0 relevance of the current decisions in screening order (``reviewer``'s own in a
+    blind screening)."""
     return np.array([is_relevant(screening.scheme, e.label)
-                     for e in store.current_decisions(project, screening.id)], dtype=np.int64)
+                     for e in store.current_decisions(project, screening.id, reviewer)],
+                    dtype=np.int64)
 
 
 def screening_panel(project: Project, screening: Screening,
-                    rules: Sequence[StoppingRule] | None = None) -> Panel:
+                    rules: Sequence[StoppingRule] | None = None,
+                    reviewer: str | None = None) -> Panel:
     """The panel of a screening now (after every decision, the screen asks again), by
     the project's stopping parameters unless ``rules`` are given."""
-    return panel(history(project, screening), screening.size,
+    return panel(history(project, screening, reviewer), screening.size,
                  project_rules(project) if rules is None else rules)
 
 

@@ -67,10 +67,12 @@ def rank(features: Features, decisions: list[store.Event], scheme: str,
 
 
 def retrain(project: Project, screening: Screening, features: Features,
-            model: str = "logistic", token: CancelToken = NEVER) -> Job[Ranking | None]:
-    """Rank the items from the current decisions and store the ranking (module docstring)."""
+            model: str = "logistic", token: CancelToken = NEVER,
+            reviewer: str | None = None) -> Job[Ranking | None]:
+    """Rank the items from the current decisions and store the ranking (module docstring);
+    in a blind screening from ``reviewer``'s own decisions only."""
     yield Progress(0, 3, "reading decisions")
-    decisions = store.current_decisions(project, screening.id)
+    decisions = store.current_decisions(project, screening.id, reviewer)
     token.raise_if_cancelled()
     yield Progress(1, 3, f"training {model}")
     ranking = rank(features, decisions, screening.scheme, model)

@@ -56,7 +56,7 @@ def take_back_op(screening: Screening, reviewer: str, redo: bool = False) -> Op:
         if made is None:
             return Done(NOTHING, None)
         return Done(DECISIONS, (made.record_id,
-                                store.current_label(p, screening.id, made.record_id)))
+                                store.current_label(p, screening.id, made.record_id, reviewer)))
     return op
 
 
@@ -75,7 +75,7 @@ class ScreeningSession:
         self.screening = screening
         self.reviewer = reviewer
         self.write = write or write_now(project)
-        self.known_tags = store.tags_used(project, screening.id)
+        self.known_tags = store.tags_used(project, screening.id, reviewer)
         self.reload(ordering or list_order(store.items(project, screening.id)))
 
     # -- state ----------------------------------------------------------------------------
@@ -95,7 +95,7 @@ class ScreeningSession:
             self.pinned = self.pending_for  # shown again, with its tags
 
     def _read_decisions(self) -> None:
-        current = store.current_decisions(self.project, self.screening.id)
+        current = store.current_decisions(self.project, self.screening.id, self.reviewer)
         self.order = [e.record_id for e in current]  # decided records, in decision order
         self.labels = {e.record_id: e.label for e in current}
         self.tags = {e.record_id: e.tags for e in current}

@@ -11,7 +11,9 @@ of the screening) and ``redo`` (puts back the latest undone one, until the next
 decision). A decide event is *effective* while it has as many redo as undo events
 targeting it; a record's current decision is its latest effective event (the views
 ``screening_effective`` and ``screening_current``). Undo and redo form one stack per
-screening: the effective events, in id order, are exactly the decisions not taken back.
+screening: the effective events, in id order, are exactly the decisions not taken back
+(whoever made them, merged colleagues' included). Team screening (merged colleagues' events, resolutions, blind
+screenings) is read through :mod:`.team` and the ``reviewer`` of the readers here.
 """
 
 from __future__ import annotations
@@ -108,8 +110,9 @@ def create_screening(project: Project, topic: str, name: str, lists: Sequence[st
                      phase: str = "title_abstract", scheme: str = IEM,
                      record_filter: RecordFilter | None = None,
                      reasons: Sequence[str] = (),
-                     records: Sequence[int] | None = None) -> Screening:
-    """Create screening ``name`` of ``topic`` over the named lists (a write).
+                     records: Sequence[int] | None = None, blind: bool = False) -> Screening:
+    """Create screening ``name`` of ``topic`` over the named lists (a write); ``blind``:
+    each reviewer sees only their own decisions until it is unblinded (:mod:`.team`).
 
     ``records``: exactly these items, in this order, instead of every work of the lists
     (a pool starts its screening empty and grows it with :func:`append_items`).
@@ -137,9 +140,10 @@ def create_screening(project: Project, topic: str, name: str, lists: Sequence[st
                       [topic_id, name]).fetchone():
             raise LitqError(f"topic {topic!r} already has a screening named {name!r}")
         screening_id = db.execute(
-            "INSERT INTO screenings (topic_id, name, phase, scheme, source, reasons, created) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [topic_id, name, phase, scheme, source, json.dumps(list(reasons)), now()]).lastrowid
+            "INSERT INTO screenings (topic_id, name, phase, scheme, source, reasons, created, "
+            "blind) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [topic_id, name, phase, scheme, source, json.dumps(list(reasons)), now(),
+             int(blind)]).lastrowid
         rows = [(screening_id, record, position) for position, record in enumerate(chosen_ids, 1)]
         for chunk in chunks(rows, 10_000):
             db.conn.executemany("INSERT INTO screening_items (screening_id, record_id, position) "
@@ -342,9 +346,15 @@ def record_history(project: Project, screening_id: int, record_id: int) -> list[
         "AND record_id = ? ORDER BY id", [screening_id, record_id])]
 
 
-def current_decisions(project: Project, screening_id: int) -> list[Event]:
+def current_decisions(project: Project, screening_id: int,
+                      reviewer: str | None = None) -> list[Event]:
     """Each decided record's current decision, in screening order: by when the record was
-    first decided among its effective events (a changed label keeps its place)."""
+    first decided among its effective events (a changed label keeps its place).
+
+    ``reviewer``: who reads. In a blind screening they see only their own decisions (their
+    latest effective one per record, by time stamp) until it is unblinded."""
+    if reviewer is not None and is_blind(project, screening_id):
+        return reviewer_decisions(project, screening_id, reviewer)
     return [_event(row) for row in project.db.execute(
         f"SELECT {_EVENT_COLUMNS} FROM (SELECT c.*, f.first FROM screening_current c "
         "JOIN (SELECT record_id, MIN(id) AS first FROM screening_effective "
@@ -352,8 +362,44 @@ def current_decisions(project: Project, screening_id: int) -> list[Event]:
         "WHERE c.screening_id = ?) ORDER BY first", [screening_id, screening_id])]
 
 
-def current_label(project: Project, screening_id: int, record_id: int) -> str | None:
-    """The record's current label in the screening, or None when it is undecided."""
+def is_blind(project: Project, screening_id: int) -> bool:
+    """Whether the screening is blind now (created blind, not unblinded since)."""
+    row = project.db.execute(
+        "SELECT blind AND NOT EXISTS (SELECT 1 FROM screening_unblinds u "
+        "WHERE u.screening_id = s.id) FROM screenings s WHERE s.id = ?",
+        [screening_id]).fetchone()
+    return bool(row and row[0])
+
+
+def effective_events(project: Project, screening_id: int,
+                     reviewer: str | None = None) -> list[Event]:
+    """The effective decide events (of ``reviewer``, or everyone's) by time stamp, then
+    id: merged events get ids in arrival order, their stamps keep each reviewer's order."""
+    where, params = ("AND reviewer = ? ", [reviewer]) if reviewer is not None else ("", [])
+    return [_event(row) for row in project.db.execute(
+        f"SELECT {_EVENT_COLUMNS} FROM screening_effective WHERE screening_id = ? {where}"
+        "ORDER BY at, id", [screening_id, *params])]
+
+
+def reviewer_decisions(project: Project, screening_id: int, reviewer: str) -> list[Event]:
+    """``reviewer``'s own current decisions (their latest effective decide per record),
+    in the order they first decided each record."""
+    first: dict[int, str] = {}
+    latest: dict[int, Event] = {}
+    for event in effective_events(project, screening_id, reviewer):
+        first.setdefault(event.record_id, event.at)
+        latest[event.record_id] = event
+    return [latest[record] for record in sorted(latest, key=lambda r: (first[r], latest[r].id))]
+
+
+def current_label(project: Project, screening_id: int, record_id: int,
+                  reviewer: str | None = None) -> str | None:
+    """The record's current label in the screening, or None when it is undecided
+    (``reviewer``: as for :func:`current_decisions`)."""
+    if reviewer is not None and is_blind(project, screening_id):
+        own = [e for e in effective_events(project, screening_id, reviewer)
+               if e.record_id == record_id]
+        return own[-1].label if own else None
     row = project.db.execute("SELECT label FROM screening_current WHERE screening_id = ? "
                              "AND record_id = ?", [screening_id, record_id]).fetchone()
     return row[0] if row else None
@@ -365,10 +411,13 @@ def record_title(project: Project, record_id: int) -> str:
     return (row[0] if row else "") or "(no title)"
 
 
-def tags_used(project: Project, screening_id: int) -> list[str]:
-    """Every tag any decision of the screening has carried, sorted case-insensitively."""
+def tags_used(project: Project, screening_id: int, reviewer: str | None = None) -> list[str]:
+    """Every tag any decision of the screening has carried, sorted case-insensitively
+    (in a blind screening only ``reviewer``'s, when given)."""
+    only = reviewer is not None and is_blind(project, screening_id)
     found: set[str] = set()
-    for (text,) in project.db.execute("SELECT tags FROM screening_events WHERE screening_id = ? "
-                                      "AND tags IS NOT NULL", [screening_id]):
+    for (text,) in project.db.execute(
+            "SELECT tags FROM screening_events WHERE screening_id = ? AND tags IS NOT NULL"
+            + (" AND reviewer = ?" if only else ""), [screening_id, *([reviewer] if only else [])]):
         found.update(read_strings(text, f"a decision of screening {screening_id}", "tags"))
     return sorted(found, key=str.casefold)

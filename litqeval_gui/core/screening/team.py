@@ -11,7 +11,9 @@ decision is its latest resolution, else the reviewers' common label. Reviewers' 
 decisions are never changed by it.
 
 A **blind** screening shows each reviewer only their own decisions until someone
-unblinds it (:func:`unblind_op`, an event in ``screening_unblinds``).
+unblinds it (:func:`unblind_op`, an event in ``screening_unblinds``): every reader that
+is given the reviewer (``store.current_decisions(…, reviewer)``, the session, counts,
+stopping panel, training and exports) filters by it.
 """
 
 from __future__ import annotations
@@ -34,35 +36,9 @@ def by_reviewer(project: Project, screening_id: int) -> dict[str, dict[int, stor
     """reviewer → record id → that reviewer's current decision (latest effective decide
     by time stamp, then id)."""
     found: dict[str, dict[int, store.Event]] = defaultdict(dict)
-    for row in project.db.execute(
-            f"SELECT {store._EVENT_COLUMNS} FROM screening_effective WHERE screening_id = ? "
-            "ORDER BY at, id", [screening_id]):
-        event = store._event(row)
+    for event in store.effective_events(project, screening_id):
         found[event.reviewer][event.record_id] = event
     return dict(found)
-
-
-def reviewer_decisions(project: Project, screening_id: int, reviewer: str) -> list[store.Event]:
-    """``reviewer``'s current decisions in the order they first decided each record."""
-    first: dict[int, str] = {}
-    latest: dict[int, store.Event] = {}
-    for row in project.db.execute(
-            f"SELECT {store._EVENT_COLUMNS} FROM screening_effective WHERE screening_id = ? "
-            "AND reviewer = ? ORDER BY at, id", [screening_id, reviewer]):
-        event = store._event(row)
-        first.setdefault(event.record_id, event.at)
-        latest[event.record_id] = event
-    return [latest[record] for record in sorted(latest, key=lambda r: (first[r], latest[r].id))]
-
-
-def visible_decisions(project: Project, screening: store.Screening,
-                      reviewer: str) -> list[store.Event]:
-    """The current decisions ``reviewer`` may see: only their own while the screening is
-    blind, else the screening's (:func:`store.current_decisions`). The one read the
-    screener, counts, training and exports use in a blind screening."""
-    if screening.blind:
-        return reviewer_decisions(project, screening.id, reviewer)
-    return store.current_decisions(project, screening.id)
 
 
 def unblind_op(screening: store.Screening, reviewer: str) -> Op:
@@ -75,12 +51,6 @@ def unblind_op(screening: store.Screening, reviewer: str) -> Op:
                      "VALUES (?, ?, ?)", [screening.id, reviewer, store._stamp()])
         return Done(store.DECISIONS, None)
     return op
-
-
-def set_blind_op(screening_id: int) -> Op:
-    """Make a screening blind (at creation, before anyone has seen another's decisions)."""
-    return lambda p: p.db.execute("UPDATE screenings SET blind = 1 WHERE id = ?",
-                                  [screening_id]) and store.DECISIONS
 
 
 # -- conflicts and resolution ------------------------------------------------------------
@@ -105,13 +75,9 @@ def resolve_op(screening: store.Screening, record_id: int, label: str, resolver:
 
 def resolutions(project: Project, screening_id: int) -> dict[int, store.Event]:
     """record id → its latest resolution."""
-    found: dict[int, store.Event] = {}
-    for row in project.db.execute(
-            f"SELECT {store._EVENT_COLUMNS} FROM screening_events WHERE screening_id = ? "
-            "AND kind = 'resolve' ORDER BY at, id", [screening_id]):
-        event = store._event(row)
-        found[event.record_id] = event
-    return found
+    return {e.record_id: e for e in sorted(
+        (e for e in store.events(project, screening_id) if e.kind == "resolve"),
+        key=lambda e: (e.at, e.id))}
 
 
 def differ(labels: list[str]) -> bool:

@@ -1,4 +1,4 @@
-"""Conflicts, resolution, agreement and blind mode on a constructed two-reviewer case."""
+"""Conflicts, resolution and agreement on a constructed two-reviewer case."""
 
 import pytest
 from sklearn.metrics import cohen_kappa_score
@@ -70,25 +70,6 @@ def test_agreement_of_the_constructed_case(pair):
     assert result.kappa.kappa == pytest.approx((5 / 8 - 7 / 16) / (1 - 7 / 16))  # = 1/3
     assert result.kappa.kappa == pytest.approx(cohen_kappa_score(ADA, BOB))
     assert result.weighted is None
-
-
-def test_blind_view_shows_only_the_reviewers_own_decisions(pair):
-    project, screening, ids = pair
-    project.write(team.set_blind_op(screening.id))
-    blind = store.get_screening(project, screening.id)
-    assert blind.blind
-    ada = team.visible_decisions(project, blind, "Ada")
-    assert {e.reviewer for e in ada} == {"Ada"} and len(ada) == 8
-    assert [e.label for e in ada] == ADA
-    assert team.visible_decisions(project, blind, "Eve") == []
-    project.write(team.unblind_op(blind, "Ada"))
-    opened = store.get_screening(project, screening.id)
-    assert not opened.blind
-    # unblinded: the screening's current decisions, here Bob's (made last) on every record
-    assert team.visible_decisions(project, opened, "Ada") == store.current_decisions(
-        project, screening.id)
-    assert {e.reviewer for e in team.visible_decisions(project, opened, "Ada")} == {"Bob"}
-    assert project.db.execute("SELECT reviewer FROM screening_unblinds").fetchall() == [("Ada",)]
 
 
 def test_new_screenings_get_distinct_uuids(pair):

@@ -152,7 +152,7 @@ def test_records_matched_across_differently_ordered_imports(tmp_path, template):
     assert (report.added, report.unmatched) == (4, 0)
     with Project.open(other) as project:
         screening = store.find_screening(project, "T", "s")
-        mine = team.reviewer_decisions(project, screening.id, "Ada")
+        mine = store.reviewer_decisions(project, screening.id, "Ada")
         assert [store.record_title(project, e.record_id) for e in mine] == titles
         assert [e.label for e in mine] == ["include", "exclude", "maybe", "include"]
         assert [e.record_id for e in mine] != decided_ids  # other ids, same records
@@ -221,5 +221,5 @@ def test_any_split_of_a_reviewers_events_merges_back(tmp_path_factory, template,
     with Project.open(fresh) as project:
         screening = store.find_screening(project, "T", "s")
         got = {e.record_id: e.label
-               for e in team.reviewer_decisions(project, screening.id, "Ada")}
+               for e in store.reviewer_decisions(project, screening.id, "Ada")}
     assert got == wanted
