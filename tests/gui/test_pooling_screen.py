@@ -129,3 +129,30 @@ def test_advance_while_judged_releases_every_judged_depth_in_one_click(qtbot, tm
     assert not view.while_judged_button.isEnabled() and not view.advance_button.isEnabled()
     view.close()
     assert session.close()
+
+
+def test_the_pooling_screen_fits_1200_by_760(qtbot, screen, shot):
+    """Issue 24 §4: the screen's minimum size fits the tab of a 1200×760 window (about
+    890×660 beside the sidebar); its minimum width was 1 005 px."""
+    from tests.gui.themed import shoot_both
+
+    session, view, relevant = screen
+    for tab in (0, 1):
+        view.tabs.setCurrentIndex(tab)
+        hint = view.minimumSizeHint()
+        assert hint.width() <= 880 and hint.height() <= 640, (tab, hint)
+    view.tabs.setCurrentIndex(0)
+    view.advance_button.click()
+    qtbot.waitUntil(lambda: "pool depth 1:" in view.status.text())
+    judge_all(session, "T", relevant)
+
+    def make(width, height):
+        def build():
+            made = PoolingView(session, "T")
+            qtbot.addWidget(made)
+            made.resize(width, height)
+            return made
+        return build
+
+    for (width, height), name in (((890, 660), "1200x760"), ((1290, 900), "1600x1000")):
+        shoot_both(shot, make(width, height), f"issue24_pooling_{name}")
