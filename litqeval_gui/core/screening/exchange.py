@@ -2,7 +2,7 @@
 
 A decisions file is JSON lines: a header line ``{"format": "litqeval-decisions",
 "version": 1, "project": …, "screening": {"uuid", "name", "topic", "scheme", "phase"},
-"reviewer": …, "events": n}``, then one line per event of that reviewer (decide, undo,
+"reviewer": …, "events": n, "unblinds": [{"reviewer", "at"}, …]}``, then one line per event of that reviewer (decide, undo,
 redo, resolve) with its fields, the record's fingerprint ``{"doi", "pmid", "title",
 "year"}`` (normalised identifiers and title) and, for undo/redo, the target's ``{"reviewer",
 "at"}``. Never the records themselves.
@@ -12,7 +12,8 @@ redo, resolve) with its fields, the record's fingerprint ``{"doi", "pmid", "titl
 idempotent and order-independent (a reviewer's current decision is their latest by
 ``at``, see :mod:`.team`); records are matched by DOI, then PMID, then a normalised
 title (with its year, then alone) unique in the screening, whatever their ids or import order; what matches nothing
-is reported, not stored. An undo/redo whose target has not arrived yet keeps the
+is reported, not stored; the screening's unblind events come along (unblinding is the
+screening's state, not a reviewer's decision). An undo/redo whose target has not arrived yet keeps the
 target's key (``target_key``) and is tied to it when it does. All of a merge is one
 write: a failure or a kill midway changes nothing.
 """
@@ -97,7 +98,8 @@ def export_decisions(project: Project, screening: store.Screening, reviewer: str
               "screening": {"uuid": screening.uuid, "name": screening.name,
                             "topic": project.topic_name(screening.topic_id),
                             "scheme": screening.scheme, "phase": screening.phase},
-              "reviewer": reviewer, "events": len(lines)}
+              "reviewer": reviewer, "events": len(lines),
+              "unblinds": _unblinds(project, screening.id)}
     target = Path(path)
     temporary = target.with_name(target.name + ".part")
     with open(temporary, "w", encoding="utf-8") as handle:
@@ -105,6 +107,12 @@ def export_decisions(project: Project, screening: store.Screening, reviewer: str
             handle.write(json.dumps(line, ensure_ascii=False) + "\n")
     temporary.replace(target)
     return len(lines)
+
+
+def _unblinds(project: Project, screening_id: int) -> list[dict[str, str]]:
+    return [{"reviewer": who, "at": at} for who, at in project.db.execute(
+        "SELECT reviewer, at FROM screening_unblinds WHERE screening_id = ? ORDER BY at",
+        [screening_id])]
 
 
 # -- reading what to merge ---------------------------------------------------------------
@@ -136,7 +144,7 @@ def _read_file(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 @dataclass
 class MergeReport:
-    """What a merge did, per screening merged into."""
+    """What a merge did, over the screenings merged into."""
 
     screenings: list[str] = field(default_factory=list)
     added: int = 0
@@ -146,13 +154,14 @@ class MergeReport:
     conflicts_before: int = 0
     conflicts_after: int = 0
     skipped_screenings: list[str] = field(default_factory=list)
+    unblinded: bool = False  # the source brought an unblind event
 
     def as_dict(self) -> dict[str, Any]:
         return {"screenings": self.screenings, "added": self.added, "present": self.present,
                 "unmatched": self.unmatched, "unmatched_examples": self.examples,
                 "conflicts_before": self.conflicts_before,
                 "conflicts_after": self.conflicts_after,
-                "skipped_screenings": self.skipped_screenings}
+                "skipped_screenings": self.skipped_screenings, "unblinded": self.unblinded}
 
 
 def _by_uuid(project: Project, uuid: str) -> store.Screening | None:
@@ -161,8 +170,9 @@ def _by_uuid(project: Project, uuid: str) -> store.Screening | None:
 
 
 def _sources(project: Project, path: Path, report: MergeReport
-             ) -> list[tuple[store.Screening, list[dict[str, Any]]]]:
-    """(our screening, the events to merge into it) from a decisions file or a project."""
+             ) -> list[tuple[store.Screening, list[dict[str, Any]], list[dict[str, Any]]]]:
+    """(our screening, the events and the unblind events to merge into it) from a
+    decisions file or a project."""
     with open(path, "rb") as handle:
         is_project = handle.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
     if not is_project:
@@ -173,7 +183,12 @@ def _sources(project: Project, path: Path, report: MergeReport
             raise LitqError(f"{path.name} holds decisions of screening "
                             f"{screening.get('name')!r} of topic {screening.get('topic')!r} "
                             "from another project; it merges only into a copy of that project")
-        return [(ours, events)]
+        unblinds = header.get("unblinds") or []
+        if not (isinstance(unblinds, list) and all(
+                isinstance(u, dict) and isinstance(u.get("reviewer"), str)
+                and isinstance(u.get("at"), str) for u in unblinds)):
+            raise LitqError(f"{path.name}: the header's unblinds are damaged")
+        return [(ours, events, unblinds)]
     if path.resolve() == project.path.resolve():
         raise LitqError("a project cannot be merged into itself")
     found = []
@@ -184,7 +199,8 @@ def _sources(project: Project, path: Path, report: MergeReport
             if ours is None:
                 report.skipped_screenings.append(theirs.name)
             else:
-                found.append((ours, _event_lines(other, theirs, None)))
+                found.append((ours, _event_lines(other, theirs, None),
+                              _unblinds(other, theirs.id)))
     if not found:
         raise LitqError(f"{path.name} shares no screening with this project (it is not a "
                         "copy of it)")
@@ -297,21 +313,30 @@ def merge_decisions(project: Project, source: str | Path, token: CancelToken = N
     token.raise_if_cancelled()
     yield Progress(1, 3, "matching records")
     plans = []
-    for screening, events in sources:
+    for screening, events, unblinds in sources:
         report.screenings.append(screening.name)
         report.conflicts_before += len(team.conflicts(project, screening.id))
-        plans.append((screening, _plan(project, screening, events, report)))
+        known = set(map(tuple, project.db.execute(
+            "SELECT reviewer, at FROM screening_unblinds WHERE screening_id = ?",
+            [screening.id])))
+        new_unblinds = sorted({(u["reviewer"], u["at"]) for u in unblinds} - known)
+        plans.append((screening, _plan(project, screening, events, report), new_unblinds))
         token.raise_if_cancelled()
-    yield Progress(2, 3, f"writing {sum(len(rows) for _, rows in plans)} events")
+    yield Progress(2, 3, f"writing {sum(len(rows) for _, rows, _ in plans)} events")
 
     def op(p: Project) -> Done[None]:
-        for screening, rows in plans:
+        for screening, rows, new_unblinds in plans:
             p.db.conn.executemany(_INSERT, rows)
             _tie_targets(p, screening.id)
-        return Done(store.DECISIONS if any(rows for _, rows in plans) else Changes(), None)
+            p.db.conn.executemany(
+                "INSERT INTO screening_unblinds (screening_id, reviewer, at) VALUES (?, ?, ?)",
+                [(screening.id, who, at) for who, at in new_unblinds])
+        changed = any(rows or new for _, rows, new in plans)
+        return Done(store.DECISIONS if changed else Changes(), None)
 
     project.write(op)
-    report.added = sum(len(rows) for _, rows in plans)
-    report.conflicts_after = sum(len(team.conflicts(project, s.id)) for s, _ in plans)
+    report.added = sum(len(rows) for _, rows, _ in plans)
+    report.unblinded = any(new for _, _, new in plans)
+    report.conflicts_after = sum(len(team.conflicts(project, s.id)) for s, _, _ in plans)
     yield Progress(3, 3, "merged")
     return report

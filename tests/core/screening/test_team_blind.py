@@ -2,6 +2,7 @@
 view, counts, model or exports, until the screening is unblinded."""
 
 import csv
+import shutil
 
 import numpy as np
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import panel, store, team
+from litqeval_gui.core.screening.exchange import export_decisions, merge_decisions
 from litqeval_gui.core.screening.export import export_audit, export_screening
 from litqeval_gui.core.screening.features import build_features
 from litqeval_gui.core.screening.retrain import retrain
@@ -89,3 +91,25 @@ def test_unblinding_is_an_event_and_opens_the_view(blind):
     assert store.current_decisions(project, screening.id, "Ada") == store.current_decisions(
         project, screening.id)
     assert ScreeningSession(project, opened, "Ada").screened == 6
+
+
+def test_unblinding_travels_with_a_decisions_file(tmp_path):
+    path, _ = screening_project(tmp_path, 10)
+    with Project.open(path) as project:
+        store.create_screening(project, "T", "s", ["L"], blind=True)
+    bob = tmp_path / "bob.litq"
+    shutil.copy(path, bob)
+    with Project.open(path) as project:
+        screening = store.find_screening(project, "T", "s")
+        project.write(store.decide_op(screening, store.items(project, screening.id)[0],
+                                      "include", store.Context("Ada")))
+        project.write(team.unblind_op(screening, "Ada"))
+        export_decisions(project, screening, "Ada", tmp_path / "ada.jsonl")
+    with Project.open(bob) as project:
+        assert store.find_screening(project, "T", "s").blind
+        report = run_job(merge_decisions(project, tmp_path / "ada.jsonl"))
+        assert report.unblinded and report.added == 1
+        assert not store.find_screening(project, "T", "s").blind
+        again = run_job(merge_decisions(project, tmp_path / "ada.jsonl"))
+        assert not again.unblinded
+        assert project.db.execute("SELECT COUNT(*) FROM screening_unblinds").fetchone()[0] == 1

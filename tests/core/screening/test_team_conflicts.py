@@ -78,3 +78,22 @@ def test_new_screenings_get_distinct_uuids(pair):
     assert len(screening.uuid) == 32 and len(other.uuid) == 32
     assert screening.uuid != other.uuid
     assert store.get_screening(project, screening.id).uuid == screening.uuid
+
+
+def test_graded_screening_conflicts_and_weighted_kappa(tmp_path):
+    path, _ = screening_project(tmp_path, 10)
+    ada, bob = ["0", "1", "2", "3", "3", "0"], ["0", "2", "2", "3", "1", "0"]
+    with Project.open(path) as project:
+        screening = store.create_screening(project, "T", "g", ["L"], scheme="graded")
+        ids = store.items(project, screening.id)
+        for reviewer, grades in (("Ada", ada), ("Bob", bob)):
+            for record_id, grade in zip(ids, grades, strict=False):
+                project.write(store.decide_op(screening, record_id, grade,
+                                              store.Context(reviewer)))
+        assert [c.record_id for c in team.conflicts(project, screening.id)] == [ids[1], ids[4]]
+        (result,) = team.agreement(project, screening).pairs
+    assert result.kappa.labels == ("0", "1", "2", "3")
+    assert result.weighted.weights == "linear"
+    assert result.weighted.kappa == pytest.approx(
+        cohen_kappa_score(ada, bob, weights="linear", labels=["0", "1", "2", "3"]))
+    assert result.kappa.kappa == pytest.approx(cohen_kappa_score(ada, bob))
