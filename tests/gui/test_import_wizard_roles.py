@@ -142,6 +142,7 @@ def test_a_trec_run_of_several_topics_imports_them_all_at_once(qtbot, session, t
     headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
     assert headers == ["Topic", "Rank", "Document ID", "Score"]
     assert [table.item(0, c).text() for c in range(4)] == ["401", "1", "doc401-1", "9.5"]
+    assert wizard.preview_page.notes_label.text().startswith("Note: 3 TREC topics: each is")
     wizard.next()
     page = wizard.settings_page
     assert page.role_combos[run].currentData() == "results"

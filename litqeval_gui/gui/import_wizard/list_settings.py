@@ -127,9 +127,11 @@ class SettingsPage(QWizardPage):
                 combo.addItem(ROLE_LABELS[role], role)
             combo.setCurrentIndex(max(0, combo.findData(chosen.get(state.path))))
             combo.activated.connect(lambda _i, path=state.path: self._roles_touched.add(path))
-            row = QHBoxLayout()
-            row.addWidget(edit, 1)
-            row.addWidget(combo)
+            row = QWidget()  # a widget, owned by the form (a bare layout was collected)
+            line = QHBoxLayout(row)
+            line.setContentsMargins(0, 0, 0, 0)
+            line.addWidget(edit, 1)
+            line.addWidget(combo)
             self.names_form.addRow(f"{state.path.name}:", row)
             topics = state.trec_topics
             if topics:

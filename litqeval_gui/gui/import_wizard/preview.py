@@ -371,4 +371,9 @@ class PreviewPage(QWizardPage):
         records = result.records if result is not None else []
         self.table.show_records(records, trec=result is not None and result.format in TREC_FORMATS)
         notes = list(result.notes) if result is not None else []
+        topics = state.trec_topics
+        if topics:  # the reader's advice to choose one topic does not apply here
+            notes = [n for n in notes if "topics in one file" not in n]
+            notes.insert(0, f"{len(topics)} TREC topics: each is imported as a list of the "
+                            "project topic of the same id")
         self.notes_label.setText("\n".join(f"Note: {n}" for n in notes))
