@@ -27,6 +27,7 @@ from litqeval_gui.gui.screens import Screen, screening
 from litqeval_gui.gui.screens.evaluation import EvaluationView
 from litqeval_gui.gui.screens.overview import OverviewView
 from litqeval_gui.gui.screens.pooling import PoolingView
+from litqeval_gui.gui.screens.prisma import PrismaView
 from litqeval_gui.gui.screens.records import RecordsView
 from litqeval_gui.gui.screens.screening import ScreeningView
 from litqeval_gui.gui.session import ProjectSession
@@ -75,6 +76,9 @@ SCREENS: dict[str, ScreenEntry] = {entry.key: entry for entry in (
                     session.project, topic, settings, parent), screening.sample_screening),
     ScreenEntry(PoolingView, "topic", "&Pool Runs…",
                 "The selected topic's pool: depth by depth, with its stop criterion"),
+    ScreenEntry(PrismaView, "topic", "P&RISMA Flow Diagram",
+                "The selected topic's PRISMA 2020 flow diagram, counted from its lists and "
+                "screenings; save it as SVG, PNG or PDF and its counts as CSV"),
 )}
 
 

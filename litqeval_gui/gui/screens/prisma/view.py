@@ -1,0 +1,238 @@
+"""A topic's PRISMA 2020 flow diagram (:mod:`litqeval_gui.core.screening.prisma`), drawn
+from the project and redrawn when decisions, lists or the entered numbers change, with
+buttons to save it (SVG, PNG, PDF), save its counts (CSV) and enter the numbers no
+import gives (records removed before import, the other-methods column).
+
+The diagram is a document for a report: it keeps its white page in the dark theme.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtSvgWidgets import QSvgWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.screening.prisma import Entered, PrismaCounts, entered_op, prisma_counts
+from litqeval_gui.core.screening.prisma_svg import prisma_svg, write_prisma_csv
+from litqeval_gui.gui.notify import show_error
+from litqeval_gui.gui.screens import TopicTarget
+from litqeval_gui.gui.screens.prisma.render import save_diagram
+from litqeval_gui.gui.session import ProjectSession
+from litqeval_gui.gui.settings import Settings
+
+REFRESH_ON = ("lists", "records", "works", "decisions", "parameters")
+DIAGRAM_FILTER = "SVG image (*.svg);;PNG image (*.png);;PDF document (*.pdf)"
+MAX_COUNT = 10**9
+
+
+class PrismaView(TopicTarget, QWidget):
+    """A :class:`~litqeval_gui.gui.screens.Screen` opened on a topic."""
+
+    key = "prisma"
+
+    def __init__(self, session: ProjectSession, topic: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session, self.topic = session, topic
+        self.topic_id = session.project.topic_id(topic)
+        self._stale = False
+        self.counts: PrismaCounts | None = None
+        self.numbers_dialog: NumbersDialog | None = None
+        self.svg = ""
+        self.diagram = QSvgWidget()
+        self.diagram.setToolTip("The PRISMA 2020 flow diagram of the topic, counted from "
+                                "its lists and screenings")
+        self.scroll = QScrollArea()
+        self.scroll.setWidget(self.diagram)
+        self.scroll.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.source = QLabel()
+        self.source.setWordWrap(True)
+        buttons = QHBoxLayout()
+        for text, tip, slot in (
+                ("Save Diagram…", "Save the diagram as SVG, PNG or PDF", self.save_diagram),
+                ("Save Counts…", "Save every count of the diagram as CSV", self.save_counts),
+                ("Enter Numbers…", "Records removed before import, and the other-methods "
+                 "column (citation searching, websites…)", self.enter_numbers)):
+            button = QPushButton(text)
+            button.setToolTip(tip)
+            button.clicked.connect(slot)
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(buttons)
+        layout.addWidget(self.source)
+        layout.addWidget(self.scroll, 1)
+        self.refresh()
+
+    # -- the screen protocol ---------------------------------------------------------
+    @property
+    def title(self) -> str:
+        return f"PRISMA: {self.topic}"
+
+    @property
+    def tooltip(self) -> str:
+        return f"The PRISMA 2020 flow diagram of topic {self.topic}"
+
+    def screen_actions(self) -> list[QAction]:
+        return []
+
+    def project_changed(self, changes: Changes, _initiator: object) -> None:
+        if self.follow_topic(changes) and any(getattr(changes, f) for f in REFRESH_ON):
+            if self.isVisible():
+                self.refresh()
+            else:
+                self._stale = True
+
+    def showEvent(self, event) -> None:  # noqa: N802 — Qt override
+        if self._stale:
+            self.refresh()
+        super().showEvent(event)
+
+    def save_state(self, settings: Settings) -> None:
+        """Nothing to keep."""
+
+    def restore_state(self, settings: Settings) -> None:
+        """Nothing kept."""
+
+    # -- showing ---------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Count again and redraw."""
+        self._stale = False
+        self.counts = prisma_counts(self.session.project, self.topic)
+        self.svg = prisma_svg(self.counts)
+        self.diagram.load(self.svg.encode("utf-8"))
+        self.diagram.setFixedSize(self.diagram.renderer().defaultSize())
+        c = self.counts
+        self.source.setText(
+            f"Title/abstract screening: <b>{c.screening or 'none'}</b>; full text: "
+            f"<b>{c.fulltext or 'none (its numbers are zero)'}</b>. The newest screening "
+            "of each phase is counted.")
+
+    # -- exports and entered numbers -------------------------------------------------
+    def _ask(self, title: str, suffix: str, filters: str) -> tuple[str, str]:
+        start = Path(self.session.project.path).parent / f"PRISMA {self.topic}{suffix}"
+        return QFileDialog.getSaveFileName(self, title, str(start), filters)
+
+    def save_diagram(self) -> None:
+        name, chosen = self._ask("Save Diagram", ".svg", DIAGRAM_FILTER)
+        if name:
+            target = Path(name)
+            if target.suffix.lower() not in (".svg", ".png", ".pdf"):
+                target = target.with_suffix("." + chosen.split("(*.")[1].rstrip(")"))
+            self._saving(lambda: save_diagram(self.svg, target,
+                                              project=self.session.project.path))
+
+    def save_counts(self) -> None:
+        name, _ = self._ask("Save Counts", ".csv", "CSV (*.csv)")
+        if name and self.counts is not None:
+            counts = self.counts
+            self._saving(lambda: write_prisma_csv(counts, name,
+                                                  project=self.session.project.path))
+
+    def _saving(self, save) -> None:
+        try:
+            save()
+        except (OSError, LitqError) as exc:
+            show_error(self, "Nothing was saved", exc)
+
+    def enter_numbers(self) -> QDialog:
+        """The dialog of the entered numbers (opened, not run: the caller may drive it); one
+        dialog, filled again each time (a child of the screen, deleted with it)."""
+        if self.numbers_dialog is None:
+            self.numbers_dialog = NumbersDialog(self)
+            self.numbers_dialog.accepted.connect(
+                lambda: self._store(self.numbers_dialog.numbers()))
+        self.numbers_dialog.fill(self.counts.entered if self.counts else Entered())
+        self.numbers_dialog.open()
+        return self.numbers_dialog
+
+    def _store(self, numbers: Entered | str) -> None:
+        if isinstance(numbers, str):
+            show_error(self, "The numbers were not stored", numbers)
+            return
+        try:
+            op = entered_op(self.session.project, self.topic, numbers)
+        except LitqError as exc:
+            show_error(self, "The numbers were not stored", exc)
+            return
+        self.session.write(op, initiator=self)
+
+
+class NumbersDialog(QDialog):
+    """The numbers of the diagram that no import gives; "NAME = n" lines for the
+    other methods' sources and reasons."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("PRISMA Numbers")
+        self.removed_other, self.sought, self.not_retrieved = (self._spin() for _ in range(3))
+        self.sources = self._lines("Citation searching = 4")
+        self.reasons = self._lines("wrong outcome = 1")
+        form = QFormLayout(self)
+        form.addRow("Records removed before import for other reasons:", self.removed_other)
+        form.addRow(QLabel("<b>Identification via other methods</b>"))
+        form.addRow("Records identified (one source = n a line):", self.sources)
+        form.addRow("Reports sought for retrieval:", self.sought)
+        form.addRow("Reports not retrieved:", self.not_retrieved)
+        form.addRow("Reports excluded (one reason = n a line):", self.reasons)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def _spin(self) -> QSpinBox:
+        spin = QSpinBox(self)
+        spin.setRange(0, MAX_COUNT)
+        return spin
+
+    def _lines(self, example: str) -> QPlainTextEdit:
+        edit = QPlainTextEdit(self)
+        edit.setPlaceholderText(example)
+        edit.setFixedHeight(80)
+        return edit
+
+    def fill(self, numbers: Entered) -> None:
+        """Show ``numbers`` (the stored ones)."""
+        self.removed_other.setValue(numbers.removed_other)
+        self.sought.setValue(numbers.other_sought)
+        self.not_retrieved.setValue(numbers.other_not_retrieved)
+        for edit, counts in ((self.sources, numbers.other_identified),
+                             (self.reasons, numbers.other_excluded)):
+            edit.setPlainText("\n".join(f"{name} = {n}" for name, n in counts.items()))
+
+    def numbers(self) -> Entered | str:
+        """The numbers as entered, or a line saying which one cannot be read."""
+        mappings = []
+        for edit in (self.sources, self.reasons):
+            counts: dict[str, int] = {}
+            for line in edit.toPlainText().splitlines():
+                if not line.strip():
+                    continue
+                name, sep, value = line.rpartition("=")
+                if not sep or not name.strip() or not value.strip().isdigit():
+                    return f"{line.strip()!r}: write a name, '=' and a whole number"
+                counts[name.strip()] = int(value)
+            mappings.append(counts)
+        return Entered(removed_other=self.removed_other.value(),
+                       other_identified=mappings[0], other_sought=self.sought.value(),
+                       other_not_retrieved=self.not_retrieved.value(),
+                       other_excluded=mappings[1])

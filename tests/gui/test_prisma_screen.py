@@ -1,0 +1,90 @@
+"""The PRISMA screen: the diagram drawn from the project, redrawn as decisions are made
+and numbers entered; saved as SVG, PNG and PDF (screenshots light and dark)."""
+
+import xml.etree.ElementTree as ET
+
+import pytest
+from PySide6.QtGui import QImage
+
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.screening import store
+from litqeval_gui.gui.screens.prisma import PrismaView
+from litqeval_gui.gui.screens.prisma.render import PNG_SCALE, save_diagram
+from litqeval_gui.gui.session import ProjectSession
+from tests.gui.themed import shoot_both
+from tests.support.prisma import ANN, build_review
+
+
+def test_the_diagram_follows_decisions_and_entered_numbers(window, tmp_path, qtbot, shot):
+    path = build_review(tmp_path)
+    window.show()
+    assert window.open_project(path)
+    view = window.open_screen("prisma", "T")
+    assert view.title == "PRISMA: T"
+    assert (view.counts.screened, view.counts.included) == (12, 4)
+    assert view.diagram.renderer().isValid()
+    writer = window.session.project.sibling()
+    try:
+        ta = store.find_screening(writer, "T", "ta")
+        writer.write(store.decide_op(ta, store.items(writer, ta.id)[12], "exclude", ANN))
+    finally:
+        writer.close()
+    qtbot.waitUntil(lambda: view.counts.screened == 13, timeout=5000)
+    assert view.counts.excluded_screening == 4
+    assert 'data-count="screened" data-detail="">Records screened (n = 13)' in view.svg
+
+    dialog = view.enter_numbers()
+    dialog.removed_other.setValue(5)
+    dialog.sources.setPlainText("Citation searching = 3\nWebsites = 2")
+    dialog.sought.setValue(4)
+    dialog.not_retrieved.setValue(1)
+    dialog.reasons.setPlainText("wrong outcome = 1")
+    dialog.accept()
+    qtbot.waitUntil(lambda: view.counts.entered.other_used, timeout=5000)
+    assert view.counts.entered.other_identified == {"Citation searching": 3, "Websites": 2}
+    assert (view.counts.removed_other, view.counts.included) == (5, 4 + 2)
+    assert "Identification of studies via other methods" in view.svg
+    shot(view, "prisma_screen")
+
+
+def test_a_line_that_is_not_name_equals_number_is_refused(session, qtbot):
+    view = PrismaView(session, "T")
+    qtbot.addWidget(view)
+    dialog = view.enter_numbers()
+    dialog.sources.setPlainText("Citation searching: 3")
+    assert dialog.numbers() == ("'Citation searching: 3': write a name, '=' and a whole "
+                                "number")
+    dialog.reject()
+    assert view.enter_numbers() is dialog and dialog.sources.toPlainText() == ""
+
+
+def test_saved_as_svg_png_and_pdf(tmp_path, qtbot, shot):
+    path = build_review(tmp_path)
+    session = ProjectSession(Project.open(path))
+    try:
+        view = PrismaView(session, "T")
+        qtbot.addWidget(view)
+        size = view.diagram.renderer().defaultSize()
+        svg = save_diagram(view.svg, tmp_path / "flow.svg")
+        assert ET.parse(svg).getroot().get("width") == str(size.width())
+        png = QImage(str(save_diagram(view.svg, tmp_path / "flow.png")))
+        assert (png.width(), png.height()) == (size.width() * PNG_SCALE,
+                                               size.height() * PNG_SCALE)
+        assert png.pixelColor(2, 2).name() == "#ffffff"  # the white page
+        pdf = save_diagram(view.svg, tmp_path / "flow.pdf").read_bytes()
+        assert pdf.startswith(b"%PDF-") and b"/MediaBox" in pdf
+        with pytest.raises(LitqError, match="save the diagram as .svg, .png, .pdf"):
+            save_diagram(view.svg, tmp_path / "flow.jpg")
+        database = tmp_path / "copy.png"
+        database.write_bytes(path.read_bytes())
+        with pytest.raises(LitqError, match="is an SQLite database"):
+            save_diagram(view.svg, database)
+        shoot_both(shot, lambda: _sized(PrismaView(session, "T")), "prisma")
+    finally:
+        assert session.close()
+
+
+def _sized(view):
+    view.resize(1000, 640)
+    return view
