@@ -196,6 +196,29 @@ def test_screenshots_of_the_screener_in_both_themes_and_sizes(qtbot, session, sh
     for (width, height), name in (((890, 660), "1200x760"), ((1290, 900), "1600x1000")):
         shoot_both(shot, make(width, height), f"issue24_screener_{name}")
 
+    def seeding():
+        view = make(890, 660)()
+        dialog = view.open_seeding()
+        dialog.search.setText("a")
+        dialog.results.item(1).setSelected(True)
+        return dialog
+
+    shoot_both(shot, seeding, "issue24_known_relevant")
+
+
+def test_at_800_by_500_the_screener_keeps_its_keys_and_record(made, window, qtbot, shot):
+    """Degrading sensibly: at 800×500 the window keeps its size; the record and the
+    decision buttons are still shown (the progress side may scroll)."""
+    assert window.open_project(made[0])
+    view = window.open_screen("screening", store.find_screening(window.session.project,
+                                                                "T", "S"))
+    window.resize(800, 500)
+    window.show()
+    QApplication.processEvents()
+    shot(window, "issue24_screener_800x500")
+    assert window.width() <= 820
+    assert view.record.height() >= 60 and view.buttons["include"].isVisible()
+
 
 def test_the_small_recall_plot_says_the_knee_below_it_not_over_the_curve(qtbot, session):
     view = screening_view(qtbot, session)

@@ -204,7 +204,8 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
             left.addLayout(row)
         left.addWidget(self.key_map)
         left.addLayout(terms)
-        controls = QFormLayout()
+        controls = QFormLayout()  # narrow: the labels go above their fields
+        controls.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         controls.addRow("Ordering", self.ordering)
         controls.addRow("Question", self.question_edit)
         retrain = QHBoxLayout()
