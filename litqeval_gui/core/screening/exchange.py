@@ -153,6 +153,7 @@ class MergeReport:
     examples: list[str] = field(default_factory=list)  # titles of unmatched records
     conflicts_before: int = 0
     conflicts_after: int = 0
+    new_conflicts: list[int] = field(default_factory=list)  # record ids, screening order
     skipped_screenings: list[str] = field(default_factory=list)
     unblinded: bool = False  # the source brought an unblind event
 
@@ -161,6 +162,7 @@ class MergeReport:
                 "unmatched": self.unmatched, "unmatched_examples": self.examples,
                 "conflicts_before": self.conflicts_before,
                 "conflicts_after": self.conflicts_after,
+                "new_conflicts": self.new_conflicts,
                 "skipped_screenings": self.skipped_screenings, "unblinded": self.unblinded}
 
 
@@ -315,28 +317,33 @@ def merge_decisions(project: Project, source: str | Path, token: CancelToken = N
     plans = []
     for screening, events, unblinds in sources:
         report.screenings.append(screening.name)
-        report.conflicts_before += len(team.conflicts(project, screening.id))
+        before = {c.record_id for c in team.conflicts(project, screening.id)}
+        report.conflicts_before += len(before)
         known = set(map(tuple, project.db.execute(
             "SELECT reviewer, at FROM screening_unblinds WHERE screening_id = ?",
             [screening.id])))
         new_unblinds = sorted({(u["reviewer"], u["at"]) for u in unblinds} - known)
-        plans.append((screening, _plan(project, screening, events, report), new_unblinds))
+        plans.append((screening, _plan(project, screening, events, report), new_unblinds,
+                      before))
         token.raise_if_cancelled()
-    yield Progress(2, 3, f"writing {sum(len(rows) for _, rows, _ in plans)} events")
+    yield Progress(2, 3, f"writing {sum(len(plan[1]) for plan in plans)} events")
 
     def op(p: Project) -> Done[None]:
-        for screening, rows, new_unblinds in plans:
+        for screening, rows, new_unblinds, _ in plans:
             p.db.conn.executemany(_INSERT, rows)
             _tie_targets(p, screening.id)
             p.db.conn.executemany(
                 "INSERT INTO screening_unblinds (screening_id, reviewer, at) VALUES (?, ?, ?)",
                 [(screening.id, who, at) for who, at in new_unblinds])
-        changed = any(rows or new for _, rows, new in plans)
+        changed = any(rows or new for _, rows, new, _ in plans)
         return Done(store.DECISIONS if changed else Changes(), None)
 
     project.write(op)
-    report.added = sum(len(rows) for _, rows, _ in plans)
-    report.unblinded = any(new for _, _, new in plans)
-    report.conflicts_after = sum(len(team.conflicts(project, s.id)) for s, _, _ in plans)
+    report.added = sum(len(rows) for _, rows, _, _ in plans)
+    report.unblinded = any(new for _, _, new, _ in plans)
+    for screening, _, _, before in plans:
+        after = [c.record_id for c in team.conflicts(project, screening.id)]
+        report.conflicts_after += len(after)
+        report.new_conflicts += [r for r in after if r not in before]
     yield Progress(3, 3, "merged")
     return report

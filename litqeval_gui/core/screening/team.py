@@ -111,6 +111,16 @@ def conflicts(project: Project, screening_id: int, *,
     return found
 
 
+def seen_by_one(project: Project, screening_id: int) -> list[int]:
+    """Records (in screening order) exactly one reviewer has decided: what the second
+    reviewer still has to screen, for a screener limited to them."""
+    counts: dict[int, int] = defaultdict(int)
+    for decisions in by_reviewer(project, screening_id).values():
+        for record_id in decisions:
+            counts[record_id] += 1
+    return [r for r in store.items(project, screening_id) if counts.get(r) == 1]
+
+
 def final_decisions(project: Project, screening_id: int) -> dict[int, str]:
     """record id → final label: the resolution where one exists, else the label every
     reviewer who decided it gave (no entry while a conflict is unresolved)."""

@@ -35,6 +35,7 @@ def test_conflicts_of_a_constructed_case(pair):
         "Ada": "maybe", "Bob": "include"}
     assert all(c.resolution is None for c in found)
     assert team.conflicts(project, screening.id, pair=("Ada", "Eve")) == []
+    assert team.seen_by_one(project, screening.id) == [ids[8]]  # Bob's 9th
 
 
 def test_resolution_sets_the_final_decision_not_the_reviewers(pair):

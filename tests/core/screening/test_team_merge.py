@@ -90,12 +90,13 @@ def test_merge_is_idempotent_and_order_independent(tmp_path, template):
 
 def test_conflicts_reported_by_merge(tmp_path, template):
     ada, bob = copy(template, tmp_path, "ada"), copy(template, tmp_path, "bob")
-    screen(ada, "Ada", ["include", "exclude", "include", "maybe"])
+    ids = screen(ada, "Ada", ["include", "exclude", "include", "maybe"])
     screen(bob, "Bob", ["include", "include", "include", "maybe"])
     export(bob, "Bob", tmp_path / "bob.jsonl")
     report = merge(ada, tmp_path / "bob.jsonl")
     # record 2: include vs exclude; record 4: maybe on both sides (nobody decided it)
     assert (report.conflicts_before, report.conflicts_after) == (0, 2)
+    assert report.new_conflicts == [ids[1], ids[3]]
 
 
 def test_foreign_file_refused_and_project_unchanged(tmp_path, template):
