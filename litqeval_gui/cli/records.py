@@ -15,10 +15,11 @@ from litqeval_gui.cli.common import (
     pair,
 )
 from litqeval_gui.core import evaluation
+from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import exporting, ingest, matches, queries
-from litqeval_gui.core.records.importing import formats
+from litqeval_gui.core.records.importing import formats, read_records
 
 
 def cmd_new(args: argparse.Namespace) -> None:
@@ -29,31 +30,50 @@ def cmd_new(args: argparse.Namespace) -> None:
 def cmd_import(args: argparse.Namespace) -> None:
     mapping = column_mapping(args.map) if args.map else None
     where = dict(pair(clause, "--where") for clause in args.where or [])
+    if (args.topic is None) == (not args.each_topic):
+        raise LitqError("give --topic, or --each-topic for a TREC run or qrels file")
+    topics = _trec_topics(args.file, args.format) if args.each_topic else [args.topic]
     progress = TextProgress()
+    summaries = []
     finished = False  # whether the import is committed (then Ctrl-C no longer undoes it)
     try:
         with open_for_writing(args.project) as project:
-            job = ingest.import_file(
-                project, args.file, topic=args.topic, role=args.role, name=args.name,
-                query=args.query or "", database=args.database, fmt=args.format,
-                mapping=mapping, where=where or None,
-            )
-            try:
-                summary = run_job(job, progress)
-                finished = True
-            except KeyboardInterrupt:
-                job.close()  # an interrupted import rolls back here
-                finished = _import_done(project, args.topic, args.name or args.file.stem)
-                raise
-            finally:
-                job.close()
-                progress.finish()
+            for topic in topics:  # a TREC file's topic id: the importer keeps its lines
+                finished = False
+                job = ingest.import_file(
+                    project, args.file, topic=topic, role=args.role, name=args.name,
+                    query=args.query or "", database=args.database, fmt=args.format,
+                    mapping=mapping, where=where or None,
+                )
+                try:
+                    summaries.append(run_job(job, progress))
+                    finished = True
+                except KeyboardInterrupt:
+                    job.close()  # an interrupted import rolls back here
+                    finished = _import_done(project, topic, args.name or args.file.stem)
+                    raise
+                finally:
+                    job.close()
+                    progress.finish()
     except KeyboardInterrupt:
         if finished:
             raise KeyboardInterrupt("interrupted after the import had finished; "
                                     "it is kept") from None
         raise
-    emit(args, summary.as_dict(), summary.report)
+    if not args.each_topic:
+        emit(args, summaries[0].as_dict(), summaries[0].report)
+    else:
+        emit(args, {"imports": [s.as_dict() for s in summaries]},
+             lambda: "".join(s.report() for s in summaries))
+
+
+def _trec_topics(path: Path, fmt: str) -> list[str]:
+    """The topic ids of TREC run or qrels ``path`` (``--each-topic``)."""
+    result = run_job(read_records(path, fmt=fmt, limit=1))
+    if result.format not in ("trec-run", "qrels"):
+        raise LitqError(f"{path}: --each-topic needs a TREC run or qrels file, not "
+                        f"{result.format}")
+    return list(result.topics)
 
 
 def _import_done(project: Project, topic: str, name: str) -> bool:
@@ -160,7 +180,10 @@ def register(command: Command) -> None:
     command("new", cmd_new, "create a new, empty project file")
     p = command("import", cmd_import, "import a file as a core set or result list")
     p.add_argument("file", type=Path)
-    p.add_argument("--topic", required=True)
+    p.add_argument("--topic")
+    p.add_argument("--each-topic", action="store_true",
+                   help="a TREC run or qrels file: import each of its topics into the "
+                        "project topic of the same id (instead of --topic)")
     p.add_argument("--role", required=True, choices=ingest.ROLES)
     p.add_argument("--name", help="list name (default: the file name)")
     p.add_argument("--query", help="the search query text that produced the export")
