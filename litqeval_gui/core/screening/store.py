@@ -291,6 +291,36 @@ def _take_op(screening: Screening, context: Context, kind: str) -> Op:
     return op
 
 
+def resolve_op(screening: Screening, record_id: int, label: str, resolver: str, *,
+               reason: str = "", note: str = "") -> Op:
+    """Settle ``record_id``'s final decision as ``label`` (a ``resolve`` event by
+    ``resolver``, a named third reviewer or "consensus"); the value is the event."""
+    check_label(screening.scheme, label)
+    if not resolver.strip():
+        raise LitqError("a resolution needs the resolver's name (or 'consensus')")
+
+    def op(p: Project) -> Done[Event]:
+        if p.db.execute("SELECT 1 FROM screening_items WHERE screening_id = ? AND record_id = ?",
+                        [screening.id, record_id]).fetchone() is None:
+            raise LitqError(f"record {record_id} is not in screening {screening.name!r}")
+        event_id = _insert(p, screening, record_id, "resolve", None, Context(resolver),
+                           label=label, reason=reason, note=note)
+        return Done(DECISIONS, event(p, event_id))
+    return op
+
+
+def unblind_op(screening: Screening, reviewer: str) -> Op:
+    """Unblind a blind screening, recorded as who did it and when."""
+    if not reviewer.strip():
+        raise LitqError("unblinding needs the reviewer's name")
+
+    def op(p: Project) -> Done[None]:
+        p.db.execute("INSERT INTO screening_unblinds (screening_id, reviewer, at) "
+                     "VALUES (?, ?, ?)", [screening.id, reviewer, _stamp()])
+        return Done(DECISIONS, None)
+    return op
+
+
 def _undo_target(project: Project, screening_id: int) -> int | None:
     return project.db.execute("SELECT MAX(id) FROM screening_effective WHERE screening_id = ?",
                               [screening_id]).fetchone()[0]

@@ -6,14 +6,15 @@ latest by (``at``, id): merged events get new ids in whatever order files arrive
 time stamp is what a reviewer's own sequence is ordered by. A **conflict** is a record
 two or more reviewers decided where the labels differ or any of them is ``maybe``
 (graded: differing grades). A **resolution** is an event of its own (kind ``resolve``,
-reviewer = who resolved: a named third reviewer or "consensus"); the record's final
+reviewer = who resolved: a named third reviewer or "consensus"; written by
+:func:`store.resolve_op`); the record's final
 decision is its latest resolution, else the reviewers' common label. Reviewers' own
 decisions are never changed by it.
 
 A **blind** screening shows each reviewer only their own decisions until someone
-unblinds it (:func:`unblind_op`, an event in ``screening_unblinds``): every reader that
-is given the reviewer (``store.current_decisions(…, reviewer)``, the session, counts,
-stopping panel, training and exports) filters by it.
+unblinds it (:func:`store.unblind_op`, an event in ``screening_unblinds``): every
+reader given the reviewer (``store.current_decisions(…, reviewer)``, the session,
+counts, stopping panel, training and exports) filters by it.
 """
 
 from __future__ import annotations
@@ -22,11 +23,9 @@ import itertools
 from collections import defaultdict
 from dataclasses import dataclass
 
-from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.projectfile.writes import Done, Op
 from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.labels import GRADED, check_label
+from litqeval_gui.core.screening.labels import GRADED
 from litqeval_gui.metrics.agreement import Kappa, kappa_agreement
 
 CONSENSUS = "consensus"
@@ -41,37 +40,7 @@ def by_reviewer(project: Project, screening_id: int) -> dict[str, dict[int, stor
     return dict(found)
 
 
-def unblind_op(screening: store.Screening, reviewer: str) -> Op:
-    """Unblind a blind screening, recorded as who did it and when."""
-    if not reviewer.strip():
-        raise LitqError("unblinding needs the reviewer's name")
-
-    def op(p: Project) -> Done[None]:
-        p.db.execute("INSERT INTO screening_unblinds (screening_id, reviewer, at) "
-                     "VALUES (?, ?, ?)", [screening.id, reviewer, store._stamp()])
-        return Done(store.DECISIONS, None)
-    return op
-
-
 # -- conflicts and resolution ------------------------------------------------------------
-
-def resolve_op(screening: store.Screening, record_id: int, label: str, resolver: str, *,
-               reason: str = "", note: str = "") -> Op:
-    """Settle ``record_id``'s final decision as ``label`` (a ``resolve`` event by
-    ``resolver``, a named third reviewer or :data:`CONSENSUS`); the value is the event."""
-    check_label(screening.scheme, label)
-    if not resolver.strip():
-        raise LitqError("a resolution needs the resolver's name (or 'consensus')")
-
-    def op(p: Project) -> Done[store.Event]:
-        if p.db.execute("SELECT 1 FROM screening_items WHERE screening_id = ? AND record_id = ?",
-                        [screening.id, record_id]).fetchone() is None:
-            raise LitqError(f"record {record_id} is not in screening {screening.name!r}")
-        event_id = store._insert(p, screening, record_id, "resolve", None,
-                                 store.Context(resolver), label=label, reason=reason, note=note)
-        return Done(store.DECISIONS, store.event(p, event_id))
-    return op
-
 
 def resolutions(project: Project, screening_id: int) -> dict[int, store.Event]:
     """record id → its latest resolution."""

@@ -9,7 +9,7 @@ import pytest
 
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import panel, store, team
+from litqeval_gui.core.screening import panel, store
 from litqeval_gui.core.screening.exchange import export_decisions, merge_decisions
 from litqeval_gui.core.screening.export import export_audit, export_screening
 from litqeval_gui.core.screening.features import build_features
@@ -83,7 +83,7 @@ def test_exports_hold_only_the_reviewers_own(blind, tmp_path):
 
 def test_unblinding_is_an_event_and_opens_the_view(blind):
     project, screening, _ = blind
-    project.write(team.unblind_op(screening, "Ada"))
+    project.write(store.unblind_op(screening, "Ada"))
     opened = store.get_screening(project, screening.id)
     assert not opened.blind
     assert project.db.execute("SELECT reviewer FROM screening_unblinds").fetchall() == [("Ada",)]
@@ -103,7 +103,7 @@ def test_unblinding_travels_with_a_decisions_file(tmp_path):
         screening = store.find_screening(project, "T", "s")
         project.write(store.decide_op(screening, store.items(project, screening.id)[0],
                                       "include", store.Context("Ada")))
-        project.write(team.unblind_op(screening, "Ada"))
+        project.write(store.unblind_op(screening, "Ada"))
         export_decisions(project, screening, "Ada", tmp_path / "ada.jsonl")
     with Project.open(bob) as project:
         assert store.find_screening(project, "T", "s").blind

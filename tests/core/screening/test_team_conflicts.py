@@ -43,7 +43,7 @@ def test_resolution_sets_the_final_decision_not_the_reviewers(pair):
     before = {who: {r: e.label for r, e in d.items()}
               for who, d in team.by_reviewer(project, screening.id).items()}
     assert ids[1] not in team.final_decisions(project, screening.id)  # unresolved
-    project.write(team.resolve_op(screening, ids[1], "include", team.CONSENSUS))
+    project.write(store.resolve_op(screening, ids[1], "include", team.CONSENSUS))
     final = team.final_decisions(project, screening.id)
     assert final[ids[1]] == "include"
     assert final[ids[0]] == "include" and final[ids[2]] == "exclude"  # agreed
@@ -57,7 +57,7 @@ def test_resolution_sets_the_final_decision_not_the_reviewers(pair):
     summary = team.agreement(project, screening)
     assert (summary.resolved, summary.unresolved) == (1, 2)
     with pytest.raises(LitqError):
-        team.resolve_op(screening, ids[1], "perhaps", "Eve")
+        store.resolve_op(screening, ids[1], "perhaps", "Eve")
 
 
 def test_agreement_of_the_constructed_case(pair):
