@@ -53,6 +53,12 @@ def test_enter_and_escape_return_the_focus_to_the_record(qtbot, session):
     _press(qtbot, Qt.Key.Key_I)
     assert view.labels == {first: "include"}
     assert view.include_edit.text() == "mice"
+    qtbot.mouseClick(view.include_edit, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(view.buttons["maybe"], Qt.MouseButton.LeftButton)  # a click elsewhere
+    assert view.record.hasFocus()
+    _press(qtbot, Qt.Key.Key_E)
+    assert list(view.labels.values()) == ["include", "maybe", "exclude"]
+    assert view.include_edit.text() == "mice"
 
 
 # -- item 8: counters that say what they count -----------------------------------------------

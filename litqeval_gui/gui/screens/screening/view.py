@@ -176,6 +176,7 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
     def _button(self, row: QHBoxLayout, name: str, text: str, key: str, slot) -> None:
         button = QPushButton(text)
         button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Space scrolls, never clicks
+        button.clicked.connect(self.record.setFocus)  # a click leaves a text field too
         button.clicked.connect(lambda checked=False: slot())
         row.addWidget(button)
         self.buttons[name] = button
