@@ -252,25 +252,64 @@ def _latest(found: list[Screening], phase: str, name: str | None) -> Screening |
     return of_phase[-1] if of_phase else None
 
 
-def _sources(project: Project, topic_id: int, import_ids: list[int]
-             ) -> tuple[list[Source], int]:
-    """Each live list's source and the number of distinct works over all of them."""
-    sources = []
+@dataclass(frozen=True)
+class Flow:
+    """The records behind each count of the databases-and-registers column (record ids;
+    a work is shown by its screening item, else by its first record in list order)."""
+
+    sources: tuple[Source, ...]
+    identified: dict[str, list[int]]
+    duplicates_removed: list[int]
+    removed_automation: list[int]
+    filtered_out: list[int]
+    screened: list[int]
+    excluded_screening: list[int]
+    sought: list[int]
+    not_retrieved: list[int]
+    assessed: list[int]
+    excluded_fulltext: dict[str, list[int]]
+    included: list[int]
+    screening: Screening | None
+    fulltext: Screening | None
+
+    def records(self, count: str, detail: str = "") -> list[int]:
+        """The records of ``count`` (a name of :meth:`PrismaCounts.rows`; ``detail`` the
+        database or reason); entered numbers have none."""
+        found = getattr(self, {"removed_other": "filtered_out", "included_databases":
+                               "included"}.get(count, count), None)
+        if isinstance(found, dict):
+            return list(found.get(detail, []))
+        if count in ("sources", "screening", "fulltext") or found is None:
+            raise LitqError(f"no records behind the count {count!r}")
+        return list(found)
+
+
+def _identification(project: Project, import_ids: list[int]
+                    ) -> tuple[list[Source], dict[str, list[int]], dict[int, int], list[int]]:
+    """Each live list's source, the records per database, each work's first record (list
+    order, then rank) and the records that repeat a work already seen (duplicates)."""
+    sources, by_database = [], {}
+    first: dict[int, int] = {}
+    duplicates = []
     for import_id in import_ids:
-        row = project.db.execute(
-            "SELECT i.name, COALESCE(i.database, ''), (SELECT COUNT(*) FROM records r "
-            "WHERE r.import_id = i.id) FROM live_imports i WHERE i.id = ?",
-            [import_id]).fetchone()
-        if row is not None:
-            database = row[1].strip()
-            sources.append(Source(row[0], DATABASE_NAMES.get(database.casefold(), database)
-                                  or row[0], row[2]))
-    marks = ",".join("?" * len(import_ids))
-    works = project.db.execute(
-        f"SELECT COUNT(DISTINCT work_id) FROM live_records WHERE topic_id = ? "
-        f"AND import_id IN ({marks})", [topic_id, *import_ids]).fetchone()[0] \
-        if import_ids else 0
-    return sources, works
+        row = project.db.execute("SELECT name, COALESCE(database, '') FROM live_imports "
+                                 "WHERE id = ?", [import_id]).fetchone()
+        if row is None:
+            continue
+        database = row[1].strip()
+        name = DATABASE_NAMES.get(database.casefold(), database) or row[0]
+        ids = []
+        for record_id, work_id in project.db.execute(
+                "SELECT id, work_id FROM records WHERE import_id = ? ORDER BY rank, id",
+                [import_id]):
+            ids.append(record_id)
+            if work_id in first:
+                duplicates.append(record_id)
+            else:
+                first[work_id] = record_id
+        sources.append(Source(row[0], name, len(ids)))
+        by_database.setdefault(name, []).extend(ids)
+    return sources, by_database, first, duplicates
 
 
 def _included(screening: Screening, label: str) -> bool:
@@ -278,10 +317,10 @@ def _included(screening: Screening, label: str) -> bool:
         else label == "include"
 
 
-def prisma_counts(project: Project, topic: str, *, screening: str | None = None,
-                  fulltext: str | None = None) -> PrismaCounts:
-    """The topic's PRISMA 2020 counts (module docstring). ``screening``/``fulltext`` name
-    the title/abstract and full-text screenings to count (default: the newest of each)."""
+def prisma_flow(project: Project, topic: str, *, screening: str | None = None,
+                fulltext: str | None = None) -> Flow:
+    """The records behind the topic's counts (module docstring). ``screening``/``fulltext``
+    name the title/abstract and full-text screenings (default: the newest of each)."""
     topic_id = project.topic_id(topic)
     found = store.screenings(project, topic)
     first = _latest(found, TITLE_ABSTRACT, screening)
@@ -289,37 +328,65 @@ def prisma_counts(project: Project, topic: str, *, screening: str | None = None,
     import_ids = list(first.lists) if first else [row[0] for row in project.db.execute(
         "SELECT id FROM live_imports WHERE topic_id = ? AND role = 'results' ORDER BY id",
         [topic_id])]
-    sources, works = _sources(project, topic_id, import_ids)
-    records = sum(s.records for s in sources)
+    sources, by_database, work_first, duplicates = _identification(project, import_ids)
 
     decided = store.current_decisions(project, first.id) if first else []
-    filtered_out = max(works - first.size, 0) if first and \
-        first.record_filter != RecordFilter() else 0
-    excluded_screening = sum(not is_relevant(first.scheme, e.label) for e in decided) \
-        if first else 0
-
-    sought = not_retrieved = assessed = 0
-    reasons: Counter[str] = Counter()
-    if second is not None:
-        sought = second.size
-        final = store.current_decisions(project, second.id)
-        for e in final:
-            if e.reason.strip().casefold() in NOT_RETRIEVED and not _included(second, e.label):
-                not_retrieved += 1
+    automation, filtered = [], []
+    if first is not None:
+        work_of = {record: work for work, record in work_first.items()}
+        items = store.items(project, first.id)
+        marks = ",".join("?" * len(items))
+        work_of |= dict(project.db.execute(
+            f"SELECT id, work_id FROM records WHERE id IN ({marks})", items)) if items else {}
+        shown = {work_of[r]: r for r in items if r in work_of}  # work → its screening item
+        done = {work_of.get(e.record_id) for e in decided}
+        is_filtered = first.record_filter != RecordFilter()
+        for work, record in work_first.items():
+            if work in done:
                 continue
-            assessed += 1
-            if not is_relevant(second.scheme, e.label):
-                reasons[e.reason.strip() or NO_REASON] += 1
-        included = sum(_included(second, e.label) for e in final)
-    else:
-        included = sum(_included(first, e.label) for e in decided) if first else 0
+            if work in shown or not is_filtered:
+                automation.append(shown.get(work, record))
+            else:
+                filtered.append(record)
 
+    sought, not_retrieved, assessed, included = [], [], [], []
+    reasons: dict[str, list[int]] = {}
+    if second is not None:
+        sought = store.items(project, second.id)
+        for e in store.current_decisions(project, second.id):
+            if e.reason.strip().casefold() in NOT_RETRIEVED and not _included(second, e.label):
+                not_retrieved.append(e.record_id)
+                continue
+            assessed.append(e.record_id)
+            if _included(second, e.label):
+                included.append(e.record_id)
+            elif not is_relevant(second.scheme, e.label):
+                reasons.setdefault(e.reason.strip() or NO_REASON, []).append(e.record_id)
+    elif first is not None:
+        included = [e.record_id for e in decided if _included(first, e.label)]
+
+    return Flow(
+        sources=tuple(sources), identified=by_database, duplicates_removed=duplicates,
+        removed_automation=automation, filtered_out=filtered,
+        screened=[e.record_id for e in decided],
+        excluded_screening=[e.record_id for e in decided
+                            if not is_relevant(first.scheme, e.label)] if first else [],
+        sought=sought, not_retrieved=not_retrieved, assessed=assessed,
+        excluded_fulltext=dict(sorted(reasons.items())), included=included,
+        screening=first, fulltext=second)
+
+
+def prisma_counts(project: Project, topic: str, *, screening: str | None = None,
+                  fulltext: str | None = None) -> PrismaCounts:
+    """The topic's PRISMA 2020 counts (module docstring); arguments as :func:`prisma_flow`."""
+    flow = prisma_flow(project, topic, screening=screening, fulltext=fulltext)
     return PrismaCounts(
-        topic=topic, screening=first.name if first else None,
-        fulltext=second.name if second else None, sources=tuple(sources),
-        duplicates_removed=records - works,
-        removed_automation=works - filtered_out - len(decided) if first else 0,
-        filtered_out=filtered_out, screened=len(decided),
-        excluded_screening=excluded_screening, sought=sought, not_retrieved=not_retrieved,
-        assessed=assessed, excluded_fulltext=dict(sorted(reasons.items())),
-        included_databases=included, entered=entered(project, topic))
+        topic=topic, screening=flow.screening.name if flow.screening else None,
+        fulltext=flow.fulltext.name if flow.fulltext else None, sources=flow.sources,
+        duplicates_removed=len(flow.duplicates_removed),
+        removed_automation=len(flow.removed_automation),
+        filtered_out=len(flow.filtered_out), screened=len(flow.screened),
+        excluded_screening=len(flow.excluded_screening), sought=len(flow.sought),
+        not_retrieved=len(flow.not_retrieved), assessed=len(flow.assessed),
+        excluded_fulltext={k: len(v) for k, v in flow.excluded_fulltext.items()},
+        included_databases=len(flow.included), entered=entered(project, topic))

@@ -15,7 +15,13 @@ from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.stored import DamagedDataError
 from litqeval_gui.core.records.queries import RecordFilter
 from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.prisma import Entered, entered, entered_op, prisma_counts
+from litqeval_gui.core.screening.prisma import (
+    Entered,
+    entered,
+    entered_op,
+    prisma_counts,
+    prisma_flow,
+)
 from litqeval_gui.core.screening.prisma_svg import prisma_svg, write_prisma_csv
 from tests.support.prisma import ANN, build_review, import_list
 from tests.support.synthetic import topic_records
@@ -177,3 +183,34 @@ def test_names_that_look_like_formulas_stay_text(built, tmp_path):
     write_prisma_csv(c, out)
     assert "'=HYPERLINK(1)" in out.read_text(encoding="utf-8-sig")
     assert ("identified", "=HYPERLINK(1)", 1) in _svg_counts(prisma_svg(c))
+
+
+def test_the_records_behind_each_count(built):
+    with Project.open(built) as project:
+        project.write(entered_op(project, "T", OTHER))
+        flow = prisma_flow(project, "T")
+        c = prisma_counts(project, "T")
+        items = store.items(project, store.find_screening(project, "T", "ta").id)
+        work = dict(project.db.execute("SELECT id, work_id FROM records"))
+        pubmed = {r for (r,) in project.db.execute(
+            "SELECT r.id FROM records r JOIN imports i ON i.id = r.import_id "
+            "WHERE i.database = 'PubMed'")}
+    for stage, name, detail, n in c.rows():
+        if stage in ("identification", "screening"):  # entered numbers have no records
+            entered_here = OTHER.removed_other if name == "removed_other" else 0
+            assert len(flow.records(name, detail)) == n - entered_here, (name, detail)
+    assert set(flow.records("identified", "PubMed")) == pubmed
+    assert flow.records("screened") == items[:12]
+    assert flow.records("excluded_screening") == items[9:12]
+    assert flow.records("removed_automation") == items[12:]
+    assert flow.records("sought") == items[:9]
+    assert flow.records("not_retrieved") == [items[7]]
+    assert flow.records("excluded_fulltext", "wrong population") == items[4:6]
+    assert flow.records("excluded_fulltext", "no reason given") == [items[6]]
+    assert flow.records("included") == flow.records("included_databases") == items[:4]
+    duplicates = flow.records("duplicates_removed")
+    assert len({work[r] for r in duplicates}) == 6  # each repeats a work screened once
+    assert {work[r] for r in duplicates} <= {work[r] for r in items}
+    assert not set(duplicates) & set(items)
+    with pytest.raises(LitqError, match="no records behind the count 'sources'"):
+        flow.records("sources")
