@@ -30,6 +30,7 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import NEVER, CancelToken, Progress
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.projectfile.stored import read_json, read_strings
 from litqeval_gui.core.projectfile.writes import Done
 from litqeval_gui.core.records.model import normalise_doi, normalise_pmid, normalise_title
 from litqeval_gui.core.screening import store, team
@@ -70,14 +71,16 @@ def _event_lines(project: Project, screening: store.Screening,
         sql += " AND reviewer = ?"
         params.append(reviewer)
     lines = []
-    for (_, record_id, kind, target, target_key, label, reason, note, tags, who, at, phase,
-         ordering, position, model) in project.db.execute(sql + " ORDER BY at, id", params):
+    for (event_id, record_id, kind, target, target_key, label, reason, note, tags, who, at,
+         phase, ordering, position, model) in project.db.execute(sql + " ORDER BY at, id",
+                                                                 params):
+        what = f"the stored decision {event_id}"
         if target is not None:
             target_ref = keys.get(target)
         else:
-            target_ref = json.loads(target_key) if target_key else None
+            target_ref = read_json(target_key, what, dict, "target_key") if target_key else None
         lines.append({"kind": kind, "reviewer": who, "at": at, "label": label,
-                      "reason": reason, "note": note, "tags": json.loads(tags),
+                      "reason": reason, "note": note, "tags": read_strings(tags, what, "tags"),
                       "phase": phase, "ordering": ordering, "position": position,
                       "model": model, "record": prints.get(record_id, {}),
                       "target": target_ref})
@@ -135,11 +138,22 @@ def _read_file(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
                         f"this version reads version {VERSION}")
     events = rows[1:]
     for number, event in enumerate(events, 2):
-        if not (isinstance(event, dict) and event.get("kind") in _KINDS
-                and isinstance(event.get("reviewer"), str) and event["reviewer"].strip()
-                and isinstance(event.get("at"), str) and isinstance(event.get("record"), dict)):
+        if not _is_event(event):
             raise LitqError(f"{path.name}: line {number} is not a decision event")
     return header, events
+
+
+def _is_event(event: object) -> bool:
+    """Whether a decisions-file line has an event's shape (types of every field)."""
+    if not (isinstance(event, dict) and event.get("kind") in _KINDS
+            and isinstance(event.get("reviewer"), str) and event["reviewer"].strip()
+            and isinstance(event.get("at"), str) and isinstance(event.get("record"), dict)):
+        return False
+    texts = ("label", "reason", "note", "phase", "ordering", "model")
+    position = event.get("position")
+    return (all(isinstance(event.get(k, ""), str) for k in texts)
+            and (position is None or type(position) is int)
+            and all(isinstance(v, str | int) or v is None for v in event["record"].values()))
 
 
 @dataclass
@@ -272,6 +286,8 @@ def _plan(project: Project, screening: store.Screening, events: Iterable[dict[st
                       else None)
         seen.add(identity)
         tags = event.get("tags") or []
+        if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+            raise LitqError(f"the tags of an event of {event['reviewer']} are not a list of text")
         rows.append((screening.id, record_id, event["kind"], label or None,
                      event.get("reason") or None, event.get("note") or None,
                      json.dumps(tags) if tags else None, event["reviewer"], event["at"],

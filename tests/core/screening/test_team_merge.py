@@ -224,3 +224,21 @@ def test_any_split_of_a_reviewers_events_merges_back(tmp_path_factory, template,
         got = {e.record_id: e.label
                for e in store.reviewer_decisions(project, screening.id, "Ada")}
     assert got == wanted
+
+
+@pytest.mark.parametrize("field, value", [("note", ["a", "list"]), ("position", "3"),
+                                          ("tags", "not-a-list"), ("kind", "delete"),
+                                          ("record", {"doi": {"x": 1}})])
+def test_a_damaged_event_is_one_line_and_changes_nothing(tmp_path, template, field, value):
+    ada, bob = copy(template, tmp_path, "ada"), copy(template, tmp_path, "bob")
+    screen(ada, "Ada", ["include", "exclude"])
+    export(ada, "Ada", tmp_path / "ada.jsonl")
+    header, first, second = (tmp_path / "ada.jsonl").read_text().splitlines()
+    event = json.loads(second)
+    event[field] = value
+    (tmp_path / "ada.jsonl").write_text("\n".join([header, first, json.dumps(event)]) + "\n")
+    before = state(bob)
+    with pytest.raises(LitqError) as refused:
+        merge(bob, tmp_path / "ada.jsonl")
+    assert "\n" not in str(refused.value)
+    assert state(bob) == before
