@@ -95,3 +95,26 @@ def test_no_label_overlaps_another(qtbot):
               and item.label.isVisible() and item.label.toPlainText()]
     assert len(labels) == 2  # "judged to 11" (top panel), "k_cr = 2" (rate panel)
     assert not labels[0].intersects(labels[1])
+
+
+@pytest.mark.parametrize("height", [660, 400])
+def test_the_rate_legend_sits_above_the_threshold_and_the_curve(qtbot, height):
+    """Issue 24 §4: the legend covered the threshold line (and the curve) in a small
+    panel; the panel leaves room above both, at any threshold."""
+    plot = DepthPlot()
+    qtbot.addWidget(plot)
+    for threshold in (0.8, 0.6):
+        shown(qtbot, plot, threshold)
+        plot.resize(560, height)
+        qtbot.wait(50)
+        if height == 400:  # a panel of 92 px has no room for a legend of 84
+            assert not plot.rate_panel.legend.isVisible()
+            assert plot.rate_panel.viewRange()[1][1] <= 1.0
+            continue
+        box = plot.rate_panel.vb.mapSceneToView(
+            plot.rate_panel.legend.sceneBoundingRect()).boundingRect()
+        bottom = min(box.top(), box.bottom())  # the legend's lowest value on the y axis
+        x, y = plot.rate.getData()
+        under = y[(x >= box.left() - 0.5) & (x <= box.right() + 0.5)]
+        assert bottom > threshold and (under.size == 0 or bottom > under.max()), \
+            (threshold, bottom)

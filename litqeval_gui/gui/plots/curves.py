@@ -159,6 +159,21 @@ class DepthPlot(style.ThemedLayout):
                                        pen=pg.mkPen(None))
         self.rate_panel.addItem(self.run)
         self.markers: list[pg.InfiniteLine] = []
+        self._rate_peak = 1.0  # the highest of t and ŕ: the legend stays above it
+        self.rate_panel.vb.sigResized.connect(lambda *_: self._fit_rate_range())
+
+    def _fit_rate_range(self) -> None:
+        """The rate panel from 0 to above the threshold and the curve by the legend's
+        height, so the legend covers neither; a panel too low for that (the legend would
+        take more than 60 % of it) hides the legend instead."""
+        view = self.rate_panel.vb.sceneBoundingRect()
+        if view.height() <= 0:
+            return
+        legend = self.rate_panel.legend
+        covered = (legend.sceneBoundingRect().bottom() - view.top() + 6) / view.height()
+        legend.setVisible(covered <= 0.6)
+        covered = min(max(covered, 0.0), 0.6) if legend.isVisible() else 0.0
+        self.rate_panel.setYRange(0, self._rate_peak * 1.05 / (1 - covered), padding=0)
 
     def set_data(self, depths: ArrayLike, nrels: ArrayLike, pool_size: ArrayLike,
                  rate: ArrayLike, *, threshold: float, rate_depths: ArrayLike | None = None,
@@ -176,10 +191,9 @@ class DepthPlot(style.ThemedLayout):
         self.rate.setData(rk, _array(rate))
         self.threshold.setValue(threshold)
         top = max(1.0, 1.25 * threshold)
-        if len(rate):
-            self.rate_panel.enableAutoRange(axis="y")
-        else:
-            self.rate_panel.setYRange(0, top, padding=0.02)
+        rates = _array(rate)
+        self._rate_peak = max([threshold, *rates[np.isfinite(rates)].tolist()]) \
+            if len(rate) else top
         middle = (k[0] + k[-1]) / 2 if k.size else 0.0
         _say(self.rate_message, "" if len(rate) else (rate_note or "no smoothed rate yet"),
              middle, threshold / 2 if threshold >= 0.4 else (threshold + top) / 2)
@@ -206,6 +220,7 @@ class DepthPlot(style.ThemedLayout):
             style.add_legend_entry(legend, pg.ScatterPlotItem(symbol="s", size=12, pen=None,
                                                               brush=self.run.brush),
                                    f"ŕ below t at depths {l_run[0]}–{l_run[1]}", fg)
+        self._fit_rate_range()
 
 
 class FrontierPlot(style.ThemedPlot):
