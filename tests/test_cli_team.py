@@ -66,6 +66,17 @@ def test_two_reviewers_merge_and_read_agreement(tmp_path, capsys):
     assert (document["resolved"], document["unresolved"]) == (0, 2)
     code, out, _ = run(capsys, "agreement", path, "--topic", "T", "--screening", "S")
     assert "κ = 0.333" in out
+    code, out, err = run(capsys, "screen-resolve", path, "--topic", "T", "--screening", "S",
+                         "--record", ids[1], "--label", "exclude", "--by", "Cy", "--json")
+    assert code == 0, err
+    assert json.loads(out) == {"record": ids[1], "label": "exclude", "by": "Cy"}
+    code, out, _ = run(capsys, "agreement", path, "--topic", "T", "--screening", "S", "--json")
+    assert (json.loads(out)["resolved"], json.loads(out)["unresolved"]) == (1, 1)
+    code, out, _ = run(capsys, "conflicts", path, "--topic", "T", "--screening", "S", "--json")
+    assert json.loads(out)["conflicts"][0]["resolution"] == {"label": "exclude", "by": "Cy"}
+    code, _, err = run(capsys, "screen-resolve", path, "--topic", "T", "--screening", "S",
+                       "--record", "x", "--label", "exclude")
+    assert code == 2 and "not in screening" in err
 
 
 def test_merge_refuses_a_foreign_file_in_one_line(tmp_path, capsys):
@@ -94,3 +105,11 @@ def test_screen_new_blind(tmp_path, capsys):
     with Project.open(path, readonly=True) as project:
         assert store.find_screening(project, "T", "S").blind
         assert not store.find_screening(project, "T", "open").blind
+    code, out, err = run(capsys, "screen-unblind", path, "--topic", "T", "--screening", "S",
+                         "--reviewer", "Ada")
+    assert code == 0, err
+    with Project.open(path, readonly=True) as project:
+        assert not store.find_screening(project, "T", "S").blind
+    code, _, err = run(capsys, "screen-unblind", path, "--topic", "T", "--screening", "S",
+                       "--reviewer", "Ada")
+    assert code == 2 and "not blind" in err

@@ -1,5 +1,6 @@
 """Team screening offline (issue 25): screen-export-decisions, merge, conflicts,
-agreement — over :mod:`litqeval_gui.core.screening.exchange` and ``team``."""
+agreement, screen-resolve, screen-unblind — over
+:mod:`litqeval_gui.core.screening.exchange`, ``team`` and ``store``."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import math
 from pathlib import Path
 
 from litqeval_gui.cli.common import Command, TextProgress, emit, open_for_writing
+from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store, team
@@ -64,6 +66,26 @@ def cmd_conflicts(args: argparse.Namespace) -> None:
     emit(args, {"conflicts": document}, text)
 
 
+def cmd_resolve(args: argparse.Namespace) -> None:
+    with open_for_writing(args.project) as project:
+        screening = store.find_screening(project, args.topic, args.screening)
+        record_id = int(args.record) if args.record.isdigit() else -1
+        made = project.write(store.resolve_op(screening, record_id, args.label, args.by,
+                                              note=args.note or "")).value
+    emit(args, {"record": made.record_id, "label": made.label, "by": made.reviewer},
+         lambda: f"record {made.record_id}: final decision {made.label} ({made.reviewer})")
+
+
+def cmd_unblind(args: argparse.Namespace) -> None:
+    with open_for_writing(args.project) as project:
+        screening = store.find_screening(project, args.topic, args.screening)
+        if not screening.blind:
+            raise LitqError(f"screening {screening.name!r} is not blind")
+        project.write(store.unblind_op(screening, args.reviewer))
+    emit(args, {"screening": screening.name, "unblinded_by": args.reviewer},
+         lambda: f"screening {screening.name!r} unblinded by {args.reviewer}")
+
+
 def _number(value: float) -> float | None:
     return None if math.isnan(value) else value
 
@@ -112,6 +134,22 @@ def register(command: Command) -> None:
     p = command("merge", cmd_merge,
                 "bring a colleague's decisions file (or copy of the project) in")
     p.add_argument("source", type=Path, metavar="FILE_OR_PROJECT")
+
+    p = command("screen-resolve", cmd_resolve,
+                "settle a record's final decision (a third reviewer or 'consensus')")
+    p.add_argument("--topic", required=True)
+    p.add_argument("--screening", required=True)
+    p.add_argument("--record", required=True, metavar="ID", help="the record id")
+    p.add_argument("--label", required=True)
+    p.add_argument("--by", default=team.CONSENSUS,
+                   help="who resolved it (default: consensus)")
+    p.add_argument("--note")
+
+    p = command("screen-unblind", cmd_unblind,
+                "let every reviewer see everyone's decisions (recorded as an event)")
+    p.add_argument("--topic", required=True)
+    p.add_argument("--screening", required=True)
+    p.add_argument("--reviewer", required=True, help="who unblinds it")
 
     for name, func, text in (
             ("conflicts", cmd_conflicts, "records whose reviewers' decisions differ"),
