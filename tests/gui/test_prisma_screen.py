@@ -4,11 +4,13 @@ and numbers entered; saved as SVG, PNG and PDF (screenshots light and dark)."""
 import xml.etree.ElementTree as ET
 
 import pytest
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.prisma_svg import counted_lines
 from litqeval_gui.gui.screens.prisma import PrismaView
 from litqeval_gui.gui.screens.prisma.render import PNG_SCALE, save_diagram
 from litqeval_gui.gui.session import ProjectSession
@@ -33,6 +35,21 @@ def test_the_diagram_follows_decisions_and_entered_numbers(window, tmp_path, qtb
     qtbot.waitUntil(lambda: view.counts.screened == 13, timeout=5000)
     assert view.counts.excluded_screening == 4
     assert 'data-count="screened" data-detail="">Records screened (n = 13)' in view.svg
+    lines = {count: element for element, count in counted_lines(view.svg).items()}
+    where = view.diagram.renderer().boundsOnElement(lines["excluded_fulltext",
+                                                         "wrong population"]).center()
+    with qtbot.waitSignal(view.diagram.clicked):
+        qtbot.mouseClick(view.diagram, Qt.MouseButton.LeftButton, pos=where.toPoint())
+    listed = view.records_dialog
+    assert listed.isVisible() and listed.table.rowCount() == 2
+    assert listed.table.item(0, 1).text() == "2004"  # a year, not a number with a comma
+    assert listed.heading.text().startswith("<b>Reports excluded: wrong population</b>")
+    shot(listed, "prisma_records")
+    listed.reject()
+    where = view.diagram.renderer().boundsOnElement(lines["screened", ""]).center()
+    assert view.number_clicked(where).table.rowCount() == 13
+    view.records_dialog.reject()
+    assert view.number_clicked(QPointF(1, 1)) is None  # the page's corner: no number
 
     dialog = view.enter_numbers()
     dialog.removed_other.setValue(5)

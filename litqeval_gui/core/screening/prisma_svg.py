@@ -6,8 +6,10 @@ The layout is the official PRISMA 2020 template for new reviews: phase bands on 
 boxes of removed and excluded records on the right of each step, and the other-methods
 column when the user entered any of its numbers. Each line that shows a count is a
 ``<text>`` with ``data-count`` (the count's name in :meth:`PrismaCounts.rows`) and
-``data-detail`` (the database, source or reason; empty for the others), so the app can
-tell which number was clicked and a test can read every number back. A long line is
+``data-detail`` (the database, source or reason; empty for the others; and
+``data-column="other_methods"`` in that column), so the app can
+tell which number was clicked and a test can read every number back, and an ``id``
+(``count-1``, ``count-2``…) by which a renderer finds its bounds. A long line is
 broken into several ``<text>`` elements (renderers differ on ``<tspan>``); the count's
 attributes are on the last, which holds the "(n = …)".
 """
@@ -114,16 +116,21 @@ class _Drawing:
         ET.SubElement(marker, "path", {"d": "M0,0 L10,5 L0,10 z", "fill": "#000"})
         ET.SubElement(self.svg, "rect", {"width": str(width), "height": str(height),
                                          "fill": "#fff"})
+        self.counted = 0
 
-    def box(self, x: int, y: int, h: int, lines: list[Line], fill: str = "#fff") -> None:
+    def box(self, x: int, y: int, h: int, lines: list[Line], other: bool = False) -> None:
         ET.SubElement(self.svg, "rect", {"x": str(x), "y": str(y), "width": str(BOX),
-                                         "height": str(h), "fill": fill, "stroke": "#000"})
+                                         "height": str(h), "fill": "#fff", "stroke": "#000"})
         baseline = y + PAD + LINE - 4
         for (_, name, detail), parts in zip(lines, _wrapped(lines), strict=True):
             for index, part in enumerate(parts):
                 attributes = {"x": str(x + PAD), "y": str(baseline), "style": FONT}
                 if name and index == len(parts) - 1:
-                    attributes |= {"data-count": name, "data-detail": detail}
+                    self.counted += 1
+                    attributes |= {"id": f"count-{self.counted}", "data-count": name,
+                                   "data-detail": detail}
+                    if other:
+                        attributes["data-column"] = "other_methods"
                 ET.SubElement(self.svg, "text", attributes).text = part
                 baseline += LINE
 
@@ -189,9 +196,9 @@ def prisma_svg(counts: PrismaCounts) -> str:
             d.box(x1, top, h, boxes[right])
             d.arrow((x0 + BOX, top + h / 2), (x1, top + h / 2))
         if other and other_left:
-            d.box(x2, top, h, boxes[other_left])
+            d.box(x2, top, h, boxes[other_left], other=True)
         if other and other_right:
-            d.box(x3, top, h, boxes[other_right])
+            d.box(x3, top, h, boxes[other_right], other=True)
             d.arrow((x2 + BOX, top + h / 2), (x3, top + h / 2))
     middle = x0 + BOX / 2
     for above in range(len(rows) - 1):
@@ -206,6 +213,14 @@ def prisma_svg(counts: PrismaCounts) -> str:
     for child in d.svg:  # one element a line (ET.indent would add spaces inside <text>)
         child.tail = "\n"
     return ET.tostring(d.svg, encoding="unicode", xml_declaration=False) + "\n"
+
+
+def counted_lines(svg: str) -> dict[str, tuple[str, str]]:
+    """Each counted line of the databases-and-registers column (the counts with records
+    behind them): its ``id`` → (count, detail), read from the diagram's text."""
+    return {e.get("id"): (e.get("data-count"), e.get("data-detail"))
+            for e in ET.fromstring(svg).iter(f"{{{SVG_NS}}}text")
+            if e.get("data-count") and not e.get("data-column")}
 
 
 def write_prisma_svg(counts: PrismaCounts, path: str | Path, *,

@@ -22,7 +22,7 @@ from litqeval_gui.core.screening.prisma import (
     prisma_counts,
     prisma_flow,
 )
-from litqeval_gui.core.screening.prisma_svg import prisma_svg, write_prisma_csv
+from litqeval_gui.core.screening.prisma_svg import counted_lines, prisma_svg, write_prisma_csv
 from tests.support.prisma import ANN, build_review, import_list
 from tests.support.synthetic import topic_records
 
@@ -164,6 +164,10 @@ def test_svg_parses_and_holds_every_count(built, tmp_path, other):
     assert _svg_counts(text) == wanted
     words = " ".join(ET.fromstring(text).itertext())
     assert ("Identification of studies via other methods" in words) is other
+    assert sorted(counted_lines(text).values()) == sorted([  # the clickable ones
+        *((name, detail) for stage, name, detail, _ in c.rows() if stage != "other_methods"
+          and name not in ("included_databases", "included_other_methods")),
+        ("included", "")])  # twice: studies and reports
     for heading in ("Identification", "Screening", "Included", "Records screened",
                     "Reports sought for retrieval", "Studies included in review"):
         assert heading in words

@@ -1,17 +1,20 @@
 """A topic's PRISMA 2020 flow diagram (:mod:`litqeval_gui.core.screening.prisma`), drawn
 from the project and redrawn when decisions, lists or the entered numbers change, with
 buttons to save it (SVG, PNG, PDF), save its counts (CSV) and enter the numbers no
-import gives (records removed before import, the other-methods column).
+import gives (records removed before import, the other-methods column). A click on a
+number of the databases-and-registers column lists its records
+(:meth:`~litqeval_gui.core.screening.prisma.Flow.records`).
 
 The diagram is a document for a report: it keeps its white page in the dark theme.
 """
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtGui import QAction, QMouseEvent
 from PySide6.QtSvgWidgets import QSvgWidget
 from PySide6.QtWidgets import (
     QDialog,
@@ -30,17 +33,44 @@ from PySide6.QtWidgets import (
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.changes import Changes
-from litqeval_gui.core.screening.prisma import Entered, PrismaCounts, entered_op, prisma_counts
-from litqeval_gui.core.screening.prisma_svg import prisma_svg, write_prisma_csv
+from litqeval_gui.core.records import queries
+from litqeval_gui.core.records.model import Record
+from litqeval_gui.core.screening.prisma import (
+    Entered,
+    PrismaCounts,
+    entered_op,
+    prisma_counts,
+    prisma_flow,
+)
+from litqeval_gui.core.screening.prisma_svg import counted_lines, prisma_svg, write_prisma_csv
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.screens import TopicTarget
 from litqeval_gui.gui.screens.prisma.render import save_diagram
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
+from litqeval_gui.gui.tables import fill_table, read_only_table
 
 REFRESH_ON = ("lists", "records", "works", "decisions", "parameters")
 DIAGRAM_FILTER = "SVG image (*.svg);;PNG image (*.png);;PDF document (*.pdf)"
 MAX_COUNT = 10**9
+HEADINGS = {"identified": "Records identified", "duplicates_removed": "Duplicate records "
+            "removed", "removed_automation": "Records marked as ineligible by automation "
+            "tools", "removed_other": "Records removed for other reasons",
+            "screened": "Records screened", "excluded_screening": "Records excluded",
+            "sought": "Reports sought for retrieval", "not_retrieved": "Reports not retrieved",
+            "assessed": "Reports assessed for eligibility",
+            "excluded_fulltext": "Reports excluded", "included": "Studies included"}
+
+
+class Diagram(QSvgWidget):
+    """The diagram, drawn at its own size; ``clicked`` gives where (in SVG units)."""
+
+    clicked = Signal(QPointF)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 — Qt override
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.clicked.emit(event.position())
+        super().mousePressEvent(event)
 
 
 class PrismaView(TopicTarget, QWidget):
@@ -55,10 +85,13 @@ class PrismaView(TopicTarget, QWidget):
         self._stale = False
         self.counts: PrismaCounts | None = None
         self.numbers_dialog: NumbersDialog | None = None
+        self.records_dialog: RecordsDialog | None = None
         self.svg = ""
-        self.diagram = QSvgWidget()
+        self.diagram = Diagram()
         self.diagram.setToolTip("The PRISMA 2020 flow diagram of the topic, counted from "
-                                "its lists and screenings")
+                                "its lists and screenings; click a number to list its "
+                                "records")
+        self.diagram.clicked.connect(self.number_clicked)
         self.scroll = QScrollArea()
         self.scroll.setWidget(self.diagram)
         self.scroll.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -126,6 +159,32 @@ class PrismaView(TopicTarget, QWidget):
             f"<b>{c.fulltext or 'none (its numbers are zero)'}</b>. The newest screening "
             "of each phase is counted.")
 
+    # -- the records behind a number -------------------------------------------------
+    def count_at(self, point: QPointF) -> tuple[str, str] | None:
+        """The (count, detail) of the counted line at ``point``, or None."""
+        renderer = self.diagram.renderer()
+        for element, count in counted_lines(self.svg).items():
+            if renderer.boundsOnElement(element).adjusted(-2, -2, 2, 2).contains(point):
+                return count
+        return None
+
+    def number_clicked(self, point: QPointF) -> RecordsDialog | None:
+        """List the records of the number at ``point`` (None when there is none)."""
+        found = self.count_at(point)
+        if found is None:
+            return None
+        count, detail = found
+        project = self.session.project
+        record_ids = prisma_flow(project, self.topic).records(count, detail)
+        records = queries.records_by_id(project, record_ids)
+        if self.records_dialog is None:
+            self.records_dialog = RecordsDialog(self)
+        heading = HEADINGS.get(count, count) + (f": {detail}" if detail else "")
+        self.records_dialog.show_records(heading, [(r, records[r]) for r in record_ids
+                                                   if r in records])
+        self.records_dialog.open()
+        return self.records_dialog
+
     # -- exports and entered numbers -------------------------------------------------
     def _ask(self, title: str, suffix: str, filters: str) -> tuple[str, str]:
         start = Path(self.session.project.path).parent / f"PRISMA {self.topic}{suffix}"
@@ -174,6 +233,31 @@ class PrismaView(TopicTarget, QWidget):
             show_error(self, "The numbers were not stored", exc)
             return
         self.session.write(op, initiator=self)
+
+
+class RecordsDialog(QDialog):
+    """The records behind one number of the diagram."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Records Behind a Number")
+        self.heading = QLabel()
+        self.table = read_only_table(["Title", "Year", "DOI", "Record"],
+                                     "Each record counted in this number")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(buttons)
+        self.resize(760, 420)
+
+    def show_records(self, heading: str, records: list[tuple[int, Record]]) -> None:
+        """Show ``records`` (id, record) under ``heading``."""
+        self.heading.setText(f"<b>{html.escape(heading)}</b> ({len(records):,} records; "
+                             "databases and registers)")
+        fill_table(self.table, [(r.title or "(no title)", str(r.year or ""), r.doi, record_id)
+                                for record_id, r in records])
 
 
 class NumbersDialog(QDialog):
