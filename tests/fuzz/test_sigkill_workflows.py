@@ -57,12 +57,18 @@ MARK = "litq-kill:"  # the wrappers' report lines on stderr
 REPORTING = textwrap.dedent(f"""
     import sys
     from litqeval_gui.core.pooling import state
+    from litqeval_gui.core.projectfile.project import Project
     from litqeval_gui.core.screening.session import ScreeningSession
 
     def say(*words):
         print({MARK!r}, *words, file=sys.stderr, flush=True)
 
-    decide, advance = ScreeningSession.decide, state.advance
+    decide, advance, write = ScreeningSession.decide, state.advance, Project.write
+
+    def reported_write(self, op):
+        done = write(self, op)
+        say("wrote")
+        return done
 
     def reported_decide(self, *args, **kwargs):
         event = decide(self, *args, **kwargs)
@@ -75,6 +81,7 @@ REPORTING = textwrap.dedent(f"""
         return made
 
     ScreeningSession.decide, state.advance = reported_decide, reported_advance
+    Project.write = reported_write
 """)
 CLI = REPORTING + textwrap.dedent("""
     from litqeval_gui import cli
@@ -119,27 +126,31 @@ def _env() -> dict[str, str]:
 @dataclass
 class Run:
     """What a workflow process did: its exit code (-9 when killed), the commits it
-    reported, its stdout, and how long it worked after start-up (``started``)."""
+    reported, how many writes it made, its stdout, and how long it worked after
+    start-up (``started``)."""
 
     code: int
     reported: list[tuple[str, ...]]
+    writes: int
     out: str
     seconds: float
 
 
 def _run(script: str, argv: list[str], folder: Path, *, kill_after: float | None = None,
-         kill_at_report: tuple[int, float] | None = None) -> Run:
+         kill_at: tuple[str, int, float] | None = None) -> Run:
     """Run ``script`` with ``argv``. SIGKILL it ``kill_after`` seconds after it reported
-    ``started``, or (``kill_at_report`` = (k, delay)) ``delay`` seconds after its k-th
-    reported commit, so somewhere inside the next one; unless it finished first."""
+    ``started``, or (``kill_at`` = (``committed`` or ``wrote``, k, delay)) ``delay``
+    seconds after its k-th such report (k = 0: after ``started``), so somewhere inside
+    what comes next; unless it finished first."""
     out_path = folder / "out.txt"
     with out_path.open("w") as out:
         proc = subprocess.Popen([sys.executable, "-c", script, *argv], stdout=out,
                                 stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
                                 env=_env())
-    unkilled = kill_after is None and kill_at_report is None
+    unkilled = kill_after is None and kill_at is None
     lines: list[str] = []
     reported: list[tuple[str, ...]] = []
+    writes = 0
     timer, started = None, time.monotonic()
     try:
         for line in proc.stderr:
@@ -153,11 +164,14 @@ def _run(script: str, argv: list[str], folder: Path, *, kill_after: float | None
                     timer.start()
             elif line.startswith(f"{MARK} committed "):
                 reported.append(tuple(line.split()[2:]))
-            if kill_at_report is not None and len(reported) == kill_at_report[0] and (
-                    reported or line == f"{MARK} started\n"):
-                time.sleep(kill_at_report[1])
+            elif line == f"{MARK} wrote\n":
+                writes += 1
+            if kill_at is not None and line.startswith(
+                    f"{MARK} {kill_at[0]}" if kill_at[1] else f"{MARK} started") and (
+                    writes if kill_at[0] == "wrote" else len(reported)) == kill_at[1]:
+                time.sleep(kill_at[2])
                 proc.send_signal(signal.SIGKILL)
-                kill_at_report = None
+                kill_at = None
         code = proc.wait(timeout=300)
         seconds = time.monotonic() - started
     finally:
@@ -169,7 +183,7 @@ def _run(script: str, argv: list[str], folder: Path, *, kill_after: float | None
         proc.stderr.close()
     if unkilled:
         assert code == 0, "".join(lines)[-2000:]
-    return Run(code, reported, out_path.read_text(), seconds)
+    return Run(code, reported, writes, out_path.read_text(), seconds)
 
 
 @dataclass
@@ -178,9 +192,9 @@ class Workflow:
     first); ``state`` reads the project (checking everything it reads) into a value to
     compare; ``prefix_state`` is the state after a prefix of the reference's reports;
     ``resume`` gives the argv that completes a killed run (None: nothing left to do);
-    ``describe`` names what a kill left, given the final state (counted); a workflow
-    that ``reports`` commits is killed just after a random one of them, the others at a
-    random time of the reference's work."""
+    ``describe`` names what a kill left, given the final state (counted). A workflow
+    that ``reports`` commits is killed just after a random one of them; the others, by
+    turns, just after a random write and at a random time of the reference's work."""
 
     name: str
     script: str
@@ -213,10 +227,12 @@ def campaign(flow: Workflow, kills: int) -> None:
     for kill in range(kills):
         rng = random.Random(f"{flow.name}-{kill}")
         path = _fresh(flow.template, "p.litq")
-        if flow.reports:
-            moment = (rng.randrange(len(reference.reported)), rng.uniform(0, 0.005))
-            killed = _run(flow.script, flow.argv(path), folder, kill_at_report=moment)
-            when = f"{moment[1] * 1000:.1f} ms after report {moment[0]}"
+        if flow.reports or kill % 2 == 0:
+            kind, count = (("committed", len(reference.reported)) if flow.reports
+                           else ("wrote", reference.writes))
+            moment = (kind, rng.randrange(count), rng.uniform(0, 0.005))
+            killed = _run(flow.script, flow.argv(path), folder, kill_at=moment)
+            when = f"{moment[2] * 1000:.1f} ms after {kind} report {moment[1]}"
         else:
             seconds = rng.uniform(0, reference.seconds)
             killed = _run(flow.script, flow.argv(path), folder, kill_after=seconds)
