@@ -218,3 +218,13 @@ def test_the_records_behind_each_count(built):
     assert not set(duplicates) & set(items)
     with pytest.raises(LitqError, match="no records behind the count 'sources'"):
         flow.records("sources")
+
+
+def test_a_graded_screening_excludes_grade_zero(built, tmp_path):
+    with Project.open(built) as project:
+        graded = store.create_screening(project, "T", "graded", ["pubmed"], scheme="graded")
+        for record, grade in zip(store.items(project, graded.id), "0123001", strict=False):
+            project.write(store.decide_op(graded, record, grade, ANN))
+        c = prisma_counts(project, "T", screening="graded")
+    assert (c.screened, c.excluded_screening, c.removed_automation) == (7, 3, 3)  # 0 0 0
+    assert c.identified == {"PubMed": 10} and c.duplicates_removed == 0
