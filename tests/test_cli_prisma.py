@@ -91,3 +91,23 @@ def test_the_command_does_not_load_qt(built):
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+def test_lists_are_counted_under_the_label_given(built, capsys):
+    code, out, err = run(capsys, "prisma", built, "--topic", "T", "--source",
+                         "update=PubMed update 2025", "--json")
+    assert code == 0, err
+    assert json.loads(out)["identified"] == {"PubMed": 10, "Scopus": 8,
+                                             "PubMed update 2025": 4}
+    run(capsys, "prisma", built, "--topic", "T", "--source", "scopus=Embase")
+    identified = json.loads(run(capsys, "prisma", built, "--topic", "T", "--json")[1])[
+        "identified"]
+    assert identified == {"PubMed": 10, "Embase": 8, "PubMed update 2025": 4}  # both kept
+    run(capsys, "prisma", built, "--topic", "T", "--source", "update=")
+    identified = json.loads(run(capsys, "prisma", built, "--topic", "T", "--json")[1])[
+        "identified"]
+    assert identified == {"PubMed": 14, "Embase": 8}
+    before = built.read_bytes()
+    code, _, err = run(capsys, "prisma", built, "--topic", "T", "--source", "nope=X",
+                       "--removed-other", "3")
+    assert code == 2 and "no list named 'nope'" in err and built.read_bytes() == before

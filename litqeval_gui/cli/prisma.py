@@ -19,6 +19,7 @@ from litqeval_gui.core.screening.prisma import (
     entered,
     entered_op,
     prisma_counts,
+    source_labels_op,
 )
 from litqeval_gui.core.screening.prisma_svg import write_prisma_csv, write_prisma_svg
 
@@ -74,12 +75,18 @@ def _text(c: PrismaCounts) -> str:
 
 def cmd_prisma(args: argparse.Namespace) -> None:
     changes = _changes(args)
-    opened = open_for_writing(args.project) if changes else \
+    labels = dict(pair(part, "--source") for part in args.source or [])
+    opened = open_for_writing(args.project) if changes or labels else \
         Project.open(args.project, readonly=True)
     with opened as project:
+        ops = []  # every change checked before any is written
         if changes:
             numbers = dataclasses.replace(entered(project, args.topic), **changes)
-            project.write(entered_op(project, args.topic, numbers))
+            ops.append(entered_op(project, args.topic, numbers))
+        if labels:
+            ops.append(source_labels_op(project, args.topic, labels))
+        for op in ops:
+            project.write(op)
         counts = prisma_counts(project, args.topic, screening=args.screening,
                                fulltext=args.fulltext)
     written = []
@@ -109,6 +116,9 @@ def register(command: Command) -> None:
     p.add_argument("--csv", type=Path, metavar="OUT.csv", help="write the counts")
     numbers = p.add_argument_group(
         "numbers no import gives, stored in the project (each replaces the stored one)")
+    numbers.add_argument("--source", nargs="+", metavar="LIST=LABEL",
+                         help="count a list under this database or register name, e.g. "
+                              "'pubmed-2024=PubMed' (LIST= takes the import's database back)")
     numbers.add_argument("--removed-other", type=int, metavar="N",
                          help="records removed before screening for other reasons, outside "
                               "the project")

@@ -3,9 +3,10 @@
 One record is one report and one study (the project does not link several reports of
 a study). The counts, for the databases-and-registers column:
 
-- ``identified``: live records of each identification list, keyed by the import's
-  ``database`` (as people write it, :data:`DATABASE_NAMES`; the list name when it has
-  none; lists of one database are summed). The
+- ``identified``: live records of each identification list, keyed by the label the
+  user gave the list (:func:`source_labels_op`), else the import's ``database`` (as
+  people write it, :data:`DATABASE_NAMES`), else the list's name; lists of one label
+  are summed. The
   lists are those of the title/abstract screening, or every result list of the topic
   when it has none. Each import is one identification source, so a search update
   imported as its own list adds its records to its database.
@@ -41,7 +42,7 @@ from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.stored import DamagedDataError
 from litqeval_gui.core.projectfile.writes import Op
-from litqeval_gui.core.records.queries import RecordFilter
+from litqeval_gui.core.records.queries import RecordFilter, find_list
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.labels import GRADED, is_relevant
 from litqeval_gui.core.screening.store import Screening
@@ -236,6 +237,36 @@ def entered_op(project: Project, topic: str, numbers: Entered) -> Op:
     ])
 
 
+def _labels(topic_id: int) -> parameters.Parameter:
+    """The user's label of each identification list: ``[[import id, label], …]``."""
+    return parameters.Parameter(f"prisma.{topic_id}.source_labels", list, [])
+
+
+def source_labels(project: Project, topic: str) -> dict[int, str]:
+    """The user's label of each list (import id → label) the diagram counts it under."""
+    parameter = _labels(project.topic_id(topic))
+    stored = parameters.get(project, parameter)
+    if not all(isinstance(p, list) and len(p) == 2 and type(p[0]) is int
+               and isinstance(p[1], str) and p[1].strip() for p in stored):
+        raise DamagedDataError(f"the stored parameter {parameter.key!r}",
+                               "it is not a list of [list id, label] pairs")
+    return {import_id: label for import_id, label in stored}
+
+
+def source_labels_op(project: Project, topic: str, labels: dict[str, str]) -> Op:
+    """Label lists (list name → label; an empty label takes the list's own back) for
+    the diagram, keeping the other lists' labels; an unknown list is refused."""
+    chosen = source_labels(project, topic)
+    for list_name, label in labels.items():
+        import_id = find_list(project, topic, list_name).id
+        if label.strip():
+            chosen[import_id] = label.strip()
+        else:
+            chosen.pop(import_id, None)
+    return parameters.set_value_op(_labels(project.topic_id(topic)),
+                                   [[k, v] for k, v in chosen.items()])
+
+
 # -- counting ------------------------------------------------------------------------------
 
 def _latest(found: list[Screening], phase: str, name: str | None) -> Screening | None:
@@ -284,7 +315,7 @@ class Flow:
         return list(found)
 
 
-def _identification(project: Project, import_ids: list[int]
+def _identification(project: Project, import_ids: list[int], labels: dict[int, str]
                     ) -> tuple[list[Source], dict[str, list[int]], dict[int, int], list[int]]:
     """Each live list's source, the records per database, each work's first record (list
     order, then rank) and the records that repeat a work already seen (duplicates)."""
@@ -297,7 +328,8 @@ def _identification(project: Project, import_ids: list[int]
         if row is None:
             continue
         database = row[1].strip()
-        name = DATABASE_NAMES.get(database.casefold(), database) or row[0]
+        name = labels.get(import_id) or DATABASE_NAMES.get(database.casefold(),
+                                                           database) or row[0]
         ids = []
         for record_id, work_id in project.db.execute(
                 "SELECT id, work_id FROM records WHERE import_id = ? ORDER BY rank, id",
@@ -328,7 +360,8 @@ def prisma_flow(project: Project, topic: str, *, screening: str | None = None,
     import_ids = list(first.lists) if first else [row[0] for row in project.db.execute(
         "SELECT id FROM live_imports WHERE topic_id = ? AND role = 'results' ORDER BY id",
         [topic_id])]
-    sources, by_database, work_first, duplicates = _identification(project, import_ids)
+    sources, by_database, work_first, duplicates = _identification(
+        project, import_ids, source_labels(project, topic))
 
     decided = store.current_decisions(project, first.id) if first else []
     automation, filtered = [], []
