@@ -179,9 +179,11 @@ def test_the_screener_fits_1200_by_760(made, window, qtbot, shot):
     rules = view.progress.rules_box
     view.refresh_panel()
     qtbot.waitUntil(lambda: len(view.progress.rule_labels) >= 4)
-    QApplication.processEvents()
-    # the stopping rules' texts are never cut: their box is as high as it needs
-    assert rules.height() >= rules.minimumSizeHint().height()
+    qtbot.wait(100)  # laid out again
+    # the stopping rules' texts are never cut: each label is as high as its text needs
+    assert rules.isVisible()
+    for label in view.progress.rule_labels:
+        assert label.height() >= label.heightForWidth(label.width()), label.text()
     shot(window, "issue24_screener_1200x760")
 
 
@@ -196,6 +198,9 @@ def test_screenshots_of_the_screener_in_both_themes_and_sizes(qtbot, session, sh
             view.resize(width, height)
             for label in ("include", "exclude", "maybe"):
                 view.decide(label)
+            settle(qtbot, session)
+            view.refresh_panel()  # the stopping rules' texts, read in the background
+            qtbot.waitUntil(lambda: len(view.progress.rule_labels) >= 4)
             return view
         return build
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 
+from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
 
 from litqeval_gui.core.screening.panel import RECOMMENDED, Panel, Verdict
@@ -36,6 +37,15 @@ def rule_name(title: str) -> str:
     return title.split(" (")[0]
 
 
+class SideCurve(RecallCurvePlot):
+    """The recall curve of the side panel: it asks for its minimum height only, so the
+    scrolling side scrolls for the rules' texts, never for the plot (which takes the
+    room left)."""
+
+    def sizeHint(self) -> QSize:  # noqa: N802 — Qt override
+        return QSize(super().sizeHint().width(), self.minimumHeight())
+
+
 class ProgressPanel(QWidget):
     """Counts above, the rules' verdicts (the recommended one marked) with the recall
     estimate, then the recall curve."""
@@ -50,7 +60,7 @@ class ProgressPanel(QWidget):
         self.rule_labels: list[QLabel] = []
         self.estimate = QLabel(wordWrap=True)
         self.rules.addWidget(self.estimate)
-        self.curve = RecallCurvePlot(title="")
+        self.curve = SideCurve(title="")
         self.curve.setMinimumHeight(180)
         self.curve.legend.setVisible(False)  # in a plot this small it covers the curve:
         self.curve_note = QLabel(wordWrap=True)  # the knee is said below it instead
