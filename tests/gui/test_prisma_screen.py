@@ -57,8 +57,16 @@ def test_the_diagram_follows_decisions_and_entered_numbers(window, tmp_path, qtb
     dialog.sought.setValue(4)
     dialog.not_retrieved.setValue(1)
     dialog.reasons.setPlainText("wrong outcome = 1")
+    dialog.list_labels.setPlainText("update = PubMed update")
+    shot(dialog, "prisma_numbers")
     dialog.accept()
     qtbot.waitUntil(lambda: view.counts.entered.other_used, timeout=5000)
+    qtbot.waitUntil(lambda: "PubMed update" in view.counts.identified, timeout=5000)
+    assert view.counts.identified == {"PubMed": 10, "Scopus": 8, "PubMed update": 4}
+    assert view.enter_numbers().list_labels.toPlainText() == "update = PubMed update"
+    dialog.list_labels.setPlainText("")
+    dialog.accept()  # a label no longer listed is dropped
+    qtbot.waitUntil(lambda: "PubMed update" not in view.counts.identified, timeout=5000)
     assert view.counts.entered.other_identified == {"Citation searching": 3, "Websites": 2}
     assert (view.counts.removed_other, view.counts.included) == (5, 4 + 2)
     assert "Identification of studies via other methods" in view.svg
@@ -72,6 +80,8 @@ def test_a_line_that_is_not_name_equals_number_is_refused(session, qtbot):
     dialog.sources.setPlainText("Citation searching: 3")
     assert dialog.numbers() == ("'Citation searching: 3': write a name, '=' and a whole "
                                 "number")
+    dialog.list_labels.setPlainText("L = ")
+    assert dialog.labels() == "'L =': write a list's name, '=' and a name for it"
     dialog.reject()
     assert view.enter_numbers() is dialog and dialog.sources.toPlainText() == ""
 

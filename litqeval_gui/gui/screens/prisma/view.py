@@ -41,6 +41,8 @@ from litqeval_gui.core.screening.prisma import (
     entered_op,
     prisma_counts,
     prisma_flow,
+    source_labels,
+    source_labels_op,
 )
 from litqeval_gui.core.screening.prisma_svg import counted_lines, prisma_svg, write_prisma_csv
 from litqeval_gui.gui.notify import show_error
@@ -219,20 +221,34 @@ class PrismaView(TopicTarget, QWidget):
             self.numbers_dialog = NumbersDialog(self)
             self.numbers_dialog.accepted.connect(
                 lambda: self._store(self.numbers_dialog.numbers()))
-        self.numbers_dialog.fill(self.counts.entered if self.counts else Entered())
+        self.numbers_dialog.fill(self.counts.entered if self.counts else Entered(),
+                                 self._labels())
         self.numbers_dialog.open()
         return self.numbers_dialog
 
+    def _labels(self) -> dict[str, str]:
+        """The lists' labels by list name."""
+        names = {info.id: info.name for info in queries.lists(self.session.project, self.topic)}
+        return {names[i]: label for i, label in
+                source_labels(self.session.project, self.topic).items() if i in names}
+
     def _store(self, numbers: Entered | str) -> None:
-        if isinstance(numbers, str):
-            show_error(self, "The numbers were not stored", numbers)
+        """Store the dialog's numbers and labels (labels no longer listed are dropped)."""
+        labels = self.numbers_dialog.labels() if self.numbers_dialog else {}
+        problem = numbers if isinstance(numbers, str) else labels if isinstance(
+            labels, str) else None
+        if problem is not None:
+            show_error(self, "The numbers were not stored", problem)
             return
+        project = self.session.project
         try:
-            op = entered_op(self.session.project, self.topic, numbers)
+            ops = [entered_op(project, self.topic, numbers), source_labels_op(
+                project, self.topic, {name: "" for name in self._labels()} | labels)]
         except LitqError as exc:
             show_error(self, "The numbers were not stored", exc)
             return
-        self.session.write(op, initiator=self)
+        for op in ops:
+            self.session.write(op, initiator=self)
 
 
 class RecordsDialog(QDialog):
@@ -270,7 +286,10 @@ class NumbersDialog(QDialog):
         self.removed_other, self.sought, self.not_retrieved = (self._spin() for _ in range(3))
         self.sources = self._lines("Citation searching = 4")
         self.reasons = self._lines("wrong outcome = 1")
+        self.list_labels = self._lines("pubmed-update = PubMed")
         form = QFormLayout(self)
+        form.addRow("Lists counted under another name (list = name a line):",
+                    self.list_labels)
         form.addRow("Records removed before import for other reasons:", self.removed_other)
         form.addRow(QLabel("<b>Identification via other methods</b>"))
         form.addRow("Records identified (one source = n a line):", self.sources)
@@ -294,14 +313,27 @@ class NumbersDialog(QDialog):
         edit.setFixedHeight(80)
         return edit
 
-    def fill(self, numbers: Entered) -> None:
-        """Show ``numbers`` (the stored ones)."""
+    def fill(self, numbers: Entered, labels: dict[str, str]) -> None:
+        """Show ``numbers`` and the lists' ``labels`` (the stored ones)."""
+        self.list_labels.setPlainText("\n".join(f"{name} = {label}"
+                                                for name, label in labels.items()))
         self.removed_other.setValue(numbers.removed_other)
         self.sought.setValue(numbers.other_sought)
         self.not_retrieved.setValue(numbers.other_not_retrieved)
         for edit, counts in ((self.sources, numbers.other_identified),
                              (self.reasons, numbers.other_excluded)):
             edit.setPlainText("\n".join(f"{name} = {n}" for name, n in counts.items()))
+
+    def labels(self) -> dict[str, str] | str:
+        """List name → label as entered, or a line saying which line cannot be read."""
+        labels = {}
+        for line in self.list_labels.toPlainText().splitlines():
+            if line.strip():
+                name, sep, label = line.rpartition("=")
+                if not sep or not name.strip() or not label.strip():
+                    return f"{line.strip()!r}: write a list's name, '=' and a name for it"
+                labels[name.strip()] = label.strip()
+        return labels
 
     def numbers(self) -> Entered | str:
         """The numbers as entered, or a line saying which one cannot be read."""
