@@ -121,12 +121,14 @@ def test_advance_while_judged_releases_every_judged_depth_in_one_click(qtbot, tm
     view = PoolingView(session, "T")
     qtbot.addWidget(view)
     view.show()
-    assert view.while_judged_button.isEnabled()
+    assert view.while_judged_button.isEnabled() and view.while_judged_action.isEnabled()
+    assert view.while_judged_action in view.screen_actions()  # in the window's menu too
     view.while_judged_button.click()
     qtbot.waitUntil(lambda: "advanced 11 depths (1–11): 0 new records" in view.status.text())
     assert "released depth 11, judged depth 11" in view.status.text()
     assert "depths 3–11 were released before it could decide" in view.status.text()
     assert not view.while_judged_button.isEnabled() and not view.advance_button.isEnabled()
+    assert not view.while_judged_action.isEnabled()
     view.close()
     assert session.close()
 

@@ -128,6 +128,8 @@ class PoolingView(TopicTarget, QWidget):
                                "(relevant records known so far)")
         self.advance_action = QAction("Advance Pool One Depth", self)
         self.advance_action.triggered.connect(self.advance)
+        self.while_judged_action = QAction("Advance Pool While Judged", self)
+        self.while_judged_action.triggered.connect(self.advance_while_judged)
         side = QSplitter(Qt.Orientation.Vertical)
         side.addWidget(self.contributions)
         side.addWidget(self.static)
@@ -183,7 +185,7 @@ class PoolingView(TopicTarget, QWidget):
         return f"Incremental pooling of topic {self.topic}"
 
     def screen_actions(self) -> list[QAction]:
-        return [self.new_action, self.advance_action]
+        return [self.new_action, self.advance_action, self.while_judged_action]
 
     def project_changed(self, changes: Changes, initiator: object) -> None:
         if not self.follow_topic(changes):
@@ -243,6 +245,7 @@ class PoolingView(TopicTarget, QWidget):
         self.while_judged_button.setEnabled(self.advance_button.isEnabled()
                                             and not found.pending)
         self.advance_action.setEnabled(self.advance_button.isEnabled())
+        self.while_judged_action.setEnabled(self.while_judged_button.isEnabled())
         self.body.setCurrentWidget(self.splitter if found else self.empty)
         self.pool_box.setEnabled(self.pool_box.count() > 0)
         self.status.setVisible(found is not None)
