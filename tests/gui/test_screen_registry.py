@@ -5,9 +5,9 @@ import pytest
 
 from litqeval_gui.core.records import lists, queries
 from litqeval_gui.core.screening import store
+from litqeval_gui.gui.screen_registry import SCREENS, topic_screens
 from litqeval_gui.gui.screens import TopicTarget
 from litqeval_gui.gui.screens import screening as screening_screens
-from litqeval_gui.gui.screen_registry import SCREENS, topic_screens
 from tests.support.pages import sidebar_index
 
 RENAMED = "Beta review"

@@ -268,7 +268,7 @@ def decide_op(screening: Screening, record_id: int, label: str, context: Context
 
 
 def undo_op(screening: Screening, context: Context) -> Op:
-    """Take back the latest effective decision (an undo event); the op's value is that
+    """Take back the reviewer's latest effective decision (an undo event); the op's value is that
     event, or None when there is nothing to undo."""
     return _take_op(screening, context, "undo")
 
@@ -281,7 +281,8 @@ def redo_op(screening: Screening, context: Context) -> Op:
 
 def _take_op(screening: Screening, context: Context, kind: str) -> Op:
     def op(p: Project) -> Done[Event | None]:
-        target = (_undo_target if kind == "undo" else _redo_target)(p, screening.id)
+        target = (_undo_target if kind == "undo" else _redo_target)(p, screening.id,
+                                                                      context.reviewer)
         if target is None:
             return Done(Changes(), None)
         record_id = p.db.execute("SELECT record_id FROM screening_events WHERE id = ?",
@@ -321,22 +322,26 @@ def unblind_op(screening: Screening, reviewer: str) -> Op:
     return op
 
 
-def _undo_target(project: Project, screening_id: int) -> int | None:
-    return project.db.execute("SELECT MAX(id) FROM screening_effective WHERE screening_id = ?",
-                              [screening_id]).fetchone()[0]
+def _undo_target(project: Project, screening_id: int, reviewer: str) -> int | None:
+    """The reviewer's latest effective decision: a reviewer takes back their own, never a
+    colleague's merged one."""
+    return project.db.execute("SELECT MAX(id) FROM screening_effective WHERE screening_id = ? "
+                              "AND reviewer = ?", [screening_id, reviewer]).fetchone()[0]
 
 
-def _redo_target(project: Project, screening_id: int) -> int | None:
-    """Top of the redo stack: undos since the last decide, minus the redos since."""
+def _redo_target(project: Project, screening_id: int, reviewer: str) -> int | None:
+    """Top of the reviewer's redo stack: their undos since their last decide, minus their
+    redos since."""
     stack: list[int] = []
     for kind, target in project.db.execute(
-            "SELECT kind, target FROM screening_events WHERE screening_id = ? "
+            "SELECT kind, target FROM screening_events WHERE screening_id = ? AND reviewer = ? "
             "AND kind IN ('undo', 'redo') AND id > "
             "COALESCE((SELECT MAX(id) FROM screening_events WHERE screening_id = ? "
-            "AND kind = 'decide'), 0) ORDER BY id", [screening_id, screening_id]):
+            "AND reviewer = ? AND kind = 'decide'), 0) ORDER BY id",
+            [screening_id, reviewer, screening_id, reviewer]):
         if kind == "undo":
             stack.append(target)
-        else:
+        elif stack:
             stack.pop()
     return stack[-1] if stack else None
 

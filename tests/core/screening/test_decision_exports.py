@@ -14,7 +14,7 @@ from litqeval_gui.core.records import queries
 from litqeval_gui.core.records.ingest import import_file
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.export import AUDIT_COLUMNS, export_audit, export_screening
-from tests.support.prisma import ANN, build_review
+from tests.support.prisma import build_review
 
 
 @pytest.fixture
@@ -98,7 +98,7 @@ def test_audit_lists_every_event_with_who_what_when(built, tmp_path):
         record = store.items(project, ta.id)[12]
         project.write(store.decide_op(ta, record, "exclude", store.Context(reviewer="=bob"),
                                       note="@SUM(A1)"))
-        undo = project.write(store.undo_op(ta, ANN)).value
+        undo = project.write(store.undo_op(ta, store.Context(reviewer="=bob"))).value
         count = export_audit(project, ta, tmp_path / "audit.csv")
         title = store.record_title(project, record)
     with open(tmp_path / "audit.csv", encoding="utf-8-sig", newline="") as handle:
@@ -110,6 +110,6 @@ def test_audit_lists_every_event_with_who_what_when(built, tmp_path):
     assert (late["reviewer"], late["label"], late["note"], late["title"]) == (
         "'=bob", "exclude", "'@SUM(A1)", title)
     assert (taken_back["undoes_or_redoes"], taken_back["record_id"], taken_back["reviewer"]) \
-        == (late["event"], str(record), "ann")
+        == (late["event"], str(record), "'=bob")
     assert int(taken_back["event"]) == undo.id
     assert rows[0]["at"] < late["at"] < taken_back["at"]

@@ -180,3 +180,19 @@ def test_screening_over_chosen_records_grows_by_append(tmp_path):
             store.DECISIONS)
         assert added == [2, 1]
         assert store.items(project, screening.id) == [ids[2], ids[0], ids[5]]
+
+
+def test_a_reviewer_undoes_and_redoes_only_their_own_decisions(project):
+    """After a colleague's decisions were merged in, Undo takes back one's own latest."""
+    screening = store.create_screening(project, "T", "s", ["L"])
+    a, b = store.items(project, screening.id)[:2]
+    bo = Context(reviewer="Bo")
+    project.write(store.decide_op(screening, a, "include", ME))
+    project.write(store.decide_op(screening, b, "exclude", bo))  # Bo's, made later
+    undone = project.write(store.undo_op(screening, ME)).value
+    assert (undone.record_id, undone.reviewer) == (a, "Ada")
+    assert store.current_label(project, screening.id, b) == "exclude"  # Bo's stays
+    assert project.write(store.undo_op(screening, ME)).value is None  # nothing more of Ada's
+    assert project.write(store.redo_op(screening, bo)).value is None  # Bo undid nothing
+    redone = project.write(store.redo_op(screening, ME)).value
+    assert (redone.record_id, store.current_label(project, screening.id, a)) == (a, "include")
