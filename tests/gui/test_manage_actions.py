@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu
 
 from litqeval_gui.gui import export_dialog
 from litqeval_gui.gui import list_actions as gui_manage
+from litqeval_gui.gui.screen_registry import topic_screens
 from tests.support import pages
 
 
@@ -74,14 +75,12 @@ def test_deleting_the_topic_leaves_an_empty_project(window, project_path, qtbot,
 
 def test_the_sidebar_context_menu_offers_what_the_item_allows(window, project_path):
     window.open_project(project_path)
+    screens = {entry.menu_text for entry in topic_screens()}  # the registry's topic screens
+    assert {"&Evaluate Topic…", "&Screen Records…", "&Pool Runs…"} <= screens
     for text, wanted in (("scopus", {"&Open", "&Export…", "Export &Missed Core Records…",
-                                     "Re&name List…", "&Delete List…", "&Overview",
-                                     "&Evaluate Topic…",
-                                     "&Screen Records…", "&Pool Runs…", "Ren&ame Topic…",
-                                     "Delete &Topic…"}),
-                         ("search eval", {"&Overview", "&Evaluate Topic…", "&Screen Records…",
-                                          "&Pool Runs…",
-                                          "Ren&ame Topic…", "Delete &Topic…"})):
+                                     "Re&name List…", "&Delete List…", "Ren&ame Topic…",
+                                     "Delete &Topic…", *screens}),
+                         ("search eval", {"Ren&ame Topic…", "Delete &Topic…", *screens})):
         index = pages.sidebar_index(window.sidebar, text)
         menu = window.menus.sidebar_menu(window.sidebar.visualRect(index).center())
         assert isinstance(menu, QMenu)
