@@ -33,3 +33,37 @@ def test_random_phase_shows_the_estimate_with_its_interval(qtbot, shot):
     assert view.estimate.text().startswith("<b>Recall</b>: about 78% found (")
     assert "phase = random, random remaining = " in _rule_texts(view)[0]
     shot(view, "stopping_panel_random_phase")
+
+
+def test_the_evidence_reads_well_in_the_dark_theme(qtbot, shot):
+    """The rules' evidence was written in a fixed grey (#808080): on the dark window it
+    barely showed. Now it takes the palette's quiet text colour, which the dark theme
+    keeps readable, like the rules' own text."""
+    import re
+
+    from PySide6.QtGui import QColor, QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from litqeval_gui.gui import theme
+    from tests.gui.themed import shoot_both
+
+    def make() -> ProgressPanel:
+        view = ProgressPanel()
+        qtbot.addWidget(view)
+        view.resize(420, 560)
+        view.show_panel(panel([1] * 40 + [0] * 300, 1000, default_rules()))
+        return view
+
+    app = QApplication.instance()
+    style, palette = app.style().name(), app.palette()
+    try:
+        theme.use_fusion(True)
+        view = make()
+        colours = [QColor(c) for text in _rule_texts(view)
+                   for c in re.findall(r"color:\s*([#\w]+)", text)]
+        quiet = QApplication.palette().color(QPalette.ColorRole.PlaceholderText)
+        assert colours and all(c == quiet for c in colours)
+    finally:
+        app.setStyle(style)
+        app.setPalette(palette)
+    shoot_both(shot, make, "stopping_panel")

@@ -7,6 +7,7 @@ import html
 from collections.abc import Mapping, Sequence
 
 from PySide6.QtCore import QSize
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
 
 from litqeval_gui.core.screening.panel import RECOMMENDED, Panel, Verdict
@@ -92,9 +93,11 @@ class ProgressPanel(QWidget):
     def show_panel(self, panel: Panel) -> None:
         """The recall estimate (or why there is none), each rule's verdict and evidence
         (its source in the tooltip; the recommended rule marked), and the curve."""
+        quiet = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
         self.estimate.setText(f"<b>Recall</b>: {html.escape(panel.estimate.text())}"
                               if panel.estimate else
-                              f"<span style='color:gray'>{html.escape(panel.estimate_note)}</span>")
+                              f"<span style='color:{quiet}'>{html.escape(panel.estimate_note)}"
+                              "</span>")
         while len(self.rule_labels) < len(panel.verdicts):
             self.rule_labels.append(QLabel(wordWrap=True))
             self.rules.addWidget(self.rule_labels[-1])
@@ -104,7 +107,7 @@ class ProgressPanel(QWidget):
             advice = STOP_TEXT if verdict.decision.stop else GO_ON_TEXT
             name = rule_name(verdict.title) + (" (recommended)" if verdict.name == RECOMMENDED
                                                else "")
-            label.setText(f"<b>{name}</b>: {advice}<br><span style='color:gray'>"
+            label.setText(f"<b>{name}</b>: {advice}<br><span style='color:{quiet}'>"
                           f"{html.escape(', '.join(pairs[:SHOWN_PAIRS]))}</span>")
         screened, found = panel.curve
         knee = None
