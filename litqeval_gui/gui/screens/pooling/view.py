@@ -22,8 +22,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QStackedWidget,
-    QTableWidget,
-    QTableWidgetItem,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -42,26 +40,7 @@ from litqeval_gui.gui.screens.pooling.create import create_pool_dialog
 from litqeval_gui.gui.screens.pooling.simulation import SimulationTab
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
-
-
-def _table(headers: list[str]) -> QTableWidget:
-    table = QTableWidget(0, len(headers))
-    table.setHorizontalHeaderLabels(headers)
-    table.verticalHeader().hide()
-    table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-    table.setWordWrap(False)
-    return table
-
-
-def _fill(table: QTableWidget, rows: list[tuple]) -> None:
-    table.setRowCount(len(rows))
-    for r, row in enumerate(rows):
-        for c, value in enumerate(row):
-            item = QTableWidgetItem(str(value))
-            if c:
-                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            table.setItem(r, c, item)
-    table.resizeColumnsToContents()
+from litqeval_gui.gui.tables import fill_table, read_only_table
 
 
 def status_text(found: PoolState) -> str:
@@ -120,10 +99,10 @@ class PoolingView(TopicTarget, QWidget):
         self.effort_plot = EffortPlot()
         integer_axes(self.effort_plot.getPlotItem(), "left", "bottom")  # records, counts
         self.effort_plot.apply_palette()
-        self.contributions = _table(["Run", "Relevant", "Only this run"])
+        self.contributions = read_only_table(["Run", "Relevant", "Only this run"])
         self.contributions.setToolTip("Per run: relevant records in its top ranks up to the "
                                       "released depth, and those no other run found there")
-        self.static = _table(["Static pool", "Size", "Relevant"])
+        self.static = read_only_table(["Static pool", "Size", "Relevant"])
         self.static.setToolTip("Static pools of the same runs and effort, for comparison "
                                "(relevant records known so far)")
         self.advance_action = QAction("Advance Pool One Depth", self)
@@ -271,8 +250,8 @@ class PoolingView(TopicTarget, QWidget):
                                  rate_note=f"ŕ(1) needs depths 1–{needs} judged (w + W); "
                                            f"judged to {found.judged_depth}")
         self.status.setText(status_text(found))
-        _fill(self.contributions, [(c.run, c.relevant, c.only) for c in found.contributions()])
-        _fill(self.static, [(name, size, rel) for name, (size, rel)
+        fill_table(self.contributions, [(c.run, c.relevant, c.only) for c in found.contributions()])
+        fill_table(self.static, [(name, size, rel) for name, (size, rel)
                             in found.static_pools().items()])
 
     # -- acting ----------------------------------------------------------------------
