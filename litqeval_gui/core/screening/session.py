@@ -94,6 +94,18 @@ class ScreeningSession:
             self.pending_for, self.pending_tags = waiting[0], tuple(waiting[1:])
             self.pinned = self.pending_for  # shown again, with its tags
 
+    def refresh(self) -> None:
+        """Read the committed decisions again after someone else's (a merge, a pool's
+        judgements, another connection), keeping the ordering — a list ordering takes in
+        items added since — what is shown and what is pending."""
+        self._read_decisions()
+        ordering = self.queue.ordering
+        if ordering.name == "list":
+            ordering = list_order(store.items(self.project, self.screening.id))
+        self.queue = Queue(ordering, self.labels)
+        if self.back_at is not None and self.back_at >= len(self.order):
+            self.back_at = None
+
     def _read_decisions(self) -> None:
         current = store.current_decisions(self.project, self.screening.id, self.reviewer)
         self.order = [e.record_id for e in current]  # decided records, in decision order

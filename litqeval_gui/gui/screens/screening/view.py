@@ -99,6 +99,8 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
                                      self.ranking.ordering() if self.ranking else None,
                                      write=self._write)
         self.since_retrain = 0
+        self._queued = 0  # own writes not committed yet
+        self._foreign = False  # someone else's decisions wait to be read in
         self._titles: dict[int, str] = {}
         self.panel_reader = PanelReader(session, screening, self)
         self.panel_reader.ready.connect(self.show_panel)
@@ -294,18 +296,39 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
             self.splitter.setSizes(sizes)
         self.splitter.splitterMoved.connect(lambda *_: self.save_state(settings))
 
-    def project_changed(self, changes: Changes, _initiator: object) -> None:
+    def project_changed(self, changes: Changes, initiator: object) -> None:
         """Gone with its topic; after decisions commit, the stopping panel is read again
-        (in the background)."""
+        (in the background); decisions someone else wrote (a merge, a pool, a job) are
+        read into the screen once its own queued writes have committed."""
         if changes.topics:
             self.target_gone = self.session.project.topic_name(self.screening.topic_id) is None
         if changes.decisions and not self.target_gone:
+            self._foreign = self._foreign or initiator is not self
+            self._take_in_foreign()
             self.refresh_panel()
 
     # -- state ------------------------------------------------------------------------------
     def _write(self, op: Op, then: Callable[[Any], None] | None) -> None:
         """The screening session's writer: queued on the write path, never waited for."""
-        self.session.write(op, initiator=self, on_success=then, on_failure=self.not_stored)
+        self._queued += 1
+
+        def done(result: Any) -> None:
+            self._queued -= 1
+            if then is not None:
+                then(result)
+            self._take_in_foreign()
+
+        def failed(exc: BaseException) -> None:
+            self._queued -= 1
+            self.not_stored(exc)
+
+        self.session.write(op, initiator=self, on_success=done, on_failure=failed)
+
+    def _take_in_foreign(self) -> None:
+        if self._foreign and self._queued == 0:
+            self._foreign = False
+            self.core.refresh()
+            self.show_current()
 
     @property
     def shown(self) -> int | None:
