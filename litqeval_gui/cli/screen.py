@@ -59,11 +59,12 @@ def cmd_screen_decide(args: argparse.Namespace) -> None:
                  f"{screening.size:,} records screened")
 
 
-def status(project: Project, screening: store.Screening) -> dict:
-    """The screening's counts and each stopping rule's verdict, as plain values."""
-    decided = store.current_decisions(project, screening.id)
+def status(project: Project, screening: store.Screening, reviewer: str | None = None) -> dict:
+    """The screening's counts and each stopping rule's verdict, as plain values (in a blind
+    screening, of ``reviewer``'s decisions only)."""
+    decided = store.current_decisions(project, screening.id, reviewer)
     labels = {label: sum(e.label == label for e in decided) for label in screening.labels}
-    panel = screening_panel(project, screening)
+    panel = screening_panel(project, screening, reviewer=reviewer)
     return {
         "screening": screening.name, "records": screening.size, "screened": len(decided),
         "relevant": sum(is_relevant(screening.scheme, e.label) for e in decided),
@@ -81,7 +82,7 @@ def _plain(value: object) -> object:
 def cmd_screen_status(args: argparse.Namespace) -> None:
     with Project.open(args.project, readonly=True) as project:
         screening = store.find_screening(project, args.topic, args.screening)
-        document = status(project, screening)
+        document = status(project, screening, args.reviewer)
 
     def text() -> str:
         lines = [f"{document['screened']:,} of {document['records']:,} records screened, "
@@ -122,3 +123,4 @@ def register(command: Command) -> None:
                 "a screening's counts and what each stopping rule advises")
     p.add_argument("--topic", required=True)
     p.add_argument("--screening", required=True)
+    p.add_argument("--reviewer", help="who reads (a blind screening shows only their decisions)")

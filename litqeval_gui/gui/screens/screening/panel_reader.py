@@ -17,6 +17,7 @@ most that much later.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 
@@ -35,9 +36,10 @@ class PanelReader(QObject):
     _computed = Signal(int, object, object)  # request number, panel, error
 
     def __init__(self, session: ProjectSession, screening: Screening,
-                 parent: QObject | None = None) -> None:
+                 parent: QObject | None = None, reviewer: Callable[[], str] = str) -> None:
         super().__init__(parent)
         self.session, self.screening = session, screening
+        self.reviewer = reviewer  # who reads: in a blind screening, only their decisions
         self._wake = threading.Condition()
         self._wanted = 0  # number of the latest request
         self._stopping = False
@@ -75,8 +77,8 @@ class PanelReader(QObject):
                         return
                     served = self._wanted
                 try:
-                    self._computed.emit(served, panel.screening_panel(project, self.screening),
-                                        None)
+                    self._computed.emit(served, panel.screening_panel(
+                        project, self.screening, reviewer=self.reviewer() or None), None)
                 except Exception as exc:  # noqa: BLE001 — handed to the GUI thread
                     self._computed.emit(served, None, exc)
                 with self._wake:  # the gap before the next reading (stop ends it)

@@ -5,6 +5,8 @@ write path have committed) and hands each new ranking to the screen."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QObject, Signal
 
 from litqeval_gui.core.jobs import CancelToken
@@ -25,15 +27,17 @@ MODELS = ("logistic", "svm", "nb")
 
 
 def ranking_job(session: ProjectSession, screening: Screening, model: str,
-                features: Features | None, question: str) -> JobFactory:
-    """A job returning ``(features, ranking or None)``; ``features`` are built when None."""
+                features: Features | None, question: str, reviewer: str = "") -> JobFactory:
+    """A job returning ``(features, ranking or None)``; ``features`` are built when None;
+    in a blind screening the model learns from ``reviewer``'s decisions only."""
 
     def rank(project: Project, token: CancelToken):
         project.write(lambda p: Changes())  # the decisions queued before it have committed
         built = features
         if built is None:
             built = yield from features_apart(project, screening, question, token)
-        ranking: Ranking | None = yield from retrain(project, screening, built, model, token)
+        ranking: Ranking | None = yield from retrain(project, screening, built, model, token,
+                                                     reviewer or None)
         return built, ranking
 
     return session.worker_job(rank)
@@ -48,9 +52,10 @@ class Prioritiser(QObject):
     busy = Signal(bool)
 
     def __init__(self, session: ProjectSession, screening: Screening, question: str,
-                 parent: QObject | None = None) -> None:
+                 parent: QObject | None = None, reviewer: Callable[[], str] = str) -> None:
         super().__init__(parent)
         self.session, self.screening, self.question = session, screening, question
+        self.reviewer = reviewer
         self.features: Features | None = None
         self.job: JobHandle | None = None
         self._again: str | None = None  # the model to run once more
@@ -73,7 +78,8 @@ class Prioritiser(QObject):
             return
         self.job = self.session.jobs.run(
             f"Ranking {self.screening.name}",
-            ranking_job(self.session, self.screening, model, self.features, self.question),
+            ranking_job(self.session, self.screening, model, self.features, self.question,
+                        self.reviewer()),
             on_success=self._done, on_failure=self._failed,
             on_cancelled=lambda: self._ended(None))
         self.busy.emit(True)

@@ -91,7 +91,8 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         self.include = parameters.get(project, parameters.HIGHLIGHT_INCLUDE)
         self.exclude = parameters.get(project, parameters.HIGHLIGHT_EXCLUDE)
         question = parameters.get(project, parameters.SCREENING_QUESTION)
-        self.prioritiser = Prioritiser(session, screening, question, self)
+        self.prioritiser = Prioritiser(session, screening, question, self,
+                                       reviewer=lambda: self.core.reviewer)
         self.prioritiser.ranked.connect(self._ranked)
         self.prioritiser.busy.connect(lambda _running: self.show_current())
         self.ranking: Ranking | None = stored_ranking(project, screening.id)
@@ -102,7 +103,8 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         self._queued = 0  # own writes not committed yet
         self._foreign = False  # someone else's decisions wait to be read in
         self._titles: dict[int, str] = {}
-        self.panel_reader = PanelReader(session, screening, self)
+        self.panel_reader = PanelReader(session, screening, self,
+                                        reviewer=lambda: self.core.reviewer)
         self.panel_reader.ready.connect(self.show_panel)
         self.panel_reader.failed.connect(
             lambda exc: show_error(self, "The stopping panel could not be read", exc))
