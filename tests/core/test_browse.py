@@ -1,11 +1,11 @@
 """Paging, filtering and record details for the records view (Qt-free)."""
 
 import pytest
-from litqeval_gui.core.records.queries import ListBrowser, RecordFilter, record_detail, year_span
 
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import ingest, queries
+from litqeval_gui.core.records.queries import ListBrowser, RecordFilter, record_detail, year_span
 
 
 @pytest.fixture

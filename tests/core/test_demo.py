@@ -11,7 +11,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from litqeval_gui.core.records.queries import lists
 from sklearn.decomposition import TruncatedSVD
 from sklearn.feature_extraction.text import TfidfVectorizer
 
@@ -22,6 +21,7 @@ from litqeval_gui.core.jobs import CancelToken, run_job
 from litqeval_gui.core.projectfile.locking import ProjectLock
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.matches import matches
+from litqeval_gui.core.records.queries import lists
 
 TOPICS = [
     "Deep learning for polyp detection in colonoscopy",
