@@ -4,14 +4,16 @@ their judgements, embedding (``embed``), evaluation (``evaluate``) and a TREC ru
 
 Each workflow runs in its own process (the CLI, or for pools the core functions the CLI
 calls) and reports on stderr every decision, judgement and pool depth it has committed
-(the wrappers below print once the call that commits has returned). An unkilled
-reference run gives the whole trace, the final state and how long the work takes; each
-kill comes at a seeded random moment of that time. Afterwards the project must be
-intact (``PRAGMA integrity_check``, no dangling rows), hold every reported commit and at
-most the one after it (the state equals the reference's after that prefix), read back
-through the project's own readers without a ``DamagedDataError`` (vectors, maps and
-results complete or absent; an import all or nothing), and the workflow run again must
-finish with the reference's final state. ``make test`` kills each workflow once or
+(the wrappers below print once the call that commits has returned) and every write.
+An unkilled reference run gives the whole trace, the final state, the number of writes
+and how long the work takes; each kill comes at a seeded random moment: up to 5 ms after
+a random reported commit or write, or at a random time of the reference's work.
+Afterwards the project must be intact (``PRAGMA integrity_check``, no dangling rows),
+hold every reported commit and at most the one after it (the state equals the
+reference's after that prefix), read back through the project's own readers without a
+``DamagedDataError`` (a finished vector set complete, maps and results whole or absent,
+an import all or nothing), and the workflow run again must finish with the reference's
+final state. ``make test`` kills each workflow once or
 twice; ``make fuzz`` (``LITQEVAL_FUZZ=1``) 20+ times."""
 
 from __future__ import annotations
@@ -92,7 +94,6 @@ CLI = REPORTING + textwrap.dedent("""
 # advances the pool while nothing waits, as `pool-advance --while-judged` does
 POOLER = REPORTING + textwrap.dedent("""
     from litqeval_gui.core.pooling import store
-    from litqeval_gui.core.projectfile.project import Project
     from litqeval_gui.core.screening import store as screening_store
 
     project = Project.open(sys.argv[1])
@@ -116,9 +117,11 @@ POOLER = REPORTING + textwrap.dedent("""
 
 
 def _env() -> dict[str, str]:
-    """The environment of a workflow's process: offline, no warnings, no reviewer."""
+    """The environment of a workflow's process: offline, no warnings, no reviewer, one
+    BLAS thread (on busy cores spinning BLAS threads made an LSA fit 3–7 times slower)."""
     env = {k: v for k, v in os.environ.items() if k != "LITQEVAL_REVIEWER"}
     env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", PYTHONWARNINGS="ignore",
+               OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1",
                PYTHONPATH=str(Path(__file__).resolve().parents[2]))
     return env
 
@@ -126,32 +129,31 @@ def _env() -> dict[str, str]:
 @dataclass
 class Run:
     """What a workflow process did: its exit code (-9 when killed), the commits it
-    reported, how many writes it made, its stdout, and how long it worked after
-    start-up (``started``)."""
+    reported, how many writes it made, and how long it worked after start-up
+    (``started``)."""
 
     code: int
     reported: list[tuple[str, ...]]
     writes: int
-    out: str
     seconds: float
 
 
-def _run(script: str, argv: list[str], folder: Path, *, kill_after: float | None = None,
+def _run(script: str, argv: list[str], *, kill_after: float | None = None,
          kill_at: tuple[str, int, float] | None = None) -> Run:
     """Run ``script`` with ``argv``. SIGKILL it ``kill_after`` seconds after it reported
     ``started``, or (``kill_at`` = (``committed`` or ``wrote``, k, delay)) ``delay``
     seconds after its k-th such report (k = 0: after ``started``), so somewhere inside
     what comes next; unless it finished first."""
-    out_path = folder / "out.txt"
-    with out_path.open("w") as out:
-        proc = subprocess.Popen([sys.executable, "-c", script, *argv], stdout=out,
-                                stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-                                env=_env())
+    proc = subprocess.Popen([sys.executable, "-c", script, *argv], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+                            env=_env())
     unkilled = kill_after is None and kill_at is None
     lines: list[str] = []
     reported: list[tuple[str, ...]] = []
     writes = 0
     timer, started = None, time.monotonic()
+    watchdog = threading.Timer(300, proc.kill)  # a hung workflow fails the test
+    watchdog.start()
     try:
         for line in proc.stderr:
             lines.append(line)
@@ -175,6 +177,7 @@ def _run(script: str, argv: list[str], folder: Path, *, kill_after: float | None
         code = proc.wait(timeout=300)
         seconds = time.monotonic() - started
     finally:
+        watchdog.cancel()
         if timer is not None:
             timer.cancel()
         if proc.poll() is None:
@@ -183,7 +186,7 @@ def _run(script: str, argv: list[str], folder: Path, *, kill_after: float | None
         proc.stderr.close()
     if unkilled:
         assert code == 0, "".join(lines)[-2000:]
-    return Run(code, reported, writes, out_path.read_text(), seconds)
+    return Run(code, reported, writes, seconds)
 
 
 @dataclass
@@ -201,7 +204,7 @@ class Workflow:
     template: Path
     argv: Callable[[Path], list[str]]
     state: Callable[[Project], object]
-    prefix_state: Callable[[list[tuple[str, ...]], Run], object] | None = None
+    prefix_state: Callable[[list[tuple[str, ...]]], object] | None = None
     resume: Callable[[Project, Path], list[str] | None] | None = None
     describe: Callable[[object, object], str] = lambda found, final: "intact"
     reports: bool = False
@@ -217,9 +220,8 @@ def _fresh(template: Path, name: str) -> Path:
 
 def campaign(flow: Workflow, kills: int) -> None:
     """The reference run, then ``kills`` SIGKILLs at seeded moments (module docstring)."""
-    folder = flow.template.parent
     reference_path = _fresh(flow.template, "reference.litq")
-    reference = _run(flow.script, flow.argv(reference_path), folder)
+    reference = _run(flow.script, flow.argv(reference_path))
     with Project.open(reference_path, readonly=True) as project:
         final = flow.state(project)
     FIGURES[f"sigkill workflows: {flow.name} work (s)"] = max(
@@ -231,11 +233,11 @@ def campaign(flow: Workflow, kills: int) -> None:
             kind, count = (("committed", len(reference.reported)) if flow.reports
                            else ("wrote", reference.writes))
             moment = (kind, rng.randrange(count), rng.uniform(0, 0.005))
-            killed = _run(flow.script, flow.argv(path), folder, kill_at=moment)
+            killed = _run(flow.script, flow.argv(path), kill_at=moment)
             when = f"{moment[2] * 1000:.1f} ms after {kind} report {moment[1]}"
         else:
             seconds = rng.uniform(0, reference.seconds)
-            killed = _run(flow.script, flow.argv(path), folder, kill_after=seconds)
+            killed = _run(flow.script, flow.argv(path), kill_after=seconds)
             when = f"{seconds:.3f} s after start-up"
         n = len(killed.reported)
         where = f"{flow.name}, kill {kill} {when}, {n} reported"
@@ -244,13 +246,13 @@ def campaign(flow: Workflow, kills: int) -> None:
             consistent(project.db.conn)
             found = flow.state(project)  # no DamagedDataError
             if flow.prefix_state is not None:  # every reported commit, at most one more
-                assert found in (flow.prefix_state(reference.reported[:n], reference),
-                                 flow.prefix_state(reference.reported[:n + 1], reference)), where
+                assert found in (flow.prefix_state(reference.reported[:n]),
+                                 flow.prefix_state(reference.reported[:n + 1])), where
             again = flow.argv(path) if flow.resume is None else flow.resume(project, path)
         outcome = "finished first" if killed.code == 0 else flow.describe(found, final)
         COUNTS[f"sigkill workflows: {flow.name}: {outcome}"] += 1
         if again is not None:
-            _run(flow.script, again, folder)
+            _run(flow.script, again)
         with Project.open(path) as project:
             consistent(project.db.conn)
             assert flow.state(project) == final, f"{where}: the rerun differs"
@@ -264,11 +266,6 @@ def _part(done: int, whole: int, what: str) -> str:
 # (a) screening decisions: screen-decide --csv of every record ----------------------------
 
 LABELS = ("include", "exclude", "maybe")
-
-
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory):
-    return tmp_path_factory.mktemp("sigkill-workflows")
 
 
 def _decisions_csv(rows: list[tuple[int, str, str]], path: Path) -> Path:
@@ -304,7 +301,7 @@ def test_sigkill_during_screening_decisions(tmp_path):
             path, _decisions_csv(rows[done:], tmp_path / "rest.csv"))
 
     campaign(Workflow("screening", CLI, template, argv, _events,
-                      lambda reported, _: trace[:len(reported)], resume,
+                      lambda reported: trace[:len(reported)], resume,
                       lambda found, final: _part(len(found), len(final), "decisions"),
                       reports=True), scale(2, 24))
 
@@ -322,7 +319,8 @@ def _pool_state(project: Project) -> tuple[int, list[tuple[str, str]], int]:
     return pool.depth, decisions, items
 
 
-def _pool_prefix(reported: list[tuple[str, ...]], _: Run) -> tuple[int, list, int]:
+def _pool_prefix(reported: list[tuple[str, ...]]) -> tuple[int, list, int]:
+    """The pool's state once the reported advances and decisions are made."""
     depths = [(int(r[1]), int(r[2])) for r in reported if r[0] == "depth"]
     return (depths[-1][0] if depths else 0,
             [(r[1], r[2]) for r in reported if r[0] == "decision"],
@@ -340,8 +338,8 @@ def test_sigkill_during_pool_advances(tmp_path):
         pool_store.create_pool(project, "T", "P", list(runs),
                                pool_store.settings("relaxed", low_yield=None), qrels=["qrels"])
     campaign(Workflow("pools", POOLER, template, lambda path: [str(path)], _pool_state,
-                      _pool_prefix, describe=lambda found, final: _part(found[0], final[0], "depths"),
-                      reports=True),
+                      _pool_prefix, reports=True,
+                      describe=lambda found, final: _part(found[0], final[0], "depths")),
              scale(2, 24))
 
 
@@ -349,8 +347,13 @@ def test_sigkill_during_pool_advances(tmp_path):
 
 
 @pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    return tmp_path_factory.mktemp("sigkill-workflows")
+
+
+@pytest.fixture(scope="module")
 def topic(folder):
-    """A topic of a few thousand records whose evaluation uses a PCA map."""
+    """A topic of 1 600 records (3 100 under ``LITQEVAL_FUZZ=1``) evaluated with a PCA map."""
     path = build_topic(folder / "topic.litq", n_core=40, found=30, extra=scale(500, 1000),
                        noise=scale(500, 1000))
     with Project.open(path) as project:
@@ -385,7 +388,8 @@ class Vectors:
         return isinstance(other, Vectors) and _same_vectors(self.found, other.found)
 
 
-def _set_state(found: object, final: object = None) -> str:
+def _set_state(found: object, _final: object = None) -> str:
+    """What a kill left of the LSA set (``found``: a state holding :class:`Vectors`)."""
     vectors = found[0] if isinstance(found, tuple) else found
     assert isinstance(vectors, Vectors)
     return f"set {vectors.found[0] if vectors.found else 'absent'}"
