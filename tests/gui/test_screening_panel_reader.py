@@ -24,10 +24,10 @@ def test_decisions_never_compute_the_panel_on_the_gui_thread(qtbot, session, mad
     real = panel.screening_panel
     threads = []
 
-    def slow(project, screening, rules=None):
+    def slow(project, screening, rules=None, reviewer=None):
         threads.append(threading.current_thread())
         time.sleep(0.05)  # a reading outlasts several decisions
-        return real(project, screening, rules)
+        return real(project, screening, rules, reviewer)
 
     monkeypatch.setattr(panel, "screening_panel", slow)
     view = screening_view(qtbot, session)
@@ -49,7 +49,7 @@ def test_a_reading_older_than_the_latest_request_is_dropped(qtbot, session, monk
     screening = store.find_screening(session.project, "T", "S")
     release, calls = threading.Event(), []
 
-    def fake(project, screening, rules=None):
+    def fake(project, screening, rules=None, reviewer=None):
         calls.append(len(calls) + 1)
         if len(calls) == 1:
             release.wait(5)  # the first reading is still running …
@@ -74,7 +74,7 @@ def test_readings_start_at_least_the_gap_apart_and_the_last_request_is_served(
     screening = store.find_screening(session.project, "T", "S")
     starts = []
 
-    def fake(project, screening, rules=None):
+    def fake(project, screening, rules=None, reviewer=None):
         starts.append(time.perf_counter())
         return f"reading {len(starts)}"
 
