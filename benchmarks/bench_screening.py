@@ -42,8 +42,9 @@ from litqeval_gui.core.records import ingest  # noqa: E402
 from litqeval_gui.core.screening import store  # noqa: E402
 from litqeval_gui.core.screening.features import screening_features  # noqa: E402
 from litqeval_gui.core.screening.models import classifier  # noqa: E402
+from litqeval_gui.core.screening.queue import random_order  # noqa: E402
 from litqeval_gui.core.screening.retrain import retrain  # noqa: E402
-from litqeval_gui.core.screening.session import ScreeningSession, random_order  # noqa: E402
+from litqeval_gui.core.screening.session import ScreeningSession  # noqa: E402
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
 DECISIONS = 300
