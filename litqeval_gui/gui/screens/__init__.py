@@ -98,3 +98,41 @@ class TopicTarget:
     def from_descriptor(cls, session: ProjectSession, descriptor: dict[str, Any]) -> Any:
         topic = session.project.topic_name(descriptor["topic"])
         return None if topic is None else cls(session, topic)
+
+
+class LiveTopicScreen(TopicTarget):
+    """A topic screen that redraws itself from the project (its ``refresh()``): after a
+    change touching one of ``refresh_on`` (names of :class:`Changes` flags) at once while
+    shown, else when next shown. It has no actions and keeps no layout unless it says so."""
+
+    refresh_on: tuple[str, ...] = ()
+    _stale = False
+
+    def refresh(self) -> None:
+        raise NotImplementedError
+
+    def project_changed(self, changes: Changes, _initiator: object) -> None:
+        if self.follow_topic(changes):
+            self.refresh_if_touched(changes)
+
+    def refresh_if_touched(self, changes: Changes) -> None:
+        if any(getattr(changes, flag) for flag in self.refresh_on):
+            if self.isVisible():  # type: ignore[attr-defined]  # a QWidget's
+                self.refresh()
+            else:
+                self._stale = True
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 — Qt override
+        if self._stale:
+            self._stale = False
+            self.refresh()
+        super().showEvent(event)  # type: ignore[misc]  # QWidget's, next in the MRO
+
+    def screen_actions(self) -> list[QAction]:
+        return []
+
+    def save_state(self, settings: Settings) -> None:
+        """Nothing to keep."""
+
+    def restore_state(self, settings: Settings) -> None:
+        """Nothing kept."""

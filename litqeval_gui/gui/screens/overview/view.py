@@ -7,34 +7,30 @@ project changes; nothing here waits for an evaluation.
 
 from __future__ import annotations
 
-from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from litqeval_gui.core.evaluation.recall import recall_report
 from litqeval_gui.core.pooling import store as pool_store
-from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.records import queries
 from litqeval_gui.core.screening import store as screening_store
 from litqeval_gui.core.screening.labels import is_relevant
-from litqeval_gui.gui.screens import TopicTarget
+from litqeval_gui.gui.screens import LiveTopicScreen
 from litqeval_gui.gui.session import ProjectSession
-from litqeval_gui.gui.settings import Settings
 from litqeval_gui.gui.tables import fill_table, read_only_table
 
 ROLES = {"core": "core set", "results": "result list", "other": "other"}
-REFRESH_ON = ("lists", "records", "works", "verdicts", "decisions")
 
 
-class OverviewView(TopicTarget, QWidget):
+class OverviewView(LiveTopicScreen, QWidget):
     """A :class:`~litqeval_gui.gui.screens.Screen` opened on a topic."""
 
     key = "overview"
+    refresh_on = ("lists", "records", "works", "verdicts", "decisions")
 
     def __init__(self, session: ProjectSession, topic: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session, self.topic = session, topic
         self.topic_id = session.project.topic_id(topic)
-        self._stale = False
         self.lists = read_only_table(["List", "Role", "Database", "Records", "Works", "Recall",
                              "Core found"],
                             "Each list of the topic; recall = core works the list contains "
@@ -62,31 +58,9 @@ class OverviewView(TopicTarget, QWidget):
     def tooltip(self) -> str:
         return f"Topic {self.topic} at a glance: lists, recall, screenings, pools"
 
-    def screen_actions(self) -> list[QAction]:
-        return []
-
-    def project_changed(self, changes: Changes, _initiator: object) -> None:
-        if self.follow_topic(changes) and any(getattr(changes, f) for f in REFRESH_ON):
-            if self.isVisible():
-                self.refresh()
-            else:
-                self._stale = True
-
-    def showEvent(self, event) -> None:  # noqa: N802 — Qt override
-        if self._stale:
-            self.refresh()
-        super().showEvent(event)
-
-    def save_state(self, settings: Settings) -> None:
-        """Nothing to keep."""
-
-    def restore_state(self, settings: Settings) -> None:
-        """Nothing kept."""
-
     # -- showing ---------------------------------------------------------------------
     def refresh(self) -> None:
         """Read every count again."""
-        self._stale = False
         project = self.session.project
         infos = queries.lists(project, self.topic)
         has_core = any(info.role == "core" for info in infos)

@@ -35,7 +35,7 @@ from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.plot_saving import ask_and_save_plot
 from litqeval_gui.gui.plots.curves import DepthPlot, integer_axes
 from litqeval_gui.gui.plots.effort import EffortPlot
-from litqeval_gui.gui.screens import TopicTarget
+from litqeval_gui.gui.screens import LiveTopicScreen
 from litqeval_gui.gui.screens.pooling.create import create_pool_dialog
 from litqeval_gui.gui.screens.pooling.simulation import SimulationTab
 from litqeval_gui.gui.session import ProjectSession
@@ -63,8 +63,9 @@ def status_text(found: PoolState) -> str:
             f"“pool: {found.pool.name}” · critical depth k_cr: {k_cr} · {end}")
 
 
-class PoolingView(TopicTarget, QWidget):
+class PoolingView(LiveTopicScreen, QWidget):
     key = "pooling"
+    refresh_on = ("decisions", "lists")
 
     def __init__(self, session: ProjectSession, topic: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -72,7 +73,6 @@ class PoolingView(TopicTarget, QWidget):
         self.topic = topic
         self.topic_id = session.project.topic_id(topic)
         self.states: list[PoolState] = []
-        self._stale = False
         self.pool_box = QComboBox(toolTip="The topic's pools")
         self.pool_box.currentIndexChanged.connect(lambda _i: self.show_pool())
         self.advance_button = QPushButton("Advance one depth")
@@ -172,16 +172,7 @@ class PoolingView(TopicTarget, QWidget):
         self.simulation.topic = self.topic  # renamed, maybe
         if changes.lists or changes.records:
             self.simulation.refresh()
-        if changes.decisions or changes.lists:
-            if self.isVisible():
-                self.refresh()
-            else:
-                self._stale = True
-
-    def showEvent(self, event) -> None:  # noqa: N802 — Qt override
-        if self._stale:
-            self.refresh()
-        super().showEvent(event)
+        self.refresh_if_touched(changes)
 
     def save_state(self, settings: Settings) -> None:
         settings.set_splitter_sizes(self.key, self.splitter.sizes())
@@ -196,7 +187,6 @@ class PoolingView(TopicTarget, QWidget):
 
     def refresh(self) -> None:
         """Re-read every pool of the project (the effort plot spans topics)."""
-        self._stale = False
         project = self.session.project
         self.states = [state.pool_state(project, pool) for pool in store.pools(project)]
         mine = [s.pool.name for s in self.states if s.pool.topic == self.topic]

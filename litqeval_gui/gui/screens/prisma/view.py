@@ -14,7 +14,7 @@ import html
 from pathlib import Path
 
 from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QAction, QMouseEvent
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtSvgWidgets import QSvgWidget
 from PySide6.QtWidgets import (
     QDialog,
@@ -32,7 +32,6 @@ from PySide6.QtWidgets import (
 )
 
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.records import queries
 from litqeval_gui.core.records.model import Record
 from litqeval_gui.core.screening.prisma import (
@@ -46,13 +45,11 @@ from litqeval_gui.core.screening.prisma import (
 )
 from litqeval_gui.core.screening.prisma_svg import counted_lines, prisma_svg, write_prisma_csv
 from litqeval_gui.gui.notify import show_error
-from litqeval_gui.gui.screens import TopicTarget
+from litqeval_gui.gui.screens import LiveTopicScreen
 from litqeval_gui.gui.screens.prisma.render import save_diagram
 from litqeval_gui.gui.session import ProjectSession
-from litqeval_gui.gui.settings import Settings
 from litqeval_gui.gui.tables import fill_table, read_only_table
 
-REFRESH_ON = ("lists", "records", "works", "decisions", "parameters")
 DIAGRAM_FILTER = "SVG image (*.svg);;PNG image (*.png);;PDF document (*.pdf)"
 MAX_COUNT = 10**9
 HEADINGS = {"identified": "Records identified", "duplicates_removed": "Duplicate records "
@@ -75,16 +72,16 @@ class Diagram(QSvgWidget):
         super().mousePressEvent(event)
 
 
-class PrismaView(TopicTarget, QWidget):
+class PrismaView(LiveTopicScreen, QWidget):
     """A :class:`~litqeval_gui.gui.screens.Screen` opened on a topic."""
 
     key = "prisma"
+    refresh_on = ("lists", "records", "works", "decisions", "parameters")
 
     def __init__(self, session: ProjectSession, topic: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session, self.topic = session, topic
         self.topic_id = session.project.topic_id(topic)
-        self._stale = False
         self.counts: PrismaCounts | None = None
         self.numbers_dialog: NumbersDialog | None = None
         self.records_dialog: RecordsDialog | None = None
@@ -126,31 +123,9 @@ class PrismaView(TopicTarget, QWidget):
     def tooltip(self) -> str:
         return f"The PRISMA 2020 flow diagram of topic {self.topic}"
 
-    def screen_actions(self) -> list[QAction]:
-        return []
-
-    def project_changed(self, changes: Changes, _initiator: object) -> None:
-        if self.follow_topic(changes) and any(getattr(changes, f) for f in REFRESH_ON):
-            if self.isVisible():
-                self.refresh()
-            else:
-                self._stale = True
-
-    def showEvent(self, event) -> None:  # noqa: N802 — Qt override
-        if self._stale:
-            self.refresh()
-        super().showEvent(event)
-
-    def save_state(self, settings: Settings) -> None:
-        """Nothing to keep."""
-
-    def restore_state(self, settings: Settings) -> None:
-        """Nothing kept."""
-
     # -- showing ---------------------------------------------------------------------
     def refresh(self) -> None:
         """Count again and redraw."""
-        self._stale = False
         self.counts = prisma_counts(self.session.project, self.topic)
         self.svg = prisma_svg(self.counts)
         self.diagram.load(self.svg.encode("utf-8"))
