@@ -442,27 +442,27 @@ _titles = st.lists(st.lists(_words, max_size=6).map(" ".join), max_size=60)
 
 @given(_titles, st.integers(1, 4), st.integers(1, 7))
 def test_sort_orders_equal_plain_sorting(titles, rare_keys, slice_size):
-    import litqeval_gui.core.records.linkage as linking
+    from litqeval_gui.core.records import neighbourhood as linking
 
-    saved = linking._SLICE
-    linking._SLICE = slice_size  # tiny slices: many merged runs, ties across runs
+    saved = linking.SLICE
+    linking.SLICE = slice_size  # tiny slices: many merged runs, ties across runs
     try:
-        assert linking._sort_orders(titles, rare_keys) == _plain_orders(titles, rare_keys)
+        assert linking.sort_orders(titles, rare_keys) == _plain_orders(titles, rare_keys)
     finally:
-        linking._SLICE = saved
+        linking.SLICE = saved
 
 
 @given(st.lists(st.tuples(st.integers(0, 5), st.integers())), st.integers(1, 9))
 def test_gentle_sorted_is_sorted_and_stable(values, slice_size):
-    import litqeval_gui.core.records.linkage as linking
+    from litqeval_gui.core.records import neighbourhood as linking
 
-    saved = linking._SLICE
-    linking._SLICE = slice_size
+    saved = linking.SLICE
+    linking.SLICE = slice_size
     try:
-        assert linking._gentle_sorted(values, key=lambda v: v[0]) == sorted(
+        assert linking.gentle_sorted(values, key=lambda v: v[0]) == sorted(
             values, key=lambda v: v[0])
     finally:
-        linking._SLICE = saved
+        linking.SLICE = saved
 
 
 # -- subtitle scores are computed only where they can reach the lower threshold ---------

@@ -47,24 +47,17 @@ not join them through other records either; only the user's confirmation does.
    The abstracts are read only for the few pairs whose titles matched (the
    ``abstracts`` reader of :func:`find_links`).
 
-Candidate pairs come from a sorted neighbourhood (never all pairs): the titles are
-sorted by two keys — the title itself (finds typos late in the title and
-subtitle variants) and, once for each of the ``rare_keys`` rarest shared tokens
-of a title, that token followed by the title (finds typos anywhere else: a typo
-makes a token unique, so it is never a key, and two or fewer typos leave at least
-one of the three rarest tokens in common) — and each title is compared with the
-next ``window`` entries in both orders. Cost is O(n log n + n·window·rare_keys).
+Candidate pairs come from a sorted neighbourhood
+(:mod:`~litqeval_gui.core.records.neighbourhood`), never from all pairs.
 """
 
 from __future__ import annotations
 
 import hashlib
-import heapq
 import re
 from collections import defaultdict
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
 
 import numpy as np
 from rapidfuzz import fuzz
@@ -73,6 +66,12 @@ from rapidfuzz.process import cpdist
 
 from litqeval_gui.core.jobs import NEVER, CancelToken, Progress
 from litqeval_gui.core.records.model import Record, normalise_id, normalise_title
+from litqeval_gui.core.records.neighbourhood import (
+    SLICE,
+    distinct,
+    neighbour_codes,
+    sort_orders,
+)
 
 
 @dataclass(frozen=True)
@@ -268,90 +267,6 @@ def _identifier_pairs(items: Sequence[LinkItem], n_new: int,
                 yield min(partner, m), max(partner, m), kind
 
 
-_SLICE = 8192  # items one C-level sort call orders: it holds the GIL for a few ms
-
-
-def _gentle_sorted(values: Sequence, key: Callable | None = None) -> list:
-    """``sorted(values, key=key)`` (stable, the same result), made of sorts of at most
-    ``_SLICE`` items merged by :func:`heapq.merge` (Python code), so no single C call holds
-    the GIL for long: a decision queued on another thread meanwhile waits for one slice,
-    not for a sort of 200 000 titles."""
-    runs = [sorted(values[s:s + _SLICE], key=key) for s in range(0, len(values), _SLICE)]
-    return list(heapq.merge(*runs, key=key))
-
-
-def _sort_orders(titles: list[str], rare_keys: int) -> list[list[int]]:
-    """Two index orders of the non-empty titles (see the module doc).
-
-    The second lists each title once per each of its ``rare_keys`` rarest shared
-    tokens, sorted by (token, title, index): titles sharing a rare token sit together
-    whichever rank that token has in either title. Tokens become integer codes slice by
-    slice; which tokens a title keeps and their order are integer sorts by numpy (which
-    sorts integers without holding the GIL), so no single C call holds it for long.
-    """
-    present = [i for i, title in enumerate(titles) if title]
-    by_title = _gentle_sorted(present, key=titles.__getitem__)
-    title_rank = np.empty(len(titles), dtype=np.int64)
-    title_rank[by_title] = np.arange(len(by_title))
-    owner, code, vocabulary = _token_codes(titles, present)
-    size = max(len(vocabulary), 1)
-    pair = _distinct(np.sort(owner * size + code))  # each (title, token) once
-    owner, code = pair // size, pair % size
-    df = np.bincount(code, minlength=len(vocabulary))
-    alphabetical = np.empty(len(vocabulary), dtype=np.int64)
-    alphabetical[_gentle_sorted(range(len(vocabulary)), key=vocabulary.__getitem__)] = \
-        np.arange(len(vocabulary))
-    by_rarity = np.lexsort((alphabetical, df))  # codes by (df, token)
-    rarity = np.empty(len(vocabulary), dtype=np.int64)
-    rarity[by_rarity] = np.arange(len(vocabulary))
-    shared = df[code] > 1
-    ranked = np.sort(owner[shared] * size + rarity[code[shared]])  # a title's rarest first
-    owner, code = ranked // size, by_rarity[ranked % size]
-    first = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]]) if len(owner) else owner
-    position = np.arange(len(owner)) - np.repeat(first, np.diff(np.r_[first, len(owner)]))
-    keep = position < rare_keys
-    entry_index = np.asarray(present, dtype=np.int64)[owner[keep]]
-    keys = alphabetical[code[keep]] * max(len(by_title), 1) + title_rank[entry_index]
-    return [by_title, entry_index[np.argsort(keys)].tolist()]
-
-
-def _distinct(values: np.ndarray) -> np.ndarray:
-    """The sorted ``values`` without repeats."""
-    return values[np.r_[True, values[1:] != values[:-1]]] if len(values) else values
-
-
-def _token_codes(titles: list[str], present: list[int],
-                 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """(position in ``present``, token code) of every token of the titles at ``present``,
-    in order, and the tokens by code; built :data:`_SLICE` titles at a time."""
-    codes: dict[str, int] = {}
-    owners, found = [], []
-    for s in range(0, len(present), _SLICE):
-        words = [titles[i].split() for i in present[s:s + _SLICE]]
-        counts = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
-        flat = list(chain.from_iterable(words))
-        for token in dict.fromkeys(flat):
-            codes.setdefault(token, len(codes))
-        owners.append(np.repeat(np.arange(s, s + len(words), dtype=np.int64), counts))
-        found.append(np.fromiter(map(codes.__getitem__, flat), dtype=np.int64, count=len(flat)))
-    empty = np.empty(0, dtype=np.int64)
-    return (np.concatenate(owners) if owners else empty,
-            np.concatenate(found) if found else empty, list(codes))
-
-
-def _neighbour_codes(order: list[int], window: int, is_new: np.ndarray) -> np.ndarray:
-    """Pairs (encoded ``lo * n + hi``) of titles at most ``window`` apart in ``order``."""
-    idx = np.asarray(order, dtype=np.int64)
-    n = len(is_new)
-    codes = []
-    for d in range(1, min(window, len(idx) - 1) + 1):
-        i, j = idx[:-d], idx[d:]
-        keep = (is_new[i] | is_new[j]) & (i != j)
-        lo, hi = np.minimum(i, j)[keep], np.maximum(i, j)[keep]
-        codes.append(lo * n + hi)
-    return np.concatenate(codes) if codes else np.empty(0, dtype=np.int64)
-
-
 def _title_scores(titles: np.ndarray, lengths: np.ndarray, spaced: np.ndarray, a: np.ndarray,
                   b: np.ndarray, settings: LinkSettings) -> tuple[np.ndarray, np.ndarray]:
     """Best score of each pair in [0, 1] (0 below ``lower``) and whether it is a subtitle match.
@@ -391,10 +306,10 @@ _OTHER_SPACE = re.compile(r"[^\S ]")  # whitespace but the plain space
 
 def _single_spaced(titles: list[str]) -> np.ndarray:
     """Whether each title's only whitespace is the plain space (a normalised title's),
-    looked for in :data:`_SLICE` titles at a time."""
+    looked for in :data:`SLICE` titles at a time."""
     spaced = np.ones(len(titles), dtype=bool)
-    for s in range(0, len(titles), _SLICE):
-        some = titles[s:s + _SLICE]
+    for s in range(0, len(titles), SLICE):
+        some = titles[s:s + SLICE]
         if _OTHER_SPACE.search("".join(some)):
             spaced[s:s + len(some)] = [_OTHER_SPACE.search(t) is None for t in some]
     return spaced
@@ -410,13 +325,13 @@ def _title_links(items: Sequence[LinkItem], n_new: int, settings: LinkSettings,
     from the sorted orders."""
     titles = [item.title for item in items]
     is_new = np.arange(len(items)) < n_new
-    orders = _sort_orders(titles, settings.rare_keys)
+    orders = sort_orders(titles, settings.rare_keys)
     codes = []
     for step, order in enumerate(orders):
         token.raise_if_cancelled()
         yield Progress(step, len(orders), "finding candidate titles")
-        codes.append(_neighbour_codes(order, settings.window, is_new))
-    pairs = _distinct(np.sort(np.concatenate(codes)))
+        codes.append(neighbour_codes(order, settings.window, is_new))
+    pairs = distinct(np.sort(np.concatenate(codes)))
     a, b = pairs // len(items), pairs % len(items)
     years = np.array([item.year or 0 for item in items], dtype=np.int64)
     close = (years[a] == 0) | (years[b] == 0) | (
