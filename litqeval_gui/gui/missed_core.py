@@ -13,7 +13,14 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
 from litqeval_gui.core.evaluation.recall import ListRecall, MissedRecord
 
@@ -96,3 +103,31 @@ def show_missed_core(item: ListRecall, parent: QWidget) -> MissedCoreDialog:
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.open()
     return dialog
+
+
+class RecallLabel(QLabel):
+    """A result list's recall (:func:`recall_html`; hidden without one) whose "missed…"
+    link opens the dialog of the core works it missed."""
+
+    def __init__(self, *, compact: bool = False, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.compact = compact
+        self.recall: ListRecall | None = None
+        self.missed_dialog: MissedCoreDialog | None = None
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.linkActivated.connect(lambda link: self.show_missed() if link == MISSED_LINK
+                                   else None)
+
+    def show_recall(self, item: ListRecall | None) -> None:
+        self.recall = item
+        self.setVisible(item is not None)
+        if item is not None:
+            self.setText(recall_html(item, compact=self.compact))
+            self.setToolTip(recall_tip(item.retrieved_core, item.core))
+
+    def show_missed(self) -> MissedCoreDialog | None:
+        """Open the dialog of the core works the list missed (None without a recall)."""
+        if self.recall is None:
+            return None
+        self.missed_dialog = show_missed_core(self.recall, self.window())
+        return self.missed_dialog

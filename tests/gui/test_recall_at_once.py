@@ -98,7 +98,7 @@ def test_the_records_view_header_says_the_recall_and_opens_the_missed_core(qtbot
     view.show()
     text = view.recall_label.text()
     assert "Recall 0.500 (1 of 2 core works)" in text and "1 missed, 1 pending review" in text
-    dialog = view.show_missed()
+    dialog = view.recall_label.show_missed()
     assert MISSED in dialog.text.toPlainText() and FOUND not in dialog.text.toPlainText()
     assert "pending review" in dialog.text.toPlainText()
     dialog.close()
@@ -117,7 +117,7 @@ def test_the_records_view_header_says_the_recall_and_opens_the_missed_core(qtbot
 def test_a_core_list_has_no_recall_header(qtbot, session):
     view = RecordsView(session, queries.find_list(session.project, "T", "core"))
     qtbot.addWidget(view)
-    assert view.recall is None and not view.recall_label.isVisibleTo(view)
+    assert view.recall_label.recall is None and not view.recall_label.isVisibleTo(view)
 
 
 def test_the_import_summary_shows_recall_with_the_missed_core_a_click_away(qtbot, tmp_path,
@@ -139,8 +139,8 @@ def test_the_import_summary_shows_recall_with_the_missed_core_a_click_away(qtbot
     assert "0.500 (1/2)" in label.text() and "1 missed" in label.text()
     assert page.recalls["scopus"].retrieved_core == 1
     label.linkActivated.emit("missed")
-    assert MISSED in page.missed_dialog.text.toPlainText()
-    page.missed_dialog.close()
+    assert MISSED in label.missed_dialog.text.toPlainText()
+    label.missed_dialog.close()
     shot(wizard, "wizard_summary_recall")
     qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=10_000)
     assert session.close()

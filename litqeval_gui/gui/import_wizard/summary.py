@@ -33,11 +33,7 @@ from litqeval_gui.core.records.ingest import ImportSummary
 from litqeval_gui.gui.import_wizard.messages import message_label, show_error_text
 from litqeval_gui.gui.import_wizard.state import WizardState, describe_import
 from litqeval_gui.gui.missed_core import (
-    MISSED_LINK,
-    MissedCoreDialog,
-    recall_html,
-    recall_tip,
-    show_missed_core,
+    RecallLabel,
 )
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.screens.matches.dialog import MatchesDialog, open_matches_dialog
@@ -89,7 +85,6 @@ class SummaryPage(QWizardPage):
         self.save_button.clicked.connect(self._save_clicked)
         self.matches_dialog: MatchesDialog | None = None
         self.recalls: dict[str, ListRecall] = {}  # result list name -> its recall
-        self.missed_dialog: MissedCoreDialog | None = None
         buttons = QHBoxLayout()
         buttons.addWidget(self.matches_button)
         buttons.addStretch(1)
@@ -155,20 +150,10 @@ class SummaryPage(QWizardPage):
             return None
 
     def _recall_label(self, recall: ListRecall) -> QLabel:
-        label = QLabel(recall_html(recall, compact=True))
+        label = RecallLabel(compact=True)
         label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        label.setToolTip(recall_tip(recall.retrieved_core, recall.core))
-        label.linkActivated.connect(lambda link, name=recall.name: self._link(link, name))
+        label.show_recall(recall)
         return label
-
-    def _link(self, link: str, name: str) -> None:
-        if link == MISSED_LINK:
-            self.show_missed(name)
-
-    def show_missed(self, name: str) -> MissedCoreDialog:
-        """Open the dialog of the core works result list ``name`` missed."""
-        self.missed_dialog = show_missed_core(self.recalls[name], self)
-        return self.missed_dialog
 
     def report_text(self) -> str:
         """The text report of every import, then the files not imported."""

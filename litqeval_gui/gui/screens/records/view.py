@@ -48,7 +48,7 @@ from PySide6.QtWidgets import (
 )
 
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.evaluation.recall import ListRecall, recall_report
+from litqeval_gui.core.evaluation.recall import recall_report
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.records import queries
 from litqeval_gui.core.records.queries import (
@@ -61,12 +61,7 @@ from litqeval_gui.core.records.queries import (
 )
 from litqeval_gui.gui.actions import make_action
 from litqeval_gui.gui.export_dialog import export_dialog
-from litqeval_gui.gui.missed_core import (
-    MISSED_LINK,
-    MissedCoreDialog,
-    recall_html,
-    show_missed_core,
-)
+from litqeval_gui.gui.missed_core import RecallLabel
 from litqeval_gui.gui.record_detail import detail_html, doi_url
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
@@ -203,13 +198,7 @@ class RecordsView(QWidget):
         self.year_from = QSpinBox(toolTip="Earliest publication year")
         self.year_to = QSpinBox(toolTip="Latest publication year")
         self.count_label = QLabel()
-        self.recall_label = QLabel()
-        self.recall_label.setTextFormat(Qt.TextFormat.RichText)
-        self.recall_label.setToolTip("Recall = core works in this list / core works "
-                                     "(de-duplicated works, as the evaluation counts them)")
-        self.recall_label.linkActivated.connect(self._link_activated)
-        self.recall: ListRecall | None = None
-        self.missed_dialog: MissedCoreDialog | None = None
+        self.recall_label = RecallLabel()
         self._timer = QTimer(self, singleShot=True, interval=FILTER_DELAY_MS)
         self._timer.timeout.connect(self.apply_filter)
         self.filter_edit.textChanged.connect(lambda _text: self._timer.start())
@@ -385,27 +374,14 @@ class RecordsView(QWidget):
     # -- recall ------------------------------------------------------------------------
     def _update_recall(self) -> None:
         """The header's recall (result lists of a topic with a core set; else hidden)."""
-        self.recall = None
+        recall = None
         if self.info.role == "results":
             try:
-                self.recall = recall_report(self.session.project, self.info.topic,
-                                            self.info.name).lists[0]
+                recall = recall_report(self.session.project, self.info.topic,
+                                       self.info.name).lists[0]
             except LitqError:  # no core set yet
                 pass
-        self.recall_label.setVisible(self.recall is not None)
-        if self.recall is not None:
-            self.recall_label.setText(recall_html(self.recall))
-
-    def _link_activated(self, link: str) -> None:
-        if link == MISSED_LINK:
-            self.show_missed()
-
-    def show_missed(self) -> MissedCoreDialog | None:
-        """Open the dialog of the core works this list missed."""
-        if self.recall is None:
-            return None
-        self.missed_dialog = show_missed_core(self.recall, self)
-        return self.missed_dialog
+        self.recall_label.show_recall(recall)
 
     # -- staleness -----------------------------------------------------------------
     def project_changed(self, changes: Changes, _initiator: object) -> None:
