@@ -10,7 +10,9 @@ from PySide6.QtCore import QSize
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
 
+from litqeval_gui.core.screening.models import Trust
 from litqeval_gui.core.screening.panel import RECOMMENDED, Panel, Verdict
+from litqeval_gui.core.screening.queue import Ordering
 from litqeval_gui.gui.plots.curves import RecallCurvePlot
 
 STOP_TEXT = "✔ could stop"
@@ -83,12 +85,20 @@ class ProgressPanel(QWidget):
         self.counts.setText(f"<b>{screened:,}</b> screened · <b>{total - screened:,}</b> "
                             f"remaining · {per_label}")
 
-    def show_ordering(self, text: str) -> None:
-        self.ordering.setText(text)
-
-    def show_trust(self, text: str) -> None:
-        self.trust.setText(text)
-        self.trust.setVisible(bool(text))
+    def show_ordering(self, ordering: Ordering, retraining: bool,
+                      trust: Trust | None) -> None:
+        """How the queue is ordered (by which model, when; "retraining…" while a job runs)
+        and, for a model's order, its cross-validated trust."""
+        if ordering.name == "model":
+            text = (f"Ordering: prioritised · ranked by {ordering.model} at "
+                    f"{ordering.ranked_at[:16].replace('T', ' ')}")
+        else:
+            text = f"Ordering: {ordering.name.replace(':', ', seed ')}"
+        self.ordering.setText(text + (" · retraining…" if retraining else ""))
+        self.trust.setText("" if trust is None else (
+            f"Model trust ({trust.folds}-fold, {trust.labels} labels): Kendall's τ = "
+            f"{trust.tau:.2f}; F1 " + ", ".join(f"{k} {v:.2f}" for k, v in trust.f1.items())))
+        self.trust.setVisible(trust is not None)
 
     def show_panel(self, panel: Panel) -> None:
         """The recall estimate (or why there is none), each rule's verdict and evidence

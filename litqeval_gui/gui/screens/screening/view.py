@@ -20,7 +20,6 @@ import html
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QAction
@@ -42,7 +41,6 @@ from PySide6.QtWidgets import (
 
 from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.changes import Changes
-from litqeval_gui.core.projectfile.writes import Op
 from litqeval_gui.core.records.model import Record
 from litqeval_gui.core.records.queries import record_detail
 from litqeval_gui.core.screening import store
@@ -63,6 +61,7 @@ from litqeval_gui.gui.screens.screening.record import RecordPane
 from litqeval_gui.gui.screens.screening.seeding import SeedDialog
 from litqeval_gui.gui.screens.screening.simulation import SimulationDialog
 from litqeval_gui.gui.screens.screening.tags import TagBar
+from litqeval_gui.gui.screens.screening.writer import QueuedWriter
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
 from litqeval_gui.gui.shortcuts import KeysWhileShown, Shortcuts
@@ -96,12 +95,12 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         self.prioritiser.ranked.connect(self._ranked)
         self.prioritiser.busy.connect(lambda _running: self.show_current())
         self.ranking: Ranking | None = stored_ranking(project, screening.id)
+        self.writer = QueuedWriter(session, self, self.not_stored,
+                                   self._take_in_others)
         self.core = ScreeningSession(project, screening, self.settings.reviewer,
                                      self.ranking.ordering() if self.ranking else None,
-                                     write=self._write)
+                                     write=self.writer)
         self.since_retrain = 0
-        self._queued = 0  # own writes not committed yet
-        self._foreign = False  # someone else's decisions wait to be read in
         self._titles: dict[int, str] = {}
         self.panel_reader = PanelReader(session, screening, self,
                                         reviewer=lambda: self.core.reviewer)
@@ -305,32 +304,13 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         if changes.topics:
             self.target_gone = self.session.project.topic_name(self.screening.topic_id) is None
         if changes.decisions and not self.target_gone:
-            self._foreign = self._foreign or initiator is not self
-            self._take_in_foreign()
+            self.writer.decisions_changed(initiator)
             self.refresh_panel()
 
     # -- state ------------------------------------------------------------------------------
-    def _write(self, op: Op, then: Callable[[Any], None] | None) -> None:
-        """The screening session's writer: queued on the write path, never waited for."""
-        self._queued += 1
-
-        def done(result: Any) -> None:
-            self._queued -= 1
-            if then is not None:
-                then(result)
-            self._take_in_foreign()
-
-        def failed(exc: BaseException) -> None:
-            self._queued -= 1
-            self.not_stored(exc)
-
-        self.session.write(op, initiator=self, on_success=done, on_failure=failed)
-
-    def _take_in_foreign(self) -> None:
-        if self._foreign and self._queued == 0:
-            self._foreign = False
-            self.core.refresh()
-            self.show_current()
+    def _take_in_others(self) -> None:
+        self.core.refresh()
+        self.show_current()
 
     @property
     def shown(self) -> int | None:
@@ -361,7 +341,10 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         screened, total = core.screened, self.screening.size
         self.progress.show_counts(screened, total, Counter(core.labels.values()),
                                   self.screening.labels)
-        self.progress.show_ordering(self._ordering_text())
+        ordering = self.core.queue.ordering
+        self.progress.show_ordering(ordering, self.prioritiser.running,
+                                    self.ranking.trust if self.ranking and
+                                    ordering.name == "model" else None)
         for name in ("undo", "back"):
             self.buttons[name].setEnabled(bool(core.order))
         self.buttons["forward"].setEnabled(core.back_at is not None)
@@ -403,21 +386,6 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         shown = "" if place == (number, of) else \
             f", which ranks it {place[0]:,} of {place[1]:,}"
         return f" · {queue.ordering.name} order{shown}"
-
-    def _ordering_text(self) -> str:
-        ordering = self.core.queue.ordering
-        if ordering.name == "model":
-            text = f"Ordering: prioritised · ranked by {ordering.model} at " \
-                   f"{ordering.ranked_at[:16].replace('T', ' ')}"
-        else:
-            text = f"Ordering: {ordering.name.replace(':', ', seed ')}"
-        if self.prioritiser.running:
-            text += " · retraining…"
-        trust = self.ranking.trust if self.ranking and ordering.name == "model" else None
-        self.progress.show_trust("" if trust is None else (
-            f"Model trust ({trust.folds}-fold, {trust.labels} labels): Kendall's τ = "
-            f"{trust.tau:.2f}; F1 " + ", ".join(f"{k} {v:.2f}" for k, v in trust.f1.items())))
-        return text
 
     def refresh_panel(self) -> None:
         """Ask for each rule's verdict and the recall curve from the committed decisions;
