@@ -52,6 +52,13 @@ Then, named by what they do:
   ``target_key`` (an undo/redo brought in by a merge whose target is not yet there:
   ``reviewer`` and ``at`` of the target, resolved once it arrives);
   ``screening_unblinds`` records who unblinded a blind screening and when.
+- ``_screening_rounds`` (issue 28 §3, §4): ``screening_items.round`` (1 for the items a
+  screening was created with; a search update added to a running screening is the next
+  round, :mod:`litqeval_gui.core.screening.updates`), ``screening_rounds`` (per round
+  after the first: the list that brought it, when, by whom and what it added) and
+  ``screening_random_phases`` (per round: the random-sampling phase of the stopping
+  test, begun after event ``after_event`` of the screening, its records served in the
+  order fixed by ``seed``).
 
 Every child table cascades from its parents (``ON DELETE CASCADE``): deleting a list
 (:func:`~litqeval_gui.core.projectfile.imports.delete_import`) or a topic takes everything below it.
@@ -307,8 +314,27 @@ def _team_screening(db: sqlite_utils.Database) -> None:
         reviewer TEXT NOT NULL, at TEXT NOT NULL)""")
 
 
+def _screening_rounds(db: sqlite_utils.Database) -> None:
+    db.execute("ALTER TABLE screening_items ADD COLUMN round INTEGER NOT NULL DEFAULT 1")
+    db.execute("""CREATE TABLE screening_rounds (
+        screening_id INTEGER NOT NULL REFERENCES screenings(id) ON DELETE CASCADE,
+        round INTEGER NOT NULL CHECK (round >= 2),
+        import_id INTEGER REFERENCES imports(id) ON DELETE SET NULL,
+        at TEXT NOT NULL, reviewer TEXT NOT NULL,
+        added INTEGER NOT NULL, already_screened INTEGER NOT NULL,
+        already_queued INTEGER NOT NULL,
+        PRIMARY KEY (screening_id, round))""")
+    db.execute("""CREATE TABLE screening_random_phases (
+        screening_id INTEGER NOT NULL REFERENCES screenings(id) ON DELETE CASCADE,
+        round INTEGER NOT NULL CHECK (round >= 1),
+        after_event INTEGER NOT NULL,  -- the screening's latest event id at the switch (0: none)
+        seed INTEGER NOT NULL, at TEXT NOT NULL, reviewer TEXT NOT NULL,
+        PRIMARY KEY (screening_id, round))""")
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
     _v1, _v2, _v3, _bibliographic_fields, _live_views, _cascade_deletes, _parameters,
     _screenings, _evaluation_store, _pools, _event_records_cascade, _team_screening,
+    _screening_rounds,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
