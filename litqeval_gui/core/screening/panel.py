@@ -7,13 +7,19 @@ evidence; the curve is :func:`~litqeval_gui.metrics.tar.recall_curve` of the his
 with the knee of :class:`~litqeval_gui.metrics.stopping.KneeMethod` marked; once the
 reviewer screens a random sample (the random-sample rule's ``random_from`` is set), the
 recall estimate with its interval from that sample
-(:func:`~litqeval_gui.metrics.recall_estimate.recall_from_sample`). The rules advise;
+(:func:`~litqeval_gui.metrics.recall_estimate.recall_from_sample`).
+:func:`screening_panel` reads a screening's current round
+(:func:`~litqeval_gui.core.screening.phases.round_history`): a search update's records
+are a new round, evaluated apart, and a round switched to random screening gives the
+rules that read a random sample (the random-sample rule, the hypergeometric test) where
+its sample begins. The rules advise;
 nothing here stops the reviewer. Only the random-sample rule's stop is a statistical
 test; the others (the hypergeometric test read on ranked records too) are heuristics.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,6 +29,7 @@ from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.labels import is_relevant
+from litqeval_gui.core.screening.phases import Round, round_history
 from litqeval_gui.core.screening.store import Screening
 from litqeval_gui.metrics.recall_estimate import RecallEstimate, recall_from_sample
 from litqeval_gui.metrics.stopping import (
@@ -86,6 +93,8 @@ class Panel:
     knee_note: str = ""
     estimate: RecallEstimate | None = None
     estimate_note: str = ""
+    round: Round | None = None  # the screening's round the panel reads (None: a bare history)
+    random_from: int | None = None  # records of it screened before its random sample
 
 
 def panel(labels: Sequence[int] | np.ndarray, n_total: int,
@@ -118,6 +127,15 @@ def _estimate(history: np.ndarray, n_total: int,
         "is found and a random record screened"
 
 
+def with_random_from(rules: Sequence[StoppingRule],
+                     random_from: int | None) -> list[StoppingRule]:
+    """``rules`` with the random sample beginning after ``random_from`` records for the
+    rules that read one (the random-sample rule and the hypergeometric test)."""
+    return [dataclasses.replace(rule, random_from=random_from)
+            if isinstance(rule, RandomSampleStop | HypergeometricTest) else rule
+            for rule in rules]
+
+
 def history(project: Project, screening: Screening, reviewer: str | None = None) -> np.ndarray:
     """1/0 relevance of the current decisions in screening order (``reviewer``'s own in a
     blind screening)."""
@@ -129,10 +147,14 @@ def history(project: Project, screening: Screening, reviewer: str | None = None)
 def screening_panel(project: Project, screening: Screening,
                     rules: Sequence[StoppingRule] | None = None,
                     reviewer: str | None = None) -> Panel:
-    """The panel of a screening now (after every decision, the screen asks again), by
-    the project's stopping parameters unless ``rules`` are given."""
-    return panel(history(project, screening, reviewer), screening.size,
-                 project_rules(project) if rules is None else rules)
+    """The panel of a screening's current round now (after every decision, the screen
+    asks again), by the project's stopping parameters unless ``rules`` are given; in a
+    round switched to random screening the rules read its random sample."""
+    read = round_history(project, screening, reviewer)
+    chosen = with_random_from(project_rules(project) if rules is None else rules,
+                              read.random_from)
+    return dataclasses.replace(panel(read.labels, read.n_total, chosen), round=read.round,
+                               random_from=read.random_from)
 
 
 def first_stop(rule: StoppingRule, labels: np.ndarray, n_total: int) -> int | None:

@@ -30,6 +30,21 @@ def list_order(items: Sequence[int]) -> Ordering:
     return Ordering("list", tuple(items))
 
 
+def first_of(ordering: Ordering, items: Sequence[int], first: Sequence[int] = ()) -> Ordering:
+    """``ordering`` completed by the ``items`` it lacks (added since it was made; at the
+    end, in the order given) and with the records of ``first`` before the others (each
+    part keeping its order); ``ordering`` itself when nothing changes."""
+    ranked = set(ordering.records)
+    missing = [r for r in items if r not in ranked]
+    if not missing and not first:
+        return ordering
+    records = [*ordering.records, *missing]
+    if first:
+        front = set(first)
+        records = [r for r in records if r in front] + [r for r in records if r not in front]
+    return Ordering(ordering.name, tuple(records), ordering.model, ordering.ranked_at)
+
+
 def random_order(items: Sequence[int], seed: int = 0) -> Ordering:
     """A permutation of ``items`` fixed by ``seed`` (numpy's PCG64)."""
     permutation = np.random.default_rng(seed).permutation(len(items))
@@ -65,6 +80,16 @@ class Queue:
         while self._cursor < len(records) and records[self._cursor] in self._decided:
             self._cursor += 1
         return records[self._cursor] if self._cursor < len(records) else None
+
+    def upcoming(self, count: int) -> list[int]:
+        """The next ``count`` undecided records in order (fewer near the end)."""
+        found: list[int] = []
+        for record in self.ordering.records[self._cursor:]:
+            if len(found) == count:
+                break
+            if record not in self._decided:
+                found.append(record)
+        return found
 
     def mark(self, record_id: int, decided: bool) -> None:
         if decided:

@@ -12,6 +12,11 @@ A note or tags given to an undecided record wait for its decision; given to a de
 one they are stored at once as the same decision again (the event log keeps both).
 Waiting tags are kept in the project too (:func:`pending_tags_parameter`), so a restart
 shows the tagged record again with its tags.
+The queue serves the screening's current round first (:mod:`.phases`: a search update's
+records are a round of their own) and, once the round switched to random screening
+(:meth:`~ScreeningSession.start_random`), the round's records in its seeded random order
+whatever ordering is asked for; items an ordering lacks (added since it was made) come
+after the ones it ranks.
 Changing a decided record's label keeps its note and tags. ←/→ (:meth:`back`,
 :meth:`forward`) step through the decided records, where a decision changes the one
 shown; a record undone, or shown when the ordering switches, stays shown until decided.
@@ -30,7 +35,16 @@ from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.writes import Done, Op
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.labels import GRADED, is_relevant
-from litqeval_gui.core.screening.queue import Ordering, Queue, list_order
+from litqeval_gui.core.screening.phases import (
+    RandomPhase,
+    Round,
+    current_round,
+    new_seed,
+    random_ordering,
+    start_random_op,
+)
+from litqeval_gui.core.screening.queue import Ordering, Queue, first_of, list_order
+from litqeval_gui.core.screening.retrain import stored_ranking
 from litqeval_gui.core.screening.store import DECISIONS, Context, Event, Screening
 
 Then = Callable[[Any], None]
@@ -80,10 +94,13 @@ class ScreeningSession:
 
     # -- state ----------------------------------------------------------------------------
     def reload(self, ordering: Ordering) -> None:
-        """The committed decisions from the project and the queue in ``ordering``; nothing
-        is pinned, stepped back to or pending."""
+        """The committed decisions and rounds from the project and the queue in
+        ``ordering`` (as the module docstring serves it); nothing is pinned, stepped back
+        to or pending."""
         self._read_decisions()
-        self.queue = Queue(ordering, self.labels)
+        self._read_rounds()
+        self.requested = ordering  # the ordering asked for; the queue serves it by round
+        self.queue = Queue(self._served(ordering), self.labels)
         self.pinned: int | None = None  # shown until decided (undone, or ordering switched)
         self.back_at: int | None = None  # index into ``order`` while stepping back
         self.pending_note: str | None = None  # being written for the shown record
@@ -99,12 +116,33 @@ class ScreeningSession:
         judgements, another connection), keeping the ordering — a list ordering takes in
         items added since — what is shown and what is pending."""
         self._read_decisions()
-        ordering = self.queue.ordering
+        self._read_rounds()
+        ordering = self.requested
         if ordering.name == "list":
-            ordering = list_order(store.items(self.project, self.screening.id))
-        self.queue = Queue(ordering, self.labels)
+            ordering = list_order(self.items)
+        elif ordering.name == "model":  # a ranking stored since (e.g. of a search update)
+            stored = stored_ranking(self.project, self.screening.id)
+            if stored is not None and stored.created > ordering.ranked_at:
+                ordering = stored.ordering()
+        self.requested = ordering
+        self.queue = Queue(self._served(ordering), self.labels)
         if self.back_at is not None and self.back_at >= len(self.order):
             self.back_at = None
+
+    def _read_rounds(self) -> None:
+        self.items = store.items(self.project, self.screening.id)
+        self.round: Round = current_round(self.project, self.screening.id)
+
+    def _served(self, ordering: Ordering) -> Ordering:
+        """What the queue serves for ``ordering`` (module docstring)."""
+        if self.round.random is not None:
+            return first_of(random_ordering(self.round), self.items)
+        return first_of(ordering, self.items, self.round.items if self.round.rounds > 1 else ())
+
+    @property
+    def random_phase(self) -> bool:
+        """Whether the current round is screened in its random order."""
+        return self.round.random is not None
 
     def _read_decisions(self) -> None:
         current = store.current_decisions(self.project, self.screening.id, self.reviewer)
@@ -258,7 +296,30 @@ class ScreeningSession:
     def switch(self, ordering: Ordering, *, keep_shown: bool = True) -> None:
         """Continue in ``ordering`` (e.g. a new model ranking), keeping what is decided;
         ``keep_shown``: the record on screen stays until decided (a reviewer may be
-        reading it), else the next record is the ordering's first undecided one."""
+        reading it), else the next record is the ordering's first undecided one. In a
+        random phase the queue keeps serving the random order."""
         if self.back_at is None:
             self.pinned = self.shown if keep_shown else None
-        self.queue = Queue(ordering, self.labels)
+        self.requested = ordering
+        self.queue = Queue(self._served(ordering), self.labels)
+
+    def start_random(self, seed: int | None = None, then: Then | None = None) -> None:
+        """Switch the current round to random screening after the decisions made so far
+        (:func:`~.phases.start_random_op`): the next record is the first undecided one of
+        the round's random order (the one on screen is not kept: the sample is what the
+        random order serves); ``then(round)`` once it is stored."""
+        if self.random_phase:
+            raise LitqError(f"round {self.round.number} already switched to random sampling")
+        seed = new_seed() if seed is None else seed
+        stored: list[Round] = []
+
+        def done(result: Done[Round]) -> None:
+            stored.append(result.value)
+            self.round = result.value
+            if then is not None:
+                then(result.value)
+        self.write(start_random_op(self.screening, self.reviewer, seed), done)
+        if not stored:  # queued: the order is known now, the event it follows once stored
+            self.round = dataclasses.replace(
+                self.round, random=RandomPhase(-1, seed, "", self.reviewer))
+        self.switch(self.requested, keep_shown=False)
