@@ -154,19 +154,20 @@ def create_screening(project: Project, topic: str, name: str, lists: Sequence[st
     return find_screening(project, topic, name)
 
 
-def append_items(project: Project, screening_id: int, record_ids: Iterable[int]) -> int:
-    """Append the records not yet in the screening after its last item, in order; runs
-    inside the caller's write op (so it commits with what the caller changes). Returns
-    how many were added."""
+def append_items(project: Project, screening_id: int, record_ids: Iterable[int],
+                 round_: int = 1) -> int:
+    """Append the records not yet in the screening after its last item, in order, as
+    items of round ``round_`` (:mod:`.phases`); runs inside the caller's write op (so it
+    commits with what the caller changes). Returns how many were added."""
     db = project.db
     present = {row[0] for row in db.execute(
         "SELECT record_id FROM screening_items WHERE screening_id = ?", [screening_id])}
     last = db.execute("SELECT COALESCE(MAX(position), 0) FROM screening_items "
                       "WHERE screening_id = ?", [screening_id]).fetchone()[0]
     new = [r for r in dict.fromkeys(record_ids) if r not in present]
-    db.conn.executemany("INSERT INTO screening_items (screening_id, record_id, position) "
-                        "VALUES (?, ?, ?)",
-                        [(screening_id, r, last + i) for i, r in enumerate(new, 1)])
+    db.conn.executemany("INSERT INTO screening_items (screening_id, record_id, position, "
+                        "round) VALUES (?, ?, ?, ?)",
+                        [(screening_id, r, last + i, round_) for i, r in enumerate(new, 1)])
     return len(new)
 
 
