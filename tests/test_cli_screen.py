@@ -1,12 +1,17 @@
 """The CLI can screen: screen-new, screen-decide (one record or a CSV of ids, DOIs and
-PMIDs, checked before anything is written) and screen-status."""
+PMIDs, checked before anything is written), screen-status, screen-random and
+screen-update."""
 
 import json
 
 from litqeval_gui.cli import main
+from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store
-from tests.support.screening import screening_project
+from litqeval_gui.core.screening.features import screening_features
+from litqeval_gui.core.screening.queue import random_order
+from litqeval_gui.core.screening.retrain import retrain, stored_ranking
+from tests.support.screening import labelled_records, screening_project, write_labelled_csv
 
 
 def run(capsys, *args):
@@ -75,3 +80,70 @@ def test_a_bad_row_refuses_the_whole_file_with_its_line(tmp_path, capsys, monkey
                        "--record", items[0], "include")
     assert code == 2 and "--reviewer" in err
     assert _decisions(path)[0] == []  # nothing was written
+
+
+def test_random_phase_and_search_update_from_the_command_line(tmp_path, capsys):
+    """screen-random stores the switch and screen-status serves and reads its sample;
+    screen-update adds an update's new works as round 2, ranked again by the model."""
+    records, labels = labelled_records(50, seed=4)
+    first = write_labelled_csv(records[:30], labels[:30], tmp_path / "L.csv")
+    update = write_labelled_csv(records[20:], labels[20:], tmp_path / "U.csv")
+    path = tmp_path / "p.litq"
+    assert run(capsys, "new", path)[0] == 0
+    assert run(capsys, "import", path, first, "--topic", "T", "--role", "results",
+               "--name", "L")[0] == 0
+    run(capsys, "screen-new", path, "--topic", "T", "--screening", "S")
+    _, items = _decisions(path)
+    sheet = tmp_path / "d.csv"
+    rows = [f"{r},{'include' if i in (0, 3) else 'exclude'}" for i, r in enumerate(items[:12])]
+    sheet.write_text("id,label\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    base = ("--topic", "T", "--screening", "S")
+    assert run(capsys, "screen-decide", path, *base, "--reviewer", "Ann", "--csv", sheet)[0] == 0
+    code, out, err = run(capsys, "screen-random", path, *base, "--reviewer", "Ann",
+                         "--seed", "5")
+    assert code == 0 and "switched to random sampling after 12 decisions (seed 5)" in out, err
+    code, out, _ = run(capsys, "screen-random", path, *base, "--reviewer", "Ann")
+    assert code != 0 and "already switched" in out + _
+    code, out, _ = run(capsys, "screen-status", path, *base, "--next", "3", "--json")
+    status = json.loads(out)
+    drawn = [r for r in random_order(items, 5).records if r not in items[:12]]
+    assert [n["id"] for n in status["next"]] == drawn[:3]
+    assert status["random_phase"]["seed"] == 5 and status["random_phase"]["screened_before"] == 12
+    sample = tmp_path / "s.csv"
+    sample.write_text("id,label\n" + "".join(f"{r},exclude\n" for r in drawn[:5]),
+                      encoding="utf-8")
+    run(capsys, "screen-decide", path, *base, "--reviewer", "Ann", "--csv", sample)
+    status = json.loads(run(capsys, "screen-status", path, *base, "--json")[1])
+    rule = next(s for s in status["stopping"] if s["rule"] == "random_sample")
+    assert rule["evidence"]["phase"] == "random" and rule["evidence"]["sample_size"] == 5
+    assert status["estimate"]["recall"] == 1.0  # 2 found, none in the sample: K̂ = 0
+    assert status["estimate"]["low"] < 1.0
+    code, out, _ = run(capsys, "screen-status", path, *base)
+    assert "random sampling since" in out and "5 drawn" in out
+
+    assert run(capsys, "import", path, update, "--topic", "T", "--role", "results",
+               "--name", "U")[0] == 0
+    with Project.open(path) as project:  # the screening is ranked by a model
+        screening = store.find_screening(project, "T", "S")
+        assert run_job(retrain(project, screening, run_job(
+            screening_features(project, screening)), "logistic")) is not None
+    code, out, err = run(capsys, "screen-update", path, *base, "--list", "U", "--reviewer",
+                         "Ann", "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["ranked_by"] == "logistic"
+    decided_copies = sum(r in set(items[:12]) | set(drawn[:5]) for r in items[20:30])
+    assert (report["works"], report["added"], report["round"]) == (30, 20, 2)
+    assert report["already_screened"] == decided_copies
+    assert report["already_queued"] == 10 - decided_copies
+    status = json.loads(run(capsys, "screen-status", path, *base, "--next", "20", "--json")[1])
+    assert status["round"] == {"number": 2, "records": 20, "screened": 0, "relevant": 0}
+    assert status["random_phase"] is None and status["records"] == 50
+    with Project.open(path, readonly=True) as project:
+        new = {r for (r,) in project.db.execute(
+            "SELECT record_id FROM screening_items WHERE round = 2")}
+    assert {n["id"] for n in status["next"]} == new  # round 2 is served first
+    with Project.open(path, readonly=True) as project:
+        ranking = stored_ranking(project, store.find_screening(project, "T", "S").id)
+    assert new <= set(ranking.records) and [n["id"] for n in status["next"]] == \
+        [r for r in ranking.records if r in new]  # in the new ranking's order

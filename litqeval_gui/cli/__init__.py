@@ -40,6 +40,7 @@ from litqeval_gui.cli import (  # noqa: E402
     prisma,
     records,
     screen,
+    screen_rounds,
     screening,
     team,
     trec,
@@ -56,7 +57,8 @@ if _LOADING:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # each module's ``register(command)`` adds its sub-commands, in this order
-COMMAND_MODULES = (records, lists, evaluation, screen, screening, prisma, team, trec, pooling)
+COMMAND_MODULES = (records, lists, evaluation, screen, screen_rounds, screening, prisma, team,
+                   trec, pooling)
 
 __all__ = ["COMMAND_MODULES", "TextProgress", "build_parser", "main"]
 

@@ -1,6 +1,7 @@
 """The commands that screen, so every screening workflow runs headless: screen-new,
-screen-decide, screen-status. They drive the same
-:class:`~litqeval_gui.core.screening.session.ScreeningSession` as the app's screener."""
+screen-decide, screen-status (and :mod:`.screen_rounds`: screen-random, screen-update).
+They drive the same :class:`~litqeval_gui.core.screening.session.ScreeningSession` as the
+app's screener."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from litqeval_gui.core.records import queries
 from litqeval_gui.core.screening import decision_rows, store
 from litqeval_gui.core.screening.labels import GRADED, IEM, is_relevant
 from litqeval_gui.core.screening.panel import screening_panel
+from litqeval_gui.core.screening.retrain import stored_ranking
 from litqeval_gui.core.screening.session import ScreeningSession
 
 SCHEMES = {"include-exclude": IEM, "graded": GRADED}
@@ -59,20 +61,55 @@ def cmd_screen_decide(args: argparse.Namespace) -> None:
                  f"{screening.size:,} records screened")
 
 
-def status(project: Project, screening: store.Screening, reviewer: str | None = None) -> dict:
-    """The screening's counts and each stopping rule's verdict, as plain values (in a blind
-    screening, of ``reviewer``'s decisions only)."""
+def status(project: Project, screening: store.Screening, reviewer: str | None = None,
+           upcoming: int = 0) -> dict:
+    """The screening's counts, its current round (the stopping rules read that round
+    alone; ``random_phase``: where its random sample began, its seed), each stopping
+    rule's verdict and the recall estimate with its interval, as plain values (in a blind
+    screening, of ``reviewer``'s decisions only); ``upcoming``: that many of the next
+    records to screen (the random phase's order, else the stored ranking's, else list
+    order) with their titles."""
     decided = store.current_decisions(project, screening.id, reviewer)
     labels = {label: sum(e.label == label for e in decided) for label in screening.labels}
     panel = screening_panel(project, screening, reviewer=reviewer)
-    return {
+    round_ = panel.round
+    phase = round_.random
+    estimate = panel.estimate
+    document = {
         "screening": screening.name, "records": screening.size, "screened": len(decided),
         "relevant": sum(is_relevant(screening.scheme, e.label) for e in decided),
         "labels": labels,
+        "round": {"number": round_.number, "records": panel.n_total,
+                  "screened": panel.screened, "relevant": panel.found},
+        "random_phase": None if phase is None else {
+            "seed": phase.seed, "after_event": phase.after_event, "at": phase.at,
+            "by": phase.reviewer, "screened_before": panel.random_from},
         "stopping": [{"rule": v.name, "title": v.title, "stop": v.decision.stop,
                       "evidence": {k: _plain(x) for k, x in v.decision.evidence.items()}}
                      for v in panel.verdicts],
+        "estimate": None if estimate is None else {
+            "recall": estimate.recall, "low": estimate.low, "high": estimate.high,
+            "confidence": estimate.confidence, "text": estimate.text()},
     }
+    if upcoming:
+        ranking = stored_ranking(project, screening.id)
+        session = ScreeningSession(project, screening, reviewer or "",
+                                   ranking.ordering() if ranking else None)
+        document["next"] = [{"id": r, "title": store.record_title(project, r)}
+                            for r in session.queue.upcoming(upcoming)]
+    return document
+
+
+def _advice(evidence: dict) -> str:
+    """The random-sample rule's advice in words (empty for the other rules)."""
+    if evidence.get("phase") == "ranked":
+        return (f"switch to random: {evidence['switch_to_random']}; then "
+                f"{evidence['random_needed_if_none_relevant']:,} random records if none is "
+                "relevant")
+    if evidence.get("phase") == "random":
+        return (f"p = {evidence['p_value']:.3g}; {evidence['random_remaining']:,} random "
+                "records remain if none is relevant")
+    return ""
 
 
 def _plain(value: object) -> object:
@@ -82,14 +119,27 @@ def _plain(value: object) -> object:
 def cmd_screen_status(args: argparse.Namespace) -> None:
     with Project.open(args.project, readonly=True) as project:
         screening = store.find_screening(project, args.topic, args.screening)
-        document = status(project, screening, args.reviewer)
+        document = status(project, screening, args.reviewer, args.next)
 
     def text() -> str:
         lines = [f"{document['screened']:,} of {document['records']:,} records screened, "
                  f"{document['relevant']:,} relevant ("
                  + ", ".join(f"{n} {label}" for label, n in document["labels"].items()) + ")"]
+        round_, phase = document["round"], document["random_phase"]
+        if round_["number"] > 1:
+            lines.append(f"round {round_['number']} (the stopping rules read it alone): "
+                         f"{round_['screened']:,} of {round_['records']:,} screened, "
+                         f"{round_['relevant']:,} relevant")
+        if phase is not None:
+            lines.append(f"random sampling since {phase['at'][:16].replace('T', ' ')} "
+                         f"(seed {phase['seed']}, by {phase['by']}): "
+                         f"{round_['screened'] - phase['screened_before']:,} drawn")
         lines += [f"{'stop' if s['stop'] else 'go on'}: {s['title']}"
+                  + (f" ({_advice(s['evidence'])})" if _advice(s["evidence"]) else "")
                   for s in document["stopping"]]
+        if document["estimate"]:
+            lines.append(f"recall: {document['estimate']['text']}")
+        lines += [f"next: {n['id']}  {n['title']}" for n in document.get("next", [])]
         return "\n".join(lines)
     emit(args, document, text)
 
@@ -124,3 +174,6 @@ def register(command: Command) -> None:
     p.add_argument("--topic", required=True)
     p.add_argument("--screening", required=True)
     p.add_argument("--reviewer", help="who reads (a blind screening shows only their decisions)")
+    p.add_argument("--next", type=int, default=0, metavar="K",
+                   help="list the next K records to screen: in the random phase (screen-random) "
+                        "its order, else the stored ranking's, else list order")

@@ -1,0 +1,75 @@
+"""The commands that change how a running screening goes on (issue 28 §3, §4):
+screen-random switches its current round to random sampling (the stopping test's
+sample), screen-update adds a search update's new works as a new round."""
+
+from __future__ import annotations
+
+import argparse
+
+from litqeval_gui.cli.common import Command, emit, open_for_writing
+from litqeval_gui.cli.screen import REVIEWER_ENV, _reviewer
+from litqeval_gui.core.jobs import run_job
+from litqeval_gui.core.projectfile import parameters
+from litqeval_gui.core.records.queries import find_list
+from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.features_apart import features_apart
+from litqeval_gui.core.screening.phases import new_seed, start_random_op
+from litqeval_gui.core.screening.retrain import has_ranking, retrain
+from litqeval_gui.core.screening.updates import add_update
+
+
+def cmd_screen_random(args: argparse.Namespace) -> None:
+    reviewer = _reviewer(args)
+    seed = new_seed() if args.seed is None else args.seed
+    with open_for_writing(args.project) as project:
+        screening = store.find_screening(project, args.topic, args.screening)
+        round_ = project.write(start_random_op(screening, reviewer, seed)).value
+        screened = len(store.current_decisions(project, screening.id))
+    emit(args, {"screening": screening.name, "round": round_.number, "seed": seed,
+                "after_event": round_.random.after_event, "screened": screened},
+         lambda: f"round {round_.number} of screening {screening.name!r} switched to random "
+                 f"sampling after {screened:,} decisions (seed {seed}); screen-status --next K "
+                 "lists the records to screen in its order")
+
+
+def cmd_screen_update(args: argparse.Namespace) -> None:
+    reviewer = _reviewer(args)
+    with open_for_writing(args.project) as project:
+        screening = store.find_screening(project, args.topic, args.screening)
+        report = add_update(project, screening, find_list(project, args.topic, args.list).id,
+                            reviewer)
+        ranked = ""
+        if report.added and has_ranking(project, screening.id) and not args.no_rank:
+            grown = store.get_screening(project, screening.id)
+            features = run_job(features_apart(project, grown, parameters.get(
+                project, parameters.SCREENING_QUESTION)))
+            ranking = run_job(retrain(project, grown, features,
+                                      parameters.get(project, parameters.SCREENING_MODEL)))
+            ranked = ranking.model if ranking else ""
+    emit(args, report.as_dict() | {"ranked_by": ranked},
+         lambda: report.text() + (f"; ranked again by {ranked}" if ranked else ""))
+
+
+def register(command: Command) -> None:
+    p = command("screen-random", cmd_screen_random,
+                "switch a screening's current round from ranked to random screening: the "
+                "random-sample stop (Callaghan & Müller-Hansen) tests the records screened "
+                "from now on in a seeded random order")
+    p.add_argument("--topic", required=True)
+    p.add_argument("--screening", required=True)
+    p.add_argument("--reviewer", help=f"who switches (default: ${REVIEWER_ENV})")
+    p.add_argument("--seed", type=int, help="fixes the random order (default: a random one, "
+                                            "stored with the switch)")
+
+    p = command("screen-update", cmd_screen_update,
+                "add a search update (a list imported into the screening's topic) to a running "
+                "screening: works it already holds keep their decisions or their place, the new "
+                "ones are a new round that the stopping rules evaluate on its own; a ranked "
+                "screening is ranked again by the current model")
+    p.add_argument("--topic", required=True)
+    p.add_argument("--screening", required=True)
+    p.add_argument("--list", required=True, help="the imported update")
+    p.add_argument("--reviewer", help=f"who adds it (default: ${REVIEWER_ENV})")
+    p.add_argument("--no-rank", action="store_true",
+                   help="do not rank again now (the new works are served after the ranked "
+                        "ones until the next ranking)")
