@@ -5,7 +5,6 @@ agreement, screen-resolve, screen-unblind — over
 from __future__ import annotations
 
 import argparse
-import math
 from pathlib import Path
 
 from litqeval_gui.cli.common import Command, TextProgress, emit, open_for_writing
@@ -14,7 +13,6 @@ from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store, team
 from litqeval_gui.core.screening.exchange import export_decisions, merge_decisions
-from litqeval_gui.metrics.agreement import Kappa
 
 
 def cmd_export_decisions(args: argparse.Namespace) -> None:
@@ -86,39 +84,29 @@ def cmd_unblind(args: argparse.Namespace) -> None:
          lambda: f"screening {screening.name!r} unblinded by {args.reviewer}")
 
 
-def _number(value: float) -> float | None:
-    return None if math.isnan(value) else value
-
-
-def _kappa(k: Kappa) -> dict:
-    return {"kappa": _number(k.kappa), "kappa_ci": [_number(k.ci[0]), _number(k.ci[1])],
-            "weights": k.weights}
-
-
 def cmd_agreement(args: argparse.Namespace) -> None:
     with Project.open(args.project, readonly=True) as project:
         screening = store.find_screening(project, args.topic, args.screening)
         summary = team.agreement(project, screening)
-    pairs = []
-    for pair in summary.pairs:
-        k = pair.kappa
-        entry = {"a": pair.a, "b": pair.b, "both": k.n,
-                 "agree": sum(k.table[i][i] for i in range(len(k.table))),
-                 **_kappa(k), "labels": list(k.labels), "table": [list(r) for r in k.table],
-                 "se_method": k.se_method}
-        if pair.weighted is not None:
-            entry["weighted"] = _kappa(pair.weighted)
-        pairs.append(entry)
-    document = {"pairs": pairs, "resolved": summary.resolved, "unresolved": summary.unresolved}
+        if args.out is not None:
+            team.write_agreement(project, screening, args.out)
+    document = team.agreement_document(summary)
+    pairs = document["pairs"]
+
+    def kappa_text(p: dict) -> str:
+        return ("κ undefined" if p["kappa"] is None else
+                f"κ = {p['kappa']:.3f} (95 % CI {p['kappa_ci'][0]:.3f} to "
+                f"{p['kappa_ci'][1]:.3f})")
 
     def text() -> str:
         if not pairs:
             return "fewer than two reviewers have decided in this screening"
         lines = [f"{p['a']} / {p['b']}: {p['both']} both decided, {p['agree']} agree, "
-                 + ("κ undefined" if p["kappa"] is None else
-                    f"κ = {p['kappa']:.3f} (95 % CI {p['kappa_ci'][0]:.3f} to "
-                    f"{p['kappa_ci'][1]:.3f})") for p in pairs]
+                 f"{kappa_text(p)}; after resolution {kappa_text(p['after_resolution'])}"
+                 for p in pairs]
         lines.append(f"conflicts: {summary.resolved} resolved, {summary.unresolved} unresolved")
+        if args.out is not None:
+            lines.append(f"agreement written to {args.out}")
         return "\n".join(lines)
     emit(args, document, text)
 
@@ -157,3 +145,6 @@ def register(command: Command) -> None:
         p = command(name, func, text)
         p.add_argument("--topic", required=True)
         p.add_argument("--screening", required=True)
+        if name == "agreement":
+            p.add_argument("--out", type=Path, metavar="FILE",
+                           help="also write the agreement there (.json, else CSV)")

@@ -24,7 +24,7 @@ def test_the_overview_counts_lists_recall_and_screening_progress(window, tmp_pat
     assert _rows(view.lists) == [["core", "core set", "", "20", "20", "", ""],
                                  ["clean", "result list", "", "100", "100", "0.750",
                                   "15 of 20"]]
-    assert _rows(view.screenings) == [["first pass", "title abstract", "0", "100", "0"]]
+    assert _rows(view.screenings) == [["first pass", "title abstract", "0", "100", "0", "0"]]
     assert _rows(view.pools) == []
     writer = window.session.project.sibling()
     try:
@@ -34,5 +34,5 @@ def test_the_overview_counts_lists_recall_and_screening_progress(window, tmp_pat
     finally:
         writer.close()
     qtbot.waitUntil(lambda: _rows(view.screenings)[0][2] == "3", timeout=5000)
-    assert _rows(view.screenings) == [["first pass", "title abstract", "3", "100", "2"]]
+    assert _rows(view.screenings) == [["first pass", "title abstract", "3", "100", "2", "0"]]
     shot(view, "overview")

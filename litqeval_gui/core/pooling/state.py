@@ -22,6 +22,7 @@ from litqeval_gui.core.pooling import store
 from litqeval_gui.core.pooling.store import Pool
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store as screening_store
+from litqeval_gui.core.screening import team
 from litqeval_gui.core.screening.labels import GRADED_RELEVANT_FROM, is_relevant
 from litqeval_gui.metrics import pooling as metrics
 
@@ -147,7 +148,8 @@ def _works(project: Project, topic_id: int) -> dict[int, int]:
 
 
 def judgements(project: Project, pool: Pool, work_of: dict[int, int]) -> dict[int, bool]:
-    """work -> relevant: the qrels lists' grades, then the screening's current decisions."""
+    """work -> relevant: the qrels lists' grades, then the screening's final decisions
+    (the resolution where reviewers disagreed; an unresolved conflict stays unjudged)."""
     judged: dict[int, bool] = {}
     for import_id in pool.qrels:
         for record, grade in project.db.execute(
@@ -155,7 +157,7 @@ def judgements(project: Project, pool: Pool, work_of: dict[int, int]) -> dict[in
             work = work_of[record]
             judged[work] = judged.get(work, False) or (grade or 0) >= GRADED_RELEVANT_FROM
     scheme = screening_store.get_screening(project, pool.screening_id).scheme
-    for event in screening_store.current_decisions(project, pool.screening_id):
+    for event in team.final_events(project, pool.screening_id):
         if event.record_id in work_of:
             judged[work_of[event.record_id]] = is_relevant(scheme, event.label)
     return judged

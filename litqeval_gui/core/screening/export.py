@@ -4,10 +4,14 @@ and its audit trail.
 Records come in the screening's list order; CSV and XLSX add the columns
 :data:`DECISION_COLUMNS` (``undecided`` for a record without a decision), written as
 text that a spreadsheet never runs as a formula (:mod:`litqeval_gui.core.records.exporting`).
-RIS and BibTeX carry a decided record's decision as a note (RIS ``N1``, BibTeX
+A record's decision is its final one (:func:`~litqeval_gui.core.screening.team.final_events`:
+the resolution where one exists); a record whose reviewers disagree unresolved reads
+``conflict`` with their names as the reviewer. RIS and BibTeX carry a decided record's decision as a note (RIS ``N1``, BibTeX
 ``annote``: "LitQEval screening 'S' (phase): label; reason: …; note: …; reviewer: … at
 …") and keywords ``LitQEval: LABEL`` and ``LitQEval reason: REASON`` (RIS ``KW``).
-``labels`` keeps only records whose decision is one of them (``undecided`` included).
+``labels`` keeps only records whose decision is one of them (``undecided`` and
+``conflict`` included). When two or more reviewers decided, :func:`export_screening`
+also writes their agreement beside the export (``NAME.agreement.csv``).
 
 :func:`export_audit` writes every event of the screening's log (who, what, when) as CSV.
 """
@@ -29,10 +33,11 @@ from litqeval_gui.core.records.exporting import (
     write_whole,
 )
 from litqeval_gui.core.records.model import Record
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening import store, team
 from litqeval_gui.core.screening.store import Screening
 
 UNDECIDED = "undecided"
+CONFLICT = "conflict"
 DECISION_COLUMNS = ("decision", "phase", "reason", "note", "tags", "reviewer", "decided_at")
 AUDIT_COLUMNS = ("event", "at", "reviewer", "action", "record_id", "title", "label",
                  "reason", "note", "tags", "undoes_or_redoes", "phase", "ordering",
@@ -42,14 +47,17 @@ AUDIT_COLUMNS = ("event", "at", "reviewer", "action", "record_id", "title", "lab
 def decided_records(project: Project, screening: Screening,
                     labels: Collection[str] | None = None, reviewer: str | None = None
                     ) -> tuple[list[Record], list[dict[str, str]]]:
-    """The screening's records (list order) and one decision row per record (in a blind
-    screening ``reviewer``'s own decisions only)."""
+    """The screening's records (list order) and one decision row per record: its final
+    decision (in a blind screening ``reviewer``'s own decisions only)."""
     if labels is not None:
-        unknown = set(labels) - {*screening.labels, UNDECIDED}
+        unknown = set(labels) - {*screening.labels, UNDECIDED, CONFLICT}
         if unknown:
             raise LitqError(f"unknown label(s) {', '.join(sorted(unknown))}; this screening "
-                            f"uses {', '.join(screening.labels)} (or {UNDECIDED})")
-    current = {e.record_id: e for e in store.current_decisions(project, screening.id, reviewer)}
+                            f"uses {', '.join(screening.labels)} (or {UNDECIDED}, {CONFLICT})")
+    current = {e.record_id: e for e in team.final_events(project, screening.id, reviewer)}
+    disputed = {} if reviewer is not None and store.is_blind(project, screening.id) else {
+        c.record_id: ", ".join(c.decisions) for c in team.conflicts(project, screening.id)
+        if c.resolution is None}
     records, rows = [], []
     order = [record_id for (record_id,) in project.db.execute(
         "SELECT record_id FROM screening_items WHERE screening_id = ? ORDER BY position",
@@ -57,19 +65,22 @@ def decided_records(project: Project, screening: Screening,
     stored = queries.records_by_id(project, order)
     for record_id in order:
         event = current.get(record_id)
-        label = event.label if event else UNDECIDED
+        label = event.label if event else CONFLICT if record_id in disputed else UNDECIDED
         if labels is not None and label not in labels:
             continue
         records.append(stored[record_id])
         rows.append(dict(zip(DECISION_COLUMNS, (
             label, *((event.phase, event.reason, event.note, "; ".join(event.tags),
-                      event.reviewer, event.at) if event else ("",) * 6)), strict=True)))
+                      event.reviewer, event.at) if event else
+                     ("", "", "", "", disputed.get(record_id, ""), ""))), strict=True)))
     return records, rows
 
 
 def decision_annotation(screening: Screening, row: Mapping[str, str]) -> Annotation:
-    """A decision row as the note and keywords RIS and BibTeX carry (module docstring)."""
-    if row["decision"] == UNDECIDED:
+    """A decision row as the note and keywords A record's decision is its final one (:func:`~litqeval_gui.core.screening.team.final_events`:
+the resolution where one exists); a record whose reviewers disagree unresolved reads
+``conflict`` with their names as the reviewer. RIS and BibTeX carry (module docstring)."""
+    if row["decision"] in (UNDECIDED, CONFLICT):
         return Annotation()
     parts = [f"LitQEval screening {screening.name!r} ({row['phase']}): {row['decision']}",
              *(f"{name}: {row[name]}" for name in ("reason", "note", "tags") if row[name]),
@@ -82,16 +93,28 @@ def decision_annotation(screening: Screening, row: Mapping[str, str]) -> Annotat
 
 def export_screening(project: Project, screening: Screening, path: str | Path, fmt: str,
                      labels: Collection[str] | None = None, reviewer: str | None = None) -> int:
-    """Write the screening's records (module docstring); returns the count."""
+    """Write the screening's records (module docstring) and, when two or more
+    reviewers decided (and the reader is not blinded), their agreement as
+    ``NAME.agreement.csv`` beside it; returns the record count."""
     records, rows = decided_records(project, screening, labels, reviewer)
     writer = {"ris": write_ris, "bibtex": write_bibtex}.get(fmt)
-    if writer is None:
-        return export_records(records, path, fmt, project=project.path, extra=rows)
     target = Path(path)
-    check_target(target, project.path)
-    notes = [decision_annotation(screening, row) for row in rows]
-    write_whole(target, lambda partial: writer(records, partial, notes), "the export")
-    return len(records)
+    if writer is None:
+        count = export_records(records, target, fmt, project=project.path, extra=rows)
+    else:
+        check_target(target, project.path)
+        notes = [decision_annotation(screening, row) for row in rows]
+        write_whole(target, lambda partial: writer(records, partial, notes), "the export")
+        count = len(records)
+    blinded = reviewer is not None and store.is_blind(project, screening.id)
+    if not blinded and len(team.by_reviewer(project, screening.id)) > 1:
+        team.write_agreement(project, screening, agreement_path(target))
+    return count
+
+
+def agreement_path(export: Path) -> Path:
+    """Where :func:`export_screening` writes the agreement beside ``export``."""
+    return export.with_name(f"{export.stem}.agreement.csv")
 
 
 def export_audit(project: Project, screening: Screening, path: str | Path,

@@ -16,7 +16,7 @@ import numpy as np
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import queries, works
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening import store, team
 from litqeval_gui.core.screening.features import work_ids
 from litqeval_gui.core.screening.labels import is_relevant
 
@@ -81,11 +81,12 @@ def core_labels(project: Project, topic_id: int, record_ids: Sequence[int]) -> n
 
 
 def screening_labels(project: Project, screening: store.Screening,
-                     record_ids: Sequence[int]) -> np.ndarray:
-    """Relevance from the current decisions of ``screening``, matched by work; every
-    record must have been decided there."""
+                     record_ids: Sequence[int], reviewer: str | None = None) -> np.ndarray:
+    """Relevance from the final decisions of ``screening`` (the resolution where one
+    exists; in a blind screening ``reviewer``'s own), matched by work; every record must
+    have a final decision there."""
     decided = {}
-    decisions = store.current_decisions(project, screening.id)
+    decisions = team.final_events(project, screening.id, reviewer)
     for work, event in zip(work_ids(project, [e.record_id for e in decisions]), decisions,
                            strict=True):
         decided[work] = is_relevant(screening.scheme, event.label)
@@ -93,5 +94,6 @@ def screening_labels(project: Project, screening: store.Screening,
     open_count = sum(work not in decided for work in wanted)
     if open_count:
         raise LitqError(f"screening {screening.name!r} has not decided {open_count} of the "
-                        f"{len(wanted)} records; finish it or use other labels")
+                        f"{len(wanted)} records (or its reviewers disagree on them, "
+                        "unresolved); finish it or use other labels")
     return np.array([decided[work] for work in wanted], dtype=bool)

@@ -43,7 +43,7 @@ from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.stored import DamagedDataError
 from litqeval_gui.core.projectfile.writes import Op
 from litqeval_gui.core.records.queries import RecordFilter, find_list
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening import store, team
 from litqeval_gui.core.screening.labels import GRADED, is_relevant
 from litqeval_gui.core.screening.store import Screening
 
@@ -364,6 +364,7 @@ def prisma_flow(project: Project, topic: str, *, screening: str | None = None,
         project, import_ids, source_labels(project, topic))
 
     decided = store.current_decisions(project, first.id) if first else []
+    final = team.final_events(project, first.id) if first else []  # resolutions count
     automation, filtered = [], []
     if first is not None:
         work_of = {record: work for work, record in work_first.items()}
@@ -386,7 +387,7 @@ def prisma_flow(project: Project, topic: str, *, screening: str | None = None,
     reasons: dict[str, list[int]] = {}
     if second is not None:
         sought = store.items(project, second.id)
-        for e in store.current_decisions(project, second.id):
+        for e in team.final_events(project, second.id):
             if e.reason.strip().casefold() in NOT_RETRIEVED and not _included(second, e.label):
                 not_retrieved.append(e.record_id)
                 continue
@@ -396,13 +397,13 @@ def prisma_flow(project: Project, topic: str, *, screening: str | None = None,
             elif not is_relevant(second.scheme, e.label):
                 reasons.setdefault(e.reason.strip() or NO_REASON, []).append(e.record_id)
     elif first is not None:
-        included = [e.record_id for e in decided if _included(first, e.label)]
+        included = [e.record_id for e in final if _included(first, e.label)]
 
     return Flow(
         sources=tuple(sources), identified=by_database, duplicates_removed=duplicates,
         removed_automation=automation, filtered_out=filtered,
         screened=[e.record_id for e in decided],
-        excluded_screening=[e.record_id for e in decided
+        excluded_screening=[e.record_id for e in final
                             if not is_relevant(first.scheme, e.label)] if first else [],
         sought=sought, not_retrieved=not_retrieved, assessed=assessed,
         excluded_fulltext=dict(sorted(reasons.items())), included=included,

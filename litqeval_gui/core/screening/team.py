@@ -19,11 +19,17 @@ counts, stopping panel, training and exports) filters by it.
 
 from __future__ import annotations
 
+import csv
 import itertools
+import json
+import math
 from collections import defaultdict
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records.exporting import check_target, write_whole
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.labels import GRADED
 from litqeval_gui.metrics.agreement import Kappa, kappa_agreement
@@ -93,13 +99,28 @@ def seen_by_one(project: Project, screening_id: int) -> list[int]:
 def final_decisions(project: Project, screening_id: int) -> dict[int, str]:
     """record id → final label: the resolution where one exists, else the label every
     reviewer who decided it gave (no entry while a conflict is unresolved)."""
-    labels: dict[int, list[str]] = defaultdict(list)
-    for decisions in by_reviewer(project, screening_id).values():
-        for record_id, event in decisions.items():
-            labels[record_id].append(event.label)
-    final = {record: given[0] for record, given in labels.items() if not differ(given)}
-    final.update({record: e.label for record, e in resolutions(project, screening_id).items()})
-    return final
+    return {e.record_id: e.label for e in final_events(project, screening_id)}
+
+
+def final_events(project: Project, screening_id: int,
+                 reviewer: str | None = None) -> list[store.Event]:
+    """The event carrying each record's final decision, in the order of
+    :func:`store.current_decisions`: its latest resolution where one exists, else its
+    current decision; records in an unresolved conflict are left out. In a blind
+    screening read by ``reviewer``: that reviewer's own decisions (blind mode wins).
+    What screening-wide reads (PRISMA, pooling, exports, known labels) count."""
+    current = store.current_decisions(project, screening_id, reviewer)
+    if reviewer is not None and store.is_blind(project, screening_id):
+        return current
+    settled = resolutions(project, screening_id)
+    decided = by_reviewer(project, screening_id)
+    if len(decided) < 2 and not settled:
+        return current
+    open_conflicts = {c.record_id for c in conflicts(project, screening_id)
+                      if c.resolution is None}
+    final = [settled.get(e.record_id, e) for e in current if e.record_id not in open_conflicts]
+    shown = {e.record_id for e in current}
+    return final + [e for r, e in settled.items() if r not in shown]
 
 
 # -- agreement ---------------------------------------------------------------------------
@@ -107,12 +128,15 @@ def final_decisions(project: Project, screening_id: int) -> dict[int, str]:
 @dataclass(frozen=True)
 class PairAgreement:
     """Agreement of reviewers ``a`` and ``b`` over the records both decided (SPEC §6):
-    κ (``weighted``: the grades' linear-weighted κ, None for include/exclude/maybe)."""
+    κ (``weighted``: the grades' linear-weighted κ, None for include/exclude/maybe),
+    before resolution and ``after`` it (a resolution replaces both reviewers' labels)."""
 
     a: str
     b: str
     kappa: Kappa
     weighted: Kappa | None
+    after: Kappa
+    weighted_after: Kappa | None
 
 
 @dataclass(frozen=True)
@@ -124,19 +148,100 @@ class Agreement:
     unresolved: int
 
 
+def _kappas(la: list[str], lb: list[str], screening: store.Screening
+            ) -> tuple[Kappa, Kappa | None]:
+    labels = screening.labels
+    return (kappa_agreement(la, lb, labels=labels),
+            kappa_agreement(la, lb, labels=labels, weights="linear")
+            if screening.scheme == GRADED else None)
+
+
 def agreement(project: Project, screening: store.Screening) -> Agreement:
-    """κ per reviewer pair over the records both decided (maybe its own category)."""
+    """κ per reviewer pair over the records both decided (maybe its own category),
+    before and after resolution."""
     decided = by_reviewer(project, screening.id)
+    settled = resolutions(project, screening.id)
     pairs = []
     for a, b in itertools.combinations(sorted(decided), 2):
         both = [r for r in decided[a] if r in decided[b]]
         la = [decided[a][r].label for r in both]
         lb = [decided[b][r].label for r in both]
-        labels = screening.labels
-        pairs.append(PairAgreement(
-            a, b, kappa_agreement(la, lb, labels=labels),
-            kappa_agreement(la, lb, labels=labels, weights="linear")
-            if screening.scheme == GRADED else None))
+        resolved = [settled[r].label if r in settled else None for r in both]
+        after_a = [s or label for s, label in zip(resolved, la, strict=True)]
+        after_b = [s or label for s, label in zip(resolved, lb, strict=True)]
+        pairs.append(PairAgreement(a, b, *_kappas(la, lb, screening),
+                                   *_kappas(after_a, after_b, screening)))
     open_conflicts = conflicts(project, screening.id)
-    resolved = sum(c.resolution is not None for c in open_conflicts)
-    return Agreement(pairs, resolved, len(open_conflicts) - resolved)
+    resolved_count = sum(c.resolution is not None for c in open_conflicts)
+    return Agreement(pairs, resolved_count, len(open_conflicts) - resolved_count)
+
+
+def _number(value: float) -> float | None:
+    return None if math.isnan(value) else value
+
+
+def kappa_document(k: Kappa) -> dict[str, Any]:
+    """One κ as plain JSON values (NaN as null)."""
+    return {"both": k.n, "agree": sum(k.table[i][i] for i in range(len(k.table))),
+            "raw_agreement": _number(k.agreement), "kappa": _number(k.kappa),
+            "kappa_ci": [_number(k.ci[0]), _number(k.ci[1])], "weights": k.weights,
+            "labels": list(k.labels), "table": [list(row) for row in k.table]}
+
+
+def agreement_document(summary: Agreement) -> dict[str, Any]:
+    """The agreement in the shape of ``litqeval agreement --json`` (issue 25 §5): per
+    pair a, b, both, agree, kappa, kappa_ci, table…, ``weighted`` for grades, and
+    ``after_resolution`` the same again."""
+    pairs = []
+    for pair in summary.pairs:
+        entry: dict[str, Any] = {"a": pair.a, "b": pair.b, **kappa_document(pair.kappa),
+                                 "se_method": pair.kappa.se_method}
+        after: dict[str, Any] = kappa_document(pair.after)
+        if pair.weighted is not None and pair.weighted_after is not None:
+            entry["weighted"] = kappa_document(pair.weighted)
+            after["weighted"] = kappa_document(pair.weighted_after)
+        entry["after_resolution"] = after
+        pairs.append(entry)
+    return {"pairs": pairs, "resolved": summary.resolved, "unresolved": summary.unresolved}
+
+
+AGREEMENT_COLUMNS = ("a", "b", "when", "weights", "both", "agree", "raw_agreement", "kappa",
+                     "kappa_ci_low", "kappa_ci_high", "labels", "table")
+
+
+def agreement_rows(summary: Agreement) -> list[tuple[object, ...]]:
+    """The agreement as rows of :data:`AGREEMENT_COLUMNS`: per pair, κ (and the weighted
+    κ of grades) before and after resolution; the table as rows joined by "|"."""
+    rows = []
+    for pair in summary.pairs:
+        for when, kappas in (("before", (pair.kappa, pair.weighted)),
+                             ("after resolution", (pair.after, pair.weighted_after))):
+            for k in kappas:
+                if k is None:
+                    continue
+                doc = kappa_document(k)
+                rows.append((pair.a, pair.b, when, k.weights, doc["both"], doc["agree"],
+                             doc["raw_agreement"], doc["kappa"], *doc["kappa_ci"],
+                             " ".join(map(str, k.labels)),
+                             " | ".join(" ".join(map(str, row)) for row in k.table)))
+    return rows
+
+
+def write_agreement(project: Project, screening: store.Screening, path: str | Path) -> int:
+    """Write the screening's agreement to ``path``: JSON (``.json``, as
+    :func:`agreement_document`) or CSV (:func:`agreement_rows`); returns the pairs."""
+    summary = agreement(project, screening)
+    target = Path(path)
+    check_target(target, project.path)
+    if target.suffix.lower() == ".json":
+        text = json.dumps(agreement_document(summary), ensure_ascii=False, indent=1)
+        write_whole(target, lambda partial: partial.write_text(text, encoding="utf-8"),
+                    "the agreement")
+    else:
+        def write(partial: Path) -> None:
+            with open(partial, "w", encoding="utf-8-sig", newline="") as handle:
+                writer = csv.writer(handle)
+                writer.writerow(AGREEMENT_COLUMNS)
+                writer.writerows(agreement_rows(summary))
+        write_whole(target, write, "the agreement")
+    return len(summary.pairs)

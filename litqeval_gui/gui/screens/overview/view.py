@@ -1,5 +1,8 @@
 """A topic at a glance: its lists (with each result list's recall against the core set),
-its screenings (how far, how many relevant) and its pools (the depth released).
+its screenings (how far, how many relevant — by the final decisions: the resolution
+where reviewers disagreed —, conflicts still open) and its pools (the depth released).
+A blind screening is counted as the reviewer of the app's settings sees it: their own
+decisions only.
 
 Every number is a live count read from the project when the screen is shown or the
 project changes; nothing here waits for an evaluation.
@@ -13,9 +16,11 @@ from litqeval_gui.core.evaluation.recall import recall_report
 from litqeval_gui.core.pooling import store as pool_store
 from litqeval_gui.core.records import queries
 from litqeval_gui.core.screening import store as screening_store
+from litqeval_gui.core.screening import team
 from litqeval_gui.core.screening.labels import is_relevant
 from litqeval_gui.gui.screens import LiveTopicScreen
 from litqeval_gui.gui.session import ProjectSession
+from litqeval_gui.gui.settings import Settings
 from litqeval_gui.gui.tables import fill_table, read_only_table
 
 ROLES = {"core": "core set", "results": "result list", "other": "other"}
@@ -35,9 +40,11 @@ class OverviewView(LiveTopicScreen, QWidget):
                              "Core found"],
                             "Each list of the topic; recall = core works the list contains "
                             "÷ core works (a set count, no evaluation needed)")
-        self.screenings = read_only_table(["Screening", "Phase", "Screened", "Of", "Relevant"],
-                                 "The topic's screenings: records decided so far and how "
-                                 "many of them were judged relevant")
+        self.screenings = read_only_table(
+            ["Screening", "Phase", "Screened", "Of", "Relevant", "Open conflicts"],
+            "The topic's screenings: records decided so far, how many of them are "
+            "relevant by their final decision, and reviewers' disagreements not yet "
+            "resolved (a blind screening: your own decisions only)")
         self.pools = read_only_table(["Pool", "Depth released", "Feeds screening"],
                             "The topic's incremental pools")
         layout = QVBoxLayout(self)
@@ -73,12 +80,17 @@ class OverviewView(LiveTopicScreen, QWidget):
              if info.name in recall else "")
             for info in infos])
         screenings = screening_store.screenings(project, self.topic)
+        reviewer = Settings().reviewer or None
         rows = []
         for screening in screenings:
-            decided = screening_store.current_decisions(project, screening.id)
+            decided = screening_store.current_decisions(project, screening.id, reviewer)
+            final = team.final_events(project, screening.id, reviewer)
+            blinded = reviewer is not None and screening_store.is_blind(project, screening.id)
             rows.append((screening.name, screening.phase.replace("_", " "), len(decided),
                          screening.size,
-                         sum(is_relevant(screening.scheme, e.label) for e in decided)))
+                         sum(is_relevant(screening.scheme, e.label) for e in final),
+                         "" if blinded else sum(c.resolution is None for c in
+                                                team.conflicts(project, screening.id))))
         fill_table(self.screenings, rows)
         names = {s.id: s.name for s in screenings}
         fill_table(self.pools, [(pool.name, pool.depth, names.get(pool.screening_id, ""))
