@@ -1,5 +1,6 @@
-"""Progress of a screening: counts, the ordering, the stopping rules' advice and the recall
-curve with the knee (:class:`~litqeval_gui.core.screening.panel.Panel`)."""
+"""Progress of a screening: counts, the ordering, the round and phase the stopping rules
+read (a search update's round, the random-sampling phase), the rules' advice and the
+recall curve with the knee (:class:`~litqeval_gui.core.screening.panel.Panel`)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,24 @@ def evidence_pairs(verdict: Verdict) -> list[str]:
     return pairs
 
 
+def phase_text(panel: Panel) -> str:
+    """What the rules read: the round when there are several, and the random phase with
+    its draws so far ("" for a screening of one round screened in ranked order)."""
+    round_ = panel.round
+    if round_ is None:
+        return ""
+    parts = []
+    if round_.rounds > 1:
+        parts.append(f"<b>Round {round_.number}</b> (a search update): the rules read its "
+                     f"{panel.n_total:,} records alone, {panel.screened:,} screened")
+    if round_.random is not None and panel.random_from is not None:
+        drawn = panel.screened - panel.random_from
+        parts.append(f"<b>Random sampling</b> (seed {round_.random.seed}): {drawn:,} drawn "
+                     f"after {panel.random_from:,} screened before. Screen them in the order "
+                     "served: the stop's test needs a random sample")
+    return "<br>".join(parts)
+
+
 def rule_name(title: str) -> str:
     """A rule's title without its source (``Knee method``)."""
     return title.split(" (")[0]
@@ -61,7 +80,9 @@ class ProgressPanel(QWidget):
         self.rules_box = QGroupBox("Stopping rules (advice only)")
         self.rules = QVBoxLayout(self.rules_box)
         self.rule_labels: list[QLabel] = []
+        self.phase = QLabel(wordWrap=True, visible=False)
         self.estimate = QLabel(wordWrap=True)
+        self.rules.addWidget(self.phase)
         self.rules.addWidget(self.estimate)
         self.curve = SideCurve(title="")
         self.curve.setMinimumHeight(180)
@@ -104,6 +125,9 @@ class ProgressPanel(QWidget):
         """The recall estimate (or why there is none), each rule's verdict and evidence
         (its source in the tooltip; the recommended rule marked), and the curve."""
         quiet = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
+        phase = phase_text(panel)
+        self.phase.setText(phase)
+        self.phase.setVisible(bool(phase))
         self.estimate.setText(f"<b>Recall</b>: {html.escape(panel.estimate.text())}"
                               if panel.estimate else
                               f"<span style='color:{quiet}'>{html.escape(panel.estimate_note)}"

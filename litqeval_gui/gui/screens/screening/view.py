@@ -56,6 +56,7 @@ from litqeval_gui.gui.screens.screening.deciding import Deciding
 from litqeval_gui.gui.screens.screening.history import HistoryList
 from litqeval_gui.gui.screens.screening.panel_reader import PanelReader
 from litqeval_gui.gui.screens.screening.progress import ProgressPanel
+from litqeval_gui.gui.screens.screening.random_phase import RandomPhaseControl
 from litqeval_gui.gui.screens.screening.ranking import MODELS, ORDERINGS, Prioritiser
 from litqeval_gui.gui.screens.screening.record import RecordPane
 from litqeval_gui.gui.screens.screening.seeding import SeedDialog
@@ -164,6 +165,8 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         self.retrain_action = QAction("Retrain Ranking Now", self)
         self.retrain_action.triggered.connect(self.start_ranking)
         self._actions += [self.retrain_action]  # Simulate: the Topic menu's own entry
+        self.random_phase = RandomPhaseControl(self, self)
+        self._actions.append(self.random_phase.action)
         self.progress = ProgressPanel()
         self.history = HistoryList(self.go_to)
 
@@ -220,6 +223,7 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         tools.addWidget(self.seed_button)
         tools.addWidget(self.simulate_button)
         controls.addRow("", tools)
+        controls.addRow("", self.random_phase.button)
         progress_tab = QWidget()
         side = QVBoxLayout(progress_tab)
         side.addLayout(controls)
@@ -348,6 +352,7 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         for name in ("undo", "back"):
             self.buttons[name].setEnabled(bool(core.order))
         self.buttons["forward"].setEnabled(core.back_at is not None)
+        self.random_phase.refresh()
         if record_id is None:
             self.record.clear()
             self.header.setText("<b>Every record of this screening is decided.</b> "
@@ -385,7 +390,7 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         place = (queue.position(record_id), len(queue))
         shown = "" if place == (number, of) else \
             f", which ranks it {place[0]:,} of {place[1]:,}"
-        return f" · {queue.ordering.name} order{shown}"
+        return f" · {queue.ordering.name.split(':')[0]} order{shown}"
 
     def refresh_panel(self) -> None:
         """Ask for each rule's verdict and the recall curve from the committed decisions;
@@ -394,6 +399,7 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
 
     def show_panel(self, panel: Panel) -> None:
         self.progress.show_panel(panel)
+        self.random_phase.show_advice(panel)
         self.refresh_history()
 
     def refresh_history(self) -> None:
