@@ -31,6 +31,7 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.evaluation.recall import ListRecall
 from litqeval_gui.core.records.ingest import ImportSummary
 from litqeval_gui.gui.import_wizard.messages import message_label, show_error_text
+from litqeval_gui.gui.import_wizard.screening_update import UpdateOffers
 from litqeval_gui.gui.import_wizard.state import WizardState, describe_import
 from litqeval_gui.gui.missed_core import (
     RecallLabel,
@@ -85,6 +86,7 @@ class SummaryPage(QWizardPage):
         self.save_button.clicked.connect(self._save_clicked)
         self.matches_dialog: MatchesDialog | None = None
         self.recalls: dict[str, ListRecall] = {}  # result list name -> its recall
+        self.updates = UpdateOffers(state, self)  # a search update grows a screening
         buttons = QHBoxLayout()
         buttons.addWidget(self.matches_button)
         buttons.addStretch(1)
@@ -93,6 +95,7 @@ class SummaryPage(QWizardPage):
         layout.addWidget(self.headline)
         layout.addWidget(self.counts)
         layout.addWidget(self.failures_label)
+        layout.addWidget(self.updates)
         layout.addWidget(self.problems_box, 1)
         layout.addStretch(0)
         layout.addLayout(buttons)
@@ -133,6 +136,7 @@ class SummaryPage(QWizardPage):
         lines += [f"{s.name}: note: {n}" for s in summaries for n in s.notes]
         self.problems.setPlainText("\n".join(lines))
         self.problems_box.setVisible(bool(lines))
+        self.updates.show_offers(summaries)
         uncertain = sum(s.uncertain for s in summaries)
         self.matches_button.setEnabled(uncertain > 0)
         self.matches_button.setText(f"Review {uncertain} &uncertain match(es)…" if uncertain
