@@ -106,3 +106,37 @@ def test_an_update_of_known_works_only_adds_no_round(grown, tmp_path):
                 report.round) == (0, 5, 5, None)
         assert "nothing new added" in report.text()
         assert phases.current_round(project, screening.id).number == 1
+
+
+def test_each_round_has_its_own_random_phase_and_stopping_evidence(grown):
+    with Project.open(grown) as project:
+        screening = store.find_screening(project, "T", "s")
+        session = ScreeningSession(project, screening, "ann")
+        session.start_random(seed=2)  # round 1 switches after its 10 decisions
+        for _ in range(5):
+            session.decide("exclude")
+        add_update(project, screening, find_list(project, "T", "U").id, "ann")
+        screening = store.find_screening(project, "T", "s")
+        session.refresh()  # the update, read in as the screen does
+        assert session.round.number == 2 and not session.random_phase
+        assert session.queue.ordering.name == "list"  # round 2 is ranked, in list order
+        assert session.shown == session.round.items[0]
+        for _ in range(6):
+            session.decide("exclude")
+        panel = screening_panel(project, screening)
+        rule = next(v for v in panel.verdicts if v.name == "random_sample").decision
+        # round 2 alone: N = 20, 6 screened, none relevant (round 1's 2 includes do not
+        # count): K_tar = ⌊0/0.95⌋ + 1 = 1, p = (14 − n)/14 < 0.05 only for n = 14
+        assert (panel.n_total, panel.screened, panel.found, panel.random_from) == \
+            (20, 6, 0, None)
+        assert rule.evidence["phase"] == "ranked"
+        assert rule.evidence["random_needed_if_none_relevant"] == 14
+        session.start_random(seed=4)
+        round_ = phases.current_round(project, screening.id)
+        assert (round_.number, round_.random.seed) == (2, 4)
+        assert project.db.execute("SELECT round, seed FROM screening_random_phases "
+                                  "ORDER BY round").fetchall() == [(1, 2), (2, 4)]
+        assert session.shown in round_.items and session.shown not in session.labels
+        session.decide("exclude")
+        panel = screening_panel(project, screening)
+        assert (panel.random_from, panel.screened) == (6, 7)
