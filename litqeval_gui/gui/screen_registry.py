@@ -23,7 +23,8 @@ from PySide6.QtWidgets import QWidget
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import queries
-from litqeval_gui.gui.screens import Screen, screening
+from litqeval_gui.gui.screens import Screen, conflicts, screening
+from litqeval_gui.gui.screens.conflicts import ConflictsView
 from litqeval_gui.gui.screens.evaluation import EvaluationView
 from litqeval_gui.gui.screens.overview import OverviewView
 from litqeval_gui.gui.screens.pooling import PoolingView
@@ -74,6 +75,10 @@ SCREENS: dict[str, ScreenEntry] = {entry.key: entry for entry in (
                 "Screen the selected topic's records one at a time",
                 lambda session, topic, settings, parent: screening.choose_screening(
                     session.project, topic, settings, parent), screening.sample_screening),
+    ScreenEntry(ConflictsView, "topic", "Screening &Conflicts…",
+                "Where a screening's reviewers disagree, side by side, resolved from the "
+                "keyboard; their agreement (Cohen's κ) before and after resolution",
+                conflicts.choose_screening, conflicts.sample),
     ScreenEntry(PoolingView, "topic", "&Pool Runs…",
                 "The selected topic's pool: depth by depth, with its stop criterion"),
     ScreenEntry(PrismaView, "topic", "P&RISMA Flow Diagram",

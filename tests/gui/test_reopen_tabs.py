@@ -49,8 +49,8 @@ def _open_one_of_each(window, topic: str) -> None:
     project = window.session.project
     targets = {"list": queries.find_list(project, topic, "B"), "topic": topic}
     for key, entry in SCREENS.items():
-        target = screening_store.find_screening(project, topic, "S") if key == "screening" \
-            else targets[entry.target]
+        target = screening_store.find_screening(project, topic, "S") if key in (
+            "screening", "conflicts") else targets[entry.target]
         view = window.open_screen(key, target)
         if key == "pooling":
             view.pool_box.setCurrentText("P2")

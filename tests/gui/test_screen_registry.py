@@ -15,7 +15,7 @@ RENAMED = "Beta review"
 
 def _target(project, key):
     """Screen ``key``'s target on the ``made`` project (topic T, list L, screening S)."""
-    if key == "screening":
+    if key in ("screening", "conflicts"):  # opened on a screening
         return store.find_screening(project, "T", "S")
     return {"list": queries.find_list(project, "T", "L"), "topic": "T"}[SCREENS[key].target]
 
