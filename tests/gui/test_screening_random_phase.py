@@ -97,3 +97,49 @@ def test_screenshots_of_the_random_phase_in_both_themes(qtbot, session, made, sh
         return view
 
     shoot_both(shot, build, "issue28_random_phase")
+
+
+def test_an_open_screener_takes_in_a_search_update_as_round_two(qtbot, made, tmp_path, shot):
+    """Added while the screen is open (the import summary's button), the update's records
+    are served next and the panel reads round 2 alone."""
+    from litqeval_gui.core.jobs import run_job
+    from litqeval_gui.core.records import ingest
+    from litqeval_gui.core.records.queries import find_list
+    from litqeval_gui.core.screening.updates import add_update_op
+    from litqeval_gui.gui.session import ProjectSession
+    from tests.gui.themed import shoot_both
+    from tests.support.screening import labelled_records, write_labelled_csv
+
+    path, _labels = made
+    records, labels = labelled_records(10, seed=99)
+    update = write_labelled_csv(records, labels, tmp_path / "U.csv")
+    with Project.open(path) as project:
+        run_job(ingest.import_file(project, update, topic="T", role="results", name="U"))
+        import_id = find_list(project, "T", "U").id
+    session = ProjectSession(Project.open(path))
+    views = []
+
+    def build():
+        view = screening_view(qtbot, session)
+        session.changed.connect(view.project_changed)  # as the main window passes changes on
+        view.resize(1290, 900)
+        views.append(view)
+        if len(views) == 1:
+            for _ in range(3):
+                view.decide("exclude")
+            settle(qtbot, session)
+            session.write(add_update_op(view.screening, import_id, "Bo"))
+            settle(qtbot, session)
+        view.refresh_panel()
+        qtbot.waitUntil(lambda: "Round 2" in view.progress.phase.text())
+        return view
+
+    shoot_both(shot, build, "issue28_round_two")
+    view = views[0]
+    round_ = phases.current_round(session.project, view.screening.id)
+    assert view.core.round.number == 2 and view.shown == round_.items[0]
+    assert "<b>3</b> screened · <b>67</b> remaining" in view.progress.counts.text()
+    assert "the rules read its 10 records alone, 0 screened" in view.progress.phase.text()
+    for view in views:
+        view.close()
+    assert session.close()

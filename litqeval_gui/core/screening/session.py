@@ -115,6 +115,7 @@ class ScreeningSession:
         """Read the committed decisions again after someone else's (a merge, a pool's
         judgements, another connection), keeping the ordering — a list ordering takes in
         items added since — what is shown and what is pending."""
+        self.screening = store.get_screening(self.project, self.screening.id)  # its size
         self._read_decisions()
         self._read_rounds()
         ordering = self.requested
