@@ -1,6 +1,7 @@
 """export_records → read_records gives the same records back, for every export format."""
 
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -71,8 +72,11 @@ def test_imported_fixtures_survive_every_export(tmp_path, fixture, fmt):
     if fmt == "ris":  # RIS carries a type as its RIS code
         for record in original:
             record.type = ris_type(record.type)
-    diffs = [same(kept_by(fmt, a), b) for a, b in zip(original, back, strict=True)]
-    assert diffs == [{}] * len(original)
+    # MEDLINE has no tag for a Scopus EID: a record with nothing else is not read back
+    kept = [r for r in map(partial(kept_by, fmt), original) if r.has_text() or r.identifiers()]
+    diffs = [same(a, b) for a, b in zip(kept, back, strict=True)]
+    assert diffs == [{}] * len(kept)
+    assert len(kept) == len(original) - (fmt == "medline" and fixture == "scopus.csv")
 
 
 def test_medline_is_pubmed_shaped(tmp_path):

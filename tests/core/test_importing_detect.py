@@ -8,6 +8,7 @@ import pytest
 from litqeval_gui.core.errors import ImportRefused, UnknownLayoutError
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.records.importing import detect, read_records
+from litqeval_gui.core.records.importing.common import NOTHING
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "import"
 RIS_TEXT = "TY  - JOUR\nTI  - Müller and the café\nAU  - Müller, Hans\nPY  - 2020\nER  - \n"
@@ -174,7 +175,7 @@ def test_records_without_text_or_with_absurd_fields_rejected(tmp_path):
     res = load(path)
     assert len(res.records) == 1 and res.records[0].rank == 1
     assert [(r.number, r.line) for r in res.rejected] == [(1, 1), (2, 5)]
-    assert res.rejected[0].reason == "no title and no abstract"
+    assert res.rejected[0].reason == NOTHING
     assert "absurdly long" in res.rejected[1].reason
 
 
@@ -182,7 +183,7 @@ def test_all_rejected_refuses_with_first_problems(tmp_path):
     path = tmp_path / "empty-records.ris"
     path.write_text("TY  - JOUR\nAU  - A\nER  - \n\nTY  - JOUR\nPY  - 2020\nER  - \n")
     with pytest.raises(ImportRefused, match=r"no usable records; first problems: .*line 1.*"
-                                            r"no title and no abstract"):
+                                            r"no title, no abstract and no identifier"):
         load(path)
 
 

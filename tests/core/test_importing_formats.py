@@ -35,10 +35,13 @@ def test_scopus_csv_bom_crlf_quotes_multiline_and_ids():
     assert (first.doi, first.pmid) == ("10.1016/j.jclinepi.2021.01.005", "33571234")
     assert first.ids == {"scopus_eid": "2-s2.0-85101234567"}
     assert first.raw["Index Keywords"] == "Article; Humans; Machine Learning"
-    assert [r.rank for r in res.records] == [1, 2]
+    assert [r.rank for r in res.records] == [1, 2, 3]
     assert res.records[1].source_line == 4  # the multi-line abstract spans lines 2-3
-    assert [(r.number, r.line, r.reason) for r in res.rejected] == [
-        (3, 5, "no title and no abstract")]
+    third = res.records[2]  # no title, no abstract: kept by its EID as a "no text" record
+    assert (third.title, third.abstract, third.source_line) == ("", "", 5)
+    assert (third.ids, third.authors, third.year) == (
+        {"scopus_eid": "2-s2.0-85090000000"}, ["Doe J."], 2020)
+    assert res.rejected == []
 
 
 def test_wos_savedrecs_tab_delimited_unquoted():
@@ -135,7 +138,9 @@ def test_generic_table_named_dat_is_csv():
     rec = res.records[0]
     assert (rec.title, rec.doi, rec.year) == ("Neural rankers for TAR", "10.5555/abc.123", 2022)
     assert rec.authors == ["Ng, A.", "Chen, B."] and rec.ids == {"docid": "D-1"}
-    assert res.rejected[0].line == 4
+    assert [(r.title, r.ids) for r in res.records[1:]] == [
+        ("No abstract here", {"docid": "D-2"}), ("", {"docid": "D-3"})]  # kept by its id
+    assert res.rejected == []
 
 
 def test_xlsx_generated_with_openpyxl(tmp_path):

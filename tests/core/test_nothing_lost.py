@@ -66,7 +66,7 @@ QRELS = "1 0 d1 1\n1 0 d2 high\n1 0 d3\n"
     ("f.ris", RIS, 4, 2, ["record 1 (line 1) has no 'ER  -' line",
                           "record 2 (line 5): field PY 'notayear' could not be read"]),
     ("f.bib", BIBTEX, 4, 2, ["record 2 (line 5): field year 'notayear' could not be read"]),
-    ("f.nbib", MEDLINE, 3, 2, ["record 1 (line 1): field DP 'notadate' could not be read"]),
+    ("f.nbib", MEDLINE, 3, 3, ["record 1 (line 1): field DP 'notadate' could not be read"]),
     ("f.csv", CSV, 3, 1, ["record 1 (line 2): field year 'notayear' could not be read"]),
     ("f.tsv", TSV, 3, 2, ["record 1 (line 2): field year 'notayear' could not be read"]),
     ("f.run", RUN, 4, 1, []),

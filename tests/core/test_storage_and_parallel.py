@@ -76,7 +76,7 @@ def _ris_with_problems(tmp_path, n=3000):
     exporting.export_records(records, path, "ris")
     text = path.read_text(encoding="utf-8")
     blocks = text.split("ER  - \n")
-    for i in (10, len(blocks) * 3 // 4):  # no title and no abstract → rejected
+    for i in (10, len(blocks) * 3 // 4):  # no title, abstract or identifier → rejected
         blocks[i] = "\nTY  - JOUR\nPY  - 2001\n"
     text = "ER  - \n".join(blocks) + "TY  - JOUR\nTI  - Cut off mid-way\n"
     path.write_text(text, encoding="utf-8")

@@ -195,7 +195,7 @@ def test_unknown_columns_are_mapped_by_the_user(qtbot, session, tmp_path, shot):
                      "Ants in the kitchen,2020,10.5555/ants,Ants like sugar.\n"
                      "Bees in the garden,2021,10.5555/bees,Bees like flowers.\n"
                      "Wasps on the terrace,2022,10.5555/wasps,\n"
-                     ",2023,10.5555/nothing,\n", encoding="utf-8")
+                     ",2023,,\n", encoding="utf-8")  # a year alone: nothing to import
     wizard = _open(qtbot, session, [table])
     _wait_previews(qtbot, wizard)
     page = wizard.preview_page
@@ -225,7 +225,7 @@ def test_unknown_columns_are_mapped_by_the_user(qtbot, session, tmp_path, shot):
     qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=10_000)
     shown = wizard.summary_page
     assert (pages.summary_count(shown, "mapped", "read"), pages.summary_count(shown, "mapped", "rejected")) == (4, 1)
-    assert "line 5: no title and no abstract" in shown.problems.toPlainText()
+    assert "line 5: no title, no abstract and no identifier" in shown.problems.toPlainText()
     shot(wizard, "wizard_5_summary_rejected")
     info = queries.find_list(session.project, "T", "mapped")
     assert (info.records, info.size) == (3, 3)

@@ -66,7 +66,7 @@ def _collector(path: str, fmt: str, encoding: str, where: dict[str, str] | None,
                limit: int | None, token: CancelToken) -> Collector:
     keeps_rank = formats.named(fmt).keeps_rank
     return Collector(ParseResult(path=path, format=fmt, encoding=encoding), where=where,
-                     limit=limit, token=token, need_text=not keeps_rank, keep_rank=keeps_rank)
+                     limit=limit, token=token, need_content=not keeps_rank, keep_rank=keeps_rank)
 
 
 def _choose_format(path: str, requested: str) -> tuple[str, str]:

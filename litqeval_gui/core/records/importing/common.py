@@ -205,6 +205,7 @@ def clean_record(record: Record) -> None:
 # --------------------------------------------------------------------------- collecting
 
 _TEXT_FIELDS = ("title", "abstract", "venue")
+NOTHING = "no title, no abstract and no identifier (DOI, PMID or id)"
 
 
 def _values(record: Record, key: str) -> list[str]:
@@ -232,19 +233,22 @@ def _matches(record: Record, key: str, wanted: str) -> bool:
 class Collector:
     """Validates candidate records in file order into a :class:`ParseResult`.
 
-    A record without title and abstract (unless ``need_text`` is false) or with an
-    absurdly long field is rejected; ``where`` filters; ``limit`` stops early;
-    ranks are 1-based positions among accepted records unless the format sets them.
+    A record with nothing to screen or find it by — no title, no abstract and no
+    identifier (unless ``need_content`` is false) — or with an absurdly long field is
+    rejected; one with an identifier but no text is kept (a "no text" record: it is
+    screened by what it has, see :func:`~litqeval_gui.core.records.model.Record.has_text`).
+    ``where`` filters; ``limit`` stops early; ranks are 1-based positions among
+    accepted records unless the format sets them.
     """
 
     def __init__(self, result: ParseResult, *, where: dict[str, str] | None = None,
                  limit: int | None = None, token: CancelToken = NEVER,
-                 need_text: bool = True, keep_rank: bool = False) -> None:
+                 need_content: bool = True, keep_rank: bool = False) -> None:
         self.result = result
         self.where = dict(where or {})
         self.limit = limit
         self.token = token
-        self.need_text = need_text
+        self.need_content = need_content
         self.keep_rank = keep_rank
         self.filtered_out = 0
         self.accepted = 0  # records accepted so far (also those of a part parsed elsewhere)
@@ -287,8 +291,8 @@ class Collector:
             self.unreadable(number, record.source_line, name, value)
 
     def _problem(self, record: Record) -> str:
-        if self.need_text and not record.has_text():
-            return "no title and no abstract"
+        if self.need_content and not (record.has_text() or record.identifiers()):
+            return NOTHING
         if max(len(record.title), len(record.abstract), len(record.venue)) > MAX_FIELD_CHARS:
             name = next(n for n in _TEXT_FIELDS if len(getattr(record, n)) > MAX_FIELD_CHARS)
             size = len(getattr(record, name))
