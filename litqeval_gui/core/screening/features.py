@@ -21,12 +21,17 @@ unsorted rows sorts a copy at every fit. One matrix serves every model.
 (:mod:`~litqeval_gui.core.evaluation.vector_store`, backend ``lsa``, ``minilm`` or
 ``precomputed``); a record stored without a vector (no text) is a zero row. The review
 question has no stored vector, so it gives no cold start with these features.
+
+An item whose row is all zeros (``Features.blank``: a "no text" record, imported by an
+identifier alone, or one whose words are all dropped) has nothing a model can score: a
+classifier would give it its intercept, an arbitrary score. :func:`blank_last` ranks such
+items after every item with a score, in list order, until they have text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import sparse
@@ -56,19 +61,25 @@ class MissingVectorsError(LitqError):
 class Features:
     """``matrix`` rows: ``items`` (record ids, list order), then the extra core rows, then
     the question (``question_row``; None without one). ``core_rows``: rows of core works.
-    ``kind``: ``tfidf`` (sparse, non-negative) or ``embedding:BACKEND`` (dense)."""
+    ``kind``: ``tfidf`` (sparse, non-negative) or ``embedding:BACKEND`` (dense).
+    ``blank``: per item, whether its row is all zeros (module docstring)."""
 
     items: tuple[int, ...]
     matrix: sparse.csr_matrix | np.ndarray
     core_rows: np.ndarray
     question_row: int | None
     kind: str = TFIDF
+    blank: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         ids = np.asarray(self.items, dtype=np.int64)
         by_id = np.argsort(ids, kind="stable")
         object.__setattr__(self, "_ids", ids)
         object.__setattr__(self, "_by_id", (ids[by_id], by_id))
+        x = self.matrix
+        blank = (np.diff(x.indptr[:ids.size + 1]) == 0 if sparse.issparse(x)
+                 else ~np.any(x[:ids.size], axis=1))
+        object.__setattr__(self, "blank", np.asarray(blank, dtype=bool))
 
     def item_records(self, rows: np.ndarray) -> np.ndarray:
         """The record ids of item ``rows``."""
@@ -80,6 +91,12 @@ class Features:
         LookupError when one is not an item."""
         sorted_ids, rows = self._by_id
         return take(sorted_ids, rows, np.asarray(record_ids, dtype=np.int64)).astype(np.intp)
+
+
+def blank_last(scores: np.ndarray, blank: np.ndarray) -> np.ndarray:
+    """``scores`` with ``-inf`` where ``blank`` (items' :attr:`Features.blank`): sorted
+    highest first (stable), those items follow every scored one, in list order."""
+    return np.where(blank, -np.inf, scores)
 
 
 def parse_features(spec: str) -> tuple[str, str | None]:

@@ -2,10 +2,11 @@
 
 :func:`retrain` reads the current decisions, scores every item
 (:func:`~litqeval_gui.core.screening.models.score_items`), orders the undecided items by
-score (highest first; ties keep list order) followed by the decided ones, adds the
-cross-validated :class:`~litqeval_gui.core.screening.models.Trust` when enough labels
-exist, and stores it as the screening's latest ranking (one write: the record ids and
-scores as little-endian int64 / float64 arrays: plain bytes, no serialised objects).
+score (highest first; ties keep list order; items without text last, unscored:
+:func:`~litqeval_gui.core.screening.features.blank_last`) followed by the decided ones,
+adds the cross-validated :class:`~litqeval_gui.core.screening.models.Trust` when enough
+labels exist, and stores it as the screening's latest ranking (one write: the record ids
+and scores as little-endian int64 / float64 arrays: plain bytes, no serialised objects).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import Project, now
 from litqeval_gui.core.projectfile.stored import DamagedDataError, read_buffer, read_json
 from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.features import Features
+from litqeval_gui.core.screening.features import Features, blank_last
 from litqeval_gui.core.screening.models import (
     Trust,
     model_trust,
@@ -34,7 +35,8 @@ from litqeval_gui.core.screening.store import DECISIONS, Screening
 @dataclass(frozen=True)
 class Ranking:
     """A model's order of the items: ``records`` (ids, screening order) with ``scores``
-    (NaN for the decided items at the end); ``model`` says what ranked them."""
+    (NaN for the items without text and the decided ones, at the end); ``model`` says
+    what ranked them."""
 
     model: str
     created: str
@@ -54,13 +56,13 @@ def rank(features: Features, decisions: list[store.Event], scheme: str,
     scored = score_items(features, training, model)
     if not scored.name:
         return None
-    scores = scored.values
     decided = np.zeros(len(features.items), dtype=bool)
     decided[features.item_rows([e.record_id for e in decisions])] = True
     open_rows = np.flatnonzero(~decided)
+    scores = blank_last(scored.values, features.blank)
     order = np.concatenate([open_rows[np.argsort(-scores[open_rows], kind="stable")],
                             np.flatnonzero(decided)])
-    ranked_scores = np.where(decided[order], np.nan, scores[order])
+    ranked_scores = np.where(decided[order] | features.blank[order], np.nan, scores[order])
     trust = model_trust(features, training, model) if scored.classified else None
     return Ranking(scored.name, now(), len(decisions), tuple(features.item_records(order).tolist()),
                    ranked_scores.astype(np.float64), trust)
