@@ -17,6 +17,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMainWindow, QMenu
 
+from litqeval_gui.gui import team_exchange
 from litqeval_gui.gui.actions import ActionSet, ActionSpec, fill_menu, menu_groups
 from litqeval_gui.gui.screen_registry import topic_screens
 from litqeval_gui.gui.theme import THEMES
@@ -50,6 +51,14 @@ WINDOW_ACTIONS: tuple[ActionSpec[Any], ...] = (
     ActionSpec("import", "&Import…", lambda w: w.open_import_wizard([]), "Ctrl+I", "import",
                "Import search exports or a core set into this project",
                ("file.import", "toolbar"), _has_project),
+    ActionSpec("merge-decisions", "Mer&ge Decisions…",
+               lambda w: team_exchange.merge_into_project(w),
+               tip="Bring a colleague's decisions file (or their copy of the project) into "
+               "this project's screenings", places=("file.import",), enabled=_has_project),
+    ActionSpec("export-decisions", "Export M&y Decisions…",
+               lambda w: team_exchange.export_my_decisions(w),
+               tip="Write your decisions of the shown screening to a small decisions file "
+               "for a colleague to merge", places=("file.export",), enabled=_has_project),
     ActionSpec("report", "Export E&valuation Report…", lambda w: w.export_evaluation_report(),
                tip="Write the shown evaluation as one HTML file", places=("file.export",),
                enabled=_has_project),
