@@ -59,6 +59,11 @@ Then, named by what they do:
   ``screening_random_phases`` (per round: the random-sampling phase of the stopping
   test, begun after event ``after_event`` of the screening, its records served in the
   order fixed by ``seed``).
+- ``_fulltext`` (issue 26 §1): ``screenings.parent_id`` (a full-text screening's
+  title/abstract screening; NULL otherwise, and when the parent is deleted) and
+  ``attachments`` (a record's full text: the file's path as stored — a link's path, or a
+  copy's name in the project's ``.litq.files`` folder — its sha256 and size, ``mode``
+  copy or link, when it was added; one per record, going with it).
 
 Every child table cascades from its parents (``ON DELETE CASCADE``): deleting a list
 (:func:`~litqeval_gui.core.projectfile.imports.delete_import`) or a topic takes everything below it.
@@ -332,9 +337,18 @@ def _screening_rounds(db: sqlite_utils.Database) -> None:
         PRIMARY KEY (screening_id, round))""")
 
 
+def _fulltext(db: sqlite_utils.Database) -> None:
+    db.execute("ALTER TABLE screenings ADD COLUMN parent_id INTEGER "
+               "REFERENCES screenings(id) ON DELETE SET NULL")
+    db.execute("""CREATE TABLE attachments (
+        record_id INTEGER PRIMARY KEY REFERENCES records(id) ON DELETE CASCADE,
+        path TEXT NOT NULL, sha256 TEXT NOT NULL, size INTEGER NOT NULL,
+        mode TEXT NOT NULL CHECK (mode IN ('copy', 'link')), added_at TEXT NOT NULL)""")
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
     _v1, _v2, _v3, _bibliographic_fields, _live_views, _cascade_deletes, _parameters,
     _screenings, _evaluation_store, _pools, _event_records_cascade, _team_screening,
-    _screening_rounds,
+    _screening_rounds, _fulltext,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
