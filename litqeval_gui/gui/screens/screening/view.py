@@ -62,6 +62,7 @@ from litqeval_gui.gui.screens.screening.record import RecordPane
 from litqeval_gui.gui.screens.screening.seeding import SeedDialog
 from litqeval_gui.gui.screens.screening.simulation import SimulationDialog
 from litqeval_gui.gui.screens.screening.tags import TagBar
+from litqeval_gui.gui.screens.screening.team_limit import TeamLimit
 from litqeval_gui.gui.screens.screening.writer import QueuedWriter
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
@@ -168,6 +169,7 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         self.random_phase = RandomPhaseControl(self, self)
         self._actions.append(self.random_phase.action)
         self.progress = ProgressPanel()
+        self.team_limit = TeamLimit(self)  # limited to conflicts or records one has seen
         self.history = HistoryList(self.go_to)
 
         self.ordering.setCurrentIndex(self.ordering.findData(
@@ -214,6 +216,7 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         controls = QFormLayout()  # narrow: the labels go above their fields
         controls.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         controls.addRow("Ordering", self.ordering)
+        controls.addRow("Limit to", self.team_limit)
         controls.addRow("Question", self.question_edit)
         retrain = QHBoxLayout()
         retrain.addWidget(self.retrain_every)

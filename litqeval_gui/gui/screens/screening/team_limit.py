@@ -1,0 +1,113 @@
+"""The screener limited to a team's work list (issue 25 §3): the records in an open
+conflict (:func:`~litqeval_gui.core.screening.team.conflicts`: reconsider them, or decide
+them as a further reviewer) or those only one other reviewer has seen
+(:func:`~litqeval_gui.core.screening.team.seen_by_one`, minus the reviewer's own).
+
+:class:`TeamLimit` is the screener's "Limit to" choice. While it limits, it puts the
+work list's records on screen one after the other — an undecided one pinned, one with a
+decision stepped back to (a decision key changes it) — and, once a decision on the record
+it put there has committed, the next one. A blind screening offers no limit: both lists
+tell what another reviewer saw.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
+
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.screening import store, team
+
+ALL, CONFLICTS, SEEN_BY_ONE = "all", "conflicts", "seen-by-one"
+LIMITS = {ALL: "All records", CONFLICTS: "Open conflicts",
+          SEEN_BY_ONE: "Records only one other reviewer has seen"}
+
+
+class TeamLimit(QWidget):
+    """The "Limit to" choice of the screener ``view`` (a ScreeningView) and its count."""
+
+    def __init__(self, view: Any) -> None:
+        super().__init__()
+        self.view = view
+        self.choice = QComboBox(toolTip=(
+            "Screen only the records where reviewers disagree, or those only one other "
+            "reviewer has seen (not offered in a blind screening)"))
+        for key, text in LIMITS.items():
+            self.choice.addItem(text, key)
+        self.status = QLabel()
+        self.status.setStyleSheet("color: palette(placeholder-text)")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.choice, 1)
+        layout.addWidget(self.status)
+        self.listed: list[int] = []
+        self.placed: int | None = None
+        self.choice.currentIndexChanged.connect(lambda _index: self.start())
+        view.session.changed.connect(self._changed)
+
+    @property
+    def kind(self) -> str:
+        return self.choice.currentData()
+
+    def limit_to(self, kind: str) -> None:
+        """Choose ``kind`` (one of :data:`LIMITS`)."""
+        self.choice.setCurrentIndex(self.choice.findData(kind))
+
+    def work_list(self) -> list[int]:
+        """The records of the chosen limit, in screening order (empty for all records or
+        a blind screening)."""
+        core = self.view.core
+        project, screening_id = core.project, core.screening.id
+        if self.kind == ALL or store.is_blind(project, screening_id):
+            return []
+        if self.kind == CONFLICTS:
+            return [c.record_id for c in team.conflicts(project, screening_id)
+                    if c.resolution is None]
+        own = team.by_reviewer(project, screening_id).get(core.reviewer, {})
+        return [r for r in team.seen_by_one(project, screening_id) if r not in own]
+
+    def start(self) -> None:
+        """Begin the chosen limit at its first record (all records: the queue again)."""
+        core = self.view.core
+        blind = store.is_blind(core.project, core.screening.id)
+        if self.kind != ALL and blind:
+            self.status.setText("not in a blind screening")
+            self.choice.blockSignals(True)
+            self.choice.setCurrentIndex(0)
+            self.choice.blockSignals(False)
+            return
+        self.listed, self.placed = self.work_list(), None
+        if self.kind == ALL:
+            self.status.clear()
+            core.back_at, core.pinned = None, None
+            self.view.show_current()
+            return
+        self._place(self.listed[0] if self.listed else None)
+
+    def _place(self, record_id: int | None) -> None:
+        """Put ``record_id`` on screen (None: the limit's list is done)."""
+        core = self.view.core
+        self.placed = record_id
+        if record_id is None:
+            self.status.setText(f"{LIMITS[self.kind].lower()}: none left")
+            core.back_at, core.pinned = None, None
+        else:
+            self.status.setText(f"{self.listed.index(record_id) + 1:,} of {len(self.listed):,}")
+            if record_id in core.labels:
+                core.go_to(record_id)
+            else:
+                core.back_at, core.pinned = None, record_id
+        self.view.show_current()
+
+    def _changed(self, changes: Changes, _initiator: object) -> None:
+        """After decisions commit: the next record once the one placed was decided."""
+        if self.kind == ALL or not changes.decisions or self.placed is None:
+            return
+        if self.view.core.shown == self.placed:
+            return  # not decided yet (another change)
+        before = self.listed
+        after = before[before.index(self.placed) + 1:] if self.placed in before else before
+        self.listed = self.work_list()
+        still = set(self.listed)
+        self._place(next((r for r in after if r in still), None))
