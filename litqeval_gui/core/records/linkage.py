@@ -144,13 +144,16 @@ def item_from_record(key: int, record: Record) -> LinkItem:
 
 
 def fingerprint(item: LinkItem) -> str:
-    """Stable hex digest of the record's DOI, normalised title and year.
+    """Stable hex digest of the record's DOI, normalised title and year (without a title,
+    of all its identifiers too: two records without text never share one by chance).
 
     Two imports of the same record content give the same fingerprint, so a
     verdict stored under a pair of fingerprints applies to later imports too.
     """
     doi = next((value for kind, value in item.ids if kind == "doi"), "")
     text = f"{doi}|{item.title}|{item.year or ''}"
+    if not item.title:
+        text += "|" + "|".join(f"{kind}:{value}" for kind, value in item.ids)
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
 
