@@ -49,11 +49,10 @@ class RandomPhase:
 
 @dataclass(frozen=True)
 class Round:
-    """Round ``number`` of ``rounds``: its item record ids in list order and its random
-    phase, if it switched."""
+    """Round ``number`` (1: the items the screening was created with): its item record
+    ids in list order and its random phase, if it switched."""
 
     number: int
-    rounds: int
     items: tuple[int, ...]
     random: RandomPhase | None = None
 
@@ -68,7 +67,7 @@ def current_round(project: Project, screening_id: int) -> Round:
         "ORDER BY position", [screening_id, number]))
     row = db.execute("SELECT after_event, seed, at, reviewer FROM screening_random_phases "
                      "WHERE screening_id = ? AND round = ?", [screening_id, number]).fetchone()
-    return Round(number, number, items, RandomPhase(*row) if row else None)
+    return Round(number, items, RandomPhase(*row) if row else None)
 
 
 def random_ordering(round_: Round) -> Ordering:
@@ -110,7 +109,7 @@ def start_random_op(screening: Screening, reviewer: str, seed: int) -> Op:
         p.db.execute("INSERT INTO screening_random_phases (screening_id, round, after_event, "
                      "seed, at, reviewer) VALUES (?, ?, ?, ?, ?, ?)",
                      [screening.id, round_.number, after, chosen, phase.at, reviewer])
-        return Done(DECISIONS, Round(round_.number, round_.rounds, round_.items, phase))
+        return Done(DECISIONS, Round(round_.number, round_.items, phase))
     return op
 
 

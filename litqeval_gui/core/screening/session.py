@@ -138,7 +138,7 @@ class ScreeningSession:
         """What the queue serves for ``ordering`` (module docstring)."""
         if self.round.random is not None:
             return first_of(random_ordering(self.round), self.items)
-        return first_of(ordering, self.items, self.round.items if self.round.rounds > 1 else ())
+        return first_of(ordering, self.items, self.round.items if self.round.number > 1 else ())
 
     @property
     def random_phase(self) -> bool:

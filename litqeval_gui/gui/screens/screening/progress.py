@@ -43,7 +43,7 @@ def phase_text(panel: Panel) -> str:
     if round_ is None:
         return ""
     parts = []
-    if round_.rounds > 1:
+    if round_.number > 1:
         parts.append(f"<b>Round {round_.number}</b> (a search update): the rules read its "
                      f"{panel.n_total:,} records alone, {panel.screened:,} screened")
     if round_.random is not None and panel.random_from is not None:
