@@ -58,7 +58,7 @@ class Round:
 
 
 def current_round(project: Project, screening_id: int) -> Round:
-    """The screening's latest round (round 1 of 1 for a screening never updated)."""
+    """The screening's latest round (round 1 for a screening never updated)."""
     db = project.db
     number = db.execute("SELECT COALESCE(MAX(round), 1) FROM screening_items "
                         "WHERE screening_id = ?", [screening_id]).fetchone()[0]
@@ -92,7 +92,6 @@ def start_random_op(screening: Screening, reviewer: str, seed: int) -> Op:
         raise LitqError("switching to random sampling needs the reviewer's name")
     if not 0 <= seed < 2**63:
         raise LitqError(f"a seed is a whole number from 0 to 2^63 − 1, not {seed}")
-    chosen = seed
 
     def op(p: Project) -> Done[Round]:
         round_ = current_round(p, screening.id)
@@ -105,10 +104,10 @@ def start_random_op(screening: Screening, reviewer: str, seed: int) -> Op:
                             f"{screening.name!r} is decided: nothing is left to sample")
         after = p.db.execute("SELECT COALESCE(MAX(id), 0) FROM screening_events "
                              "WHERE screening_id = ?", [screening.id]).fetchone()[0]
-        phase = RandomPhase(after, chosen, now(), reviewer)
+        phase = RandomPhase(after, seed, now(), reviewer)
         p.db.execute("INSERT INTO screening_random_phases (screening_id, round, after_event, "
                      "seed, at, reviewer) VALUES (?, ?, ?, ?, ?, ?)",
-                     [screening.id, round_.number, after, chosen, phase.at, reviewer])
+                     [screening.id, round_.number, after, seed, phase.at, reviewer])
         return Done(DECISIONS, Round(round_.number, round_.items, phase))
     return op
 
