@@ -5,7 +5,8 @@ Screens compare it with what they show and refresh only that (Anki's ``OpChanges
 renamed; ``records``: records added or removed; ``works``: which records form one
 work (grouping); ``verdicts``: the user's verdicts on matches; ``parameters``: the
 project's parameters; ``decisions``: screenings, their screening decisions (events),
-rankings or pools; ``evaluation``: stored vectors, maps or evaluation results. ``Changes()`` is
+rankings or pools; ``evaluation``: stored vectors, maps or evaluation results;
+``attachments``: records' full texts (PDFs) attached or replaced. ``Changes()`` is
 "nothing visible changed" and is falsy.
 """
 
@@ -24,6 +25,7 @@ class Changes:
     parameters: bool = False
     decisions: bool = False
     evaluation: bool = False
+    attachments: bool = False
 
     def __or__(self, other: Changes) -> Changes:
         """Both changes together."""
