@@ -41,10 +41,18 @@ def _published(record: Record) -> str:
 
 
 def _identifiers(record: Record) -> str:
+    """The DOI and PMID as links (doi.org, PubMed), then the record's other identifiers."""
     doi = (f'<a href="https://doi.org/{html.escape(record.doi)}">doi:{html.escape(record.doi)}</a>'
            if record.doi else "")
-    pmid = f"PMID {html.escape(record.pmid)}" if record.pmid else ""
-    return " · ".join(x for x in (doi, pmid) if x)
+    pmid = (f'<a href="https://pubmed.ncbi.nlm.nih.gov/{html.escape(record.pmid)}/">'
+            f"PMID {html.escape(record.pmid)}</a>" if record.pmid else "")
+    others = [f"{html.escape(kind)} {html.escape(value)}" for kind, value in record.ids.items()
+              if value]
+    return " · ".join(x for x in (doi, pmid, *others) if x)
+
+
+NO_TEXT = ("<i>No text: the export gave neither title nor abstract. Screen it by what it "
+           "has, or open its DOI or PubMed link to read it.</i>")
 
 
 def record_html(record: Record, include: Sequence[str], exclude: Sequence[str],
@@ -61,7 +69,7 @@ def record_html(record: Record, include: Sequence[str], exclude: Sequence[str],
                             ("Identifiers", _identifiers(record)), ("Keywords", keywords),
                             ("In lists", in_lists)) if value)
     abstract = highlighted(record.abstract, include, exclude) if record.abstract \
-        else "<i>(no abstract)</i>"
+        else "<i>(no abstract)</i>" if record.title else NO_TEXT
     return (f'<h2 style="margin-bottom:4px">{highlighted(record.title or "(no title)", include, exclude)}</h2>'
             f"<table cellspacing='0' cellpadding='1'>{rows}</table>"
             f"<p style='font-size:large; line-height:150%'>{abstract}</p>")
