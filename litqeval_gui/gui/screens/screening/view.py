@@ -430,8 +430,8 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
             self.session.write(parameters.set_value_op(parameters.SCREENING_QUESTION, question),
                                initiator=self)
 
-    def _prioritised(self) -> bool:
-        return self.ordering.currentData() in MODELS
+    def _prioritised(self) -> bool:  # in a random phase no ranking changes the order
+        return self.ordering.currentData() in MODELS and not self.core.random_phase
 
     def ordering_changed(self) -> None:
         key = self.ordering.currentData()
