@@ -1,0 +1,215 @@
+"""A record's full text: one PDF per work, attached by copy or by link, checked by its
+checksum. The module the app and the CLI use for full texts (it also gives
+:func:`pdf_text` and :func:`match_folder` from :mod:`~litqeval_gui.core.records.pdf_match`).
+
+- **copy** (the default): the file is copied, content-addressed, to
+  ``NAME.litq.files/<sha256>.pdf`` beside the project, and that name is stored; the
+  project and its ``.files`` folder move together.
+- **link**: the absolute path as given is stored; the file stays where it is.
+
+Either way the row keeps the file's sha256 and size, so :func:`attachment` says whether
+the file is ``ok``, ``missing`` (moved or deleted) or ``changed`` (other content).
+A work has at most one attachment: attaching to one of its records replaces the
+work's earlier one, and any record of the work finds it. A PDF that cannot be read
+(damaged, or locked by a password) is refused in one line and nothing changes; the
+file's copy is made before the one write that records it (an unrecorded copy left by
+a failed write is only a spare file in the ``.files`` folder).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from litqeval_gui.core.errors import LitqError, environment_message
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.projectfile.project import Project, now
+from litqeval_gui.core.projectfile.writes import Op
+from litqeval_gui.core.records.pdf_match import (
+    FolderMatch,
+    PdfRefused,
+    match_folder,
+    open_pdf,
+    pdf_text,
+)
+
+__all__ = ["Attachment", "FolderMatch", "PdfRefused", "attach_file", "attach_matches",
+           "attachment", "attachment_paths", "attachment_status", "files_folder",
+           "match_folder", "pdf_text"]
+
+STATUSES = ("ok", "missing", "changed")
+_CHUNK = 1 << 20
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A work's PDF: stored on record ``record_id`` (a record of the work asked about),
+    its absolute ``path``, checksum, ``mode`` (copy | link) and ``status`` now (ok |
+    missing | changed)."""
+
+    record_id: int
+    path: Path
+    sha256: str
+    size: int
+    mode: str
+    status: str
+
+
+def files_folder(project: Project) -> Path:
+    """Where copied full texts live: ``NAME.litq.files`` beside the project file."""
+    return project.path.with_name(project.path.name + ".files")
+
+
+def _digest(path: Path) -> tuple[str, int]:
+    sha = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            sha.update(chunk)
+            size += len(chunk)
+    return sha.hexdigest(), size
+
+
+def _resolved(project: Project, stored: str, mode: str) -> Path:
+    return files_folder(project) / stored if mode == "copy" else Path(stored)
+
+
+def _status(path: Path, sha256: str, size: int) -> str:
+    try:
+        if not path.is_file():
+            return "missing"
+        if path.stat().st_size != size:
+            return "changed"
+        return "ok" if _digest(path)[0] == sha256 else "changed"
+    except OSError:
+        return "missing"
+
+
+_BY_WORK = """SELECT a.record_id, a.path, a.sha256, a.size, a.mode FROM records me
+    JOIN records r ON r.topic_id = me.topic_id AND r.work_id = me.work_id
+    JOIN attachments a ON a.record_id = r.id WHERE me.id = ?"""
+
+
+def attachment(project: Project, record_id: int) -> Attachment | None:
+    """The PDF of record ``record_id``'s work with its status checked now (the file is
+    read for its checksum), or None when the work has none."""
+    row = project.db.execute(_BY_WORK, [record_id]).fetchone()
+    if row is None:
+        return None
+    stored_on, stored, sha256, size, mode = row
+    path = _resolved(project, stored, mode)
+    return Attachment(stored_on, path, sha256, size, mode, _status(path, sha256, size))
+
+
+def attachment_status(project: Project, record_id: int) -> str | None:
+    """``ok``, ``missing`` or ``changed`` for the record's work's PDF; None without one."""
+    found = attachment(project, record_id)
+    return None if found is None else found.status
+
+
+def attachment_paths(project: Project, record_ids: Iterable[int]) -> dict[int, Path]:
+    """Each given record's work's PDF path (not checked), for the records that have one."""
+    paths = {}
+    for record_id in record_ids:
+        row = project.db.execute(_BY_WORK, [record_id]).fetchone()
+        if row is not None:
+            paths[record_id] = _resolved(project, row[1], row[4])
+    return paths
+
+
+def _copy_in(project: Project, source: Path, sha256: str) -> str:
+    """``source`` copied to the files folder as ``<sha256>.pdf`` (kept if already there)."""
+    folder = files_folder(project)
+    name = f"{sha256}.pdf"
+    target = folder / name
+    if target.is_file() and _digest(target)[0] == sha256:
+        return name
+    try:
+        folder.mkdir(exist_ok=True)
+        handle, partial = tempfile.mkstemp(dir=folder, prefix=".partial-", suffix=".pdf")
+        os.close(handle)
+        try:
+            shutil.copyfile(source, partial)
+            os.replace(partial, target)
+        finally:
+            Path(partial).unlink(missing_ok=True)
+    except OSError as err:
+        raise LitqError(environment_message(err, f"cannot copy {source.name} to {folder}")) from None
+    return name
+
+
+@dataclass(frozen=True)
+class _Row:
+    record_id: int
+    path: str
+    sha256: str
+    size: int
+    mode: str
+
+
+def _prepare(project: Project, path: Path, copy: bool) -> tuple[str, str, int]:
+    """The stored path, checksum and size of ``path`` after checking it opens as a PDF
+    (and copying it in copy mode); one line when it cannot be used."""
+    path = Path(path).expanduser().absolute()
+    if not path.is_file():
+        raise LitqError(f"{path}: no such file")
+    with open_pdf(path):
+        pass
+    try:
+        sha256, size = _digest(path)
+    except OSError as err:
+        raise LitqError(environment_message(err, f"cannot read {path}")) from None
+    return (_copy_in(project, path, sha256) if copy else str(path)), sha256, size
+
+
+def attach_op(rows: Iterable[_Row]) -> Op:
+    """The op storing each row as its work's only attachment; an unknown record refuses
+    the whole write in one line."""
+    rows = list(rows)
+
+    def op(project: Project) -> Changes:
+        stamp = now()
+        for row in rows:
+            found = project.db.execute("SELECT topic_id, work_id FROM records WHERE id = ?",
+                                       [row.record_id]).fetchone()
+            if found is None:
+                raise LitqError(f"no record #{row.record_id} in the project")
+            project.db.execute(
+                "DELETE FROM attachments WHERE record_id IN (SELECT id FROM records "
+                "WHERE topic_id = ? AND work_id = ?)", found)
+            project.db.execute("INSERT INTO attachments VALUES (?, ?, ?, ?, ?, ?)",
+                               [row.record_id, row.path, row.sha256, row.size, row.mode, stamp])
+        return Changes(attachments=bool(rows))
+    return op
+
+
+def attach_file(project: Project, record_id: int, path: Path, *, copy: bool = True) -> Attachment:
+    """Attach the PDF at ``path`` to record ``record_id``'s work (module docstring), in
+    one write; refused in one line (nothing changed) for an unreadable PDF or record."""
+    if project.db.execute("SELECT 1 FROM records WHERE id = ?", [record_id]).fetchone() is None:
+        raise LitqError(f"no record #{record_id} in the project")
+    stored, sha256, size = _prepare(project, path, copy)
+    project.write(attach_op([_Row(record_id, stored, sha256, size, "copy" if copy else "link")]))
+    found = attachment(project, record_id)
+    assert found is not None  # just written
+    return found
+
+
+def attach_matches(project: Project, pairs: Iterable[tuple[int, Path]], *,
+                   copy: bool = True) -> int:
+    """Attach each (record id, PDF path) pair in one write (the confirmed matches of
+    :func:`match_folder`); returns how many. Every PDF is checked first: one that
+    cannot be read refuses them all in one line, nothing changed."""
+    pairs = [(record_id, Path(path)) for record_id, path in pairs]
+    for _, path in pairs:
+        with open_pdf(path):
+            pass
+    mode = "copy" if copy else "link"
+    rows = [_Row(record_id, *_prepare(project, path, copy), mode) for record_id, path in pairs]
+    project.write(attach_op(rows))
+    return len(rows)

@@ -1,0 +1,335 @@
+"""Full texts as PDFs, read without Qt (PDFium through ``pypdfium2``), and a folder of
+PDFs matched to a topic's works.
+
+Nothing in a PDF is executed: PDFium is asked for pages, text and the document
+information only; no form environment is made (that is where JavaScript would run) and
+nothing is launched. PDFium is not thread-safe, so every call into it holds
+:data:`PDFIUM_LOCK` (the GUI's reader takes the same lock). A PDF that cannot be read —
+damaged, not a PDF, or needing a password — raises :class:`PdfRefused`, one line.
+
+:func:`match_folder` (read-only, a job with progress and cancel) tries each PDF under a
+folder in this order, the first that finds one work deciding:
+
+1. its file name: a record's stored file attachment (RIS ``L1``/``L2``, BibTeX ``file``,
+   as EndNote and Zotero export them), a DOI (``/`` written ``_`` or ``%2F``), a PMID;
+2. a DOI in the document information (``/doi``, ``/Subject``, ``/Keywords``, ``/Title``);
+3. a DOI on the first page;
+4. the title: the information's title, the file name and runs of one to three of the
+   first page's first lines against every work's title (rapidfuzz ``ratio``);
+5. the first author's surname and the year in the file name.
+
+Identifiers give certain matches (uncertain when several works share them); a title at
+:data:`CERTAIN_TITLE` or above, clear of the next work by :data:`TITLE_MARGIN`, is
+certain, one at :data:`UNCERTAIN_TITLE` or above uncertain, as is an author and year
+naming one work; a work a file already took makes the next file's match uncertain.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path, PureWindowsPath
+from urllib.parse import unquote, urlsplit
+
+import numpy as np
+import pypdfium2 as pdfium
+from rapidfuzz import fuzz, process
+
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.jobs import NEVER, CancelToken, Progress
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records.model import (
+    fold_text,
+    normalise_doi,
+    normalise_pmid,
+    normalise_title,
+)
+from litqeval_gui.core.records.rows import SELECT_CONTENT, record_from_row
+
+PDFIUM_LOCK = threading.RLock()
+CERTAIN_TITLE = 95.0  # rapidfuzz ratio (0-100) of normalised titles
+TITLE_MARGIN = 5.0
+UNCERTAIN_TITLE = 80.0
+AUTHOR_YEAR_SCORE = 0.5  # an uncertain match's score (0-1) from the first author and year
+_MIN_TITLE = 15  # characters of a normalised title or candidate compared at all
+_FIRST_LINES = 30
+_DOI_IN_TEXT = re.compile(r"\b10\.\d{4,9}/[^\s\"<>]+", re.IGNORECASE)
+_METADATA_KEYS = ("doi", "DOI", "Subject", "Keywords", "Title")
+_AUTHOR_YEAR = re.compile(r"^([^\W\d_][\w'-]*?)(?:[\s_,.-]+et[\s_.]*al\.?)?[\s_,.-]+"
+                          r"((?:1[89]|20)\d\d)(?!\d)", re.IGNORECASE)
+_PMID_NAME = re.compile(r"(?:pmid[\s_-]*)?(\d{5,9})", re.IGNORECASE)
+_ATTACHMENT_FIELDS = ("L1", "L2", "file", "file_attachments1", "file_attachments2")
+
+
+class PdfRefused(LitqError):
+    """A PDF that cannot be read: damaged, not a PDF, or locked by a password."""
+
+
+def _reason(exc: Exception) -> str:
+    text = str(exc).lower()
+    if "password" in text:
+        return "it is encrypted (a password is needed to open it)"
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    return "it is damaged or not a PDF"
+
+
+@contextmanager
+def open_pdf(path: Path) -> Iterator[pdfium.PdfDocument]:
+    """The PDF at ``path`` open read-only, inside :data:`PDFIUM_LOCK`; :class:`PdfRefused`
+    with one line when it cannot be opened or has no pages."""
+    with PDFIUM_LOCK:
+        try:
+            doc = pdfium.PdfDocument(Path(path))
+        except (pdfium.PdfiumError, OSError, ValueError) as exc:
+            raise PdfRefused(f"{Path(path).name}: cannot read it: {_reason(exc)}") from None
+        try:
+            if len(doc) == 0:
+                raise PdfRefused(f"{Path(path).name}: cannot read it: it has no pages")
+            yield doc
+        finally:
+            doc.close()
+
+
+def _page_text(doc: pdfium.PdfDocument, index: int) -> str:
+    page = doc[index]
+    try:
+        textpage = page.get_textpage()
+        try:
+            return textpage.get_text_range().replace("\r\n", "\n")
+        finally:
+            textpage.close()
+    finally:
+        page.close()
+
+
+def pdf_text(path: Path, max_pages: int | None = None) -> list[str]:
+    """The text layer of each page of the PDF at ``path`` (the first ``max_pages``; lines
+    end with ``\\n``); :class:`PdfRefused` when it cannot be read."""
+    with open_pdf(path) as doc:
+        count = len(doc) if max_pages is None else min(len(doc), max_pages)
+        return [_page_text(doc, i) for i in range(count)]
+
+
+def find_dois(text: str) -> list[str]:
+    """The DOIs written in ``text``, normalised, in order, each once."""
+    found: dict[str, None] = {}
+    for match in _DOI_IN_TEXT.finditer(text):
+        doi = normalise_doi(match.group(0).rstrip(".,;:)]}'"))
+        if doi:
+            found.setdefault(doi)
+    return list(found)
+
+
+@dataclass(frozen=True)
+class _PdfFacts:
+    metadata_dois: list[str]
+    text_dois: list[str]
+    candidates: list[str]  # normalised strings that may be the title
+
+
+def _facts(path: Path) -> _PdfFacts:
+    with open_pdf(path) as doc:
+        values = [doc.get_metadata_value(key) for key in _METADATA_KEYS]
+        first = _page_text(doc, 0)
+    lines = [line.strip() for line in first.split("\n") if line.strip()][:_FIRST_LINES]
+    runs = [" ".join(lines[i:i + n]) for n in (1, 2, 3) for i in range(len(lines) - n + 1)]
+    texts = [values[-1], path.stem.replace("_", " "), *runs]
+    candidates = [norm for norm in dict.fromkeys(map(normalise_title, texts))
+                  if len(norm) >= _MIN_TITLE]
+    return _PdfFacts([doi for value in values for doi in find_dois(value)],
+                     find_dois(first), candidates)
+
+
+# ------------------------------------------------------------------------ the topic's works
+
+def _attachment_names(raw: dict) -> list[str]:
+    """Lower-cased file names of the attachments a record's original fields name (RIS
+    ``L1``/``L2`` paths or ``file://`` URLs, BibTeX ``file`` lists ``desc:path:type;…``)."""
+    names = []
+    for key in _ATTACHMENT_FIELDS:
+        value = raw.get(key)
+        for item in value if isinstance(value, list) else [value]:
+            if not isinstance(item, str):
+                continue
+            for part in item.split(";"):
+                part = part.strip()
+                if part.lower().startswith("file://"):
+                    part = unquote(urlsplit(part).path)
+                elif key == "file" and part.count(":") >= 2:
+                    part = part.split(":", 1)[1].rsplit(":", 1)[0]  # desc:path:mime
+                name = PureWindowsPath(part).name  # splits on / and \ alike
+                if name.lower().endswith(".pdf"):
+                    names.append(name.lower())
+    return names
+
+
+def _surname(author: str) -> str:
+    name = author.split(",")[0] if "," in author else (author.split() or [""])[-1]
+    return normalise_title(fold_text(name)).replace(" ", "")
+
+
+@dataclass
+class _Works:
+    """One representative record per work of a topic and what identifies it."""
+
+    by_doi: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
+    by_name: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
+    by_author_year: dict[tuple[str, int], set[int]] = field(
+        default_factory=lambda: defaultdict(set))
+    title_ids: list[int] = field(default_factory=list)
+    titles: list[str] = field(default_factory=list)
+    record_of: dict[int, int] = field(default_factory=dict)  # work id → representative
+
+
+def _topic_works(project: Project, topic_id: int) -> _Works:
+    works = _Works()
+    seen_titles: set[tuple[int, str]] = set()
+    for record_id, work_id, *content in project.db.execute(
+            f"SELECT id, work_id, {SELECT_CONTENT} FROM live_records WHERE topic_id = ? "
+            "ORDER BY id", [topic_id]):
+        rec = record_from_row(content)
+        works.record_of.setdefault(work_id, record_id)
+        if rec.doi:
+            works.by_doi[rec.doi].add(work_id)
+            for key in (rec.doi.replace("/", "_"), rec.doi.replace("/", "%2f")):
+                works.by_name[key].add(work_id)
+        if rec.pmid:
+            works.by_name[rec.pmid].add(work_id)
+        for name in _attachment_names(rec.raw):
+            works.by_name[name].add(work_id)
+        if rec.authors and rec.year:
+            works.by_author_year[(_surname(rec.authors[0]), rec.year)].add(work_id)
+        title = normalise_title(rec.title)
+        if len(title) >= _MIN_TITLE and (work_id, title) not in seen_titles:
+            seen_titles.add((work_id, title))
+            works.title_ids.append(work_id)
+            works.titles.append(title)
+    return works
+
+
+# ------------------------------------------------------------------------------- matching
+
+@dataclass(frozen=True)
+class FolderMatch:
+    """A folder's PDFs against a topic's works: ``certain`` (record id, path, how),
+    ``uncertain`` for the user to confirm (record id, path, score 0-1, how), PDFs matching
+    no work, and PDFs that could not be read with the one-line reason."""
+
+    certain: list[tuple[int, Path, str]]
+    uncertain: list[tuple[int, Path, float, str]]
+    unmatched: list[Path]
+    refused: list[tuple[Path, str]]
+
+
+@dataclass(frozen=True)
+class _Found:
+    work_id: int
+    how: str
+    certain: bool
+    score: float = 1.0
+
+
+def _by_identifier(works: _Works, keys: list[str], table: dict[str, set[int]],
+                   how: str) -> _Found | None:
+    for key in keys:
+        found = table.get(key)
+        if found:
+            return _Found(min(found), how, len(found) == 1)
+    return None
+
+
+def _by_title(works: _Works, candidates: list[str]) -> _Found | None:
+    if not candidates or not works.titles:
+        return None
+    scores = process.cdist(candidates, works.titles, scorer=fuzz.ratio, dtype=np.float32,
+                           score_cutoff=UNCERTAIN_TITLE, workers=1).max(axis=0)
+    best: dict[int, float] = {}
+    for index in np.flatnonzero(scores):
+        work_id = works.title_ids[index]
+        best[work_id] = max(best.get(work_id, 0.0), float(scores[index]))
+    if not best:
+        return None
+    ranked = sorted(best.items(), key=lambda item: (-item[1], item[0]))
+    work_id, score = ranked[0]
+    runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
+    certain = score >= CERTAIN_TITLE and score - runner_up >= TITLE_MARGIN
+    return _Found(work_id, f"title ({score:.0f} % alike)", certain, score / 100)
+
+
+def _by_author_year(works: _Works, stem: str) -> _Found | None:
+    match = _AUTHOR_YEAR.match(stem)
+    if not match:
+        return None
+    found = works.by_author_year.get((_surname(match.group(1)), int(match.group(2))), set())
+    return _Found(min(found), "first author and year in the file name", False,
+                  AUTHOR_YEAR_SCORE) if len(found) == 1 else None
+
+
+def _match_one(works: _Works, path: Path) -> _Found | None:
+    """The work ``path`` is the full text of (:class:`PdfRefused` when unreadable)."""
+    facts = _facts(path)
+    stem = path.stem.lower()
+    pmid = _PMID_NAME.fullmatch(stem)
+    name_keys = [path.name.lower(), stem, unquote(stem),
+                 *([normalise_pmid(pmid.group(1))] if pmid else [])]
+    for found in (_by_identifier(works, name_keys, works.by_name, "file name"),
+                  _by_identifier(works, facts.metadata_dois, works.by_doi, "DOI in the PDF's information"),
+                  _by_identifier(works, facts.text_dois, works.by_doi, "DOI on the first page")):
+        if found is not None:
+            return found
+    by_title = _by_title(works, facts.candidates)
+    by_author = _by_author_year(works, path.stem)
+    if by_title is not None and by_author is not None and by_title.work_id == by_author.work_id:
+        return _Found(by_title.work_id, f"{by_title.how}, first author and year", True,
+                      by_title.score)
+    return by_title or by_author
+
+
+def pdf_files(folder: Path) -> list[Path]:
+    """The PDFs under ``folder`` (its subfolders too), by path; not a folder: one line."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise LitqError(f"{folder}: no such folder")
+    return sorted(p for p in folder.rglob("*") if p.suffix.lower() == ".pdf" and p.is_file())
+
+
+def match_folder(project: Project, topic: str, folder: Path, token: CancelToken = NEVER,
+                 progress: Callable[[Progress], object] | None = None) -> FolderMatch:
+    """Match every PDF under ``folder`` to a work of ``topic`` (see the module's order);
+    reads only. Each match names the work's first stored record."""
+    topic_id = project.topic_id(topic)
+    files = pdf_files(folder)
+    works = _topic_works(project, topic_id)
+    certain: list[tuple[int, Path, str]] = []
+    uncertain: list[tuple[int, Path, float, str]] = []
+    unmatched: list[Path] = []
+    refused: list[tuple[Path, str]] = []
+    taken: set[int] = set()
+    for done, path in enumerate(files):
+        token.raise_if_cancelled()
+        if progress is not None:
+            progress(Progress(done, len(files), f"Matching {path.name}"))
+        try:
+            found = _match_one(works, path)
+        except PdfRefused as refusal:
+            refused.append((path, str(refusal)))
+            continue
+        if found is None:
+            unmatched.append(path)
+            continue
+        record_id = works.record_of[found.work_id]
+        if found.certain and found.work_id not in taken:
+            certain.append((record_id, path, found.how))
+        else:
+            how = found.how if found.work_id not in taken else \
+                f"{found.how}; another PDF matched this work too"
+            uncertain.append((record_id, path, found.score, how))
+        taken.add(found.work_id)
+    if progress is not None:
+        progress(Progress(len(files), len(files), "Matched"))
+    return FolderMatch(certain, uncertain, unmatched, refused)
