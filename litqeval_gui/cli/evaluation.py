@@ -99,6 +99,9 @@ def table(evaluation: engine.TopicEvaluation) -> str:
             if not r.defined:
                 notes.append(f"  {item.name}, {method}: {r.reason}")
         lines.append(row)
+        if item.without_vector:
+            lines.append(f"{'':<20} {item.without_vector} works without title or abstract "
+                         "(no vector) left out of the semantic precisions")
         cos = item.methods["cos"]
         if cos.loo_range:
             lines.append(f"{'':<20} SP cos leave-one-out {cos.loo_range[0]:.3f}–"

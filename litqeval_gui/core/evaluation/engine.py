@@ -124,7 +124,7 @@ def _method_dict(result: MethodResult) -> dict:
 
 def _list_dict(item: ListEvaluation) -> dict:
     out: dict = {"name": item.name, "size": item.size, "recall": item.recall,
-                 "recall_ci": list(item.recall_ci)}
+                 "recall_ci": list(item.recall_ci), "without_vector": item.without_vector}
     out.update({method: _method_dict(item.methods[method]) for method in METHODS})
     return out
 
