@@ -221,7 +221,8 @@ class MainWindow(QMainWindow):
             show_error(self, "Cannot close the project",
                        "A background task did not stop in time; the project stays open.")
             return False
-        while self.tabs.count():
+        self.pages.setCurrentWidget(self.start_view)  # closing a tab shows no other: a
+        while self.tabs.count():  # stale screen would refresh from the closed project
             self.close_tab(0)
         self.session = None
         self.sidebar.populate(None)

@@ -37,11 +37,9 @@ def _number(value: float, digits: int = 3) -> str:
     return "–" if math.isnan(value) else f"{value:.{digits}f}"
 
 
-def kappa_text(k: Kappa) -> str:
-    """κ and its interval as one line of text ("κ undefined" when it is)."""
-    if math.isnan(k.kappa):
-        return "κ undefined"
-    return f"{_number(k.kappa)} (95 % CI {_number(k.ci[0])} to {_number(k.ci[1])})"
+def interval_text(k: Kappa) -> str:
+    """κ's 95 % interval ("–" when κ is undefined)."""
+    return "–" if math.isnan(k.kappa) else f"{_number(k.ci[0])} to {_number(k.ci[1])}"
 
 
 def _table(k: Kappa, a: str, b: str) -> str:
@@ -61,10 +59,13 @@ def pair_html(pair: team.PairAgreement) -> str:
     a, b = html.escape(pair.a), html.escape(pair.b)
     lines = [("Screened by both", f"{pair.kappa.n:,}", f"{pair.after.n:,}"),
              ("Raw agreement", _number(pair.kappa.agreement), _number(pair.after.agreement)),
-             ("Cohen's κ", kappa_text(pair.kappa), kappa_text(pair.after))]
+             ("Cohen's κ", _number(pair.kappa.kappa), _number(pair.after.kappa)),
+             ("its 95 % interval", interval_text(pair.kappa), interval_text(pair.after))]
     if pair.weighted is not None and pair.weighted_after is not None:
-        lines.append((f"Weighted κ ({pair.weighted.weights} weights)",
-                      kappa_text(pair.weighted), kappa_text(pair.weighted_after)))
+        lines += [(f"Weighted κ ({pair.weighted.weights} weights)",
+                   _number(pair.weighted.kappa), _number(pair.weighted_after.kappa)),
+                  ("its 95 % interval", interval_text(pair.weighted),
+                   interval_text(pair.weighted_after))]
     figures = "".join(f"<tr><td {CELL}>{name}</td><td {CELL}>{before}</td>"
                       f"<td {CELL}>{after}</td></tr>" for name, before, after in lines)
     return (f"<h3>{a} / {b}</h3><table border='0' cellspacing='0'><tr><th {CELL}></th>"
@@ -102,7 +103,7 @@ class AgreementPanel(QWidget):
             "CSV or JSON"))
         self.save_button.clicked.connect(self.save)
         buttons = QHBoxLayout()
-        buttons.addWidget(QLabel("<b>Agreement between reviewers</b> (SPEC §6)"), 1)
+        buttons.addWidget(QLabel("<b>Agreement between reviewers</b>"), 1)
         buttons.addWidget(self.save_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

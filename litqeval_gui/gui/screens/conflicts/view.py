@@ -69,7 +69,7 @@ class ConflictsView(KeysWhileShown, LiveTopicScreen, QWidget):
         self.shown_kind = QComboBox(toolTip="Open conflicts only, or resolved ones too")
         self.shown_kind.addItem("Open conflicts", OPEN)
         self.shown_kind.addItem("All conflicts (resolved too)", EVERY)
-        self.resolver = QLineEdit(Settings().reviewer, placeholderText=team.CONSENSUS,
+        self.resolver = QLineEdit(placeholderText=team.CONSENSUS,
                                   toolTip="Who resolves: a named third reviewer; empty or "
                                   "Shift with a decision key: consensus")
         self.unblind_button = QPushButton("Unblind…", toolTip=(
@@ -203,13 +203,14 @@ class ConflictsView(KeysWhileShown, LiveTopicScreen, QWidget):
             self.agreement.show_agreement(project, self.screening,
                                           team.agreement(project, self.screening))
         titles = queries.records_by_id(project, [c.record_id for c in self.found])
-        headers = ["Record", "Title", *self.reviewers, "Resolution"]
+        headers = ["Record", *self.reviewers, "Resolution", "Title"]
         self.table.setColumnCount(len(headers))
         self.table.setHorizontalHeaderLabels(headers)
         fill_table(self.table, [
-            (c.record_id, (titles[c.record_id].title or "(no title)")[:90],
+            (c.record_id,
              *(c.decisions[name].label if name in c.decisions else "" for name in self.reviewers),
-             f"{c.resolution.label} ({c.resolution.reviewer})" if c.resolution else "open")
+             f"{c.resolution.label} ({c.resolution.reviewer})" if c.resolution else "open",
+             (titles[c.record_id].title or "(no title)")[:120])
             for c in self.found])
         rows = [c.record_id for c in self.found]
         self.table.blockSignals(True)
