@@ -10,7 +10,7 @@ from PySide6.QtGui import QColor
 
 from litqeval_gui.gui.pdf import PdfReader
 from litqeval_gui.gui.pdf.document import PdfFile
-from tests.support.pdf_pages import damaged_pdf, encrypted_pdf, write_pdf
+from tests.support.fulltext_pdfs import damaged_pdf, write_pdf
 
 PAGE = ["Deep learning for polyp detection in colonoscopy.", "A polyp study with robots."]
 
@@ -59,7 +59,7 @@ def _in_view(reader: PdfReader, page: int, index: int) -> bool:
 def test_pages_are_drawn_as_they_come_into_view(qtbot, three_pages):
     reader = _reader(qtbot, three_pages)
     assert reader.page_total == 3 and reader.page_count.text() == "of 3"
-    assert reader.pages[0].width() == pytest.approx(595 * reader.zoom, abs=1)  # fit width
+    assert reader.pages[0].width() == pytest.approx(612 * reader.zoom, abs=1)  # fit width
     first_line = PdfFile(three_pages).search("Page 1 of the study")[0].rects[0]
     assert _dark_share(reader, 0, first_line) > 0.05  # the text is drawn where it is
     assert _dark_share(reader, 0, (72, 400, 400, 500)) == 0  # blank paper below it
@@ -86,7 +86,7 @@ def test_page_box_keys_and_zoom_move_through_the_pages(qtbot, three_pages):
     fitted = reader.zoom
     qtbot.keyClick(reader.scroll, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
     assert reader.zoom == pytest.approx(fitted * 1.25, abs=1e-3) and not reader.fit
-    assert reader.pages[1].width() == round(595 * reader.zoom)
+    assert reader.pages[1].width() == round(612 * reader.zoom)
     qtbot.waitUntil(lambda: reader.pages[reader.current_page()].image_zoom == reader.zoom,
                     timeout=5000)  # drawn again at the new zoom
     qtbot.keyClick(reader.scroll, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
@@ -134,14 +134,19 @@ def test_the_screeners_terms_are_marked_over_their_words(qtbot, three_pages):
                     timeout=5000)
 
 
-@pytest.mark.parametrize(("make", "why"), [(damaged_pdf, "damaged or not a PDF"),
-                                           (encrypted_pdf, "encrypted (password-protected)")])
+def encrypted_pdf(path):
+    return write_pdf(path, [["Locked"]], encrypted=True)
+
+
+@pytest.mark.parametrize(("make", "why"), [
+    (damaged_pdf, "damaged or not a PDF"),
+    (encrypted_pdf, "encrypted (a password is needed to open it)")])
 def test_a_pdf_pdfium_refuses_shows_one_line(qtbot, tmp_path, three_pages, make, why):
     reader = _reader(qtbot, three_pages)
     path = make(tmp_path / "bad.pdf")
     with qtbot.waitSignal(reader.failed, timeout=5000) as failed:
         reader.open(path)
-    assert failed.args == [f"Cannot open bad.pdf: it is {why}"]
+    assert failed.args == [f"bad.pdf: cannot read it: it is {why}"]
     assert "\n" not in failed.args[0]
     assert reader.page_total == 0 and reader.stack.currentWidget() is reader.message
     assert reader.message.text() == failed.args[0] and not reader.toolbar.isEnabled()

@@ -2,16 +2,16 @@
 a page rendered to RGBX bytes, text search and the include/exclude terms as rectangles.
 
 PDFium is not thread-safe (not even across documents), so every call into it holds
-:data:`PDFIUM_LOCK`; pages and text pages are closed inside the lock, never left to the
+core's :data:`~litqeval_gui.core.records.pdf_match.PDFIUM_LOCK` (the one matching a
+folder of PDFs takes too); pages and text pages are closed inside the lock, never left to the
 garbage collector of another thread. Rectangles are ``(left, top, right, bottom)`` in PDF
 points from the top-left corner of the page as shown (its rotation applied): multiply by
-the zoom for pixels. Nothing in a PDF is executed: PDFium is built without JavaScript or
-forms here, and no form environment is made.
+the zoom for pixels. Nothing in a PDF is executed: no form environment is made (where
+JavaScript would run) and forms are not drawn.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -20,9 +20,9 @@ from pathlib import Path
 import pypdfium2 as pdfium
 
 from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.records.pdf_match import PDFIUM_LOCK, open_pdf
 from litqeval_gui.core.screening.highlight import highlight_spans
 
-PDFIUM_LOCK = threading.RLock()
 Rect = tuple[float, float, float, float]
 MAX_HITS = 2000  # a search stops counting here
 _FINE = 8  # device units per point when converting positions (sub-point precision)
@@ -37,30 +37,19 @@ class Hit:
     kind: str = ""  # a term's kind (include | exclude); empty for a search hit
 
 
-def _reason(exc: Exception) -> str:
-    text = str(exc)
-    if "password" in text.lower():
-        return "it is encrypted (password-protected)"
-    if "format" in text.lower() or "file" in text.lower():
-        return "it is damaged or not a PDF"
-    return text or type(exc).__name__
-
-
 class PdfFile:
-    """A PDF opened read-only; :class:`LitqError` with one line when it cannot be."""
+    """A PDF opened read-only; :class:`~litqeval_gui.core.records.pdf_match.PdfRefused`
+    (one line, as core says it) when it cannot be."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         with PDFIUM_LOCK:
+            with open_pdf(self.path) as checked:  # damaged, encrypted, empty: one line
+                self.sizes = [checked.get_page_size(i) for i in range(len(checked))]
             try:
                 self._doc = pdfium.PdfDocument(self.path)
-                count = len(self._doc)
-                self.sizes = [self._doc.get_page_size(i) for i in range(count)]
-            except (pdfium.PdfiumError, OSError, ValueError) as exc:
-                raise LitqError(f"Cannot open {self.path.name}: {_reason(exc)}") from None
-        if not self.sizes:
-            self.close()
-            raise LitqError(f"Cannot open {self.path.name}: it has no pages")
+            except (pdfium.PdfiumError, OSError) as exc:  # replaced since the check
+                raise LitqError(f"{self.path.name}: cannot read it: {exc}") from None
 
     def __len__(self) -> int:
         return len(self.sizes)
