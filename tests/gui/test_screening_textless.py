@@ -1,8 +1,16 @@
 """The screener shows a record without title or abstract (issue 28 §2) by what it has:
-its identifiers as links, authors and year, and says it has no text."""
+its identifiers as links, authors and year, and says it has no text; the records view
+lists it."""
 
+import csv
+
+from litqeval_gui.core.jobs import run_job
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import ingest, queries
 from litqeval_gui.core.records.model import Record
+from litqeval_gui.gui.screens.records.view import RecordsView
 from litqeval_gui.gui.screens.screening.record import NO_TEXT, record_html
+from litqeval_gui.gui.session import ProjectSession
 
 
 def test_a_textless_record_shows_its_identifiers_as_links_and_says_it_has_no_text():
@@ -18,3 +26,22 @@ def test_a_textless_record_shows_its_identifiers_as_links_and_says_it_has_no_tex
 def test_a_record_with_a_title_but_no_abstract_is_not_called_textless():
     page = record_html(Record(title="Robots", pmid="7"), [], [])
     assert "<i>(no abstract)</i>" in page and NO_TEXT not in page
+
+
+def test_the_records_view_lists_a_textless_record(tmp_path, qtbot):
+    source = tmp_path / "ace.csv"
+    with source.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["record_id", "title", "abstract", "doi", "pubmed_id", "year"])
+        writer.writerow(["1", "Robots in surgery", "An arm.", "10.1000/a", "11", "2001"])
+        writer.writerow(["2", "", "", "10.1053/euhj.1998.1271", "10075143", "1998"])
+    with Project.create(tmp_path / "p.litq") as project:
+        run_job(ingest.import_file(project, source, topic="T", role="results", name="L"))
+    session = ProjectSession(Project.open(tmp_path / "p.litq"))
+    view = RecordsView(session, queries.find_list(session.project, "T", "L"))
+    qtbot.addWidget(view)
+    assert view.model.rowCount() == 2
+    assert [view.model.index(1, c).data() for c in range(5)] == [
+        "2", "(no title)", "1998", "", "10.1053/euhj.1998.1271"]
+    view.close()
+    assert session.close()

@@ -83,7 +83,7 @@ def _cell(row: RowSummary, column: int) -> str:
     if column == 0:
         return str(row.rank)
     if column == 1:
-        return row.title
+        return row.title or "(no title)"
     if column == 2:
         return "" if row.year is None else str(row.year)
     if column == 3:
