@@ -16,7 +16,7 @@ from litqeval_gui.core.records.importing import read_records
 from litqeval_gui.core.records.importing.common import NOTHING
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.export import export_screening
-from litqeval_gui.core.screening.features import screening_features
+from litqeval_gui.core.screening.features import Features, blank_last, screening_features
 from litqeval_gui.core.screening.prisma import prisma_counts
 from litqeval_gui.core.screening.retrain import rank, retrain, stored_ranking
 from litqeval_gui.core.screening.simulate import simulate
@@ -131,3 +131,12 @@ def test_ris_and_medline_records_with_an_identifier_alone_are_kept(tmp_path, nam
     assert [(r.title, r.doi, r.pmid, r.year) for r in result.records] == expected
     assert [r.reason for r in result.rejected] == [NOTHING]
     assert result.records[0].authors in (["Ng, A"], ["Ng A"])
+
+
+def test_a_record_stored_without_a_vector_is_blank_with_embedding_features_too():
+    vectors = np.array([[1.0, 0.0], [0.0, 0.0], [0.6, 0.8], [0.0, 1.0]], dtype=np.float32)
+    features = Features((11, 12, 13, 14), vectors, np.empty(0, dtype=np.intp), None,
+                        "embedding:lsa")
+    assert features.blank.tolist() == [False, True, False, False]
+    assert blank_last(np.array([0.9, 0.8, 0.1, 0.2]), features.blank).tolist() == [
+        0.9, -np.inf, 0.1, 0.2]
