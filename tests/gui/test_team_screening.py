@@ -10,6 +10,7 @@ import shutil
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
+from sklearn.metrics import cohen_kappa_score
 
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store, team
@@ -18,6 +19,7 @@ from litqeval_gui.gui.screens.conflicts import ConflictsView
 from litqeval_gui.gui.screens.conflicts.agreement_panel import AgreementPanel
 from litqeval_gui.gui.screens.conflicts.view import EVERY
 from litqeval_gui.gui.screens.screening.team_limit import CONFLICTS, SEEN_BY_ONE
+from litqeval_gui.gui.session import ProjectSession
 from tests.gui.themed import shoot_both
 from tests.support.screening import screening_project
 from tests.support.screening_screen import settle
@@ -209,3 +211,37 @@ def test_a_blind_screening_shows_no_conflicts_until_unblinded(window, qtbot, tmp
     view.unblind()
     qtbot.waitUntil(lambda: view.table.rowCount() == 1, timeout=5000)
     assert view.agreement.summary is not None
+
+
+def test_the_pair_filter_and_the_weighted_kappa_of_a_graded_screening(qtbot, tmp_path):
+    grades = {"Ada": ["0", "1", "2", "3", "3"], "Bob": ["0", "2", "2", "3", "1"],
+              "Cy": ["0", "1", "2", "2", "3"]}
+    path, _ = screening_project(tmp_path, 6)
+    with Project.open(path) as project:
+        screening = store.create_screening(project, "T", "G", ["L"], scheme="graded")
+        ids = store.items(project, screening.id)
+        for reviewer, given in grades.items():
+            for record_id, grade in zip(ids, given, strict=False):
+                project.write(store.decide_op(screening, record_id, grade,
+                                              store.Context(reviewer)))
+    session = ProjectSession(Project.open(path))
+    try:
+        view = ConflictsView(session, screening)
+        qtbot.addWidget(view)
+        assert [c.record_id for c in view.found] == [ids[1], ids[3], ids[4]]
+        assert [view.pair.itemText(i) for i in range(view.pair.count())] == [
+            "All reviewers", "Ada / Bob", "Ada / Cy", "Bob / Cy"]
+        view.pair.setCurrentIndex(2)
+        assert _rows(view.table) == [[f"{ids[3]:,}", "3", "2", "open",
+                                      store.record_title(session.project, ids[3])]]
+        view.pair.setCurrentIndex(1)
+        assert [row[:3] for row in _rows(view.table)] == [[f"{ids[1]:,}", "1", "2"],
+                                                         [f"{ids[4]:,}", "3", "1"]]
+        ada_cy = view.agreement.summary.pairs[1]
+        assert (ada_cy.a, ada_cy.b, ada_cy.weighted.weights) == ("Ada", "Cy", "linear")
+        assert ada_cy.weighted.kappa == pytest.approx(cohen_kappa_score(
+            grades["Ada"], grades["Cy"], weights="linear", labels=["0", "1", "2", "3"]))
+        shown = view.agreement.text.toPlainText().replace("\t", " ").replace("\n", " ")
+        assert f"Weighted κ (linear weights) {ada_cy.weighted.kappa:.3f}" in shown
+    finally:
+        assert session.close()
