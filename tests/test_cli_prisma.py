@@ -33,7 +33,7 @@ def test_json_svg_and_csv(built, tmp_path, capsys):
         "identified": {"PubMed": 14, "Scopus": 8}, "duplicates_removed": 6,
         "removed_automation": 4, "removed_other": 0, "screened": 12,
         "excluded_screening": 3, "sought": 9, "not_retrieved": 1, "assessed": 7,
-        "excluded_fulltext": {"no reason given": 1, "wrong population": 2}, "included": 4,
+        "excluded_fulltext": {"wrong population": 2, "wrong study design": 1}, "included": 4,
         "other_methods": {"identified": {}, "sought": 0, "not_retrieved": 0, "assessed": 0,
                           "excluded": {}, "included": 0}}
     counted = {e.get("data-count") for e in ET.parse(svg).iter() if e.get("data-count")}
@@ -79,8 +79,8 @@ def test_audit(built, tmp_path, capsys):
     assert out == f"wrote 8 events of screening 'ft' to {tmp_path / 'audit.csv'}\n"
     with open(tmp_path / "audit.csv", encoding="utf-8-sig", newline="") as handle:
         rows = list(csv.DictReader(handle))
-    assert [r["reason"] for r in rows][4:] == ["wrong population", "wrong population", "",
-                                               "Not retrievable"]
+    assert [r["reason"] for r in rows][4:] == ["wrong population", "wrong population",
+                                               "wrong study design", "Not retrievable"]
 
 
 def test_the_command_does_not_load_qt(built):

@@ -32,8 +32,10 @@ def build_review(folder: Path) -> Path:
     """The project (module docstring) at ``folder/p.litq``, with a title/abstract
     screening ``ta`` of the three lists: records 1–8 included, 9 maybe, 10–12 excluded
     ("off topic"), 13–16 undecided; and a full-text screening ``ft`` of the 9 included
-    and maybe: 4 included, 2 excluded for the wrong population, 1 without a reason, 1
-    not retrievable, 1 undecided."""
+    and maybe (reasons: wrong population, wrong study design, Not retrievable): 4
+    included, 2 excluded for the wrong population, 1 for the wrong study design, 1 "Not
+    retrievable" (the reason that stood for a report not retrieved before its own
+    label), 1 undecided."""
     works = topic_records("cardiology", 16)
     path = folder / "p.litq"
     with Project.create(path) as project:
@@ -48,10 +50,12 @@ def build_review(folder: Path) -> Path:
             project.write(store.decide_op(ta, record, label, ANN, reason="off topic"
                                           if label == "exclude" else ""))
         ft = store.create_screening(project, "T", "ft", ["pubmed"], phase="full_text",
-                                    records=items[:9])
+                                    records=items[:9], reasons=(
+                                        "wrong population", "wrong study design",
+                                        "Not retrievable"))
         for record, label, reason in zip(items, (
                 "include", "include", "include", "include", "exclude", "exclude", "exclude",
-                "exclude"), ("", "", "", "", "wrong population", "wrong population", "",
-                             "Not retrievable"), strict=False):
+                "exclude"), ("", "", "", "", "wrong population", "wrong population",
+                             "wrong study design", "Not retrievable"), strict=False):
             project.write(store.decide_op(ft, record, label, ANN, reason=reason))
     return path

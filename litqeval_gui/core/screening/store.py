@@ -29,7 +29,7 @@ from litqeval_gui.core.projectfile.project import Project, now
 from litqeval_gui.core.projectfile.stored import DamagedDataError, read_json, read_strings
 from litqeval_gui.core.projectfile.writes import Done, Op, chunks
 from litqeval_gui.core.records.queries import RecordFilter, find_list
-from litqeval_gui.core.screening.labels import IEM, PHASES, SCHEMES, check_label
+from litqeval_gui.core.screening.labels import IEM, PHASES, SCHEMES, check_decision
 
 DECISIONS = Changes(decisions=True)
 
@@ -110,9 +110,12 @@ def create_screening(project: Project, topic: str, name: str, lists: Sequence[st
                      phase: str = "title_abstract", scheme: str = IEM,
                      record_filter: RecordFilter | None = None,
                      reasons: Sequence[str] = (),
-                     records: Sequence[int] | None = None, blind: bool = False) -> Screening:
+                     records: Sequence[int] | None = None, blind: bool = False,
+                     parent: int | None = None) -> Screening:
     """Create screening ``name`` of ``topic`` over the named lists (a write); ``blind``:
-    each reviewer sees only their own decisions until it is unblinded (:mod:`.team`).
+    each reviewer sees only their own decisions until it is unblinded (:mod:`.team`);
+    ``parent``: the screening it continues (a full text's title/abstract screening,
+    :mod:`.fulltext`).
 
     ``records``: exactly these items, in this order, instead of every work of the lists
     (a pool starts its screening empty and grows it with :func:`append_items`).
@@ -141,9 +144,9 @@ def create_screening(project: Project, topic: str, name: str, lists: Sequence[st
             raise LitqError(f"topic {topic!r} already has a screening named {name!r}")
         screening_id = db.execute(
             "INSERT INTO screenings (topic_id, name, phase, scheme, source, reasons, created, "
-            "blind) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "blind, parent_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [topic_id, name, phase, scheme, source, json.dumps(list(reasons)), now(),
-             int(blind)]).lastrowid
+             int(blind), parent]).lastrowid
         rows = [(screening_id, record, position) for position, record in enumerate(chosen_ids, 1)]
         for chunk in chunks(rows, 10_000):
             db.conn.executemany("INSERT INTO screening_items (screening_id, record_id, position) "
@@ -253,8 +256,9 @@ def set_reasons_op(screening_id: int, reasons: Iterable[str]) -> Op:
 def decide_op(screening: Screening, record_id: int, label: str, context: Context, *,
               reason: str = "", note: str = "") -> Op:
     """Record ``label`` for ``record_id`` (new or changed) as one event; the op's value is
-    the stored :class:`Event`."""
-    check_label(screening.scheme, label)
+    the stored :class:`Event`; a label of the phase, a full-text exclusion with one of
+    the screening's reasons (:func:`~.labels.check_decision`)."""
+    check_decision(screening.scheme, screening.phase, screening.reasons, label, reason)
     if not context.reviewer.strip():
         raise LitqError("every decision needs the reviewer's name")
 
@@ -297,7 +301,7 @@ def resolve_op(screening: Screening, record_id: int, label: str, resolver: str, 
                reason: str = "", note: str = "") -> Op:
     """Settle ``record_id``'s final decision as ``label`` (a ``resolve`` event by
     ``resolver``, a named third reviewer or "consensus"); the value is the event."""
-    check_label(screening.scheme, label)
+    check_decision(screening.scheme, screening.phase, screening.reasons, label, reason)
     if not resolver.strip():
         raise LitqError("a resolution needs the resolver's name (or 'consensus')")
 

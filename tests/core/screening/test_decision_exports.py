@@ -83,7 +83,7 @@ def test_tables_have_the_phase_and_the_reviewer(built, tmp_path):
         rows = list(csv.DictReader(handle))
     assert [(r["decision"], r["phase"], r["reason"], r["reviewer"]) for r in rows][3:] == [
         ("include", "full_text", "", "ann"), ("exclude", "full_text", "wrong population", "ann"),
-        ("exclude", "full_text", "wrong population", "ann"), ("exclude", "full_text", "", "ann"),
+        ("exclude", "full_text", "wrong population", "ann"), ("exclude", "full_text", "wrong study design", "ann"),
         ("exclude", "full_text", "Not retrievable", "ann"), ("undecided", "", "", "")]
     sheet = load_workbook(tmp_path / "ft.xlsx").active
     header = [c.value for c in sheet[1]]

@@ -50,7 +50,7 @@ def test_counts_number_by_number(built):
     assert c.sought == 9
     assert c.not_retrieved == 1
     assert c.assessed == 7  # 4 included, 3 excluded; one undecided is not yet assessed
-    assert c.excluded_fulltext == {"no reason given": 1, "wrong population": 2}
+    assert c.excluded_fulltext == {"wrong population": 2, "wrong study design": 1}
     assert c.included == c.included_databases == 4
     assert not c.entered.other_used
     assert 22 - c.duplicates_removed - c.removed_automation - c.removed_other == c.screened
@@ -63,7 +63,7 @@ def test_json_document_has_the_issue_keys(built):
         "identified": {"PubMed": 14, "Scopus": 8}, "duplicates_removed": 6,
         "removed_automation": 4, "removed_other": 0, "screened": 12,
         "excluded_screening": 3, "sought": 9, "not_retrieved": 1, "assessed": 7,
-        "excluded_fulltext": {"no reason given": 1, "wrong population": 2}, "included": 4,
+        "excluded_fulltext": {"wrong population": 2, "wrong study design": 1}, "included": 4,
         "other_methods": {"identified": {}, "sought": 0, "not_retrieved": 0, "assessed": 0,
                           "excluded": {}, "included": 0}}
 
@@ -210,7 +210,7 @@ def test_the_records_behind_each_count(built):
     assert flow.records("sought") == items[:9]
     assert flow.records("not_retrieved") == [items[7]]
     assert flow.records("excluded_fulltext", "wrong population") == items[4:6]
-    assert flow.records("excluded_fulltext", "no reason given") == [items[6]]
+    assert flow.records("excluded_fulltext", "wrong study design") == [items[6]]
     assert flow.records("included") == flow.records("included_databases") == items[:4]
     duplicates = flow.records("duplicates_removed")
     assert len({work[r] for r in duplicates}) == 6  # each repeats a work screened once
