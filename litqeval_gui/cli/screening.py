@@ -54,8 +54,10 @@ def cmd_simulate(args: argparse.Namespace) -> None:
         "runs": documents, "band": recall_band(runs, relevant)}
 
     def text() -> str:
+        blank = int(features.blank.sum())
         lines = [f"{runs[0].records} records, {runs[0].relevant} relevant, model {args.model}"
-                 f" over {features.kind}"]
+                 f" over {features.kind}"
+                 + (f"; {blank} without text or vector, screened last" if blank else "")]
         for doc in documents:
             lines.append(f"seed {doc['seed']}: {_measures(doc)}; {doc['seconds']:.1f} s")
             lines += [f"  stop: {_stop_text(name, stop)}" for name, stop in doc["stopping"].items()]
