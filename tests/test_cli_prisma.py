@@ -32,7 +32,7 @@ def test_json_svg_and_csv(built, tmp_path, capsys):
     assert json.loads(out) == {
         "identified": {"PubMed": 14, "Scopus": 8}, "duplicates_removed": 6,
         "removed_automation": 4, "removed_other": 0, "screened": 12,
-        "excluded_screening": 3, "sought": 9, "not_retrieved": 1, "assessed": 7,
+        "excluded_screening": 3, "sought": 8, "not_retrieved": 1, "assessed": 7,
         "excluded_fulltext": {"wrong population": 2, "wrong study design": 1}, "included": 4,
         "other_methods": {"identified": {}, "sought": 0, "not_retrieved": 0, "assessed": 0,
                           "excluded": {}, "included": 0}}

@@ -21,9 +21,11 @@ a study). The counts, for the databases-and-registers column:
 
 So identified − duplicates − automation − filtered out = screened. The full-text
 numbers come from the topic's full-text screening (phase ``full_text``) when there is
-one, else they are zero: ``sought`` its items, ``not_retrieved`` its exclusions whose
-reason says the report was not retrievable (:data:`NOT_RETRIEVED`), ``assessed`` its
-other decided records, ``excluded_fulltext`` its other exclusions per reason, and
+one, else they are zero: ``not_retrieved`` its records decided ``not_retrieved``
+(:data:`~labels.NOT_RETRIEVED`) or, as before that label, excluded for a reason saying
+the report was not retrievable (:data:`NOT_RETRIEVED_REASONS`), ``assessed`` its other
+decided records, ``sought`` both (its undecided items are not counted yet, so sought −
+not retrieved = assessed), ``excluded_fulltext`` its other exclusions per reason, and
 ``included`` its includes (without a full-text screening: the title/abstract includes).
 
 The other-methods column (websites, citation searching…) is entered by the user and
@@ -44,10 +46,10 @@ from litqeval_gui.core.projectfile.stored import DamagedDataError
 from litqeval_gui.core.projectfile.writes import Op
 from litqeval_gui.core.records.queries import RecordFilter, find_list
 from litqeval_gui.core.screening import store, team
-from litqeval_gui.core.screening.labels import GRADED, is_relevant
+from litqeval_gui.core.screening.labels import GRADED, NOT_RETRIEVED, is_relevant
 from litqeval_gui.core.screening.store import Screening
 
-NOT_RETRIEVED = ("not retrievable", "not retrieved", "report not retrieved")  # casefolded
+NOT_RETRIEVED_REASONS = ("not retrievable", "not retrieved", "report not retrieved")  # casefolded
 NO_REASON = "no reason given"
 TITLE_ABSTRACT, FULL_TEXT = "title_abstract", "full_text"
 NUMBER = parameters.Range(0, integer=True)
@@ -386,9 +388,12 @@ def prisma_flow(project: Project, topic: str, *, screening: str | None = None,
     sought, not_retrieved, assessed, included = [], [], [], []
     reasons: dict[str, list[int]] = {}
     if second is not None:
-        sought = store.items(project, second.id)
-        for e in team.final_events(project, second.id):
-            if e.reason.strip().casefold() in NOT_RETRIEVED and not _included(second, e.label):
+        final_second = team.final_events(project, second.id)
+        decided_second = {e.record_id for e in final_second}
+        sought = [r for r in store.items(project, second.id) if r in decided_second]
+        for e in final_second:
+            if e.label == NOT_RETRIEVED or (e.reason.strip().casefold() in NOT_RETRIEVED_REASONS
+                                            and not _included(second, e.label)):
                 not_retrieved.append(e.record_id)
                 continue
             assessed.append(e.record_id)

@@ -1,0 +1,66 @@
+"""The full-text phase: a screening of the reports a title/abstract screening let through.
+
+:func:`create_fulltext_screening` makes screening ``phase = full_text`` whose items are
+the parent's records whose final decision (:func:`~.team.final_decisions`: a
+resolution wins; an open conflict lets nothing through) is ``include`` — with
+``with_maybe`` also ``maybe`` — or, in a graded screening, a relevant grade; in the
+parent's order, its lists and label scheme, the parent kept as ``parent_id``. Its
+exclusions need a reason from its list (:data:`DEFAULT_REASONS` unless given; the
+team edits them with :func:`~.store.set_reasons_op`), and a report that could not be
+obtained is decided ``not_retrieved`` (:mod:`.labels`), which PRISMA counts as not
+retrieved. The PDFs are the records' attachments
+(:mod:`litqeval_gui.core.records.attachments`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records.queries import list_info
+from litqeval_gui.core.screening import store, team
+from litqeval_gui.core.screening.labels import FULL_TEXT, GRADED, is_relevant
+from litqeval_gui.core.screening.store import Screening
+
+DEFAULT_REASONS = ("wrong population", "wrong intervention", "wrong comparator",
+                   "wrong outcome", "wrong study design", "wrong publication type",
+                   "duplicate")
+
+
+def passed_on(project: Project, parent: Screening, *, with_maybe: bool = False) -> list[int]:
+    """The parent's records a full-text screening takes (module docstring), in order."""
+    final = team.final_decisions(project, parent.id)
+    wanted = {"include", "maybe"} if with_maybe else {"include"}
+    return [record for record in store.items(project, parent.id) if record in final and (
+        is_relevant(GRADED, final[record]) if parent.scheme == GRADED
+        else final[record] in wanted)]
+
+
+def create_fulltext_screening(project: Project, parent: Screening, name: str, *,
+                              with_maybe: bool = False,
+                              reasons: Sequence[str] = DEFAULT_REASONS,
+                              blind: bool = False) -> Screening:
+    """Create full-text screening ``name`` from title/abstract screening ``parent``
+    (module docstring), one write; refused in one line for a full-text parent or when
+    nothing has passed yet."""
+    if parent.phase == FULL_TEXT:
+        raise LitqError(f"screening {parent.name!r} is already a full-text screening; "
+                        "start the full text from a title/abstract screening")
+    records = passed_on(project, parent, with_maybe=with_maybe)
+    if not records:
+        passed = "included or maybe" if with_maybe else "included"
+        raise LitqError(f"screening {parent.name!r} has no {passed} records yet")
+    topic = project.topic_name(parent.topic_id)
+    assert topic is not None  # the screening's own topic
+    lists = [info.name for i in parent.lists if (info := list_info(project, i)) is not None]
+    return store.create_screening(project, topic, name, lists, phase=FULL_TEXT,
+                                  scheme=parent.scheme, reasons=reasons, records=records,
+                                  blind=blind, parent=parent.id)
+
+
+def parent_of(project: Project, screening: Screening) -> Screening | None:
+    """The title/abstract screening ``screening`` continues, or None."""
+    row = project.db.execute("SELECT parent_id FROM screenings WHERE id = ?",
+                             [screening.id]).fetchone()
+    return store.get_screening(project, row[0]) if row and row[0] is not None else None
