@@ -34,6 +34,7 @@ from pathlib import Path  # noqa: E402
 
 from litqeval_gui import __version__  # noqa: E402
 from litqeval_gui.cli import (  # noqa: E402
+    attach,
     evaluation,
     lists,
     pooling,
@@ -58,7 +59,7 @@ if _LOADING:
 
 # each module's ``register(command)`` adds its sub-commands, in this order
 COMMAND_MODULES = (records, lists, evaluation, screen, screen_rounds, screening, prisma, team,
-                   trec, pooling)
+                   trec, pooling, attach)
 
 __all__ = ["COMMAND_MODULES", "TextProgress", "build_parser", "main"]
 
