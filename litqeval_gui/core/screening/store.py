@@ -372,11 +372,12 @@ def event(project: Project, event_id: int) -> Event:
     return _event(row)
 
 
-def events(project: Project, screening_id: int) -> list[Event]:
-    """The whole log of a screening, oldest first."""
+def events(project: Project, screening_id: int, kind: str | None = None) -> list[Event]:
+    """The whole log of a screening (only its events of ``kind`` when given), oldest first."""
+    where, params = (" AND kind = ?", [kind]) if kind is not None else ("", [])
     return [_event(row) for row in project.db.execute(
-        f"SELECT {_EVENT_COLUMNS} FROM screening_events WHERE screening_id = ? ORDER BY id",
-        [screening_id])]
+        f"SELECT {_EVENT_COLUMNS} FROM screening_events WHERE screening_id = ?{where} "
+        "ORDER BY id", [screening_id, *params])]
 
 
 def record_history(project: Project, screening_id: int, record_id: int) -> list[Event]:

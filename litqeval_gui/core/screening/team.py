@@ -50,9 +50,8 @@ def by_reviewer(project: Project, screening_id: int) -> dict[str, dict[int, stor
 
 def resolutions(project: Project, screening_id: int) -> dict[int, store.Event]:
     """record id → its latest resolution."""
-    return {e.record_id: e for e in sorted(
-        (e for e in store.events(project, screening_id) if e.kind == "resolve"),
-        key=lambda e: (e.at, e.id))}
+    return {e.record_id: e for e in sorted(store.events(project, screening_id, "resolve"),
+                                           key=lambda e: (e.at, e.id))}
 
 
 def differ(labels: list[str]) -> bool:
@@ -69,11 +68,15 @@ class Conflict:
     resolution: store.Event | None
 
 
-def conflicts(project: Project, screening_id: int, *,
-              pair: tuple[str, str] | None = None) -> list[Conflict]:
+Decided = dict[str, dict[int, store.Event]]
+
+
+def conflicts(project: Project, screening_id: int, *, pair: tuple[str, str] | None = None,
+              decided: Decided | None = None) -> list[Conflict]:
     """Records (in screening order) whose reviewers' current decisions conflict, resolved
-    or not; ``pair`` limits to two reviewers."""
-    decided = by_reviewer(project, screening_id)
+    or not; ``pair`` limits to two reviewers; ``decided``: :func:`by_reviewer`, when the
+    caller has read it already."""
+    decided = by_reviewer(project, screening_id) if decided is None else decided
     if pair is not None:
         decided = {name: decided.get(name, {}) for name in pair}
     settled = resolutions(project, screening_id)
@@ -113,14 +116,18 @@ def final_events(project: Project, screening_id: int,
     if reviewer is not None and store.is_blind(project, screening_id):
         return current
     settled = resolutions(project, screening_id)
-    decided = by_reviewer(project, screening_id)
-    if len(decided) < 2 and not settled:
-        return current
+    if not settled and _reviewer_count(project, screening_id) < 2:
+        return current  # one reviewer: nothing to settle
     open_conflicts = {c.record_id for c in conflicts(project, screening_id)
                       if c.resolution is None}
     final = [settled.get(e.record_id, e) for e in current if e.record_id not in open_conflicts]
     shown = {e.record_id for e in current}
     return final + [e for r, e in settled.items() if r not in shown]
+
+
+def _reviewer_count(project: Project, screening_id: int) -> int:
+    return project.db.execute("SELECT COUNT(DISTINCT reviewer) FROM screening_effective "
+                              "WHERE screening_id = ?", [screening_id]).fetchone()[0]
 
 
 # -- agreement ---------------------------------------------------------------------------
@@ -156,10 +163,11 @@ def _kappas(la: list[str], lb: list[str], screening: store.Screening
             if screening.scheme == GRADED else None)
 
 
-def agreement(project: Project, screening: store.Screening) -> Agreement:
+def agreement(project: Project, screening: store.Screening,
+              decided: Decided | None = None) -> Agreement:
     """κ per reviewer pair over the records both decided (maybe its own category),
-    before and after resolution."""
-    decided = by_reviewer(project, screening.id)
+    before and after resolution; ``decided`` as for :func:`conflicts`."""
+    decided = by_reviewer(project, screening.id) if decided is None else decided
     settled = resolutions(project, screening.id)
     pairs = []
     for a, b in itertools.combinations(sorted(decided), 2):
@@ -171,7 +179,7 @@ def agreement(project: Project, screening: store.Screening) -> Agreement:
         after_b = [s or label for s, label in zip(resolved, lb, strict=True)]
         pairs.append(PairAgreement(a, b, *_kappas(la, lb, screening),
                                    *_kappas(after_a, after_b, screening)))
-    open_conflicts = conflicts(project, screening.id)
+    open_conflicts = conflicts(project, screening.id, decided=decided)
     resolved_count = sum(c.resolution is not None for c in open_conflicts)
     return Agreement(pairs, resolved_count, len(open_conflicts) - resolved_count)
 

@@ -184,7 +184,7 @@ class ConflictsView(KeysWhileShown, LiveTopicScreen, QWidget):
         decided = {} if blind else team.by_reviewer(project, self.screening.id)
         self._fill_pairs(sorted(decided))
         everything = [] if blind else team.conflicts(project, self.screening.id,
-                                                     pair=self.chosen_pair())
+                                                     pair=self.chosen_pair(), decided=decided)
         open_count = sum(c.resolution is None for c in everything)
         self.found = everything if self.shown_kind.currentData() == EVERY else [
             c for c in everything if c.resolution is None]
@@ -201,7 +201,7 @@ class ConflictsView(KeysWhileShown, LiveTopicScreen, QWidget):
                 f" between {', '.join(map(html.escape, sorted(decided))) or 'no reviewers'}"
                 f": <b>{open_count:,}</b> open, {len(everything) - open_count:,} resolved.")
             self.agreement.show_agreement(project, self.screening,
-                                          team.agreement(project, self.screening))
+                                          team.agreement(project, self.screening, decided))
         titles = queries.records_by_id(project, [c.record_id for c in self.found])
         headers = ["Record", *self.reviewers, "Resolution", "Title"]
         self.table.setColumnCount(len(headers))
