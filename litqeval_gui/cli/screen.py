@@ -14,7 +14,8 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import queries
 from litqeval_gui.core.screening import decision_rows, store
-from litqeval_gui.core.screening.labels import GRADED, IEM, is_relevant
+from litqeval_gui.core.screening.fulltext import create_fulltext_screening
+from litqeval_gui.core.screening.labels import GRADED, IEM, is_relevant, phase_labels
 from litqeval_gui.core.screening.panel import screening_panel
 from litqeval_gui.core.screening.retrain import stored_ranking
 from litqeval_gui.core.screening.session import ScreeningSession
@@ -23,18 +24,39 @@ SCHEMES = {"include-exclude": IEM, "graded": GRADED}
 REVIEWER_ENV = "LITQEVAL_REVIEWER"
 
 
+def _new_fulltext(project: Project, args: argparse.Namespace) -> store.Screening:
+    if args.lists:
+        raise LitqError("--fulltext-of takes the records its screening passed on; "
+                        "leave out --lists")
+    parent = store.find_screening(project, args.topic, args.fulltext_of)
+    return create_fulltext_screening(project, parent, args.screening,
+                                     with_maybe=args.with_maybe, blind=args.blind)
+
+
 def cmd_screen_new(args: argparse.Namespace) -> None:
+    if args.with_maybe and not args.fulltext_of:
+        raise LitqError("--with-maybe goes with --fulltext-of SCREENING")
     with open_for_writing(args.project) as project:
-        chosen = args.lists or [info.name for info in queries.lists(project, args.topic)
-                                if info.role == "results"]
-        if not chosen:
-            raise LitqError(f"topic {args.topic!r} has no result lists; name them with --lists")
-        screening = store.create_screening(project, args.topic, args.screening, chosen,
-                                           scheme=SCHEMES[args.labels], blind=args.blind)
+        if args.fulltext_of:
+            screening = _new_fulltext(project, args)
+            chosen = [info.name for info in queries.lists(project, args.topic)
+                      if info.id in screening.lists]
+        else:
+            chosen = args.lists or [info.name for info in queries.lists(project, args.topic)
+                                    if info.role == "results"]
+            if not chosen:
+                raise LitqError(f"topic {args.topic!r} has no result lists; "
+                                "name them with --lists")
+            screening = store.create_screening(project, args.topic, args.screening, chosen,
+                                               scheme=SCHEMES[args.labels], blind=args.blind)
+    source = f"passed on by {args.fulltext_of!r}" if args.fulltext_of else \
+        f"from {', '.join(chosen)}"
     emit(args, {"screening": screening.name, "topic": args.topic, "lists": chosen,
-                "records": screening.size, "labels": list(screening.labels)},
+                "records": screening.size, "phase": screening.phase,
+                "labels": list(phase_labels(screening.scheme, screening.phase)),
+                "reasons": list(screening.reasons), "fulltext_of": args.fulltext_of},
          lambda: f"screening {screening.name!r} of topic {args.topic!r}: "
-                 f"{screening.size:,} records from {', '.join(chosen)}")
+                 f"{screening.size:,} records {source}")
 
 
 def _reviewer(args: argparse.Namespace) -> str:
@@ -154,6 +176,11 @@ def register(command: Command) -> None:
                    help="include/exclude/maybe (default) or grades 0–3")
     p.add_argument("--blind", action="store_true",
                    help="each reviewer sees only their own decisions until it is unblinded")
+    p.add_argument("--fulltext-of", metavar="SCREENING",
+                   help="a full-text screening of the records this title/abstract screening "
+                        "included (its lists and labels; exclusions need a reason)")
+    p.add_argument("--with-maybe", action="store_true",
+                   help="with --fulltext-of: its maybe records too")
 
     p = command("screen-decide", cmd_screen_decide,
                 "record screening decisions (each committed as it is made)")
@@ -162,11 +189,13 @@ def register(command: Command) -> None:
     p.add_argument("--reviewer", help=f"who decides (default: ${REVIEWER_ENV})")
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--record", nargs=2, metavar=("ID", "LABEL"),
-                       help="one decision: a record id, DOI or PMID, and its label")
+                       help="one decision: a record id, DOI or PMID, and its label "
+                            "(at full text also not_retrieved)")
     which.add_argument("--csv", type=Path, metavar="FILE",
                        help="decisions as rows id,label[,reason,note]; every row is checked "
                             "before any is written")
-    p.add_argument("--reason", help="with --record: the exclusion reason")
+    p.add_argument("--reason", help="with --record: the exclusion reason (at full text "
+                                    "required, one of the screening's reasons)")
     p.add_argument("--note", help="with --record: a note")
 
     p = command("screen-status", cmd_screen_status,

@@ -16,7 +16,7 @@ from pathlib import Path
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.model import normalise_doi, normalise_id
-from litqeval_gui.core.screening.labels import check_label
+from litqeval_gui.core.screening.labels import check_decision
 from litqeval_gui.core.screening.store import Screening
 
 MAX_ROWS = 1_000_000
@@ -57,8 +57,8 @@ def read_rows(path: str | Path) -> list[tuple[int, list[str]]]:
 def resolve(project: Project, screening: Screening,
             rows: list[tuple[int, list[str]]]) -> list[DecisionRow]:
     """The decisions of ``rows`` (``id, label[, reason, note]``) on ``screening``'s
-    records; a row that names no record of it, or a label the screening does not use,
-    refuses them all with the line."""
+    records; a row that names no record of it, a label the screening does not use, or a
+    full-text exclusion without one of its reasons refuses them all with the line."""
     items = _items_by_work(project, screening.id)
     records = set(items.values())
     by_identifier = _works_by_identifier(project, screening.topic_id)
@@ -69,9 +69,9 @@ def resolve(project: Project, screening: Screening,
                             f"{len(cells)} cell(s)")
         key, label, reason, note = (*cells, "", "")[:4]
         try:
-            check_label(screening.scheme, label)
+            check_decision(screening.scheme, screening.phase, screening.reasons, label, reason)
         except LitqError as err:
-            raise LitqError(f"line {line}: {err}") from None
+            raise LitqError(f"line {line}: {err}" if line else str(err)) from None
         record_id = _record_of(key, records, items, by_identifier)
         if record_id is None:
             raise LitqError(f"line {line}: {key!r} is no record id, DOI or PMID of screening "

@@ -1,0 +1,90 @@
+"""``litqeval attach``: full texts (PDFs) for a topic's records — one file for a record,
+or a folder matched by DOI, file name and title
+(:mod:`litqeval_gui.core.records.attachments`). A folder's certain matches are attached
+in one write; uncertain ones are listed for ``--record ID FILE`` (or the app's dialog)
+to confirm, and unreadable PDFs are named with the reason."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from litqeval_gui.cli.common import Command, TextProgress, emit, open_for_writing
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.records.attachments import attach_file, attach_matches, match_folder
+
+
+def _record_id(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise LitqError(f"--record takes a record id (a number), not {text!r}") from None
+
+
+def _one(args: argparse.Namespace) -> None:
+    record_id, path = _record_id(args.record[0]), Path(args.record[1])
+    with open_for_writing(args.project) as project:
+        project.topic_id(args.topic)  # the topic exists
+        if project.db.execute("SELECT 1 FROM records r JOIN topics t ON t.id = r.topic_id "
+                              "WHERE r.id = ? AND t.name = ?",
+                              [record_id, args.topic]).fetchone() is None:
+            raise LitqError(f"topic {args.topic!r} has no record #{record_id}")
+        got = attach_file(project, record_id, path, copy=not args.link)
+    emit(args, {"record_id": record_id, "path": str(got.path), "sha256": got.sha256,
+                "mode": got.mode, "status": got.status},
+         lambda: f"attached {path.name} to record {record_id} ({got.mode}: {got.path})")
+
+
+def _folder(args: argparse.Namespace) -> None:
+    progress = TextProgress()
+    with open_for_writing(args.project) as project:
+        try:
+            found = match_folder(project, args.topic, args.folder, progress=progress)
+        finally:
+            progress.finish()
+        attached = 0 if args.dry_run else attach_matches(
+            project, [(record_id, path) for record_id, path, _ in found.certain],
+            copy=not args.link)
+    document = {
+        "attached": attached,
+        "certain": [{"record_id": r, "path": str(p), "how": how} for r, p, how in found.certain],
+        "uncertain": [{"record_id": r, "path": str(p), "score": round(score, 3), "how": how}
+                      for r, p, score, how in found.uncertain],
+        "unmatched": [str(p) for p in found.unmatched],
+        "refused": [{"path": str(p), "reason": reason} for p, reason in found.refused]}
+
+    def text() -> str:
+        verb = "would attach" if args.dry_run else "attached"
+        lines = [f"{verb} {len(found.certain)} PDF(s); {len(found.uncertain)} uncertain, "
+                 f"{len(found.unmatched)} unmatched, {len(found.refused)} refused"]
+        lines += [f"  uncertain: {p} → record {r} ({how}, {score:.0%}); confirm with "
+                  f"--record {r} FILE" for r, p, score, how in found.uncertain]
+        lines += [f"  unmatched: {p}" for p in found.unmatched]
+        lines += [f"  refused: {reason}" for _, reason in found.refused]
+        return "\n".join(lines)
+    emit(args, document, text)
+
+
+def cmd_attach(args: argparse.Namespace) -> None:
+    if args.dry_run and not args.folder:
+        raise LitqError("--dry-run goes with --folder")
+    (_folder if args.folder else _one)(args)
+
+
+def register(command: Command) -> None:
+    p = command("attach", cmd_attach,
+                "attach full-text PDFs to a topic's records: one file, or a folder matched "
+                "by DOI, file name and title")
+    p.add_argument("--topic", required=True)
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--folder", type=Path, metavar="DIR",
+                       help="match every PDF under DIR; attach the certain matches, list "
+                            "the uncertain ones")
+    which.add_argument("--record", nargs=2, metavar=("ID", "FILE"),
+                       help="attach FILE to record ID")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--copy", action="store_true",
+                      help="copy into PROJECT.litq.files beside the project (the default)")
+    mode.add_argument("--link", action="store_true", help="keep the file where it is")
+    p.add_argument("--dry-run", action="store_true",
+                   help="with --folder: match and report, attach nothing")
