@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
+from functools import cached_property, partial
+from typing import Any
 
 import numpy as np
 
@@ -46,6 +48,12 @@ class Ranking:
     trust: Trust | None = None
 
     def ordering(self) -> Ordering:
+        """The queue's ordering of these records: one object per ranking, so its
+        :attr:`~Ordering.index` is built once (by :func:`retrain`, on the job's thread)."""
+        return self._ordering
+
+    @cached_property
+    def _ordering(self) -> Ordering:
         return Ordering("model", self.records, self.model, self.created)
 
 
@@ -70,9 +78,12 @@ def rank(features: Features, decisions: list[store.Event], scheme: str,
 
 def retrain(project: Project, screening: Screening, features: Features,
             model: str = "logistic", token: CancelToken = NEVER,
-            reviewer: str | None = None) -> Job[Ranking | None]:
+            reviewer: str | None = None, initiator: Any = None) -> Job[Ranking | None]:
     """Rank the items from the current decisions and store the ranking (module docstring);
-    in a blind screening from ``reviewer``'s own decisions only."""
+    in a blind screening from ``reviewer``'s own decisions only. On a project with a
+    write path the ranking is stored as ``initiator``'s write (the screen that asked for
+    it switches to it, and need not read the decisions again) and its ordering's index
+    is built here, not on the thread that takes the ranking in."""
     yield Progress(0, 3, "reading decisions")
     decisions = store.current_decisions(project, screening.id, reviewer)
     token.raise_if_cancelled()
@@ -82,7 +93,13 @@ def retrain(project: Project, screening: Screening, features: Features,
     if ranking is None:
         return None
     yield Progress(2, 3, "storing the ranking")
-    project.write(lambda p: _store(p, screening.id, ranking))
+    _ = ranking.ordering().index  # built on this thread (see the docstring)
+    token.raise_if_cancelled()
+    op = partial(_store, screening_id=screening.id, ranking=ranking)
+    if project.writes is not None:
+        project.writes.run(op, initiator)
+    else:
+        project.write(op)
     yield Progress(3, 3, "ranking ready")
     return ranking
 

@@ -27,9 +27,11 @@ MODELS = ("logistic", "svm", "nb")
 
 
 def ranking_job(session: ProjectSession, screening: Screening, model: str,
-                features: Features | None, question: str, reviewer: str = "") -> JobFactory:
+                features: Features | None, question: str, reviewer: str = "",
+                initiator: object = None) -> JobFactory:
     """A job returning ``(features, ranking or None)``; ``features`` are built when None;
-    in a blind screening the model learns from ``reviewer``'s decisions only."""
+    in a blind screening the model learns from ``reviewer``'s decisions only; the ranking
+    is stored as ``initiator``'s write."""
 
     def rank(project: Project, token: CancelToken):
         project.write(lambda p: Changes())  # the decisions queued before it have committed
@@ -37,7 +39,7 @@ def ranking_job(session: ProjectSession, screening: Screening, model: str,
         if built is None:
             built = yield from features_apart(project, screening, question, token)
         ranking: Ranking | None = yield from retrain(project, screening, built, model, token,
-                                                     reviewer or None)
+                                                     reviewer or None, initiator)
         return built, ranking
 
     return session.worker_job(rank)
@@ -46,7 +48,8 @@ def ranking_job(session: ProjectSession, screening: Screening, model: str,
 class Prioritiser(QObject):
     """One ranking job at a time; asked while one runs, it runs once more afterwards.
     ``ranked(ranking)`` follows each job that produced one; ``busy(running)`` each start
-    and end."""
+    and end. The rankings are stored as ``parent``'s writes: the screen takes each in
+    from ``ranked``, not by reading the decisions again as it does after others' writes."""
 
     ranked = Signal(object)
     busy = Signal(bool)
@@ -79,7 +82,7 @@ class Prioritiser(QObject):
         self.job = self.session.jobs.run(
             f"Ranking {self.screening.name}",
             ranking_job(self.session, self.screening, model, self.features, self.question,
-                        self.reviewer()),
+                        self.reviewer(), self.parent()),
             on_success=self._done, on_failure=self._failed,
             on_cancelled=lambda: self._ended(None))
         self.busy.emit(True)
