@@ -19,6 +19,7 @@ from litqeval_gui.core.screening.export import export_screening
 from litqeval_gui.core.screening.features import Features, blank_last, screening_features
 from litqeval_gui.core.screening.prisma import prisma_counts
 from litqeval_gui.core.screening.retrain import rank, retrain, stored_ranking
+from litqeval_gui.core.screening.seeding import find_in_screening
 from litqeval_gui.core.screening.simulate import simulate
 from tests.support.screening import labelled_records
 
@@ -140,3 +141,14 @@ def test_a_record_stored_without_a_vector_is_blank_with_embedding_features_too()
     assert features.blank.tolist() == [False, True, False, False]
     assert blank_last(np.array([0.9, 0.8, 0.1, 0.2]), features.blank).tolist() == [
         0.9, -np.inf, 0.1, 0.2]
+
+
+def test_a_textless_record_is_found_for_seeding_by_its_doi_or_pmid(ace):
+    project, _, _ = ace
+    screening = store.create_screening(project, "T", "S", ["L"])
+    items = store.items(project, screening.id)
+    found = find_in_screening(project, screening.id, "https://doi.org/10.1053/EUHJ.1998.1271")
+    assert [(f.record_id, f.title, f.year) for f in found] == [(items[40], "(no title)", 1998)]
+    assert [f.record_id for f in find_in_screening(project, screening.id, "10216796")] == [
+        items[41]]
+    assert find_in_screening(project, screening.id, "10216797") == []
