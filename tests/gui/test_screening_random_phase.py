@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QMessageBox
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import phases, store
 from litqeval_gui.core.screening.queue import random_order
-from litqeval_gui.gui.screens.screening.random_phase import ADVISED, TEXT
+from litqeval_gui.gui.screens.screening.random_phase import ADVISED, BUTTON
 from litqeval_gui.gui.screens.screening.view import ScreeningView
 from tests.support.screening_screen import logged_events, screening_view, settle
 
@@ -70,7 +70,7 @@ def test_switching_serves_the_seeded_order_and_the_panel_reads_the_sample(
 
 def test_the_button_says_when_the_switch_is_advised(qtbot, session, made):
     view = screening_view(qtbot, session)
-    assert view.random_phase.button.text() == TEXT
+    assert view.random_phase.button.text() == BUTTON
     from litqeval_gui.core.screening.panel import default_rules, panel
     view.show_panel(panel([1] * 40 + [0] * 300, 1000, default_rules()))
     assert view.random_phase.button.text() == ADVISED

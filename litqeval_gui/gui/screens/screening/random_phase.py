@@ -20,8 +20,9 @@ from litqeval_gui.core.screening.session import ScreeningSession
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.metrics.stopping import RandomSampleStop
 
-TEXT = "Switch to Random Sampling…"
-ADVISED = "Switch to Random Sampling… (advised now)"
+TEXT = "Switch to Random Sampling…"  # the action (the Topic menu)
+BUTTON = "Random sampling…"  # the side panel's button: narrow, the side must stay so
+ADVISED = "Random sampling… (advised now)"
 QUESTION = ("From now on this screening's records are served in a random order (seeded, "
             "kept with the project). The random-sample stop tests them: screen them in the "
             "order served, whatever they are. The ordering cannot be changed back for this "
@@ -46,7 +47,7 @@ class RandomPhaseControl(QObject):
         super().__init__(parent)
         self.view, self.parent_widget = view, parent
         self.action = QAction(TEXT, parent)
-        self.button = QPushButton(TEXT, toolTip=(
+        self.button = QPushButton(BUTTON, toolTip=(
             "Screen the rest of this round in a random order: the random-sample stop "
             "(Callaghan & Müller-Hansen) then tells, with a p-value, when recall has "
             "reached its target"))
@@ -70,7 +71,7 @@ class RandomPhaseControl(QObject):
         """The button says when the recommended rule advises switching now."""
         verdict = next((v for v in panel.verdicts if v.name == RandomSampleStop.name), None)
         now = verdict is not None and verdict.decision.evidence.get("switch_to_random") == "now"
-        self.button.setText(ADVISED if now else TEXT)
+        self.button.setText(ADVISED if now else BUTTON)
 
     def ask_and_start(self) -> None:
         if not self.view._reviewer_known():
