@@ -44,6 +44,14 @@ enough is screened.</li>
 <li><b>Topic ▸ Simulate Screening…</b>: replay a screening with known labels (a labelled
 column, the core set or finished decisions) to see how soon each model finds the relevant
 records and where each stopping rule would have stopped, over several seeds.</li>
+<li><b>Screening as a team</b>: each reviewer screens a copy of the project, then
+<b>File ▸ Export My Decisions…</b> and, in the other copy, <b>File ▸ Merge Decisions…</b>
+(a decisions file or the whole copy; merging twice changes nothing).
+<b>Topic ▸ Screening Conflicts…</b> lists where the reviewers disagree, side by side:
+↑/↓ move, I/E/M (0–3) resolve as the name in <i>Resolve as</i>, Shift+key as consensus;
+beside it their agreement (Cohen's κ with its 95 % interval, before and after
+resolution). The screener's <i>Limit to</i> serves only the open conflicts, or the records
+only one other reviewer has seen.</li>
 </ol>
 """
 
