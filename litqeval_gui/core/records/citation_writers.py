@@ -22,7 +22,9 @@ left out.
 An :class:`Annotation` per record (e.g. a screening decision) adds a note and keywords
 that reference managers show: RIS ``N1`` (EndNote's Notes, a Zotero note) and ``KW``
 (keywords, Zotero tags), as ASReview writes its labels; BibTeX ``annote`` and
-``keywords``.
+``keywords``; and its full text's path: RIS ``L1`` as a ``file://`` URL (Zotero and
+EndNote import it as the PDF), BibTeX ``file`` as ``Full Text PDF:PATH:application/pdf``
+(Zotero's and JabRef's form; a backslash, colon or semicolon in it escaped).
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ class Annotation:
 
     note: str = ""
     keywords: tuple[str, ...] = ()
+    attachment: str = ""  # the full text's absolute path
 
 
 def _annotations(records: list[Record],
@@ -97,6 +100,8 @@ def write_ris(records: list[Record], path: Path,
         notes += [_one_line(extra.note)] if extra.note.strip() else []
         if notes:
             entry["notes"] = notes
+        if extra.attachment:
+            entry["file_attachments1"] = Path(extra.attachment).as_uri()
         entries.append(entry)
     with open(path, "w", encoding="utf-8", newline="\n") as handle:
         rispy.dump(entries, handle, implementation=writer)
@@ -193,12 +198,19 @@ def write_bibtex(records: list[Record], path: Path,
                     **{kind: record.ids.get(kind, "") for kind in OTHER_ID_KINDS}}
         fields = [model.Field(k, latex(_one_line(v))) for k, v in text.items() if v]
         fields += [model.Field(k, v) for k, v in verbatim.items() if v]
+        if extra.attachment:
+            fields.append(model.Field("file", f"Full Text PDF:{_bibtex_path(extra.attachment)}"
+                                              ":application/pdf"))
         library.add(model.Entry(entry_type, key, fields))
     # the library is thrown away after writing: no need for the default stack's deep copy
     stack = default_unparse_stack(allow_inplace_modification=True)
     Path(path).write_text(bibtexparser.write_string(library, unparse_stack=stack),
                           encoding="utf-8")
     return len(records)
+
+
+def _bibtex_path(path: str) -> str:
+    return path.replace("\\", "\\\\").replace(":", "\\:").replace(";", "\\;")
 
 
 def _medline_initials(author: str) -> str:

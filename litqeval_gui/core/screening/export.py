@@ -2,13 +2,15 @@
 and its audit trail.
 
 Records come in the screening's list order; CSV and XLSX add the columns
-:data:`DECISION_COLUMNS` (``undecided`` for a record without a decision), written as
+:data:`DECISION_COLUMNS` (``undecided`` for a record without a decision; ``pdf``: the
+path of the record's full text when one is attached), written as
 text that a spreadsheet never runs as a formula (:mod:`litqeval_gui.core.records.exporting`).
 A record's decision is its final one (:func:`~litqeval_gui.core.screening.team.final_events`:
 the resolution where one exists); a record whose reviewers disagree unresolved reads
 ``conflict`` with their names as the reviewer. RIS and BibTeX carry a decided record's decision as a note (RIS ``N1``, BibTeX
 ``annote``: "LitQEval screening 'S' (phase): label; reason: …; note: …; reviewer: … at
 …") and keywords ``LitQEval: LABEL`` and ``LitQEval reason: REASON`` (RIS ``KW``).
+RIS and BibTeX carry the full text's path too (RIS ``L1``, BibTeX ``file``).
 ``labels`` keeps only records whose decision is one of them (``undecided`` and
 ``conflict`` included). When two or more reviewers decided, :func:`export_screening`
 also writes their agreement beside the export (``NAME.agreement.csv``).
@@ -25,6 +27,7 @@ from pathlib import Path
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import queries
+from litqeval_gui.core.records.attachments import attachment_paths
 from litqeval_gui.core.records.citation_writers import Annotation, write_bibtex, write_ris
 from litqeval_gui.core.records.exporting import (
     check_target,
@@ -34,11 +37,13 @@ from litqeval_gui.core.records.exporting import (
 )
 from litqeval_gui.core.records.model import Record
 from litqeval_gui.core.screening import store, team
+from litqeval_gui.core.screening.labels import phase_labels
 from litqeval_gui.core.screening.store import Screening
 
 UNDECIDED = "undecided"
 CONFLICT = "conflict"
-DECISION_COLUMNS = ("decision", "phase", "reason", "note", "tags", "reviewer", "decided_at")
+DECISION_COLUMNS = ("decision", "phase", "reason", "note", "tags", "reviewer", "decided_at",
+                    "pdf")
 AUDIT_COLUMNS = ("event", "at", "reviewer", "action", "record_id", "title", "label",
                  "reason", "note", "tags", "undoes_or_redoes", "phase", "ordering",
                  "position", "model")
@@ -50,10 +55,11 @@ def decided_records(project: Project, screening: Screening,
     """The screening's records (list order) and one decision row per record: its final
     decision (in a blind screening ``reviewer``'s own decisions only)."""
     if labels is not None:
-        unknown = set(labels) - {*screening.labels, UNDECIDED, CONFLICT}
+        used = phase_labels(screening.scheme, screening.phase)
+        unknown = set(labels) - {*used, UNDECIDED, CONFLICT}
         if unknown:
             raise LitqError(f"unknown label(s) {', '.join(sorted(unknown))}; this screening "
-                            f"uses {', '.join(screening.labels)} (or {UNDECIDED}, {CONFLICT})")
+                            f"uses {', '.join(used)} (or {UNDECIDED}, {CONFLICT})")
     current = {e.record_id: e for e in team.final_events(project, screening.id, reviewer)}
     disputed = {} if reviewer is not None and store.is_blind(project, screening.id) else {
         c.record_id: ", ".join(c.decisions) for c in team.conflicts(project, screening.id)
@@ -63,6 +69,7 @@ def decided_records(project: Project, screening: Screening,
         "SELECT record_id FROM screening_items WHERE screening_id = ? ORDER BY position",
         [screening.id])]
     stored = queries.records_by_id(project, order)
+    pdfs = attachment_paths(project, order)
     for record_id in order:
         event = current.get(record_id)
         label = event.label if event else CONFLICT if record_id in disputed else UNDECIDED
@@ -72,23 +79,23 @@ def decided_records(project: Project, screening: Screening,
         rows.append(dict(zip(DECISION_COLUMNS, (
             label, *((event.phase, event.reason, event.note, "; ".join(event.tags),
                       event.reviewer, event.at) if event else
-                     ("", "", "", "", disputed.get(record_id, ""), ""))), strict=True)))
+                     ("", "", "", "", disputed.get(record_id, ""), "")),
+            str(pdfs.get(record_id, ""))), strict=True)))
     return records, rows
 
 
 def decision_annotation(screening: Screening, row: Mapping[str, str]) -> Annotation:
-    """A decision row as the note and keywords A record's decision is its final one (:func:`~litqeval_gui.core.screening.team.final_events`:
-the resolution where one exists); a record whose reviewers disagree unresolved reads
-``conflict`` with their names as the reviewer. RIS and BibTeX carry (module docstring)."""
+    """A decision row as the note, keywords and full-text path RIS and BibTeX carry
+    (module docstring)."""
     if row["decision"] in (UNDECIDED, CONFLICT):
-        return Annotation()
+        return Annotation(attachment=row["pdf"])
     parts = [f"LitQEval screening {screening.name!r} ({row['phase']}): {row['decision']}",
              *(f"{name}: {row[name]}" for name in ("reason", "note", "tags") if row[name]),
              f"reviewer: {row['reviewer']} at {row['decided_at']}"]
     keywords = [f"LitQEval: {row['decision']}"]
     if row["reason"]:
         keywords.append(f"LitQEval reason: {row['reason']}")
-    return Annotation("; ".join(parts), tuple(keywords))
+    return Annotation("; ".join(parts), tuple(keywords), row["pdf"])
 
 
 def export_screening(project: Project, screening: Screening, path: str | Path, fmt: str,

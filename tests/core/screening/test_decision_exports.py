@@ -87,8 +87,8 @@ def test_tables_have_the_phase_and_the_reviewer(built, tmp_path):
         ("exclude", "full_text", "Not retrievable", "ann"), ("undecided", "", "", "")]
     sheet = load_workbook(tmp_path / "ft.xlsx").active
     header = [c.value for c in sheet[1]]
-    assert header[-7:] == ["decision", "phase", "reason", "note", "tags", "reviewer",
-                           "decided_at"]
+    assert header[-8:] == ["decision", "phase", "reason", "note", "tags", "reviewer",
+                           "decided_at", "pdf"]
     assert sheet.cell(2, header.index("phase") + 1).value == "full_text"
 
 
