@@ -4,22 +4,29 @@ lists it."""
 
 import csv
 
+from PySide6.QtCore import Qt
+
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import ingest, queries
 from litqeval_gui.core.records.model import Record
+from litqeval_gui.core.screening import store
 from litqeval_gui.gui.screens.records.view import RecordsView
 from litqeval_gui.gui.screens.screening.record import NO_TEXT, record_html
 from litqeval_gui.gui.session import ProjectSession
+from litqeval_gui.gui.settings import Settings
+from tests.support.screening import labelled_records
+from tests.support.screening_screen import logged_events, screening_view, settle
 
 
 def test_a_textless_record_shows_its_identifiers_as_links_and_says_it_has_no_text():
     record = Record(authors=["Ng A", "Chen B"], year=1998, doi="10.1053/euhj.1998.1271",
-                    pmid="10075143", ids={"docid": "101"})
+                    pmid="10075143", ids={"docid": "101", "scopus_eid": "2-s2.0-85090000000"})
     page = record_html(record, ["robot*"], [])
     assert '<a href="https://doi.org/10.1053/euhj.1998.1271">' in page
     assert '<a href="https://pubmed.ncbi.nlm.nih.gov/10075143/">PMID 10075143</a>' in page
-    for text in ("Ng A; Chen B", "1998", "docid 101", "(no title)", NO_TEXT):
+    for text in ("Ng A; Chen B", "1998", "id 101 · Scopus EID 2-s2.0-85090000000",
+                 "(no title)", NO_TEXT):
         assert text in page, text
 
 
@@ -43,5 +50,38 @@ def test_the_records_view_lists_a_textless_record(tmp_path, qtbot):
     assert view.model.rowCount() == 2
     assert [view.model.index(1, c).data() for c in range(5)] == [
         "2", "(no title)", "1998", "", "10.1053/euhj.1998.1271"]
+    view.close()
+    assert session.close()
+
+
+def test_the_screener_shows_and_decides_a_textless_record(tmp_path, qtbot, shot):
+    source = tmp_path / "ace.csv"
+    records, labels = labelled_records(20, 0.2, seed=2)
+    with source.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["record_id", "title", "abstract", "doi", "pubmed_id", "authors",
+                         "year", "label_included"])
+        writer.writerow(["1", "", "", "10.1053/euhj.1998.1271", "10075143", "Ng A; Chen B",
+                         "1998", "1"])
+        writer.writerows([i + 2, r.title, r.abstract, "", "", "", r.year or "", label]
+                         for i, (r, label) in enumerate(zip(records, labels, strict=True)))
+    path = tmp_path / "p.litq"
+    with Project.create(path) as project:
+        run_job(ingest.import_file(project, source, topic="T", role="results", name="L"))
+        store.create_screening(project, "T", "S", ["L"])
+    settings = Settings()
+    settings.reviewer = "Ann"
+    settings.save()
+    session = ProjectSession(Project.open(path))
+    view = screening_view(qtbot, session)
+    first = store.items(session.project, view.screening.id)[0]
+    assert view.shown == first
+    page = view.record.toHtml()
+    assert "No text: the export gave neither title nor abstract" in page
+    assert "https://pubmed.ncbi.nlm.nih.gov/10075143/" in page and "Ng A; Chen B" in page
+    shot(view, "screener_textless_record")
+    qtbot.keyClick(view, Qt.Key.Key_I)
+    settle(qtbot, session)
+    assert [(e.record_id, e.label) for e in logged_events(path)] == [(first, "include")]
     view.close()
     assert session.close()

@@ -40,14 +40,18 @@ def _published(record: Record) -> str:
                       if x)
 
 
+ID_NAMES = {"docid": "id", "pmcid": "PMCID", "scopus_eid": "Scopus EID", "wos_ut": "WoS",
+            "openalex": "OpenAlex", "dimensions": "Dimensions", "lens": "Lens"}
+
+
 def _identifiers(record: Record) -> str:
     """The DOI and PMID as links (doi.org, PubMed), then the record's other identifiers."""
     doi = (f'<a href="https://doi.org/{html.escape(record.doi)}">doi:{html.escape(record.doi)}</a>'
            if record.doi else "")
     pmid = (f'<a href="https://pubmed.ncbi.nlm.nih.gov/{html.escape(record.pmid)}/">'
             f"PMID {html.escape(record.pmid)}</a>" if record.pmid else "")
-    others = [f"{html.escape(kind)} {html.escape(value)}" for kind, value in record.ids.items()
-              if value]
+    others = [f"{ID_NAMES.get(kind, kind)} {html.escape(value)}"
+              for kind, value in record.ids.items() if value]
     return " · ".join(x for x in (doi, pmid, *others) if x)
 
 
