@@ -159,6 +159,16 @@ last n decisions were all excludes. <i>Knee</i>: the recall curve has flattened
 (Cormack &amp; Grossman). <i>Hypergeometric test</i>: on a random sample of the rest, the
 chance that recall is still below the target is small (Callaghan &amp; Müller-Hansen).
 <i>Rate rule</i>: the pooling rule below, applied to batches of decisions.</td></tr>
+<tr><th align=left>Random sampling</th><td>the recommended stop: screen in the model's order
+until it advises the switch, then <b>Topic ▸ Switch to Random Sampling…</b> (or the side
+panel's button). The rest of the round comes in a random order, kept with the project;
+screen it in that order. The panel then gives the test's p-value, how many random records
+remain if none is relevant, and the recall estimate with its 95 % interval.
+[Callaghan &amp; Müller-Hansen]</td></tr>
+<tr><th align=left>Round</th><td>a search update imported into the topic can be added to a
+running screening (the import summary offers it; <tt>litqeval screen-update</tt>): works
+already screened keep their decisions, the new ones are the next round, served first and
+read by the stopping rules on their own.</td></tr>
 </table>
 """
 
