@@ -349,8 +349,11 @@ class PdfReader(QWidget):
             page.set_terms(None)
         self._visible_timer.start()
 
-    def _terms_found(self, client: int, generation: int, number: int, hits: object) -> None:
-        if (client, generation) == (self.client, self.generation):
+    def _terms_found(self, client: int, generation: int, number: int, terms: object,
+                     hits: object) -> None:
+        """A page's marks, unless they were found for other terms (changed meanwhile)."""
+        if (client, generation) == (self.client, self.generation) and \
+                terms == (list(self.include), list(self.exclude)):
             self.pages[number].set_terms(hits)
 
     def focus_search(self) -> None:

@@ -40,7 +40,7 @@ class PdfWorker(QObject):
 
     opened = Signal(int, int, object)  # list of page sizes, or the one-line error (str)
     rendered = Signal(int, int, int, float, QImage)
-    terms = Signal(int, int, int, object)  # page, list[Hit]
+    terms = Signal(int, int, int, object, object)  # page, (include, exclude), list[Hit]
     found = Signal(int, int, str, object)  # query, list[Hit]
 
     def __init__(self) -> None:
@@ -89,7 +89,7 @@ class PdfWorker(QObject):
                 hits = pdf.term_hits(page, include, exclude)
             except LitqError:
                 hits = []  # a page PDFium cannot read has no terms to show
-            self.terms.emit(client, generation, page, hits)
+            self.terms.emit(client, generation, page, (include, exclude), hits)
 
     @Slot(int, int, str)
     def _search(self, client: int, generation: int, query: str) -> None:

@@ -53,12 +53,12 @@ from litqeval_gui.core.screening.session import ScreeningSession
 from litqeval_gui.core.screening.store import Screening
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.screens.screening.deciding import Deciding
+from litqeval_gui.gui.screens.screening.fulltext import FullTextDeciding
 from litqeval_gui.gui.screens.screening.history import HistoryList
 from litqeval_gui.gui.screens.screening.panel_reader import PanelReader
 from litqeval_gui.gui.screens.screening.progress import ProgressPanel
 from litqeval_gui.gui.screens.screening.random_phase import RandomPhaseControl
 from litqeval_gui.gui.screens.screening.ranking import MODELS, ORDERINGS, Prioritiser
-from litqeval_gui.gui.screens.screening.record import RecordPane
 from litqeval_gui.gui.screens.screening.seeding import SeedDialog
 from litqeval_gui.gui.screens.screening.simulation import SimulationDialog
 from litqeval_gui.gui.screens.screening.tags import TagBar
@@ -77,7 +77,7 @@ def _terms(text: str) -> list[str]:
     return [t.strip() for t in text.split(",") if t.strip()]
 
 
-class ScreeningView(KeysWhileShown, Deciding, QWidget):
+class ScreeningView(KeysWhileShown, FullTextDeciding, Deciding, QWidget):
     """A :class:`~litqeval_gui.gui.screens.Screen` opened on a :class:`Screening`."""
 
     key = "screening"
@@ -112,7 +112,7 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         self.simulation: SimulationDialog | None = None
 
         self.header = QLabel(wordWrap=True)
-        self.record = RecordPane()  # a click takes the focus, Tab never does
+        self.record = self.record_pane()  # a click takes the focus, Tab never does
         self.decision_label = QLabel(wordWrap=True)
         self.tag_bar = TagBar(self.remove_tag)
         self.include_edit = QLineEdit(", ".join(self.include), toolTip=(
@@ -145,6 +145,7 @@ class ScreeningView(KeysWhileShown, Deciding, QWidget):
         self.shortcuts.add("PgDown", self.record.page_down)
         self.key_map = QLabel(self._key_map_text(), wordWrap=True)
         self.key_map.setStyleSheet("color: palette(placeholder-text)")
+        self.add_full_text(decide_row)  # the PDF's keys, not retrieved (gui/.../fulltext.py)
 
         self.ordering = QComboBox(toolTip="How the records are ordered")
         for key, text in ORDERINGS.items():

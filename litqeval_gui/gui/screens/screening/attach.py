@@ -1,0 +1,247 @@
+"""Attaching PDFs from the app (issue 26 §1): one file to the record shown (a file
+dialog or a drop; :func:`attach_one`), or a whole folder matched to a topic's works
+(:class:`FolderAttacher`): :func:`~litqeval_gui.core.records.attachments.match_folder`
+runs as a job with progress, then :class:`MatchDialog` lists the certain matches
+(ticked) and the uncertain ones (to tick), with the PDFs it could not match or read, and
+the choice to copy the files beside the project or link them where they are; the ticked
+pairs are attached in one write (:func:`~litqeval_gui.core.records.attachments.attach_matches`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt, QUrl, Signal
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QLabel,
+    QProgressDialog,
+    QRadioButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from litqeval_gui.core.jobs import Progress
+from litqeval_gui.core.records.attachments import (
+    Attachment,
+    FolderMatch,
+    attach_file,
+    attach_matches,
+    match_folder,
+)
+from litqeval_gui.core.screening.store import record_title
+from litqeval_gui.gui.jobs import JobHandle
+from litqeval_gui.gui.notify import show_error
+from litqeval_gui.gui.session import ProjectSession
+from litqeval_gui.gui.settings import Settings
+
+PDF_FILTER = "PDF files (*.pdf)"
+MATCH_TITLE = "Matching PDFs"
+ATTACH_TITLE = "Attaching PDFs"
+
+
+def looked_up(urls: Iterable[QUrl]) -> list[Path]:
+    """The local files among dropped ``urls``."""
+    return [Path(url.toLocalFile()) for url in urls if url.isLocalFile()]
+
+
+def choose_pdf(parent: QWidget) -> Path | None:
+    """One PDF file chosen in a file dialog (starting in the last folder used)."""
+    settings = Settings()
+    name, _ = QFileDialog.getOpenFileName(parent, "Attach PDF", str(settings.last_dir),
+                                          PDF_FILTER)
+    if not name:
+        return None
+    settings.last_dir = Path(name).parent
+    settings.save()
+    return Path(name)
+
+
+def attach_one(session: ProjectSession, record_id: int, path: Path, copy: bool,
+               parent: QWidget, then: Callable[[Attachment], object]) -> JobHandle:
+    """Attach ``path`` to ``record_id``'s work as a job (the copy off the interface's
+    thread, the write on the write path); ``then(attachment)`` when done, one line when
+    refused (nothing changed)."""
+    def job(project, _token):
+        yield Progress(0, 1, f"Attaching {path.name}")
+        return attach_file(project, record_id, path, copy=copy)
+
+    return session.jobs.run(
+        ATTACH_TITLE, session.worker_job(job), on_success=then,
+        on_failure=lambda exc: show_error(parent, "The PDF was not attached", exc))
+
+
+class MatchDialog(QDialog):
+    """The matches of a folder to confirm: :meth:`pairs` (the ticked ones) and
+    :meth:`copy` after ``accept``."""
+
+    def __init__(self, match: FolderMatch, titles: dict[int, str], folder: Path,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent, windowTitle="Attach PDFs from Folder")
+        self.rows: list[tuple[int, Path]] = []
+        self.table = QTableWidget(0, 4)
+        self.table.setHorizontalHeaderLabels(["Attach", "PDF", "Record", "Matched by"])
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setWordWrap(False)
+        for record_id, path, how in match.certain:
+            self._add(record_id, path, titles[record_id], how, True)
+        for record_id, path, score, how in match.uncertain:
+            self._add(record_id, path, titles[record_id], f"{how} (score {score:.2f})", False)
+        self.table.resizeColumnsToContents()
+        self.table.setColumnWidth(2, min(self.table.columnWidth(2), 420))
+        found = len(match.certain) + len(match.uncertain)
+        summary = QLabel(
+            f"<b>{found:,}</b> of the PDFs in {folder} match a record: "
+            f"{len(match.certain):,} certain (ticked), {len(match.uncertain):,} uncertain — "
+            "tick those that are right.", wordWrap=True)
+        self.left_out = QLabel(self._left_out_text(match), wordWrap=True)
+        self.left_out.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.copy_button = QRadioButton("Copy them into the project's files folder "
+                                        "(moves with the project)", checked=True)
+        self.link_button = QRadioButton("Link them where they are (the project keeps "
+                                        "their paths and notices a moved or changed file)")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Attach Ticked")
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(found > 0)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(summary)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.left_out)
+        layout.addWidget(self.copy_button)
+        layout.addWidget(self.link_button)
+        layout.addWidget(buttons)
+        self.resize(900, 520)
+
+    @staticmethod
+    def _left_out_text(match: FolderMatch) -> str:
+        parts = []
+        if match.unmatched:
+            names = ", ".join(p.name for p in match.unmatched[:10])
+            more = f" and {len(match.unmatched) - 10:,} more" if len(match.unmatched) > 10 else ""
+            parts.append(f"No record found for {len(match.unmatched):,}: {names}{more}.")
+        if match.refused:
+            parts.append(f"Not readable ({len(match.refused):,}): "
+                         + "; ".join(line for _, line in match.refused[:5])
+                         + (" …" if len(match.refused) > 5 else ""))
+        return " ".join(parts)
+
+    def _add(self, record_id: int, path: Path, title: str, how: str, ticked: bool) -> None:
+        row = self.table.rowCount()
+        self.table.insertRow(row)
+        tick = QTableWidgetItem()
+        tick.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
+        tick.setCheckState(Qt.CheckState.Checked if ticked else Qt.CheckState.Unchecked)
+        self.table.setItem(row, 0, tick)
+        for column, text in ((1, path.name), (2, title), (3, how)):
+            item = QTableWidgetItem(text)
+            item.setToolTip(str(path) if column == 1 else text)
+            self.table.setItem(row, column, item)
+        self.rows.append((record_id, path))
+
+    def pairs(self) -> list[tuple[int, Path]]:
+        """The ticked (record id, PDF) pairs."""
+        return [pair for row, pair in enumerate(self.rows)
+                if self.table.item(row, 0).checkState() == Qt.CheckState.Checked]
+
+    def copy(self) -> bool:
+        return self.copy_button.isChecked()
+
+
+class FolderAttacher(QObject):
+    """Attach PDFs from Folder… for ``topic``: :meth:`start` matches a folder (a job,
+    its progress shown), ``matched`` gives the :class:`MatchDialog` (opened for the
+    user), and the ticked pairs are attached (``attached`` gives how many)."""
+
+    progressed = Signal(int, int, str)
+    matched = Signal(object)
+    attached = Signal(int)
+
+    def __init__(self, session: ProjectSession, topic: str, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.session, self.topic, self.parent_widget = session, topic, parent
+        self.dialog: MatchDialog | None = None
+        self.progress = QProgressDialog(f"Matching the PDFs to {topic}…", "Cancel", 0, 0,
+                                        parent)
+        self.progress.setWindowTitle(MATCH_TITLE)
+        self.progress.setMinimumDuration(300)
+        self.progress.reset()  # hidden until a job starts
+        self.progressed.connect(self._progressed)
+
+    def choose(self) -> JobHandle | None:
+        """Ask for the folder, then :meth:`start`."""
+        settings = Settings()
+        folder = QFileDialog.getExistingDirectory(self.parent_widget, "Attach PDFs from Folder",
+                                                  str(settings.last_dir))
+        if not folder:
+            return None
+        settings.last_dir = Path(folder)
+        settings.save()
+        return self.start(Path(folder))
+
+    def start(self, folder: Path) -> JobHandle:
+        """Match the PDFs under ``folder`` in the background."""
+        report = self.progressed.emit  # queued to the interface's thread
+
+        def job(project, token):
+            yield Progress(0, 0, f"Listing the PDFs in {folder.name}")
+            found = match_folder(project, self.topic, folder, token,
+                                 lambda p: report(p.done, p.total, p.message))
+            ids = {record_id for record_id, *_ in found.certain + found.uncertain}
+            return found, {record_id: record_title(project, record_id) for record_id in ids}
+
+        self.progress.setValue(0)
+        handle = self.session.jobs.run(
+            MATCH_TITLE, self.session.worker_job(job),
+            on_success=lambda result: self._matched(folder, *result),
+            on_failure=lambda exc: self._failed("The folder could not be matched", exc),
+            on_cancelled=self.progress.reset)
+        self.progress.canceled.connect(handle.cancel)
+        return handle
+
+    def _progressed(self, done: int, total: int, message: str) -> None:
+        self.progress.setMaximum(total)
+        self.progress.setValue(done)
+        self.progress.setLabelText(message)
+
+    def _failed(self, title: str, exc: BaseException) -> None:
+        self.progress.reset()
+        show_error(self.parent_widget, title, exc)
+
+    def _matched(self, folder: Path, match: FolderMatch, titles: dict[int, str]) -> None:
+        self.progress.reset()
+        self.dialog = MatchDialog(match, titles, folder, self.parent_widget)
+        self.dialog.accepted.connect(self._confirmed)
+        self.dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.dialog.open()
+        self.matched.emit(self.dialog)
+
+    def _confirmed(self) -> None:
+        pairs, copy = self.dialog.pairs(), self.dialog.copy()
+        if not pairs:
+            return
+
+        def job(project, _token):
+            yield Progress(0, len(pairs), f"Attaching {len(pairs):,} PDFs")
+            return attach_matches(project, pairs, copy=copy)
+
+        self.session.jobs.run(
+            ATTACH_TITLE, self.session.worker_job(job), on_success=self.attached.emit,
+            on_failure=lambda exc: self._failed("No PDF was attached", exc))
+
+
+def attach_folder(session: ProjectSession, topic: str | None, parent: QWidget) -> FolderAttacher | None:
+    """Attach PDFs from Folder… for ``topic`` (None: nothing to do)."""
+    if topic is None:
+        return None
+    attacher = FolderAttacher(session, topic, parent)
+    attacher.choose()
+    return attacher

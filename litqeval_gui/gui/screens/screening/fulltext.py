@@ -1,0 +1,256 @@
+"""The full-text screener (issue 26 §1): in a ``full_text`` screening the record's PDF is
+shown under its title and abstract (:class:`FullTextPane`), an exclusion asks for a
+reason from the screening's list (:func:`~.fulltext_reason.pick_reason`), and "Report
+not retrieved" is a decision of its own (key U). A record without a PDF says so, with
+an Attach… button and room to drop a PDF file; a missing file says where it was; a
+changed one is shown with a warning line.
+
+:class:`FullTextDeciding` is mixed into the screening view before
+:class:`~.deciding.Deciding`; it changes nothing in a title/abstract screening.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from litqeval_gui.core.records.attachments import Attachment, attachment
+from litqeval_gui.core.records.model import Record
+from litqeval_gui.core.screening.labels import EXCLUSION, FULL_TEXT, NOT_RETRIEVED
+from litqeval_gui.gui.actions import make_action
+from litqeval_gui.gui.pdf import PdfReader
+from litqeval_gui.gui.screens.screening.attach import (
+    FolderAttacher,
+    attach_folder,
+    attach_one,
+    choose_pdf,
+    looked_up,
+)
+from litqeval_gui.gui.screens.screening.fulltext_reason import pick_reason
+from litqeval_gui.gui.screens.screening.record import RecordPane
+
+NO_PDF = "No PDF attached to this record."
+DROP_HINT = "Attach one with the button, or drop a PDF file here."
+KEYS = " · U not retrieved · PgUp/PgDn pages · Ctrl+F search · Ctrl+=/Ctrl+− zoom"
+
+
+def dropped_pdf(paths: Sequence[Path]) -> Path | None:
+    """The one local PDF file among dropped ``paths`` (None unless exactly one)."""
+    pdfs = [p for p in paths if p.suffix.lower() == ".pdf" and p.is_file()]
+    return pdfs[0] if len(pdfs) == 1 else None
+
+
+class FullTextPane(QWidget):
+    """The record (title, metadata, abstract) above its PDF; ``attach_requested`` gives
+    a PDF chosen or dropped for the shown record (and whether to copy it)."""
+
+    attach_requested = Signal(Path, bool)
+
+    def __init__(self, lookup: Callable[[], Attachment | None],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.lookup = lookup
+        self.attached: Attachment | None = None
+        self.abstract = RecordPane()
+        self.reader = PdfReader()
+        self.reader.failed.connect(lambda line: self._show_missing(line, "Attach another…"))
+        self.warning = QLabel(wordWrap=True, visible=False)
+        self.warning.setStyleSheet("color: palette(bright-text)")
+        self.missing = QLabel(wordWrap=True, alignment=Qt.AlignmentFlag.AlignCenter)
+        self.missing.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.attach_button = QPushButton("Attach PDF…")
+        self.attach_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.attach_button.clicked.connect(self.choose)
+        self.copy_box = QCheckBox("Copy it into the project's files folder", checked=True,
+                                  toolTip="Unticked: the project keeps the file's path "
+                                  "(a link) and notices when it moves or changes")
+        self.copy_box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        no_pdf = QWidget()
+        column = QVBoxLayout(no_pdf)
+        column.addStretch(1)
+        column.addWidget(self.missing)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(self.attach_button)
+        row.addStretch(1)
+        column.addLayout(row)
+        column.addWidget(self.copy_box, 0, Qt.AlignmentFlag.AlignHCenter)
+        column.addStretch(2)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.reader)
+        self.stack.addWidget(no_pdf)
+        full_text = QWidget()
+        below = QVBoxLayout(full_text)
+        below.setContentsMargins(0, 0, 0, 0)
+        below.addWidget(self.warning)
+        below.addWidget(self.stack, 1)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(self.abstract)
+        self.splitter.addWidget(full_text)
+        self.splitter.setSizes([150, 600])
+        self.splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.splitter)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.setFocusProxy(self.reader.scroll)  # the pages take the focus, and the keys
+        self.setAcceptDrops(True)
+
+    # -- what the screener calls (as on RecordPane) ---------------------------------------
+    def show_record(self, record: Record, include: Sequence[str], exclude: Sequence[str],
+                    lists: Sequence[tuple[str, int]] = ()) -> None:
+        """The record above, its PDF below (looked up again: a file may have moved)."""
+        self.abstract.show_record(record, include, exclude, lists)
+        self.reader.set_terms(include, exclude)
+        self.show_attachment(self.lookup())
+
+    def clear(self) -> None:
+        self.abstract.clear()
+        self.attached = None
+        self.warning.hide()
+        self.reader.show_message("")
+        self.stack.setCurrentWidget(self.reader)
+
+    def page_down(self) -> None:
+        """Space: down one view of the PDF (else of the abstract)."""
+        if self.reader.page_total:
+            self.reader.next_screen()
+        else:
+            self.abstract.page_down()
+
+    # -- the PDF ----------------------------------------------------------------------------
+    def show_attachment(self, attached: Attachment | None) -> None:
+        """Show ``attached`` (or say there is none, or that it is missing)."""
+        same = (attached is not None and self.attached is not None
+                and (attached.path, attached.sha256) == (self.attached.path,
+                                                         self.attached.sha256)
+                and self.reader.path == attached.path)
+        self.attached = attached
+        self.warning.setVisible(attached is not None and attached.status == "changed")
+        if attached is None:
+            self._show_missing(f"<b>{NO_PDF}</b><br>{DROP_HINT}", "Attach PDF…")
+        elif attached.status == "missing":
+            self._show_missing(f"<b>The attached PDF is missing</b> (moved or deleted):<br>"
+                               f"{attached.path}<br>{DROP_HINT}", "Attach again…")
+        else:
+            self.warning.setText(f"⚠ {attached.path.name} changed since it was attached "
+                                 "(its checksum differs); attach it again to accept it.")
+            self.stack.setCurrentWidget(self.reader)
+            if not same:
+                self.reader.open(attached.path)
+
+    def _show_missing(self, text: str, button: str) -> None:
+        self.reader.show_message("")
+        self.missing.setText(text)
+        self.attach_button.setText(button)
+        self.stack.setCurrentIndex(1)
+
+    def choose(self) -> None:
+        """Attach… : a file dialog for one PDF."""
+        path = choose_pdf(self)
+        if path is not None:
+            self.attach_requested.emit(path, self.copy_box.isChecked())
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 — Qt override
+        if dropped_pdf(looked_up(event.mimeData().urls())) is not None:
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 — Qt override
+        path = dropped_pdf(looked_up(event.mimeData().urls()))
+        if path is not None:
+            event.acceptProposedAction()
+            self.attach_requested.emit(path, self.copy_box.isChecked())
+
+
+class FullTextDeciding:
+    """The full-text phase's keys, mixed into the screening view (which provides
+    ``core``, ``session``, ``record``, ``shortcuts``, ``_button`` and ``show_current``)."""
+
+    @property
+    def full_text(self) -> bool:
+        return self.screening.phase == FULL_TEXT
+
+    def record_pane(self) -> QWidget:
+        """The pane the screener shows records in: with the PDF at full text."""
+        if not self.full_text:
+            return RecordPane()
+        pane = FullTextPane(self.shown_attachment)
+        pane.attach_requested.connect(self.attach_pdf)
+        return pane
+
+    def add_full_text(self, decide_row: QHBoxLayout) -> None:
+        """The Topic menu's Attach PDFs from Folder…; at full text also the Not retrieved
+        button (U), the reader's keys and their names in the key map."""
+        attach = make_action(self, "Attach PDFs from &Folder…", self.attach_folder,
+                             tip="Match a folder's PDFs to this topic's records and "
+                             "attach those you confirm", scoped=True)
+        self._actions.append(attach)
+        if not self.full_text:
+            return
+        self._button(decide_row, NOT_RETRIEVED, "Not retrieved (U)", "U",
+                     self.report_not_retrieved)
+        self.buttons[NOT_RETRIEVED].setToolTip(
+            "Report not retrieved: the full text could not be obtained (PRISMA counts it)")
+        for key, slot in self.record.reader.keys():
+            if key != "PgDown":  # already the screener's scroll key
+                self.shortcuts.add(key, slot)
+        self.key_map.setText(self.key_map.text() + KEYS)
+
+    def attach_folder(self) -> FolderAttacher | None:
+        """Attach PDFs from Folder… for this screening's topic; the record shown gets its
+        PDF once attached."""
+        topic = self.session.project.topic_name(self.screening.topic_id)
+        attacher = attach_folder(self.session, topic, self)
+        if attacher is not None:
+            attacher.attached.connect(lambda _count: self.show_current())
+        return attacher
+
+    def decide(self, label: str, reason: str = "") -> None:
+        """At full text an exclusion needs a reason: asked for when not given."""
+        if self.full_text and label == EXCLUSION[self.screening.scheme] and not reason:
+            if self.core.shown is None:
+                return
+            reason = pick_reason(self.screening.reasons, self)
+            if not reason:
+                return
+            self.core.add_reason(reason)
+        super().decide(label, reason)
+
+    def exclude_with_reason(self) -> None:
+        """R: at full text the same quick picker as the exclusion key."""
+        if self.full_text:
+            self.decide(EXCLUSION[self.screening.scheme])
+        else:
+            super().exclude_with_reason()
+
+    def report_not_retrieved(self) -> None:
+        """U: the report could not be obtained (a decision of its own)."""
+        self.decide(NOT_RETRIEVED)
+
+    def shown_attachment(self) -> Attachment | None:
+        """The shown record's PDF, its status checked now (the file is read for its
+        checksum)."""
+        record_id = self.core.shown
+        return None if record_id is None else attachment(self.session.project, record_id)
+
+    def attach_pdf(self, path: Path, copy: bool) -> None:
+        """Attach ``path`` to the shown record (a job; the pane shows it when done)."""
+        record_id = self.core.shown
+        if record_id is not None:
+            attach_one(self.session, record_id, path, copy, self,
+                       lambda found: self.record.show_attachment(found)
+                       if self.core.shown == record_id else None)
+
