@@ -36,3 +36,24 @@ def test_the_overview_counts_lists_recall_and_screening_progress(window, tmp_pat
     qtbot.waitUntil(lambda: _rows(view.screenings)[0][2] == "3", timeout=5000)
     assert _rows(view.screenings) == [["first pass", "title abstract", "3", "100", "2", "0"]]
     shot(view, "overview")
+
+
+def test_the_overview_counts_a_blind_screening_as_the_reviewer_sees_it(window, tmp_path):
+    path = build_topic(tmp_path / "t.litq", n_core=5, found=5, extra=5, noise=0)
+    with Project.open(path) as project:
+        screening = store.create_screening(project, TOPIC, "blind", ["clean"], blind=True)
+        first, second = store.items(project, screening.id)[:2]
+        for reviewer, label in (("Ann", "include"), ("Bob", "exclude")):
+            project.write(store.decide_op(screening, first, label, store.Context(reviewer)))
+        project.write(store.decide_op(screening, second, "include", store.Context("Bob")))
+    window.settings.reviewer = "Ann"
+    window.settings.save()
+    window.show()
+    assert window.open_project(path)
+    view = window.open_screen("overview", TOPIC)
+    # Ann sees her one include; Bob's two decisions and the conflict stay hidden
+    assert _rows(view.screenings) == [["blind", "title abstract", "1", "10", "1", ""]]
+    window.session.writes.run(store.unblind_op(screening, "Ann"))
+    view.refresh()
+    # unblinded: 2 records decided; the first in conflict (open), the second Bob's include
+    assert _rows(view.screenings) == [["blind", "title abstract", "2", "10", "1", "1"]]

@@ -72,6 +72,7 @@ class ConflictsView(KeysWhileShown, LiveTopicScreen, QWidget):
         self.resolver = QLineEdit(placeholderText=team.CONSENSUS,
                                   toolTip="Who resolves: a named third reviewer; empty or "
                                   "Shift with a decision key: consensus")
+        self.resolver.returnPressed.connect(self.setFocus)  # the keys resolve again
         self.unblind_button = QPushButton("Unblind…", toolTip=(
             "Let every reviewer see everyone's decisions (recorded as an event)"))
         self.unblind_button.clicked.connect(self.unblind)
