@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QMainWindow, QMenu
 from litqeval_gui.gui import team_exchange
 from litqeval_gui.gui.actions import ActionSet, ActionSpec, fill_menu, menu_groups
 from litqeval_gui.gui.screen_registry import topic_screens
+from litqeval_gui.gui.screens.screening.attach import attach_folder
 from litqeval_gui.gui.theme import THEMES
 
 # (key, menu text, its groups in order); an action's place "key.group" puts it there
@@ -85,6 +86,11 @@ WINDOW_ACTIONS: tuple[ActionSpec[Any], ...] = (
     ActionSpec("matches", "Review Uncertain &Matches…", lambda w: w.review_matches(),
                tip="Decide on record matches the linker was unsure about",
                places=("topic.screens",), enabled=_has_topics),
+    ActionSpec("attach-pdfs", "Attach P&DFs from Folder…",
+               lambda w: attach_folder(w.session, w.sidebar.current_topic(), w),
+               tip="Match a folder's PDFs to the selected topic's records (by DOI, PMID, "
+               "file name or title) and attach those you confirm",
+               places=("topic.screens", "topic-context.screens"), enabled=_has_topics),
     ActionSpec("help", "LitQEval GUI &Help", lambda w: w.show_help(), "F1",
                places=("help.help",)),
     ActionSpec("about", "&About LitQEval GUI", lambda w: w.show_about(),
