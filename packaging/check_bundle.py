@@ -3,9 +3,12 @@
 1. ``LitQEval --self-test`` passes (it also runs the parallel RIS parser's workers).
 2. ``litqeval-cli`` imports a RIS file large enough for the parallel parser by default
    (the workers re-enter the executable: they must parse, not start the command again).
-3. Neither wrote anything inside the bundle (numba's cache goes to the per-user folder),
+3. ``litqeval-cli`` reads a PDF (pypdfium2's libpdfium is bundled: ``attach --folder``
+   matches it by the DOI on its page) and draws the PRISMA diagram as PNG (the hidden
+   ``--render-svg`` argument starts the executable again, with Qt offscreen).
+4. None of them wrote anything inside the bundle (numba's cache goes to the per-user folder),
    so a read-only installation works.
-4. Linux, as root with ``unshare``: with libxcb-cursor hidden in a private mount
+5. Linux, as root with ``unshare``: with libxcb-cursor hidden in a private mount
    namespace (the system's copy and the bundle's), ``LitQEval`` names the missing
    library and exits 2 instead of a Qt abort.
 
@@ -67,6 +70,38 @@ def cli_import(folder: Path) -> str:
     return f"{ris.stat().st_size / 2**20:.1f} MB, {BIG_RIS_RECORDS} records"
 
 
+def one_page_pdf(path: Path, text: str) -> None:
+    """A one-page PDF whose text layer reads ``text`` (Helvetica, no other resources)."""
+    stream = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode("latin-1")
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font "
+               b"<< /F1 4 0 R >> >> /Contents 5 0 R >>",
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+               b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream)]
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 6\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
+    path.write_bytes(bytes(out))
+
+
+def pdf_and_png(folder: Path) -> str:
+    """The project of :func:`cli_import`: a PDF matched by its DOI, the diagram as PNG."""
+    project, pdfs, png = folder / "big.litq", folder / "pdfs", folder / "flow.png"
+    pdfs.mkdir()
+    one_page_pdf(pdfs / "paper.pdf", "Study number 7 of screening doi:10.1000/big.7")
+    done = run([CLI, "attach", project, "--topic", "big", "--folder", pdfs, "--link"])
+    check("litqeval-cli attach reads a PDF", done.returncode == 0
+          and done.stdout.startswith("attached 1 PDF(s)"), done.stdout + done.stderr)
+    done = run([CLI, "prisma", project, "--topic", "big", "--png", png])
+    check("litqeval-cli prisma --png", done.returncode == 0 and png.is_file()
+          and png.read_bytes()[:4] == b"\x89PNG", done.stdout + done.stderr)
+    return f"PDF attached; PNG {png.stat().st_size:,} bytes"
+
+
 def nothing_written(since: float) -> str:
     written = [path for path in BUNDLE.rglob("*") if path.stat().st_mtime > since]
     check("nothing written inside the bundle", not written, "\n".join(map(str, written[:20])))
@@ -96,6 +131,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="litqeval-bundle-") as folder:
         for name, step in (("self-test", self_test),
                            ("parallel RIS import by litqeval-cli", lambda: cli_import(Path(folder))),
+                           ("PDF and PNG by litqeval-cli", lambda: pdf_and_png(Path(folder))),
                            ("read-only bundle", lambda: nothing_written(since)),
                            ("missing xcb libraries", missing_xcb)):
             began = time.perf_counter()

@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from litqeval_gui.cli import main
+from litqeval_gui.cli import prisma as command
 from tests.support.prisma import build_review
 
 
@@ -84,8 +85,9 @@ def test_audit(built, tmp_path, capsys):
 
 
 def test_the_command_does_not_load_qt(built):
+    png = str(built.with_name("flow.png"))
     probe = ("import sys; from litqeval_gui.cli import main; "
-             f"code = main(['prisma', {str(built)!r}, '--topic', 'T', '--json']); "
+             f"code = main(['prisma', {str(built)!r}, '--topic', 'T', '--json', '--png', {png!r}]); "
              "assert not any(m.startswith('PySide6') for m in sys.modules), 'Qt'; "
              "sys.exit(code)")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
@@ -111,3 +113,44 @@ def test_lists_are_counted_under_the_label_given(built, capsys):
     code, _, err = run(capsys, "prisma", built, "--topic", "T", "--source", "nope=X",
                        "--removed-other", "3")
     assert code == 2 and "no list named 'nope'" in err and built.read_bytes() == before
+
+
+def test_png_and_pdf_are_drawn_in_a_child_process(built, tmp_path, capsys):
+    png, pdf = tmp_path / "flow.png", tmp_path / "flow.pdf"
+    code, out, err = run(capsys, "prisma", built, "--topic", "T", "--png", png, "--pdf", pdf)
+    assert code == 0, err
+    assert out.endswith(f"wrote {png}\nwrote {pdf}\n")
+    header = png.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")
+    svg = ET.parse(_svg(built, tmp_path, capsys)).getroot()
+    assert (width, height) == (2 * int(float(svg.get("width"))), 2 * int(float(svg.get("height"))))
+    assert pdf.read_bytes().startswith(b"%PDF-")
+    code, out, err = run(capsys, "prisma", built, "--topic", "T", "--png", tmp_path / "x.jpg")
+    assert (code, err) == (2, "litqeval: error: --png writes a .png file, not x.jpg\n")
+    code, out, err = run(capsys, "prisma", built, "--topic", "T", "--png",
+                         tmp_path / "missing" / "x.png")
+    assert (code, err) == (2, f"litqeval: error: cannot write {tmp_path / 'missing' / 'x.png'}: "
+                              f"folder {tmp_path / 'missing'} does not exist\n")
+    code, out, err = run(capsys, "prisma", built, "--topic", "T", "--pdf", built.with_suffix(".pdf"))
+    assert code == 0, err  # p.pdf beside p.litq is not the project
+
+
+def test_a_failed_drawing_is_one_line(built, tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(command, "render_command", lambda: [
+        sys.executable, "-c", "import sys; print('noise\\nno fonts', file=sys.stderr); sys.exit(2)"])
+    code, out, err = run(capsys, "prisma", built, "--topic", "T", "--png", tmp_path / "x.png")
+    assert (code, out, err) == (2, "", "litqeval: error: cannot draw x.png: no fonts\n")
+    bad = tmp_path / "bad.svg"
+    bad.write_text("<svg", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "litqeval_gui.gui.render_svg", str(bad),
+                           str(tmp_path / "y.png")], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr) == (
+        2, "the diagram could not be drawn (its SVG is not valid)\n")
+    assert not (tmp_path / "y.png").exists()
+
+
+def _svg(built, tmp_path, capsys):
+    path = tmp_path / "size.svg"
+    run(capsys, "prisma", built, "--topic", "T", "--svg", path)
+    return path

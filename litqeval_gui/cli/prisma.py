@@ -1,12 +1,17 @@
 """The reporting commands of a review: prisma (the PRISMA 2020 counts, diagram as SVG and
 counts as CSV; the numbers no import gives are entered here too) and screen-audit (every
-event of a screening as CSV). PNG and PDF of the diagram are made by the app (Qt renders
-the SVG); the command line does not load Qt."""
+event of a screening as CSV). ``--png`` and ``--pdf`` have Qt draw the SVG in a child
+process (:mod:`litqeval_gui.gui.render_svg`; in the bundle the executable itself with the
+hidden argument ``--render-svg``, see ``packaging/launch.py``): this process never loads
+Qt."""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 from litqeval_gui.cli.common import Command, emit, open_for_writing, pair
@@ -74,6 +79,10 @@ def _text(c: PrismaCounts) -> str:
 
 
 def cmd_prisma(args: argparse.Namespace) -> None:
+    for kind in ("png", "pdf"):
+        out = getattr(args, kind)
+        if out is not None and out.suffix.lower() != f".{kind}":
+            raise LitqError(f"--{kind} writes a .{kind} file, not {out.name}")
     changes = _changes(args)
     labels = dict(pair(part, "--source") for part in args.source or [])
     opened = open_for_writing(args.project) if changes or labels else \
@@ -94,8 +103,42 @@ def cmd_prisma(args: argparse.Namespace) -> None:
         written.append(str(write_prisma_svg(counts, args.svg, project=args.project)))
     if args.csv:
         written.append(str(write_prisma_csv(counts, args.csv, project=args.project)))
+    for image in (args.png, args.pdf):
+        if image is not None:
+            written.append(str(render_diagram(counts, image, args.project)))
     emit(args, counts.as_json(),
          lambda: "\n".join([_text(counts), *(f"wrote {path}" for path in written)]))
+
+
+RENDER_FLAG = "--render-svg"  # packaging/launch.py dispatches it to gui/render_svg.py
+RENDER_TIMEOUT = 120  # seconds
+
+
+def render_command() -> list[str]:
+    """The command that draws an SVG as PNG or PDF in a child process (module docstring)."""
+    if getattr(sys, "frozen", False):  # the bundle: its executable is not a Python
+        return [sys.executable, RENDER_FLAG]
+    return [sys.executable, "-m", "litqeval_gui.gui.render_svg"]
+
+
+def render_diagram(counts: PrismaCounts, out: Path, project: Path) -> Path:
+    """``out`` (PNG or PDF by its suffix) drawn from the counts' SVG by Qt in a child
+    process; its one-line failure as a :class:`LitqError`."""
+    if not out.parent.is_dir():
+        raise LitqError(f"cannot write {out}: folder {out.parent} does not exist")
+    with tempfile.TemporaryDirectory(prefix="litqeval-prisma-") as folder:
+        svg = write_prisma_svg(counts, Path(folder) / "diagram.svg", project=project)
+        try:
+            done = subprocess.run([*render_command(), str(svg), str(out), "--project",
+                                   str(project)], capture_output=True, text=True,
+                                  timeout=RENDER_TIMEOUT, check=False)
+        except subprocess.TimeoutExpired:
+            raise LitqError(f"drawing {out.name} took over {RENDER_TIMEOUT} s; "
+                            "write --svg and convert it") from None
+    if done.returncode != 0:
+        reason = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
+        raise LitqError(f"cannot draw {out.name}: {reason}")
+    return out
 
 
 def cmd_screen_audit(args: argparse.Namespace) -> None:
@@ -114,6 +157,11 @@ def register(command: Command) -> None:
     p.add_argument("--fulltext", help="the full-text screening (default: the newest)")
     p.add_argument("--svg", type=Path, metavar="OUT.svg", help="write the diagram")
     p.add_argument("--csv", type=Path, metavar="OUT.csv", help="write the counts")
+    p.add_argument("--png", type=Path, metavar="OUT.png",
+                   help="write the diagram as PNG (2 pixels per point; Qt draws it in a "
+                        "child process)")
+    p.add_argument("--pdf", type=Path, metavar="OUT.pdf",
+                   help="write the diagram as PDF (a page of the diagram's size)")
     numbers = p.add_argument_group(
         "numbers no import gives, stored in the project (each replaces the stored one)")
     numbers.add_argument("--source", nargs="+", metavar="LIST=LABEL",
