@@ -9,7 +9,7 @@ pairs are attached in one write (:func:`~litqeval_gui.core.records.attachments.a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QUrl, Signal
@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
 
 from litqeval_gui.core.jobs import Progress
 from litqeval_gui.core.records.attachments import (
-    Attachment,
     FolderMatch,
     attach_file,
     attach_matches,
@@ -63,16 +62,16 @@ def choose_pdf(parent: QWidget) -> Path | None:
 
 
 def attach_one(session: ProjectSession, record_id: int, path: Path, copy: bool,
-               parent: QWidget, then: Callable[[Attachment], object]) -> JobHandle:
+               parent: QWidget) -> JobHandle:
     """Attach ``path`` to ``record_id``'s work as a job (the copy off the interface's
-    thread, the write on the write path); ``then(attachment)`` when done, one line when
-    refused (nothing changed)."""
+    thread, the write on the write path, whose ``changed`` says ``attachments``); one
+    line when refused (nothing changed)."""
     def job(project, _token):
         yield Progress(0, 1, f"Attaching {path.name}")
         return attach_file(project, record_id, path, copy=copy)
 
     return session.jobs.run(
-        ATTACH_TITLE, session.worker_job(job), on_success=then,
+        ATTACH_TITLE, session.worker_job(job),
         on_failure=lambda exc: show_error(parent, "The PDF was not attached", exc))
 
 
@@ -89,6 +88,7 @@ class MatchDialog(QDialog):
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setWordWrap(False)
+        self.table.horizontalHeader().setStretchLastSection(True)
         for record_id, path, how in match.certain:
             self._add(record_id, path, titles[record_id], how, True)
         for record_id, path, score, how in match.uncertain:

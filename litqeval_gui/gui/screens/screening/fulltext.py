@@ -27,24 +27,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.records.attachments import Attachment, attachment
 from litqeval_gui.core.records.model import Record
 from litqeval_gui.core.screening.labels import EXCLUSION, FULL_TEXT, NOT_RETRIEVED
+from litqeval_gui.core.screening.store import Screening
 from litqeval_gui.gui.actions import make_action
 from litqeval_gui.gui.pdf import PdfReader
-from litqeval_gui.gui.screens.screening.attach import (
-    FolderAttacher,
-    attach_folder,
-    attach_one,
-    choose_pdf,
-    looked_up,
-)
+from litqeval_gui.gui.screens.screening.attach import attach_one, choose_pdf, looked_up
 from litqeval_gui.gui.screens.screening.fulltext_reason import pick_reason
 from litqeval_gui.gui.screens.screening.record import RecordPane
+from litqeval_gui.gui.screens.screening.start import start_fulltext
 
 NO_PDF = "No PDF attached to this record."
 DROP_HINT = "Attach one with the button, or drop a PDF file here."
-KEYS = " · U not retrieved · PgUp/PgDn pages · Ctrl+F search · Ctrl+=/Ctrl+− zoom"
+KEYS = " · U not retrieved · PgUp up · Ctrl+F search · Ctrl+=/Ctrl+−/Ctrl+0 zoom"
 
 
 def dropped_pdf(paths: Sequence[Path]) -> Path | None:
@@ -189,19 +186,26 @@ class FullTextDeciding:
             return RecordPane()
         pane = FullTextPane(self.shown_attachment)
         pane.attach_requested.connect(self.attach_pdf)
+        self.session.changed.connect(self._attachments_changed)
         return pane
 
+    def _attachments_changed(self, changes: Changes, _initiator: object) -> None:
+        """PDFs attached (one, or a folder's): the shown record's may be among them."""
+        if changes.attachments and self.core.shown is not None:
+            self.record.show_attachment(self.shown_attachment())
+
     def add_full_text(self, decide_row: QHBoxLayout) -> None:
-        """The Topic menu's Attach PDFs from Folder…; at full text also the Not retrieved
-        button (U), the reader's keys and their names in the key map."""
-        attach = make_action(self, "Attach PDFs from &Folder…", self.attach_folder,
-                             tip="Match a folder's PDFs to this topic's records and "
-                             "attach those you confirm", scoped=True)
-        self._actions.append(attach)
+        """Before full text, the Topic menu's Start Full-Text Screening…; at full text the
+        Not retrieved button (U), the reader's keys and their names in the key map."""
         if not self.full_text:
+            self._actions.append(make_action(
+                self, "Start &Full-Text Screening…", self.start_full_text, scoped=True,
+                tip="A full-text screening of the records this screening included (and, "
+                "if you choose, those marked maybe)"))
             return
         self._button(decide_row, NOT_RETRIEVED, "Not retrieved (U)", "U",
                      self.report_not_retrieved)
+        self.buttons["reason"].hide()  # E asks for the reason at full text (R still does)
         self.buttons[NOT_RETRIEVED].setToolTip(
             "Report not retrieved: the full text could not be obtained (PRISMA counts it)")
         for key, slot in self.record.reader.keys():
@@ -209,14 +213,13 @@ class FullTextDeciding:
                 self.shortcuts.add(key, slot)
         self.key_map.setText(self.key_map.text() + KEYS)
 
-    def attach_folder(self) -> FolderAttacher | None:
-        """Attach PDFs from Folder… for this screening's topic; the record shown gets its
-        PDF once attached."""
-        topic = self.session.project.topic_name(self.screening.topic_id)
-        attacher = attach_folder(self.session, topic, self)
-        if attacher is not None:
-            attacher.attached.connect(lambda _count: self.show_current())
-        return attacher
+    def start_full_text(self) -> Screening | None:
+        """Start Full-Text Screening… of this screening, opened in a tab of its own."""
+        made = start_fulltext(self.session.project, self.screening, self)
+        window = self.window()
+        if made is not None and hasattr(window, "open_screen"):
+            window.open_screen("screening", made)
+        return made
 
     def decide(self, label: str, reason: str = "") -> None:
         """At full text an exclusion needs a reason: asked for when not given."""
@@ -247,10 +250,7 @@ class FullTextDeciding:
         return None if record_id is None else attachment(self.session.project, record_id)
 
     def attach_pdf(self, path: Path, copy: bool) -> None:
-        """Attach ``path`` to the shown record (a job; the pane shows it when done)."""
-        record_id = self.core.shown
-        if record_id is not None:
-            attach_one(self.session, record_id, path, copy, self,
-                       lambda found: self.record.show_attachment(found)
-                       if self.core.shown == record_id else None)
+        """Attach ``path`` to the shown record (a job; shown once its write commits)."""
+        if self.core.shown is not None:
+            attach_one(self.session, self.core.shown, path, copy, self)
 

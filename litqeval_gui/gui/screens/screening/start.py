@@ -1,12 +1,16 @@
 """Starting to screen a topic: open one of its screenings or create one — over one list,
 the union of several, or a filtered selection of them (title/abstract text, year range;
-the count to screen is shown as the filter is typed) — and know the reviewer (asked
-once, kept in :class:`~litqeval_gui.gui.settings.Settings`)."""
+the count to screen is shown as the filter is typed), or, at full text, from a
+title/abstract screening's included (and, if chosen, maybe) records (issue 26 §1:
+:func:`~litqeval_gui.core.screening.fulltext.create_fulltext_screening`; "Start
+Full-Text Screening…" opens the dialog so) — and know the reviewer (asked once, kept in
+:class:`~litqeval_gui.gui.settings.Settings`)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -27,7 +31,12 @@ from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import queries
 from litqeval_gui.core.records.queries import RecordFilter
 from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.labels import GRADED, IEM, PHASES
+from litqeval_gui.core.screening.fulltext import (
+    DEFAULT_REASONS,
+    create_fulltext_screening,
+    passed_on,
+)
+from litqeval_gui.core.screening.labels import FULL_TEXT, GRADED, IEM, PHASES
 from litqeval_gui.core.screening.selection import selection_size, years
 from litqeval_gui.core.screening.store import Screening
 from litqeval_gui.gui.checklist import add_checkable, checked_values
@@ -55,9 +64,11 @@ def ask_reviewer(settings: Settings, parent: QWidget | None) -> str:
 
 class StartDialog(QDialog):
     """Pick an existing screening of ``topic`` or fill in a new one; :meth:`screening`
-    gives the chosen one (creating it) after ``accept``."""
+    gives the chosen one (creating it) after ``accept``. ``fulltext_of``: a new
+    full-text screening of that title/abstract screening, filled in."""
 
-    def __init__(self, project: Project, topic: str, parent: QWidget | None = None) -> None:
+    def __init__(self, project: Project, topic: str, parent: QWidget | None = None, *,
+                 fulltext_of: Screening | None = None) -> None:
         super().__init__(parent, windowTitle=f"Screen {topic}")
         self.project, self.topic = project, topic
         self.existing = store.screenings(project, topic)
@@ -90,6 +101,16 @@ class StartDialog(QDialog):
             self.scheme.addItem(text, key)
         self.reasons = QLineEdit(placeholderText="wrong population, wrong design, not English")
         self.reasons.setToolTip("Exclusion reasons, separated by commas (more can be added later)")
+        self.source = QComboBox(toolTip="A full-text screening of a title/abstract "
+                                "screening's included records, or of the ticked lists")
+        self.source.addItem("The ticked lists", None)
+        for found in self.existing:
+            if found.phase != FULL_TEXT:
+                self.source.addItem(f"Included in {found.name}", found.id)
+        self.with_maybe = QCheckBox("Maybe records too")
+        source_row = QHBoxLayout()
+        source_row.addWidget(self.source, 1)
+        source_row.addWidget(self.with_maybe)
 
         self.new_box = QGroupBox("New screening")
         form = QFormLayout(self.new_box)
@@ -104,6 +125,7 @@ class StartDialog(QDialog):
         form.addRow("Years", year_row)
         form.addRow("", self.count)
         form.addRow("Phase", self.phase)
+        form.addRow("Full text of", source_row)
         form.addRow("Labels", self.scheme)
         form.addRow("Exclusion reasons", self.reasons)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
@@ -117,13 +139,21 @@ class StartDialog(QDialog):
         layout.addWidget(self.new_box)
         layout.addWidget(buttons)
         self.choice.currentIndexChanged.connect(self._update)
+        for signal in (self.phase.currentIndexChanged, self.source.currentIndexChanged,
+                       self.with_maybe.toggled):
+            signal.connect(lambda *_: self._source_changed())
         self.lists.itemChanged.connect(lambda _item: self._lists_changed())
         self.text_filter.textChanged.connect(lambda _text: self._count_timer.start())
         for box in (self.year_from, self.year_to):
             box.valueChanged.connect(lambda _value: self._count_timer.start())
+        if fulltext_of is not None:
+            self.choice.setCurrentIndex(self.choice.count() - 1)  # NEW
+            self.phase.setCurrentIndex(self.phase.findData(FULL_TEXT))
+            self.source.setCurrentIndex(self.source.findData(fulltext_of.id))
+            self.name.setText(f"{fulltext_of.name} — full text")
         self._update()
         self._year_bounds()
-        self.update_count()
+        self._source_changed()
 
     @staticmethod
     def _year_box() -> QSpinBox:
@@ -135,6 +165,25 @@ class StartDialog(QDialog):
 
     def _update(self) -> None:
         self.new_box.setEnabled(self.choice.currentData() is None)
+
+    def parent_screening(self) -> Screening | None:
+        """The title/abstract screening a new full-text one continues (None: the lists)."""
+        chosen = self.source.currentData() if self.phase.currentData() == FULL_TEXT else None
+        return None if chosen is None else store.get_screening(self.project, chosen)
+
+    def _source_changed(self) -> None:
+        """At full text from a screening: its records, so no lists, filter or scheme of
+        its own, and the default full-text reasons offered."""
+        full_text = self.phase.currentData() == FULL_TEXT
+        from_screening = self.parent_screening() is not None
+        self.source.setEnabled(full_text)
+        self.with_maybe.setEnabled(from_screening)
+        for widget in (self.lists, self.text_filter, self.year_from, self.year_to,
+                       self.scheme):
+            widget.setEnabled(not from_screening)
+        if full_text and not self.reasons.text().strip():
+            self.reasons.setText(", ".join(DEFAULT_REASONS))
+        self.update_count()
 
     def _lists_changed(self) -> None:
         """Year bounds within the chosen lists' years, then the count again after the
@@ -159,6 +208,13 @@ class StartDialog(QDialog):
 
     def update_count(self) -> None:
         """How many records the new screening would hold."""
+        parent = self.parent_screening()
+        if parent is not None:
+            size = len(passed_on(self.project, parent, with_maybe=self.with_maybe.isChecked()))
+            self.count.setText(f"<b>{size:,}</b> records to screen in full text")
+            self.count.setToolTip(f"The records {parent.name} included"
+                                  + (" or marked maybe" if self.with_maybe.isChecked() else ""))
+            return
         chosen = self.chosen_lists()
         size = selection_size(self.project, self.topic, chosen, self.record_filter())
         narrowed = self.record_filter() != RecordFilter()
@@ -179,10 +235,16 @@ class StartDialog(QDialog):
         chosen = self.choice.currentData()
         if chosen is not None:
             return store.get_screening(self.project, chosen)
+        reasons = [r.strip() for r in self.reasons.text().split(",") if r.strip()]
+        parent = self.parent_screening()
+        if parent is not None:
+            return create_fulltext_screening(
+                self.project, parent, self.name.text().strip(),
+                with_maybe=self.with_maybe.isChecked(), reasons=reasons or DEFAULT_REASONS)
         return store.create_screening(
             self.project, self.topic, self.name.text().strip(), self.chosen_lists(),
             phase=self.phase.currentData(), scheme=self.scheme.currentData(),
-            record_filter=self.record_filter(), reasons=[r.strip() for r in self.reasons.text().split(",") if r.strip()])
+            record_filter=self.record_filter(), reasons=reasons)
 
     def accept(self) -> None:
         try:
@@ -199,6 +261,16 @@ def choose_screening(project: Project, topic: str, settings: Settings,
     if not ask_reviewer(settings, parent):
         return None
     dialog = StartDialog(project, topic, parent)
+    return dialog.made if dialog.exec() == QDialog.DialogCode.Accepted else None
+
+
+def start_fulltext(project: Project, screening: Screening,
+                   parent: QWidget | None) -> Screening | None:
+    """Start Full-Text Screening…: the new-screening dialog filled in for a full-text
+    screening of ``screening``; the one made, or None when cancelled."""
+    topic = project.topic_name(screening.topic_id)
+    dialog = StartDialog(project, topic, parent, fulltext_of=screening)
+    dialog.setWindowTitle(f"Start Full-Text Screening of {screening.name}")
     return dialog.made if dialog.exec() == QDialog.DialogCode.Accepted else None
 
 
