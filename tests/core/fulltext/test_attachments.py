@@ -4,6 +4,7 @@ attached by copy or by link and checked by checksum, unreadable PDFs refused."""
 
 import hashlib
 
+import pypdfium2.version
 import pytest
 
 from litqeval_gui.core.errors import LitqError
@@ -137,6 +138,11 @@ def test_matching_is_cancelled_and_a_missing_folder_is_one_line(project, tmp_pat
         match_folder(project, "T", tmp_path / "pdfs", token)
     with pytest.raises(LitqError, match="no such folder"):
         match_folder(project, "T", tmp_path / "nowhere")
+
+
+def test_pdfium_is_built_without_javascript_or_forms():
+    """Nothing in a PDF can run: the PDFium build has neither V8 nor XFA."""
+    assert not {"V8", "XFA"} & set(pypdfium2.version.PDFIUM_INFO.flags)
 
 
 def test_pdf_text_per_page(tmp_path):
