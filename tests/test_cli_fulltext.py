@@ -107,3 +107,20 @@ def test_fulltext_screening_and_its_decisions(built, capsys):
     code, out, err = run(capsys, "screen-new", built, "--topic", "T", "--screening", "f3",
                          "--with-maybe")
     assert err == "litqeval: error: --with-maybe goes with --fulltext-of SCREENING\n"
+
+
+def test_reasons_are_given_shown_and_changed(built, capsys):
+    code, out, err = run(capsys, "screen-new", built, "--topic", "T", "--screening", "full",
+                         "--fulltext-of", "ta", "--reasons", "wrong dose", "no control group")
+    assert code == 0, err
+    reasons = ("screen-reasons", built, "--topic", "T", "--screening", "full")
+    assert run(capsys, *reasons)[1] == "reasons of 'full': wrong dose, no control group\n"
+    assert run(capsys, *reasons, "--add", "duplicate", "wrong dose")[1] == \
+        "reasons of 'full': wrong dose, no control group, duplicate\n"
+    code, out, err = run(capsys, *reasons, "--set", "duplicate", "--json")
+    assert json.loads(out) == {"screening": "full", "reasons": ["duplicate"]}
+    (first, _), = titles(built, 0)
+    code, out, err = run(capsys, "screen-decide", built, "--topic", "T", "--screening", "full",
+                         "--reviewer", "ann", "--record", first, "exclude", "--reason", "wrong dose")
+    assert err == ("litqeval: error: 'wrong dose' is not one of the screening's reasons "
+                   "(one of: duplicate)\n")

@@ -1,5 +1,5 @@
 """The commands that screen, so every screening workflow runs headless: screen-new,
-screen-decide, screen-status (and :mod:`.screen_rounds`: screen-random, screen-update).
+screen-reasons, screen-decide, screen-status (and :mod:`.screen_rounds`: screen-random, screen-update).
 They drive the same :class:`~litqeval_gui.core.screening.session.ScreeningSession` as the
 app's screener."""
 
@@ -14,7 +14,7 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import queries
 from litqeval_gui.core.screening import decision_rows, store
-from litqeval_gui.core.screening.fulltext import create_fulltext_screening
+from litqeval_gui.core.screening.fulltext import DEFAULT_REASONS, create_fulltext_screening
 from litqeval_gui.core.screening.labels import GRADED, IEM, is_relevant, phase_labels
 from litqeval_gui.core.screening.panel import screening_panel
 from litqeval_gui.core.screening.retrain import stored_ranking
@@ -30,7 +30,9 @@ def _new_fulltext(project: Project, args: argparse.Namespace) -> store.Screening
                         "leave out --lists")
     parent = store.find_screening(project, args.topic, args.fulltext_of)
     return create_fulltext_screening(project, parent, args.screening,
-                                     with_maybe=args.with_maybe, blind=args.blind)
+                                     with_maybe=args.with_maybe, blind=args.blind,
+                                     reasons=DEFAULT_REASONS if args.reasons is None
+                                     else args.reasons)
 
 
 def cmd_screen_new(args: argparse.Namespace) -> None:
@@ -48,7 +50,8 @@ def cmd_screen_new(args: argparse.Namespace) -> None:
                 raise LitqError(f"topic {args.topic!r} has no result lists; "
                                 "name them with --lists")
             screening = store.create_screening(project, args.topic, args.screening, chosen,
-                                               scheme=SCHEMES[args.labels], blind=args.blind)
+                                               scheme=SCHEMES[args.labels], blind=args.blind,
+                                               reasons=args.reasons or ())
     source = f"passed on by {args.fulltext_of!r}" if args.fulltext_of else \
         f"from {', '.join(chosen)}"
     emit(args, {"screening": screening.name, "topic": args.topic, "lists": chosen,
@@ -57,6 +60,18 @@ def cmd_screen_new(args: argparse.Namespace) -> None:
                 "reasons": list(screening.reasons), "fulltext_of": args.fulltext_of},
          lambda: f"screening {screening.name!r} of topic {args.topic!r}: "
                  f"{screening.size:,} records {source}")
+
+
+def cmd_screen_reasons(args: argparse.Namespace) -> None:
+    with open_for_writing(args.project) as project:
+        screening = store.find_screening(project, args.topic, args.screening)
+        reasons = list(screening.reasons) if args.set is None else []
+        reasons += [r for r in (args.set or []) + (args.add or []) if r not in reasons]
+        if args.add or args.set:
+            project.write(store.set_reasons_op(screening.id, reasons))
+        reasons = list(store.get_screening(project, screening.id).reasons)
+    emit(args, {"screening": screening.name, "reasons": reasons},
+         lambda: f"reasons of {screening.name!r}: {', '.join(reasons) or 'none'}")
 
 
 def _reviewer(args: argparse.Namespace) -> str:
@@ -181,6 +196,16 @@ def register(command: Command) -> None:
                         "included (its lists and labels; exclusions need a reason)")
     p.add_argument("--with-maybe", action="store_true",
                    help="with --fulltext-of: its maybe records too")
+    p.add_argument("--reasons", nargs="+", metavar="REASON",
+                   help="its exclusion reasons (a full-text screening's default: "
+                        f"{', '.join(DEFAULT_REASONS)})")
+
+    p = command("screen-reasons", cmd_screen_reasons,
+                "show or change a screening's exclusion reasons (full-text exclusions need one)")
+    p.add_argument("--topic", required=True)
+    p.add_argument("--screening", required=True)
+    p.add_argument("--add", nargs="+", metavar="REASON", help="add these reasons")
+    p.add_argument("--set", nargs="+", metavar="REASON", help="replace the list by these")
 
     p = command("screen-decide", cmd_screen_decide,
                 "record screening decisions (each committed as it is made)")
