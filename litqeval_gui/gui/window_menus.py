@@ -86,7 +86,7 @@ WINDOW_ACTIONS: tuple[ActionSpec[Any], ...] = (
     ActionSpec("matches", "Review Uncertain &Matches…", lambda w: w.review_matches(),
                tip="Decide on record matches the linker was unsure about",
                places=("topic.screens",), enabled=_has_topics),
-    ActionSpec("attach-pdfs", "Attach P&DFs from Folder…",
+    ActionSpec("attach-pdfs", "Attac&h PDFs from Folder…",
                lambda w: attach_folder(w.session, w.sidebar.current_topic(), w),
                tip="Match a folder's PDFs to the selected topic's records (by DOI, PMID, "
                "file name or title) and attach those you confirm",
