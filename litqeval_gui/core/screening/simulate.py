@@ -3,9 +3,11 @@
 Prior knowledge: ``prior_included`` relevant and ``prior_excluded`` irrelevant items
 drawn at random (seeded) are screened first. Then, until every item is screened: the
 model is trained on the labels seen so far and the undecided items are screened in its
-order (those without text last, as in the app); it is retrained once
+order (those without text last, in list order, as in the app); it is retrained once
 :data:`RETRAIN_FRACTION` more records (at least one) have been screened since the last
-training, so after every record for the first 100.
+training, so after every record for the first 100. Once every relevant item with text is
+screened, the rest follows without training (only irrelevant items with text are left,
+whose order changes no measure, then the items without text).
 (ASReview retrains after every record; on Nagtegaal 2019 retraining every 1 % loses
 nothing against that, every 5 % loses 0.02 WSS@95 with naive Bayes.) While the seen
 labels hold one class only, the next record is drawn at random.
@@ -112,24 +114,26 @@ def simulate(features: Features, relevant: np.ndarray, *, model: str = "logistic
     seen = np.zeros(n, dtype=bool)
     seen[order] = True
     x = features.matrix[:n]
+    blank = features.blank
     queue: list[int] = []
     trained_at = -1
-    remaining = int(truth.sum()) - int(truth[order].sum())
+    remaining = int((truth & ~blank & ~seen).sum())  # relevant with text, not yet screened
     while len(order) < n:
-        if not remaining:
-            rest = queue[::-1] if queue else list(rng.permutation(np.flatnonzero(~seen)))
-            order += [int(i) for i in rest]
+        if not remaining:  # the rest: no more relevant with text, those without text last
+            rest = [i for i in queue[::-1] if not blank[i]] if queue else \
+                list(rng.permutation(np.flatnonzero(~seen & ~blank)))
+            order += [int(i) for i in rest] + np.flatnonzero(~seen & blank).tolist()
             break
         if trained_at < 0 or len(order) - trained_at >= max(1, RETRAIN_FRACTION * trained_at) \
                 or not queue:
             token.raise_if_cancelled()
             yield Progress(len(order), n, "simulating")
-            queue = _ranked(model, x, features.blank, np.array(order), truth, seen, rng)
+            queue = _ranked(model, x, blank, np.array(order), truth, seen, rng)
             trained_at = len(order)
         record = queue.pop()
         order.append(record)
         seen[record] = True
-        remaining -= int(truth[record])
+        remaining -= int(truth[record] and not blank[record])
     seconds = time.perf_counter() - started
     ranked = np.array(order, dtype=np.intp)
     labels = truth[ranked]
