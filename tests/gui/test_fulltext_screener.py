@@ -173,3 +173,28 @@ def test_a_title_abstract_screening_keeps_its_pane_and_keys(qtbot, session):
     assert "not_retrieved" not in view.buttons and "U not" not in view.key_map.text()
     qtbot.keyClick(view.record, Qt.Key.Key_U)  # no such key here
     assert view.labels == {}
+
+
+def test_a_changed_pdf_is_shown_with_a_warning(qtbot, made, full_text, session):
+    stored = attachment(session.project, full_text)
+    stored.path.write_bytes(stored.path.read_bytes() + b"\n% appended\n")  # still a PDF
+    view = _view(qtbot, session)
+    pane = view.record
+    qtbot.waitUntil(lambda: pane.reader.page_total == 2, timeout=5000)
+    assert pane.warning.isVisible() and "changed since it was attached" in pane.warning.text()
+
+
+def test_attach_asks_for_a_file_and_links_it_when_copy_is_unticked(qtbot, made, full_text,
+                                                                    tmp_path, session,
+                                                                    monkeypatch):
+    from litqeval_gui.gui.screens.screening import fulltext
+
+    view = _view(qtbot, session)
+    qtbot.keyClick(view, Qt.Key.Key_M)  # on to a record without a PDF
+    chosen = write_pdf(tmp_path / "chosen.pdf", [["Chosen"], ["two"], ["three"]])
+    monkeypatch.setattr(fulltext, "choose_pdf", lambda _parent: chosen)
+    view.record.copy_box.setChecked(False)
+    qtbot.mouseClick(view.record.attach_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.record.reader.page_total == 3, timeout=5000)
+    stored = attachment(session.project, view.shown)
+    assert (stored.mode, stored.path) == ("link", chosen)

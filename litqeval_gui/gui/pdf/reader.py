@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from litqeval_gui.gui.pdf.document import Hit
+from litqeval_gui.gui.pdf.document import MAX_HITS, Hit
 from litqeval_gui.gui.pdf.page import PageWidget
 from litqeval_gui.gui.pdf.worker import new_client, pdf_worker
 
@@ -393,8 +393,9 @@ class PdfReader(QWidget):
 
     def _show_hit(self) -> None:
         """Say which match is current, mark them all and scroll the current one into view."""
-        self.hit_label.setText(f"{self.hit_at + 1:,} of {len(self.hits):,}" if self.hits
-                               else "No match")
+        capped = "+" if len(self.hits) >= MAX_HITS else ""
+        self.hit_label.setText(f"{self.hit_at + 1:,} of {len(self.hits):,}{capped}"
+                               if self.hits else "No match")
         self._mark_hits()
         if self.hits:
             hit = self.hits[self.hit_at]

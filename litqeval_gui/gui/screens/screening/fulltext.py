@@ -176,6 +176,8 @@ class FullTextDeciding:
     """The full-text phase's keys, mixed into the screening view (which provides
     ``core``, ``session``, ``record``, ``shortcuts``, ``_button`` and ``show_current``)."""
 
+    _attached: tuple[int, Attachment | None] | None = None  # (record, its PDF) last looked up
+
     @property
     def full_text(self) -> bool:
         return self.screening.phase == FULL_TEXT
@@ -192,6 +194,7 @@ class FullTextDeciding:
     def _attachments_changed(self, changes: Changes, _initiator: object) -> None:
         """PDFs attached (one, or a folder's): the shown record's may be among them."""
         if changes.attachments and self.core.shown is not None:
+            self._attached = None
             self.record.show_attachment(self.shown_attachment())
 
     def add_full_text(self, decide_row: QHBoxLayout) -> None:
@@ -244,10 +247,14 @@ class FullTextDeciding:
         self.decide(NOT_RETRIEVED)
 
     def shown_attachment(self) -> Attachment | None:
-        """The shown record's PDF, its status checked now (the file is read for its
-        checksum)."""
+        """The shown record's PDF, its status checked when the record comes on screen
+        (the file is read for its checksum once, not at every redraw of the record)."""
         record_id = self.core.shown
-        return None if record_id is None else attachment(self.session.project, record_id)
+        if record_id is None:
+            return None
+        if self._attached is None or self._attached[0] != record_id:
+            self._attached = (record_id, attachment(self.session.project, record_id))
+        return self._attached[1]
 
     def attach_pdf(self, path: Path, copy: bool) -> None:
         """Attach ``path`` to the shown record (a job; shown once its write commits)."""
