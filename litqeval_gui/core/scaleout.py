@@ -18,7 +18,11 @@ each item is computed by the same function, so every mode gives the serial resul
 
 :func:`process_context` is where every child process of the app comes from and
 :func:`main_importable` says whether one can start at all. :func:`in_child` runs one function in a child process of the same kind as a job, so
-that no thread of this process (the GUI's) waits for the GIL meanwhile.
+that no thread of this process (the GUI's) waits for the GIL meanwhile. A child that
+computes for the app (:func:`in_child`, an import's parsers) calls :func:`lower_priority`
+first, so that on a busy machine the GUI thread and the write path get a core before it
+(on two cores, two parsers at the same priority made the next record after a key press
+wait for the scheduler).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import os
 import re
 import sys
 from collections.abc import Callable, Iterable
@@ -73,14 +78,30 @@ R = TypeVar("R")
 DASK_INSTALL = 'pip install "litqeval-gui[dask]"'
 ProgressCallback = Callable[[Progress], None]
 POLL_SECONDS = 0.1
+CHILD_NICENESS = 10  # added to a computing child's niceness (POSIX; 0 = unchanged)
+
+
+def lower_priority() -> None:
+    """Lower this process's CPU priority by :data:`CHILD_NICENESS` (module docstring);
+    nothing where the platform has no ``os.nice`` (Windows) or refuses."""
+    if hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(CHILD_NICENESS)
+
+
+def _at_lower_priority(target: Callable[..., None], *args: Any) -> None:
+    lower_priority()
+    target(*args)
 
 
 def in_child(target: Callable[..., None], args: tuple, name: str, message: str,
              token: CancelToken = NEVER) -> Job[int | None]:
     """Job: ``target(*args)`` in a child process called ``name`` (forkserver, else spawn;
-    ``target`` importable by name), yielding ``Progress(0, 0, message)`` while it runs;
-    returns the child's exit code. Cancelling, or a failure here, terminates the child."""
-    child = process_context().Process(target=target, name=name, args=args, daemon=True)
+    ``target`` importable by name) at a lower CPU priority (:func:`lower_priority`),
+    yielding ``Progress(0, 0, message)`` while it runs; returns the child's exit code.
+    Cancelling, or a failure here, terminates the child."""
+    child = process_context().Process(target=_at_lower_priority, name=name,
+                                      args=(target, *args), daemon=True)
     child.start()
     try:
         while child.is_alive():

@@ -48,7 +48,7 @@ from litqeval_gui.core.records.importing import _choose_format, _collector, read
 from litqeval_gui.core.records.importing.common import ParseResult, decode
 from litqeval_gui.core.records.model import RejectedRecord
 from litqeval_gui.core.records.rows import record_row
-from litqeval_gui.core.scaleout import main_importable, process_context
+from litqeval_gui.core.scaleout import lower_priority, main_importable, process_context
 
 PARALLEL_MIN_BYTES = 4_000_000  # about 5 000 records with abstracts
 PIECE_RECORDS = 2000  # records per piece a worker parses and sends back
@@ -127,6 +127,7 @@ def _sigint_blocked() -> Iterator[None]:
 
 
 def _worker_start() -> None:
+    lower_priority()  # the GUI thread and the write path come first (core.scaleout)
     gc.disable()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
