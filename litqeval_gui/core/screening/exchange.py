@@ -34,6 +34,7 @@ from litqeval_gui.core.projectfile.stored import read_json, read_strings
 from litqeval_gui.core.projectfile.writes import Done
 from litqeval_gui.core.records.model import normalise_doi, normalise_pmid, normalise_title
 from litqeval_gui.core.screening import store, team
+from litqeval_gui.core.screening.labels import phase_labels
 
 FORMAT = "litqeval-decisions"
 VERSION = 1
@@ -277,7 +278,7 @@ def _plan(project: Project, screening: store.Screening, events: Iterable[dict[st
             continue
         label = str(event.get("label") or "")
         if event["kind"] in ("decide", "resolve"):
-            if label not in screening.labels:
+            if label not in phase_labels(screening.scheme, screening.phase):
                 raise LitqError(f"label {label!r} of {event['reviewer']} is not a label of "
                                 f"screening {screening.name!r}")
         target = event.get("target")

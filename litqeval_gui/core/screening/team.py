@@ -31,7 +31,7 @@ from typing import Any
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.exporting import check_target, write_whole
 from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.labels import GRADED
+from litqeval_gui.core.screening.labels import GRADED, NOT_RETRIEVED, SCHEMES, phase_labels
 from litqeval_gui.metrics.agreement import Kappa, kappa_agreement
 
 CONSENSUS = "consensus"
@@ -157,10 +157,14 @@ class Agreement:
 
 def _kappas(la: list[str], lb: list[str], screening: store.Screening
             ) -> tuple[Kappa, Kappa | None]:
-    labels = screening.labels
-    return (kappa_agreement(la, lb, labels=labels),
-            kappa_agreement(la, lb, labels=labels, weights="linear")
-            if screening.scheme == GRADED else None)
+    """κ over the phase's labels (a report not retrieved is a category of its own) and,
+    for grades, weighted κ over the pairs both graded."""
+    plain = kappa_agreement(la, lb, labels=phase_labels(screening.scheme, screening.phase))
+    if screening.scheme != GRADED:
+        return plain, None
+    graded = [(a, b) for a, b in zip(la, lb, strict=True) if NOT_RETRIEVED not in (a, b)]
+    return plain, kappa_agreement([a for a, _ in graded], [b for _, b in graded],
+                                  labels=SCHEMES[GRADED], weights="linear")
 
 
 def agreement(project: Project, screening: store.Screening,
