@@ -198,3 +198,14 @@ def test_attach_asks_for_a_file_and_links_it_when_copy_is_unticked(qtbot, made, 
     qtbot.waitUntil(lambda: view.record.reader.page_total == 3, timeout=5000)
     stored = attachment(session.project, view.shown)
     assert (stored.mode, stored.path) == ("link", chosen)
+
+
+def test_a_small_screener_shows_the_pdf_from_its_top(qtbot, made, full_text, session):
+    view = ScreeningView(session, store.find_screening(session.project, "T", "FT"))
+    qtbot.addWidget(view)
+    view.resize(900, 560)
+    view.show()
+    reader = view.record.reader
+    qtbot.waitUntil(lambda: reader.page_total == 2 and reader.pages[0].image is not None,
+                    timeout=5000)
+    assert reader.scroll.verticalScrollBar().value() == 0 and reader.pages[0].y() == 8

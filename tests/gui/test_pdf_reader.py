@@ -163,3 +163,15 @@ def test_a_newer_file_wins_over_an_older_ones_late_answers(qtbot, tmp_path, thre
     assert reader.page_total == 1 and reader.path == one_page
     reader.show_message("No PDF attached.")
     assert reader.page_total == 0 and reader.message.text() == "No PDF attached."
+
+
+
+def test_a_zoom_keeps_the_place_read(qtbot, three_pages):
+    reader = _reader(qtbot, three_pages)
+    bar = reader.scroll.verticalScrollBar()
+    reader.go_to_page(1)
+    bar.setValue(bar.value() + reader.pages[1].height() // 2)  # half way down page 2
+    for zoom in (reader.zoom_in, reader.zoom_in, reader.zoom_out):
+        zoom()
+        half_way = reader.pages[1].y() - 8 + reader.pages[1].height() // 2
+        assert reader.current_page() == 1 and abs(bar.value() - half_way) <= 2

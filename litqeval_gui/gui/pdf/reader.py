@@ -16,6 +16,7 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QImage, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
+    QApplication,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -122,7 +123,7 @@ class PdfReader(QWidget):
         self.column = QVBoxLayout(self.container)
         self.column.setSpacing(GAP)
         self.column.setContentsMargins(GAP, GAP, GAP, GAP)
-        self.column.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        self.column.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
         self.scroll = QScrollArea(widgetResizable=True)
         self.scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)  # fits
         self.scroll.setWidget(self.container)
@@ -276,8 +277,14 @@ class PdfReader(QWidget):
                 return page.number
         return max(len(self.pages) - 1, 0)
 
+    def _settle(self) -> None:
+        """Lay the pages out and size the scrolled column now, not at the next turn of
+        the event loop, so a scroll right after an open or a zoom lands where asked
+        (not clamped to the old range, nor at the old places)."""
+        self.column.activate()
+        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+
     def _page_top(self, number: int) -> int:
-        self.container.layout().activate()  # the pages' places, even before a paint
         return max(self.pages[number].geometry().top() - GAP, 0)
 
     def go_to_page(self, number: int) -> None:
@@ -316,14 +323,19 @@ class PdfReader(QWidget):
         return min(max(room / widest, ZOOM_RANGE[0]), ZOOM_RANGE[1])
 
     def _apply_zoom(self, zoom: float) -> None:
-        """Resize the pages for ``zoom``, keeping the page read in view."""
-        here = self.current_page()
+        """Resize the pages for ``zoom``, keeping the place read at the top of the view."""
+        here, within = self.current_page(), 0.0
+        bar = self.scroll.verticalScrollBar()
+        if self.pages:
+            within = (bar.value() - self._page_top(here)) / max(self.pages[here].height(), 1)
         self.zoom = round(min(max(zoom, ZOOM_RANGE[0]), ZOOM_RANGE[1]), 4)
         for page in self.pages:
             page.set_zoom(self.zoom)
+        self._settle()
         self.zoom_label.setText(f"{self.zoom:.0%}")
         if self.pages:
-            self.go_to_page(here)
+            bar.setValue(self._page_top(here) + round(within * self.pages[here].height()))
+            self._scrolled()
         self._visible_timer.start()
 
     def zoom_in(self) -> None:
@@ -400,7 +412,6 @@ class PdfReader(QWidget):
         if self.hits:
             hit = self.hits[self.hit_at]
             page = self.pages[hit.page]
-            self.container.layout().activate()
             spot = page.to_pixels(hit.rects[0]).center().toPoint() + page.pos()
             self.scroll.ensureVisible(spot.x(), spot.y(), 40,
                                       self.scroll.viewport().height() // 3)
