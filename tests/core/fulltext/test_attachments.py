@@ -21,6 +21,7 @@ from litqeval_gui.core.records.attachments import (
     match_folder,
     pdf_text,
 )
+from litqeval_gui.core.records.pdf_match import _attachment_names
 from tests.support.fulltext_pdfs import damaged_pdf, write_pdf
 
 RIS = """TY  - JOUR
@@ -227,3 +228,12 @@ def test_confirmed_matches_are_attached_in_one_write(project, tmp_path):
     assert len(writes) == 1
     assert attachment(project, record_id(project, "Polyp size")).path == folder / "Berg_2022.pdf"
     assert attachment(project, record_id(project, "Deep")).status == "ok"
+
+
+def test_file_names_from_endnote_zotero_and_bibtex_attachment_fields():
+    assert _attachment_names({
+        "L1": "internal-pdf://2531942177/Smith-2020-Deep.pdf",  # EndNote
+        "L2": ["file:///home/ann/Zotero/storage/AB12/Jones%202019.pdf", "https://x.org/a.html"],
+        "file": "Full Text PDF:C\\:\\\\Users\\\\ann\\\\Lee 2018.pdf:application/pdf;"
+                "Snapshot:/tmp/snap.html:text/html",  # Zotero's BibTeX, escaped
+    }) == ["smith-2020-deep.pdf", "jones 2019.pdf", "lee 2018.pdf"]
