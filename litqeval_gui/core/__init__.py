@@ -11,7 +11,8 @@ linter's "Core's layers" contract in ``pyproject.toml`` keeps the arrows pointin
 ``records/``     records and their import: the model (``model``), how a record is stored
                  (``rows``), file readers (``importing/``), ``ingest`` (parse → store →
                  link), ``linkage`` and ``works`` (de-duplication), uncertain ``matches``,
-                 read-side ``queries``, renaming and deleting ``lists``, ``exporting``
+                 read-side ``queries``, renaming and deleting ``lists``, ``exporting``,
+                 full-text PDFs (``attachments``; reading and matching them: ``pdf_match``)
 ``embedding/``   vectors (LSA, MiniLM, precomputed) and the 2D map projection
 ``trec/``        TREC run files and qrels without a project: ``tar-eval``, pool simulation
 ``evaluation/``  a query against its core set: recall, the four semantic precisions, maps,
