@@ -141,12 +141,12 @@ def test_a_folder_is_matched_confirmed_and_linked(qtbot, session, tmp_path):
     rows = [(dialog.table.item(r, 1).text(), dialog.table.item(r, 2).text(),
              dialog.table.item(r, 0).checkState() == Qt.CheckState.Checked)
             for r in range(dialog.table.rowCount())]
-    assert rows == [("a.pdf", "Deep learning for polyp detection in colonoscopy videos", True),
-                    ("Berg_2022_preprint.pdf", "Polyp size estimation with a virtual scale "
-                     "endoscope", False)]  # certain ticked, uncertain to confirm
+    assert rows == [("Berg_2022_preprint.pdf", "Polyp size estimation with a virtual scale "
+                     "endoscope", False),  # uncertain first, to confirm
+                    ("a.pdf", "Deep learning for polyp detection in colonoscopy videos", True)]
     assert "other.pdf" in dialog.left_out.text() and "broken.pdf" in dialog.left_out.text()
     assert dialog.pairs() == [(_record(session.project, "Deep"), folder / "a.pdf")]
-    dialog.table.item(1, 0).setCheckState(Qt.CheckState.Checked)
+    dialog.table.item(0, 0).setCheckState(Qt.CheckState.Checked)
     dialog.link_button.setChecked(True)
     with qtbot.waitSignal(attacher.attached, timeout=10_000) as attached:
         dialog.accept()

@@ -89,17 +89,17 @@ class MatchDialog(QDialog):
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setWordWrap(False)
         self.table.horizontalHeader().setStretchLastSection(True)
+        for record_id, path, _score, how in sorted(match.uncertain, key=lambda m: -m[2]):
+            self._add(record_id, path, titles[record_id], how, False)  # to look at first
         for record_id, path, how in match.certain:
             self._add(record_id, path, titles[record_id], how, True)
-        for record_id, path, score, how in match.uncertain:
-            self._add(record_id, path, titles[record_id], f"{how} (score {score:.2f})", False)
         self.table.resizeColumnsToContents()
         self.table.setColumnWidth(2, min(self.table.columnWidth(2), 420))
         found = len(match.certain) + len(match.uncertain)
         summary = QLabel(
             f"<b>{found:,}</b> of the PDFs in {folder} match a record: "
-            f"{len(match.certain):,} certain (ticked), {len(match.uncertain):,} uncertain — "
-            "tick those that are right.", wordWrap=True)
+            f"{len(match.uncertain):,} uncertain (first, likeliest on top) — tick those that "
+            f"are right — and {len(match.certain):,} certain (ticked).", wordWrap=True)
         self.left_out = QLabel(self._left_out_text(match), wordWrap=True)
         self.left_out.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.copy_button = QRadioButton("Copy them into the project's files folder "
