@@ -19,6 +19,7 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import exporting, ingest, matches, queries
+from litqeval_gui.core.records.attachments import list_attachments
 from litqeval_gui.core.records.importing import formats, read_records
 
 
@@ -170,7 +171,8 @@ def cmd_export(args: argparse.Namespace) -> None:
     with Project.open(args.project, readonly=True) as project:
         info = queries.find_list(project, args.topic, args.list)
         count = exporting.export_records(queries.list_records(project, info.id), args.out,
-                                         args.format, project=args.project)
+                                         args.format, project=args.project,
+                                         attachments=list_attachments(project, info.id))
     emit(args, {"list": info.name, "format": args.format, "records": count,
                 "out": str(args.out)}, lambda: f"wrote {count} records to {args.out}")
 

@@ -39,7 +39,7 @@ from litqeval_gui.core.records.pdf_match import (
 )
 
 __all__ = ["Attachment", "FolderMatch", "PdfRefused", "attach_file", "attach_matches",
-           "attachment", "attachment_paths", "attachment_status", "files_folder",
+           "attachment", "attachment_paths", "attachment_status", "files_folder", "list_attachments",
            "match_folder", "pdf_text"]
 
 STATUSES = ("ok", "missing", "changed")
@@ -120,6 +120,15 @@ def attachment_paths(project: Project, record_ids: Iterable[int]) -> dict[int, P
         if row is not None:
             paths[record_id] = _resolved(project, row[1], row[4])
     return paths
+
+
+def list_attachments(project: Project, list_id: int) -> list[str]:
+    """The full-text path (not checked) of each record of list ``list_id`` in rank order,
+    ``""`` for one without: :func:`~.exporting.export_records`' ``attachments``."""
+    ids = [r for (r,) in project.db.execute(
+        "SELECT id FROM live_records WHERE import_id = ? ORDER BY rank, id", [list_id])]
+    paths = attachment_paths(project, ids)
+    return [str(paths[r]) if r in paths else "" for r in ids]
 
 
 def _copy_in(project: Project, source: Path, sha256: str) -> str:

@@ -5,7 +5,9 @@ PMID, the other identifiers, volume, issue, pages, publisher, ISSN and URL (RIS 
 the type as its RIS code; MEDLINE has no tag for the URL or identifiers other than PMCID,
 see :mod:`~litqeval_gui.core.records.citation_writers`). CSV and XLSX have one column per field,
 lists joined with ``"; "``, under the field's name or the name a ``headers`` mapping
-gives it (a database's table layout).
+gives it (a database's table layout). With ``attachments`` (a full text's path per
+record, see :mod:`~litqeval_gui.core.records.attachments`) and at least one of them
+set, CSV and XLSX add a ``pdf`` column, RIS an ``L1`` and BibTeX a ``file`` field.
 
 The file is written next to its target and moved into place when complete; a target
 that is a project, one of its side files (``-wal``, ``-shm``, ``-journal``, lock, backups)
@@ -26,7 +28,12 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.records.citation_writers import write_bibtex, write_medline, write_ris
+from litqeval_gui.core.records.citation_writers import (
+    Annotation,
+    write_bibtex,
+    write_medline,
+    write_ris,
+)
 from litqeval_gui.core.records.model import BIBLIO_FIELDS, OTHER_ID_KINDS, Record
 
 EXPORT_FORMATS = ("ris", "csv", "bibtex", "xlsx", "medline")
@@ -41,7 +48,8 @@ _SIDE_FILE = re.compile(r"(?:-wal|-shm|-journal|\.lock|\.v\d+\.bak)?")  # after 
 def export_records(records: Iterable[Record], path: str | Path, fmt: str, *,
                    project: str | Path | None = None,
                    extra: Sequence[Mapping[str, str]] | None = None,
-                   headers: Mapping[str, str] | None = None) -> int:
+                   headers: Mapping[str, str] | None = None,
+                   attachments: Sequence[str] | None = None) -> int:
     """Write ``records`` to ``path`` in ``fmt`` (ris|csv|bibtex|xlsx|medline); returns the
     count.
 
@@ -51,13 +59,24 @@ def export_records(records: Iterable[Record], path: str | Path, fmt: str, *,
     and XLSX (escaped like every other cell) and left out of the other formats.
     ``headers`` (CSV and XLSX only): field → column name; only these fields are written,
     in this order, under these names (default: every field of :data:`COLUMNS`).
+    ``attachments``: one full-text path (or ``""``) per record (module docstring).
     """
     rows = [] if extra is None else list(extra)
+    records = list(records)
+    if attachments is not None and any(attachments):
+        if len(attachments) != len(records):
+            raise ValueError("attachments need one path per record")
+        rows = [{**(rows[i] if rows else {}), "pdf": path}
+                for i, path in enumerate(attachments)]
+        notes = [Annotation(attachment=path) for path in attachments]
+    else:
+        notes = None
     table = {"extra": rows,
              "headers": dict(zip(COLUMNS, COLUMNS, strict=True) if headers is None else headers)}
-    writers = {"ris": write_ris, "csv": functools.partial(_write_csv, **table),
-               "bibtex": write_bibtex, "xlsx": functools.partial(_write_xlsx, **table),
-               "medline": write_medline}
+    writers = {"ris": functools.partial(write_ris, annotations=notes),
+               "csv": functools.partial(_write_csv, **table),
+               "bibtex": functools.partial(write_bibtex, annotations=notes),
+               "xlsx": functools.partial(_write_xlsx, **table), "medline": write_medline}
     if fmt not in writers:
         raise LitqError(f"cannot export as {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")
     if headers is not None and fmt not in ("csv", "xlsx"):
@@ -65,7 +84,7 @@ def export_records(records: Iterable[Record], path: str | Path, fmt: str, *,
     target = Path(path)
     check_target(target, project)
     counted: list[int] = []
-    write_whole(target, lambda partial: counted.append(writers[fmt](list(records), partial)),
+    write_whole(target, lambda partial: counted.append(writers[fmt](records, partial)),
                 "the export")
     return counted[0]
 

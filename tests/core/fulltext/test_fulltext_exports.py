@@ -7,6 +7,7 @@ import csv
 import bibtexparser
 import rispy
 
+from litqeval_gui.cli import main
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.attachments import attach_file
 from litqeval_gui.core.screening import store
@@ -58,3 +59,22 @@ def test_ris_bibtex_and_csv_carry_the_pdf(tmp_path):
         ("not_retrieved", "", ""), ("undecided", "", "")]
     only = rispy.loads((tmp_path / "nr.ris").read_text(encoding="utf-8"))
     assert only[0]["keywords"][-1] == "LitQEval: not_retrieved"
+
+
+def test_a_list_export_has_a_pdf_column_once_a_record_has_a_full_text(tmp_path, capsys):
+    path = build_review(tmp_path)
+    with Project.open(path) as project:
+        first = store.items(project, store.find_screening(project, "T", "ta").id)[0]
+        pdf = attach_file(project, first, write_pdf(tmp_path / "x.pdf", [["x"]]), copy=False).path
+    assert main(["export", str(path), "--topic", "T", "--list", "pubmed", "--format", "csv",
+                 str(tmp_path / "l.csv")]) == 0
+    with open(tmp_path / "l.csv", encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [r["pdf"] for r in rows] == [str(pdf)] + [""] * 9
+    assert main(["export", str(path), "--topic", "T", "--list", "pubmed", "--format", "ris",
+                 str(tmp_path / "l.ris")]) == 0
+    entries = rispy.loads((tmp_path / "l.ris").read_text(encoding="utf-8"))
+    assert [e.get("file_attachments1") for e in entries[:2]] == [pdf.as_uri(), None]
+    assert main(["export", str(path), "--topic", "T", "--list", "scopus", "--format", "csv",
+                 str(tmp_path / "s.csv")]) == 0  # none of its records has one: no column
+    assert "pdf" not in (tmp_path / "s.csv").read_text(encoding="utf-8-sig").splitlines()[0]
