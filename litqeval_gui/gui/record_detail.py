@@ -21,10 +21,14 @@ def detail_html(detail: RecordDetail) -> str:
     facts = [("Authors", "; ".join(rec.authors)),
              ("Year", "" if rec.year is None else str(rec.year)),
              ("Venue", rec.venue), ("Type", rec.type), ("Language", rec.language),
-             ("PMID", rec.pmid), ("Keywords", "; ".join(rec.keywords))]
+             ("Keywords", "; ".join(rec.keywords))]
     facts += sorted(rec.ids.items())
     rows = "".join(f"<tr><th align=left>{e(k)}&nbsp;&nbsp;</th><td>{e(v)}</td></tr>"
                    for k, v in facts if v)
+    if rec.pmid:
+        link = f"https://pubmed.ncbi.nlm.nih.gov/{rec.pmid}/"
+        rows += (f"<tr><th align=left>PMID&nbsp;&nbsp;</th>"
+                 f"<td><a href='{e(link)}'>{e(rec.pmid)}</a></td></tr>")
     if rec.doi:
         link = doi_url(rec.doi).toString()
         rows += (f"<tr><th align=left>DOI&nbsp;&nbsp;</th>"

@@ -1,6 +1,6 @@
 """The screener shows a record without title or abstract (issue 28 §2) by what it has:
 its identifiers as links, authors and year, and says it has no text; the records view
-lists it."""
+lists it, its detail with a PubMed link."""
 
 import csv
 
@@ -50,6 +50,9 @@ def test_the_records_view_lists_a_textless_record(tmp_path, qtbot):
     assert view.model.rowCount() == 2
     assert [view.model.index(1, c).data() for c in range(5)] == [
         "2", "(no title)", "1998", "", "10.1053/euhj.1998.1271"]
+    view.table.selectRow(1)
+    qtbot.waitUntil(lambda: "10075143" in view.detail.toHtml())
+    assert "https://pubmed.ncbi.nlm.nih.gov/10075143/" in view.detail.toHtml()
     view.close()
     assert session.close()
 
