@@ -125,6 +125,8 @@ def test_u_reports_the_record_not_retrieved(qtbot, made, full_text, session):
     events = _events(made[0])
     assert [(e.label, e.reason) for e in events] == [("not_retrieved", "")] * 2
     assert events[0].record_id == full_text and view.labels[full_text] == "not_retrieved"
+    assert "<b>2</b> screened" in view.progress.counts.text()
+    assert "<b>2</b> not retrieved" in view.progress.counts.text()
 
 
 def test_a_record_without_a_pdf_takes_a_dropped_one(qtbot, made, full_text, tmp_path, session):

@@ -30,7 +30,12 @@ from PySide6.QtWidgets import (
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.records.attachments import Attachment, attachment
 from litqeval_gui.core.records.model import Record
-from litqeval_gui.core.screening.labels import EXCLUSION, FULL_TEXT, NOT_RETRIEVED
+from litqeval_gui.core.screening.labels import (
+    EXCLUSION,
+    FULL_TEXT,
+    NOT_RETRIEVED,
+    phase_labels,
+)
 from litqeval_gui.core.screening.store import Screening
 from litqeval_gui.gui.actions import make_action
 from litqeval_gui.gui.pdf import PdfReader
@@ -181,6 +186,11 @@ class FullTextDeciding:
     @property
     def full_text(self) -> bool:
         return self.screening.phase == FULL_TEXT
+
+    @property
+    def counted_labels(self) -> tuple[str, ...]:
+        """The labels the progress counts name: the phase's (not retrieved at full text)."""
+        return phase_labels(self.screening.scheme, self.screening.phase)
 
     def record_pane(self) -> QWidget:
         """The pane the screener shows records in: with the PDF at full text."""

@@ -20,7 +20,8 @@ STOP_TEXT = "✔ could stop"
 GO_ON_TEXT = "… keep screening"
 
 
-LABEL_COUNTED = {"include": "included", "exclude": "excluded", "maybe": "maybe"}
+LABEL_COUNTED = {"include": "included", "exclude": "excluded", "maybe": "maybe",
+                 "not_retrieved": "not retrieved"}
 SHARED = ("rule", "screened", "N")  # the same for every rule: shown once, in the counts
 SHOWN_PAIRS = 3  # evidence pairs on the panel; all of them in the tooltip
 

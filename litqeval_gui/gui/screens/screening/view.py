@@ -348,7 +348,7 @@ class ScreeningView(KeysWhileShown, FullTextDeciding, Deciding, QWidget):
         record_id = core.shown
         screened, total = core.screened, self.screening.size
         self.progress.show_counts(screened, total, Counter(core.labels.values()),
-                                  self.screening.labels)
+                                  self.counted_labels)
         ordering = self.core.queue.ordering
         self.progress.show_ordering(ordering, self.prioritiser.running,
                                     self.ranking.trust if self.ranking and
