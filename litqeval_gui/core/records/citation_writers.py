@@ -22,8 +22,8 @@ left out.
 An :class:`Annotation` per record (e.g. a screening decision) adds a note and keywords
 that reference managers show: RIS ``N1`` (EndNote's Notes, a Zotero note) and ``KW``
 (keywords, Zotero tags), as ASReview writes its labels; BibTeX ``annote`` and
-``keywords``; and its full text's path: RIS ``L1`` as a ``file://`` URL (Zotero and
-EndNote import it as the PDF), BibTeX ``file`` as ``Full Text PDF:PATH:application/pdf``
+``keywords``; and its full text's path: RIS ``L1`` as a ``file://`` URL (Zotero's RIS
+import attaches it as the PDF), BibTeX ``file`` as ``Full Text PDF:PATH:application/pdf``
 (Zotero's and JabRef's form; a backslash, colon or semicolon in it escaped).
 """
 
