@@ -62,7 +62,8 @@ class Attachment:
 
 def files_folder(project: Project) -> Path:
     """Where copied full texts live: ``NAME.litq.files`` beside the project file."""
-    return project.path.with_name(project.path.name + ".files")
+    path = project.path.absolute()
+    return path.with_name(path.name + ".files")
 
 
 def _digest(path: Path) -> tuple[str, int]:

@@ -237,3 +237,14 @@ def test_file_names_from_endnote_zotero_and_bibtex_attachment_fields():
         "file": "Full Text PDF:C\\:\\\\Users\\\\ann\\\\Lee 2018.pdf:application/pdf;"
                 "Snapshot:/tmp/snap.html:text/html",  # Zotero's BibTeX, escaped
     }) == ["smith-2020-deep.pdf", "jones 2019.pdf", "lee 2018.pdf"]
+
+
+def test_paths_are_absolute_when_the_project_was_opened_by_a_relative_one(project, tmp_path,
+                                                                         monkeypatch):
+    deep = record_id(project, "Deep")
+    monkeypatch.chdir(tmp_path)
+    attach_file(project, deep, write_pdf(tmp_path / "d.pdf", [["d"]]))
+    with Project.open("p.litq", readonly=True) as again:
+        got = attachment(again, deep)
+        assert got.path.is_absolute() and got.status == "ok"
+        assert files_folder(again) == tmp_path / "p.litq.files"
