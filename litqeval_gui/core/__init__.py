@@ -10,7 +10,8 @@ linter's "Core's layers" contract in ``pyproject.toml`` keeps the arrows pointin
                  stored arrays and JSON read back checked (``stored``)
 ``records/``     records and their import: the model (``model``), how a record is stored
                  (``rows``), file readers (``importing/``), ``ingest`` (parse → store →
-                 link), ``linkage`` and ``works`` (de-duplication), uncertain ``matches``,
+                 link), ``linkage`` and ``works`` (de-duplication; a large import's links
+                 found in a child process: ``links_apart``), uncertain ``matches``,
                  read-side ``queries``, renaming and deleting ``lists``, ``exporting``,
                  full-text PDFs (``attachments``; reading and matching them: ``pdf_match``)
 ``embedding/``   vectors (LSA, MiniLM, precomputed) and the 2D map projection

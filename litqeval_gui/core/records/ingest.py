@@ -37,7 +37,7 @@ from litqeval_gui.core.projectfile.project import Project, now
 from litqeval_gui.core.projectfile.writes import write_rows
 from litqeval_gui.core.records import works
 from litqeval_gui.core.records.importing.parallel import read_rows
-from litqeval_gui.core.records.linkage import USER, Link, LinkItem, find_links, fingerprint
+from litqeval_gui.core.records.links_apart import import_links
 from litqeval_gui.core.records.rows import RowWriter
 
 ROLES = ("core", "results", "other")
@@ -174,24 +174,17 @@ def _refuse_clashes(project: Project, topic_id: int, topic: str, name: str, role
 
 def _link(project: Project, summary: ImportSummary, topic_id: int, token: CancelToken,
           ) -> Generator[Progress, None, ImportSummary]:
-    """Link the import into its topic (reads here, links written in chunks); the works
-    are grouped on a read here too and one short op writes them and marks the import
+    """Link the import into its topic (the links found on a read, in a child process for
+    a large topic: :mod:`~litqeval_gui.core.records.links_apart`; written in chunks); the
+    works are grouped on a read here too and one short op writes them and marks the import
     done (or regroups in full if records, works or verdicts were written since: a
     screening decision or a parameter is not). Returns ``summary`` with
     the counts that linking decides filled in (the import's report)."""
     import_id = summary.import_id
     db = project.db
-    existing = works.link_items(db, topic_id, exclude_import=import_id)
-    new_items = works.link_items(db, topic_id, only_import=import_id)
-    links = yield from scaled(
-        find_links(new_items, existing, verdicts=_verdicts(db, topic_id),
-                   abstracts=works.abstract_reader(db), token=token),
-        55, 90,
-    )
-    write_rows(project, _link_rows(topic_id, links, existing + new_items),
-               lambda p, some: _store_links(p.db, some))
-    _let_go(existing)
-    _let_go(new_items)
+    rows, uncertain = yield from scaled(import_links(project, topic_id, import_id, token),
+                                        55, 90)
+    write_rows(project, rows, lambda p, some: _store_links(p.db, some))
     yield Progress(92, 100, "grouping duplicates")
     generation = project.writes.works_generation if project.writes is not None else None
     planned = works.plan_regroup(db, topic_id, pending_import=import_id)  # read here
@@ -210,7 +203,7 @@ def _link(project: Project, summary: ImportSummary, topic_id: int, token: Cancel
         return IMPORTED
 
     project.write(finish)
-    _count_works(db, summary, topic_id, links)  # the import's own report, read here
+    _count_works(db, summary, topic_id, uncertain)  # the import's own report, read here
     project.write(lambda p: _nothing(p.db["imports"].update(import_id, {
         "n_read": summary.read, "n_new": summary.new, "n_duplicate": summary.duplicate,
         "n_matched": summary.matched, "n_rejected": summary.rejected,
@@ -219,47 +212,15 @@ def _link(project: Project, summary: ImportSummary, topic_id: int, token: Cancel
     return summary
 
 
-def _let_go(values: list) -> None:
-    """Empty ``values`` a slice at a time: freeing 200 000 link items in one go holds the
-    GIL for ~45 ms, and a decision queued on another thread would wait for it."""
-    while values:
-        del values[-4096:]
-
-
-def _verdicts(db, topic_id: int) -> dict[frozenset[str], bool]:
-    """The user's verdicts on earlier matches, keyed by the records' fingerprints."""
-    rows = db.execute(
-        "SELECT fp_a, fp_b, status FROM links WHERE topic_id = ? "
-        "AND status IN ('confirmed', 'rejected') AND fp_a IS NOT NULL", [topic_id],
-    )
-    return {frozenset((a, b)): status == "confirmed" for a, b, status in rows}
-
-
-def _link_rows(topic_id: int, links: list[Link], items: list[LinkItem]) -> list[tuple]:
-    by_key = {item.key: item for item in items}
-    created = now()
-    return [
-        (topic_id, link.a, link.b, link.method, link.score, _status(link), created,
-         fingerprint(by_key[link.a]), fingerprint(by_key[link.b]),
-         created if link.method == USER else None)
-        for link in links
-    ]
-
-
 def _store_links(db, rows: Iterable[tuple]) -> None:
     db.conn.executemany(
         "INSERT OR IGNORE INTO links (topic_id, a, b, method, score, status, created, fp_a, fp_b, "
         "decided_at) VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
 
 
-def _status(link: Link) -> str:
-    if link.method == USER:
-        return "confirmed" if link.certain else "rejected"
-    return "auto" if link.certain else "uncertain"
-
-
-def _count_works(db, summary: ImportSummary, topic_id: int, links: list[Link]) -> None:
-    """Fill in new / duplicate / matched / uncertain once the import's works are known."""
+def _count_works(db, summary: ImportSummary, topic_id: int, uncertain: int) -> None:
+    """Fill in new / duplicate / matched / uncertain (the ``uncertain`` matches found) once
+    the import's works are known."""
     mine = [w for (w,) in db.execute("SELECT work_id FROM records WHERE import_id = ?",
                                      [summary.import_id])]
     listed = set(mine)
@@ -274,4 +235,4 @@ def _count_works(db, summary: ImportSummary, topic_id: int, links: list[Link]) -
         summary.matched = len(listed & works.core_works(db, topic_id))
     elif summary.role == "core":
         summary.matched = len(listed & works.results_works(db, topic_id))
-    summary.uncertain = sum(1 for link in links if not link.certain and link.method != USER)
+    summary.uncertain = uncertain

@@ -1,0 +1,63 @@
+"""An import's links found in a child process are the links found here: the same rows,
+the same works and the same counts; a damaged result or a failed child is one clear
+error and the pending import is gone."""
+
+import pytest
+
+from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.jobs import run_job
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import exporting, ingest, links_apart
+from litqeval_gui.core.scaleout import main_importable
+from tests.support import synthetic
+
+
+def _two_imports(folder, apart: bool, monkeypatch) -> tuple[list, list, list]:
+    """Topic T: list A, then list B sharing some of A's records; the links (without
+    their time), each record's work as ranks, and B's summary counts."""
+    monkeypatch.setattr(links_apart, "APART_FROM", 1 if apart else 10**9)
+    records, _ = synthetic.generate(300, dup_rate=0.15, seed=5)
+    exporting.export_records(records[:200], folder / "a.ris", "ris")
+    exporting.export_records(records[120:], folder / "b.ris", "ris")
+    with Project.create(folder / f"p{apart}.litq") as project:
+        run_job(ingest.import_file(project, folder / "a.ris", topic="T", role="results"))
+        summary = run_job(ingest.import_file(project, folder / "b.ris", topic="T",
+                                             role="results"))
+        links = project.db.execute(
+            "SELECT a, b, method, score, status, fp_a, fp_b FROM links ORDER BY a, b").fetchall()
+        works = project.db.execute(
+            "SELECT id, work_id FROM records ORDER BY id").fetchall()
+    first = {}
+    grouped = [first.setdefault(work, len(first)) for _, work in works]
+    counts = [summary.read, summary.new, summary.duplicate, summary.in_file, summary.known,
+              summary.uncertain, summary.rejected]
+    return links, grouped, counts
+
+
+def test_links_from_the_child_equal_those_found_here(tmp_path, monkeypatch):
+    assert main_importable()  # else the "child" run would quietly link here
+    (tmp_path / "here").mkdir()
+    (tmp_path / "apart").mkdir()
+    here = _two_imports(tmp_path / "here", False, monkeypatch)
+    apart = _two_imports(tmp_path / "apart", True, monkeypatch)
+    links, grouped, counts = here
+    assert len(links) > 40 and counts[4] >= 80  # B holds 80 of A's records: linked
+    assert apart == here
+
+
+def test_a_child_without_a_result_is_one_error_and_the_import_is_undone(tmp_path,
+                                                                         monkeypatch):
+    monkeypatch.setattr(links_apart, "APART_FROM", 1)
+    monkeypatch.setattr(links_apart, "_find", _no_result)
+    records, _ = synthetic.generate(30, seed=6)
+    exporting.export_records(records, tmp_path / "a.ris", "ris")
+    with Project.create(tmp_path / "p.litq") as project:
+        with pytest.raises(LitqError, match=r"stopped unexpectedly \(exit code 0\)"):
+            run_job(ingest.import_file(project, tmp_path / "a.ris", topic="T",
+                                       role="results"))
+        assert project.db.execute("SELECT COUNT(*) FROM records").fetchone()[0] == 0
+        assert project.db.execute("SELECT COUNT(*) FROM imports").fetchone()[0] == 0
+
+
+def _no_result(path: str, topic_id: int, import_id: int, folder: str) -> None:
+    """A child that ends without writing its links."""
