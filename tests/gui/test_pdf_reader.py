@@ -175,3 +175,24 @@ def test_a_zoom_keeps_the_place_read(qtbot, three_pages):
         zoom()
         half_way = reader.pages[1].y() - 8 + reader.pages[1].height() // 2
         assert reader.current_page() == 1 and abs(bar.value() - half_way) <= 2
+
+
+def test_only_the_pages_near_the_one_read_keep_their_images(qtbot, tmp_path, monkeypatch):
+    from litqeval_gui.gui.pdf import reader as reader_module
+
+    pdf = write_pdf(tmp_path / "long.pdf", [[f"Page {n}"] for n in range(1, 41)])
+    reader = _reader(qtbot, pdf)
+    page_bytes = reader.pages[0].image.sizeInBytes()
+    for last in (39, 0):  # down to the last page and back, every page drawn on the way
+        for number in range(40) if last else range(39, -1, -1):
+            reader.go_to_page(number)
+            qtbot.waitUntil(lambda n=number: reader.pages[n].image is not None, timeout=5000)
+        drawn = [p.number for p in reader.pages if p.image is not None]
+        assert len(drawn) <= reader_module.CACHE_PAGES and last in drawn
+        assert max(abs(n - last) for n in drawn) < reader_module.CACHE_PAGES
+    monkeypatch.setattr(reader_module, "CACHE_BYTES", 3 * page_bytes)
+    reader.go_to_page(30)  # not drawn since the way back
+    qtbot.waitUntil(lambda: reader.pages[30].image is not None and not reader._in_flight,
+                    timeout=5000)
+    drawn = [p.number for p in reader.pages if p.image is not None]
+    assert 30 in drawn and len(drawn) <= 3 and max(abs(n - 30) for n in drawn) <= 1

@@ -1,8 +1,8 @@
 """The PDF reader: the pages one under another, drawn on the PDF thread
-(:mod:`~.worker`) only as they scroll into view, kept for the :data:`CACHE_PAGES`
-nearest the one read; a page box and PgUp/PgDn, zoom (steps and fit width), search
-with its hits marked and stepped through, and the include/exclude terms marked where
-the text layer has them. A file PDFium refuses (damaged, encrypted) shows one line.
+(:mod:`~.worker`) only as they scroll into view, kept for the pages nearest the one
+read (:data:`CACHE_PAGES`, :data:`CACHE_BYTES`); a page box and PgUp/PgDn, zoom (steps
+and fit width), search with its hits marked and stepped through, and the
+include/exclude terms marked where the text layer has them. A file PDFium refuses (damaged, encrypted) shows one line.
 
 A host binds :meth:`PdfReader.keys` to its own shortcuts (the screener does); a reader
 on its own makes them with ``own_keys``.
@@ -33,8 +33,9 @@ from litqeval_gui.gui.pdf.page import PageWidget
 from litqeval_gui.gui.pdf.worker import new_client, pdf_worker
 
 CACHE_PAGES = 24
+CACHE_BYTES = 256 * 2**20  # a page at 400 % on a 2× screen is about 120 MB
 ZOOM_STEP = 1.25
-ZOOM_RANGE = (0.25, 6.0)
+ZOOM_RANGE = (0.25, 4.0)
 GAP = 8  # pixels between pages
 STEP = 0.9  # PgDn scrolls this share of the view (stopping at the next page's top)
 
@@ -247,12 +248,16 @@ class PdfReader(QWidget):
         self._trim_cache()
 
     def _trim_cache(self) -> None:
-        """Keep the images of the :data:`CACHE_PAGES` pages nearest the current one."""
-        drawn = [p for p in self.pages if p.image is not None]
-        if len(drawn) > CACHE_PAGES:
-            here = self.current_page()
-            drawn.sort(key=lambda p: abs(p.number - here))
-            for page in drawn[CACHE_PAGES:]:
+        """Keep the images of the pages nearest the current one: at most
+        :data:`CACHE_PAGES` of them and :data:`CACHE_BYTES` together (the pages in view
+        always)."""
+        here = self.current_page()
+        drawn = sorted((p for p in self.pages if p.image is not None),
+                       key=lambda p: abs(p.number - here))
+        kept = 0
+        for count, page in enumerate(drawn):
+            kept += page.image.sizeInBytes()
+            if count >= CACHE_PAGES or (kept > CACHE_BYTES and abs(page.number - here) > 1):
                 page.drop_image()
 
     def _scrolled(self) -> None:
