@@ -252,12 +252,13 @@ class PdfReader(QWidget):
         :data:`CACHE_PAGES` of them and :data:`CACHE_BYTES` together (the pages in view
         always)."""
         here = self.current_page()
+        near = {p.number for p in self._visible_pages()}
         drawn = sorted((p for p in self.pages if p.image is not None),
                        key=lambda p: abs(p.number - here))
         kept = 0
         for count, page in enumerate(drawn):
             kept += page.image.sizeInBytes()
-            if count >= CACHE_PAGES or (kept > CACHE_BYTES and abs(page.number - here) > 1):
+            if page.number not in near and (count >= CACHE_PAGES or kept > CACHE_BYTES):
                 page.drop_image()
 
     def _scrolled(self) -> None:
