@@ -169,6 +169,14 @@ remain if none is relevant, and the recall estimate with its 95 % interval.
 running screening (the import summary offers it; <tt>litqeval screen-update</tt>): works
 already screened keep their decisions, the new ones are the next round, served first and
 read by the stopping rules on their own.</td></tr>
+<tr><th align=left>Full text</th><td><b>Start Full-Text Screening…</b> (Topic menu, on a
+title/abstract screening) screens its included records, maybe too if chosen, with their
+PDFs: the PDF under the record (PgUp/PgDn or Space a view, Ctrl+F search, F3 next match,
+Ctrl+= / Ctrl+− zoom, Ctrl+0 fit width; the include and exclude terms marked). E asks for
+the exclusion reason (1–9, or type to filter or add one), U reports the record not
+retrieved. Attach a PDF with Attach PDF… or by dropping the file on the screener;
+<b>Topic ▸ Attach PDFs from Folder…</b> matches a folder's PDFs to the topic's records
+(DOI, PMID, file name, title) for you to confirm.</td></tr>
 </table>
 """
 
