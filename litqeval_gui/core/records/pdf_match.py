@@ -196,8 +196,7 @@ def _topic_works(project: Project, topic_id: int) -> _Works:
         works.record_of.setdefault(work_id, record_id)
         if rec.doi:
             works.by_doi[rec.doi].add(work_id)
-            for key in (rec.doi.replace("/", "_"), rec.doi.replace("/", "%2f")):
-                works.by_name[key].add(work_id)
+            works.by_name[rec.doi.replace("/", "_")].add(work_id)
         if rec.pmid:
             works.by_name[rec.pmid].add(work_id)
         for name in _attachment_names(rec.raw):
@@ -234,8 +233,7 @@ class _Found:
     score: float = 1.0
 
 
-def _by_identifier(works: _Works, keys: list[str], table: dict[str, set[int]],
-                   how: str) -> _Found | None:
+def _by_identifier(keys: list[str], table: dict[str, set[int]], how: str) -> _Found | None:
     for key in keys:
         found = table.get(key)
         if found:
@@ -275,11 +273,13 @@ def _match_one(works: _Works, path: Path) -> _Found | None:
     facts = _facts(path)
     stem = path.stem.lower()
     pmid = _PMID_NAME.fullmatch(stem)
-    name_keys = [path.name.lower(), stem, unquote(stem),
-                 *([normalise_pmid(pmid.group(1))] if pmid else [])]
-    for found in (_by_identifier(works, name_keys, works.by_name, "file name"),
-                  _by_identifier(works, facts.metadata_dois, works.by_doi, "DOI in the PDF's information"),
-                  _by_identifier(works, facts.text_dois, works.by_doi, "DOI on the first page")):
+    name_keys = [path.name.lower(), stem, *([normalise_pmid(pmid.group(1))] if pmid else [])]
+    name_doi = [doi for doi in [normalise_doi(unquote(stem))] if doi]  # '/' written %2F
+    for found in (_by_identifier(name_keys, works.by_name, "file name"),
+                  _by_identifier(name_doi, works.by_doi, "file name"),
+                  _by_identifier(facts.metadata_dois, works.by_doi,
+                                 "DOI in the PDF's information"),
+                  _by_identifier(facts.text_dois, works.by_doi, "DOI on the first page")):
         if found is not None:
             return found
     by_title = _by_title(works, facts.candidates)

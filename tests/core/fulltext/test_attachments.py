@@ -90,6 +90,7 @@ def test_a_folder_is_matched_by_each_way_and_unreadable_pdfs_are_refused(project
     write_pdf(folder / "scan.pdf", [["Original article", "Endoscopists versus machines: a head-to-head",
                                      "comparison of adenoma miss rates", "E. Okafor"]])
     write_pdf(folder / "Berg_2022_preprint.pdf", [["draft"]])
+    write_pdf(folder / "10.1053%2Fj.gastro.2019.05.017.pdf", [["z"]])
     write_pdf(folder / "other.pdf", [["An unrelated paper about hip replacement outcomes"]])
     damaged_pdf(folder / "broken.pdf")
     write_pdf(folder / "locked.pdf", [["secret"]], encrypted=True)
@@ -99,7 +100,7 @@ def test_a_folder_is_matched_by_each_way_and_unreadable_pdfs_are_refused(project
     certain = {path.name: (rid, how) for rid, path, how in found.certain}
     assert certain == {
         "a.pdf": (record_id(project, "Deep"), "DOI in the PDF's information"),
-        "b.pdf": (record_id(project, "Capsule"), "DOI on the first page"),
+        "10.1053%2Fj.gastro.2019.05.017.pdf": (record_id(project, "Capsule"), "file name"),
         "PMID33445566.pdf": (record_id(project, "A randomised"), "file name"),
         "Lee - 2018 - Bowel.pdf": (record_id(project, "Bowel"), "file name"),
         "scan.pdf": (record_id(project, "Endoscopists"), certain["scan.pdf"][1]),
@@ -107,12 +108,14 @@ def test_a_folder_is_matched_by_each_way_and_unreadable_pdfs_are_refused(project
     assert certain["scan.pdf"][1].startswith("title (")
     assert [(rid, path.name, score, how) for rid, path, score, how in found.uncertain] == [
         (record_id(project, "Polyp size"), "Berg_2022_preprint.pdf", 0.5,
-         "first author and year in the file name")]
+         "first author and year in the file name"),
+        (record_id(project, "Capsule"), "b.pdf", 1.0,
+         "DOI on the first page; another PDF matched this work too")]
     assert [p.name for p in found.unmatched] == ["other.pdf"]
     assert [(p.name, reason) for p, reason in found.refused] == [
         ("broken.pdf", "broken.pdf: cannot read it: it is damaged or not a PDF"),
         ("locked.pdf", "locked.pdf: cannot read it: it is encrypted (a password is needed to open it)")]
-    assert (seen[0].done, seen[0].total, seen[-1].done) == (0, 9, 9)
+    assert (seen[0].done, seen[0].total, seen[-1].done) == (0, 10, 10)
 
 
 def test_a_title_a_little_off_is_uncertain_and_a_second_pdf_of_a_work_too(project, tmp_path):
