@@ -59,6 +59,8 @@ def test_the_textless_rows_are_imported_and_only_the_empty_one_refused(ace):
     project, summary, labels = ace
     assert (summary.read, summary.new, summary.rejected) == (44, 43, 1)
     assert len(summary.problems) == 1 and summary.problems[0].endswith(f"line 42: {NOTHING}")
+    assert "3 record(s) without title or abstract kept by their identifiers (screened by " \
+        "what they have, ranked last)" in summary.notes
     rows = project.db.execute(
         "SELECT title, abstract, doi, pmid, authors, year FROM records "
         "WHERE COALESCE(title, '') = '' ORDER BY rank").fetchall()

@@ -252,6 +252,7 @@ class Collector:
         self.keep_rank = keep_rank
         self.filtered_out = 0
         self.accepted = 0  # records accepted so far (also those of a part parsed elsewhere)
+        self.textless = 0  # of them without title and abstract (also of such a part)
         self._where_values: dict[str, list[str]] = {}
 
     @property
@@ -280,6 +281,7 @@ class Collector:
             self.filtered_out += 1
             return False
         self.accepted += 1
+        self.textless += not record.has_text()
         if not self.keep_rank:
             record.rank = self.accepted
         self.result.records.append(record)
@@ -331,6 +333,9 @@ class Collector:
         if self.filtered_out:
             shown = ", ".join(f"{k}={v!r}" for k, v in self.where.items())
             result.notes.append(f"{self.filtered_out} record(s) left out by the filter {shown}")
+        if self.textless and self.need_content:
+            result.notes.append(f"{self.textless} record(s) without title or abstract kept by "
+                                "their identifiers (screened by what they have, ranked last)")
         if self.accepted:
             if result.rejected:  # each one is listed with its reason in ``rejected``
                 result.notes.append(f"{len(result.rejected)} record(s) rejected")

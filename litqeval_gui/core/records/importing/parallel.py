@@ -55,7 +55,7 @@ PIECE_RECORDS = 2000  # records per piece a worker parses and sends back
 WORKERS = 2  # worker processes; this process writes the rows meanwhile
 MAIN_PIECES = 3  # at most this many pieces are parsed here while the workers start
 
-PieceResult = tuple[list[bytes], list[RejectedRecord], list[str], list[str], int, str]
+PieceResult = tuple[list[bytes], list[RejectedRecord], list[str], list[str], int, str, int]
 Piece = tuple[int, int, int, int]  # byte range (begin, end), first line, first record number
 Task = tuple[str, int, int, str, str, dict[str, str] | None, int, int]
 Sink = Callable[[list[tuple], int], object]  # (rows, rank offset)
@@ -172,7 +172,7 @@ def _parse_piece(task: Task) -> PieceResult:
     packed = [marshal.dumps(rows[i:i + CHUNK_ROWS])
               for i in range(0, len(rows), CHUNK_ROWS)]
     return (packed, result.rejected, result.notes, result.unreadable, col.filtered_out,
-            result.database)
+            result.database, col.textless)
 
 
 def _ris_pieces(data: bytes, encoding: str, path: str, cleanup: contextlib.ExitStack,
@@ -265,7 +265,7 @@ def _ris_in_pieces(path: str, source: str, pieces: list[Piece], encoding: str,
     done = 0
     for result in _results(pool, tasks):
         if result is not None:
-            packed, rejected, more_notes, unreadable, filtered, database = result
+            packed, rejected, more_notes, unreadable, filtered, database, textless = result
             if not done:
                 col.result.database = database
             offset = col.accepted  # the piece's ranks follow the records accepted before it
@@ -277,6 +277,7 @@ def _ris_in_pieces(path: str, source: str, pieces: list[Piece], encoding: str,
             col.result.notes.extend(more_notes)
             col.result.unreadable.extend(unreadable)
             col.filtered_out += filtered
+            col.textless += textless
             done += 1
         yield col.progress(done, len(tasks), "reading RIS records")  # cancel point
     return col.finish()
