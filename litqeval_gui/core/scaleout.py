@@ -18,11 +18,12 @@ each item is computed by the same function, so every mode gives the serial resul
 
 :func:`process_context` is where every child process of the app comes from and
 :func:`main_importable` says whether one can start at all. :func:`in_child` runs one function in a child process of the same kind as a job, so
-that no thread of this process (the GUI's) waits for the GIL meanwhile. A child that
-computes for the app (:func:`in_child`, an import's parsers) calls :func:`lower_priority`
-first, so that on a busy machine the GUI thread and the write path get a core before it
-(on two cores, two parsers at the same priority made the next record after a key press
-wait for the scheduler).
+that no thread of this process (the GUI's) waits for the GIL meanwhile. In a process
+that keeps a window responsive (:func:`serves_a_window`), a child that computes for it
+(:func:`in_child`, an import's parsers) calls :func:`lower_priority` first, so that on a
+busy machine the GUI thread and the write path get a core before it (on two cores, two
+parsers at the same priority made the next record after a key press wait for the
+scheduler); the command line keeps its children at full priority.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
+from litqeval_gui.core.jobs import NEVER, SWITCH_INTERVAL, CancelToken, Job, Progress
 
 _MAIN_GUARD = re.compile(r"""__name__\s*==\s*['"]__main__['"]|['"]__main__['"]\s*==\s*__name__""")
 
@@ -81,6 +82,14 @@ POLL_SECONDS = 0.1
 CHILD_NICENESS = 10  # added to a computing child's niceness (POSIX; 0 = unchanged)
 
 
+def serves_a_window() -> bool:
+    """Whether this process keeps a window responsive: the app (and the GUI benchmarks)
+    call :func:`~litqeval_gui.core.jobs.responsive_threads` at start. Its computing
+    children then yield the CPU to it, and a large import links in a child process
+    (:mod:`~litqeval_gui.core.records.links_apart`)."""
+    return sys.getswitchinterval() <= SWITCH_INTERVAL
+
+
 def lower_priority() -> None:
     """Lower this process's CPU priority by :data:`CHILD_NICENESS` (module docstring);
     nothing where the platform has no ``os.nice`` (Windows) or refuses."""
@@ -89,19 +98,20 @@ def lower_priority() -> None:
             os.nice(CHILD_NICENESS)
 
 
-def _at_lower_priority(target: Callable[..., None], *args: Any) -> None:
-    lower_priority()
+def _child(lower: bool, target: Callable[..., None], *args: Any) -> None:
+    if lower:
+        lower_priority()
     target(*args)
 
 
 def in_child(target: Callable[..., None], args: tuple, name: str, message: str,
              token: CancelToken = NEVER) -> Job[int | None]:
     """Job: ``target(*args)`` in a child process called ``name`` (forkserver, else spawn;
-    ``target`` importable by name) at a lower CPU priority (:func:`lower_priority`),
-    yielding ``Progress(0, 0, message)`` while it runs; returns the child's exit code.
-    Cancelling, or a failure here, terminates the child."""
-    child = process_context().Process(target=_at_lower_priority, name=name,
-                                      args=(target, *args), daemon=True)
+    ``target`` importable by name), at a lower CPU priority when this process
+    :func:`serves_a_window`, yielding ``Progress(0, 0, message)`` while it runs; returns
+    the child's exit code. Cancelling, or a failure here, terminates the child."""
+    child = process_context().Process(target=_child, name=name,
+                                      args=(serves_a_window(), target, *args), daemon=True)
     child.start()
     try:
         while child.is_alive():

@@ -1,6 +1,6 @@
-"""An import's links found in a child process are the links found here: the same rows,
-the same works and the same counts; a damaged result or a failed child is one clear
-error and the pending import is gone."""
+"""In the app, an import's links found in a child process are the links found here:
+the same rows, the same works and the same counts; a child without a result is one
+clear error and the pending import is gone; the command line links here."""
 
 import pytest
 
@@ -16,6 +16,7 @@ def _two_imports(folder, apart: bool, monkeypatch) -> tuple[list, list, list]:
     """Topic T: list A, then list B sharing some of A's records; the links (without
     their time), each record's work as ranks, and B's summary counts."""
     monkeypatch.setattr(links_apart, "APART_FROM", 1 if apart else 10**9)
+    monkeypatch.setattr(links_apart, "serves_a_window", lambda: True)  # the app
     records, _ = synthetic.generate(300, dup_rate=0.15, seed=5)
     exporting.export_records(records[:200], folder / "a.ris", "ris")
     exporting.export_records(records[120:], folder / "b.ris", "ris")
@@ -48,6 +49,7 @@ def test_links_from_the_child_equal_those_found_here(tmp_path, monkeypatch):
 def test_a_child_without_a_result_is_one_error_and_the_import_is_undone(tmp_path,
                                                                          monkeypatch):
     monkeypatch.setattr(links_apart, "APART_FROM", 1)
+    monkeypatch.setattr(links_apart, "serves_a_window", lambda: True)
     monkeypatch.setattr(links_apart, "_find", _no_result)
     records, _ = synthetic.generate(30, seed=6)
     exporting.export_records(records, tmp_path / "a.ris", "ris")
@@ -61,3 +63,18 @@ def test_a_child_without_a_result_is_one_error_and_the_import_is_undone(tmp_path
 
 def _no_result(path: str, topic_id: int, import_id: int, folder: str) -> None:
     """A child that ends without writing its links."""
+
+
+def test_the_command_line_links_here(tmp_path, monkeypatch):
+    monkeypatch.setattr(links_apart, "APART_FROM", 1)
+    monkeypatch.setattr(links_apart, "in_child", _no_child)
+    records, _ = synthetic.generate(30, seed=6)
+    exporting.export_records(records, tmp_path / "a.ris", "ris")
+    with Project.create(tmp_path / "p.litq") as project:
+        summary = run_job(ingest.import_file(project, tmp_path / "a.ris", topic="T",
+                                             role="results"))
+    assert summary.read == 30
+
+
+def _no_child(*args):
+    raise AssertionError("no child process on the command line")

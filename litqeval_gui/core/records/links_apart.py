@@ -1,17 +1,19 @@
-"""An import's links, found in a child process for a large topic, so that no thread of
-this process (the GUI's) waits for Python's GIL meanwhile.
+"""An import's links, found in a child process for a large topic in the app, so that no
+thread of this process (the GUI's) waits for Python's GIL meanwhile.
 
 Finding the links of a 50 000-record import is seconds of pure-Python work (shingles,
 sort keys, title scores); on the import's job thread it held the GIL about two thirds
 of the time, and every decision the reviewer made meanwhile waited for it at each
 hand-over (``benchmarks/bench_screening_gui.py``: the next record after a key press).
-From :data:`APART_FROM` records in the topic, a child process (forkserver where
+From :data:`APART_FROM` records in the topic, in a process that
+:func:`~litqeval_gui.core.scaleout.serves_a_window`, a child process (forkserver where
 available, else spawn; at a lower CPU priority, :func:`~litqeval_gui.core.scaleout.in_child`)
 opens the project read-only, reads the linker's items (the pending import's rows are
 committed, so it sees them), finds the links and writes the rows to store as a JSON
 file in a temporary folder: plain numbers and strings, no serialised objects. Smaller
-topics, or a program whose main module a child cannot import, link here. Either way
-the rows are those :func:`link_rows` gives here.
+topics, the command line (no window to keep responsive: a child would only add its
+start), or a program whose main module a child cannot import, link here. Either way the
+rows are those :func:`link_rows` gives here.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from litqeval_gui.core.jobs import NEVER, CancelToken, Job, run_job
 from litqeval_gui.core.projectfile.project import Project, now
 from litqeval_gui.core.records import works
 from litqeval_gui.core.records.linkage import USER, Link, LinkItem, find_links, fingerprint
-from litqeval_gui.core.scaleout import in_child, main_importable
+from litqeval_gui.core.scaleout import in_child, main_importable, serves_a_window
 
 APART_FROM = 20_000  # records in the topic, the pending import's included
 
@@ -40,7 +42,7 @@ def import_links(project: Project, topic_id: int, import_id: int,
     size = project.db.execute(
         "SELECT COUNT(*) FROM records r JOIN imports i ON i.id = r.import_id "
         "WHERE i.topic_id = ?", [topic_id]).fetchone()[0]
-    if size < APART_FROM or not main_importable():
+    if size < APART_FROM or not serves_a_window() or not main_importable():
         return (yield from link_rows(project.db, topic_id, import_id, token))
     with tempfile.TemporaryDirectory(prefix="litq-links-") as folder:
         exitcode = yield from in_child(_find, (str(project.path), topic_id, import_id, folder),

@@ -48,7 +48,12 @@ from litqeval_gui.core.records.importing import _choose_format, _collector, read
 from litqeval_gui.core.records.importing.common import ParseResult, decode
 from litqeval_gui.core.records.model import RejectedRecord
 from litqeval_gui.core.records.rows import record_row
-from litqeval_gui.core.scaleout import lower_priority, main_importable, process_context
+from litqeval_gui.core.scaleout import (
+    lower_priority,
+    main_importable,
+    process_context,
+    serves_a_window,
+)
 
 PARALLEL_MIN_BYTES = 4_000_000  # about 5 000 records with abstracts
 PIECE_RECORDS = 2000  # records per piece a worker parses and sends back
@@ -105,7 +110,8 @@ def _start_pool() -> Pool | None:
         context.set_forkserver_preload(_preload())
     try:
         with _sigint_blocked():  # inherited by the forkserver (and its workers) started here
-            return context.Pool(WORKERS, initializer=_worker_start)
+            return context.Pool(WORKERS, initializer=_worker_start,
+                                initargs=(serves_a_window(),))
     except (OSError, ImportError):  # no processes, sockets or semaphores (sandboxes)
         return None
 
@@ -126,8 +132,9 @@ def _sigint_blocked() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
-def _worker_start() -> None:
-    lower_priority()  # the GUI thread and the write path come first (core.scaleout)
+def _worker_start(lower: bool) -> None:
+    if lower:  # the app's GUI thread and write path come first (core.scaleout)
+        lower_priority()
     gc.disable()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
