@@ -21,6 +21,7 @@ from litqeval_gui.gui.screens.conflicts.view import EVERY
 from litqeval_gui.gui.screens.screening.team_limit import CONFLICTS, SEEN_BY_ONE
 from litqeval_gui.gui.session import ProjectSession
 from tests.gui.themed import shoot_both
+from tests.support.pages import sidebar_index
 from tests.support.screening import screening_project
 from tests.support.screening_screen import settle
 
@@ -245,3 +246,19 @@ def test_the_pair_filter_and_the_weighted_kappa_of_a_graded_screening(qtbot, tmp
         assert f"Weighted κ (linear weights) {ada_cy.weighted.kappa:.3f}" in shown
     finally:
         assert session.close()
+
+
+def test_exchange_refusals_are_one_line_and_change_nothing(window, made, tmp_path,
+                                                           shown_errors):
+    window.settings.reviewer = "Ann"  # the window read its settings before ``made``
+    window.show()
+    assert window.open_project(made[0])
+    target = tmp_path / "mine.jsonl"
+    window.sidebar.setCurrentIndex(sidebar_index(window.sidebar, "T"))
+    assert team_exchange.export_my_decisions(window, target) is None  # Ann decided nothing
+    (title, message, _), = shown_errors
+    assert title == "Your decisions were not exported"
+    assert message.startswith("'Ann' has no decision in screening 'S'") and "\n" not in message
+    assert not target.exists()
+    assert team_exchange.merge_into_project(window, made[0]) is None
+    assert "open project itself" in shown_errors[1][1]
