@@ -167,7 +167,9 @@ def test_two_reviewers_merge_resolve_and_read_their_agreement(
     with qtbot.waitActive(window):  # the screenshots' windows have closed
         window.activateWindow()
     screener.team_limit.limit_to(CONFLICTS)
-    assert screener.shown == ids[5] and screener.team_limit.status.text() == "1 of 2"
+    assert screener.shown == ids[5]
+    assert screener.team_limit.status.text() == "1 of 2 — Ada: <b>exclude</b> · Bob: <b>include</b>"
+    shot(screener, "screener_limited_to_conflicts")
     qtbot.keyClick(screener, Qt.Key.Key_I)  # Ada now agrees with Bob
     settle(qtbot, window.session)
     qtbot.waitUntil(lambda: screener.shown == ids[6], timeout=5000)

@@ -12,16 +12,17 @@ tell what another reviewer saw.
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QVBoxLayout, QWidget
 
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.screening import store, team
 
 ALL, CONFLICTS, SEEN_BY_ONE = "all", "conflicts", "seen-by-one"
 LIMITS = {ALL: "All records", CONFLICTS: "Open conflicts",
-          SEEN_BY_ONE: "Records only one other reviewer has seen"}
+          SEEN_BY_ONE: "Seen by one other reviewer"}
 
 
 class TeamLimit(QWidget):
@@ -35,13 +36,17 @@ class TeamLimit(QWidget):
             "reviewer has seen (not offered in a blind screening)"))
         for key, text in LIMITS.items():
             self.choice.addItem(text, key)
-        self.status = QLabel()
-        self.status.setStyleSheet("color: palette(placeholder-text)")
-        layout = QHBoxLayout(self)
+        self.choice.setSizeAdjustPolicy(  # narrow: the side panel's width stays
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.choice.setMinimumContentsLength(10)
+        self.status = QLabel(wordWrap=True)  # where in the list, and who decided what
+        layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.choice, 1)
+        layout.addWidget(self.choice)
         layout.addWidget(self.status)
+        self.status.hide()
         self.listed: list[int] = []
+        self.decided: dict[int, dict[str, str]] = {}  # record → reviewer → label
         self.placed: int | None = None
         self.choice.currentIndexChanged.connect(lambda _index: self.start())
         view.session.changed.connect(self._changed)
@@ -56,15 +61,21 @@ class TeamLimit(QWidget):
 
     def work_list(self) -> list[int]:
         """The records of the chosen limit, in screening order (empty for all records or
-        a blind screening)."""
+        a blind screening); who decided them what is kept in ``decided``."""
         core = self.view.core
         project, screening_id = core.project, core.screening.id
         if self.kind == ALL or store.is_blind(project, screening_id):
             return []
+        by_reviewer = team.by_reviewer(project, screening_id)
+        self.decided = {}
+        for reviewer, decisions in by_reviewer.items():
+            for record_id, event in decisions.items():
+                self.decided.setdefault(record_id, {})[reviewer] = event.label
         if self.kind == CONFLICTS:
-            return [c.record_id for c in team.conflicts(project, screening_id)
+            return [c.record_id for c in team.conflicts(project, screening_id,
+                                                         decided=by_reviewer)
                     if c.resolution is None]
-        own = team.by_reviewer(project, screening_id).get(core.reviewer, {})
+        own = by_reviewer.get(core.reviewer, {})
         return [r for r in team.seen_by_one(project, screening_id) if r not in own]
 
     def start(self) -> None:
@@ -72,14 +83,14 @@ class TeamLimit(QWidget):
         core = self.view.core
         blind = store.is_blind(core.project, core.screening.id)
         if self.kind != ALL and blind:
-            self.status.setText("not in a blind screening")
+            self._say("not in a blind screening")
             self.choice.blockSignals(True)
             self.choice.setCurrentIndex(0)
             self.choice.blockSignals(False)
             return
         self.listed, self.placed = self.work_list(), None
         if self.kind == ALL:
-            self.status.clear()
+            self._say("")
             core.back_at, core.pinned = None, None
             self.view.show_current()
             return
@@ -90,15 +101,21 @@ class TeamLimit(QWidget):
         core = self.view.core
         self.placed = record_id
         if record_id is None:
-            self.status.setText(f"{LIMITS[self.kind].lower()}: none left")
+            self._say(f"{LIMITS[self.kind]}: none left")
             core.back_at, core.pinned = None, None
         else:
-            self.status.setText(f"{self.listed.index(record_id) + 1:,} of {len(self.listed):,}")
+            labels = " · ".join(f"{html.escape(who)}: <b>{html.escape(label)}</b>"
+                                for who, label in sorted(self.decided.get(record_id, {}).items()))
+            self._say(f"{self.listed.index(record_id) + 1:,} of {len(self.listed):,} — {labels}")
             if record_id in core.labels:
                 core.go_to(record_id)
             else:
                 core.back_at, core.pinned = None, record_id
         self.view.show_current()
+
+    def _say(self, text: str) -> None:
+        self.status.setText(text)
+        self.status.setVisible(bool(text))
 
     def _changed(self, changes: Changes, _initiator: object) -> None:
         """After decisions commit: the next record once the one placed was decided."""
