@@ -5,13 +5,15 @@ A decisions file is JSON lines: a header line ``{"format": "litqeval-decisions",
 "reviewer": …, "events": n, "unblinds": [{"reviewer", "at"}, …]}``, then one line per event of that reviewer (decide, undo,
 redo, resolve) with its fields, the record's fingerprint ``{"doi", "pmid", "title",
 "year"}`` (normalised identifiers and title) and, for undo/redo, the target's ``{"reviewer",
-"at"}``. Never the records themselves.
+"at"}``. Never the records themselves: the fingerprint's ``"abstract"`` is a digest of the
+normalised abstract (16 hex digits of its SHA-256), which tells apart records that share
+a title and have no identifier.
 
 :func:`merge_decisions` (a job) brings such a file, or every shared screening of another
 ``.litq`` copy, in. An event is identified by (reviewer, ``at``, kind), so merging is
 idempotent and order-independent (a reviewer's current decision is their latest by
 ``at``, see :mod:`.team`); records are matched by DOI, then PMID, then a normalised
-title (with its year, then alone) unique in the screening, whatever their ids or import order; what matches nothing
+title (with the abstract's digest, with its year, then alone) unique in the screening, whatever their ids or import order; what matches nothing
 is reported, not stored; the screening's unblind events come along (unblinding is the
 screening's state, not a reviewer's decision). An undo/redo whose target has not arrived yet keeps the
 target's key (``target_key``) and is tied to it when it does. All of a merge is one
@@ -20,6 +22,7 @@ write: a failure or a kill midway changes nothing.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
@@ -45,12 +48,19 @@ EXAMPLES = 5
 
 # -- export ------------------------------------------------------------------------------
 
+def abstract_digest(abstract: str | None) -> str:
+    """16 hex digits of the SHA-256 of the normalised abstract; "" without one."""
+    text = normalise_title(abstract)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16] if text else ""
+
+
 def _fingerprints(project: Project, screening_id: int) -> dict[int, dict[str, Any]]:
-    """record id → {"doi", "pmid", "title", "year"} for the screening's items."""
+    """record id → {"doi", "pmid", "title", "year", "abstract"} for the screening's items."""
     return {rid: {"doi": normalise_doi(doi), "pmid": normalise_pmid(pmid),
-                  "title": title_norm or normalise_title(title), "year": year}
-            for rid, doi, pmid, title_norm, title, year in project.db.execute(
-                "SELECT r.id, r.doi, r.pmid, r.title_norm, r.title, r.year "
+                  "title": title_norm or normalise_title(title), "year": year,
+                  "abstract": abstract_digest(abstract)}
+            for rid, doi, pmid, title_norm, title, year, abstract in project.db.execute(
+                "SELECT r.id, r.doi, r.pmid, r.title_norm, r.title, r.year, r.abstract "
                 "FROM screening_items i "
                 "JOIN records r ON r.id = i.record_id WHERE i.screening_id = ?",
                 [screening_id])}
@@ -226,29 +236,33 @@ def _sources(project: Project, path: Path, report: MergeReport
 
 # -- merging -----------------------------------------------------------------------------
 
-def _match_keys(doi: str, pmid: str, title: str, year: object) -> list[tuple[str, str]]:
-    """A fingerprint's keys, most specific first: DOI, PMID, title with year, title."""
+def _match_keys(doi: str, pmid: str, title: str, year: object,
+                abstract: str = "") -> list[tuple[str, str]]:
+    """A fingerprint's keys, most specific first: DOI, PMID, title with the abstract's
+    digest (files written before it have none), title with year, title."""
     keys = [("doi", doi), ("pmid", pmid)]
     if title:
-        keys += [("title_year", f"{title}|{year or ''}"), ("title", title)]
+        keys += [("title_abstract", f"{title}|{abstract}" if abstract else ""),
+                 ("title_year", f"{title}|{year or ''}"), ("title", title)]
     return [(kind, value) for kind, value in keys if value]
 
 
 class _Matcher:
     """Finds a screening item by a record fingerprint: DOI, then PMID, then a normalised
-    title (with its year, then alone) that only one item of the screening has."""
+    title (with the abstract's digest, with its year, then alone) that only one item of
+    the screening has."""
 
     def __init__(self, prints: dict[int, dict[str, Any]]) -> None:
         self.by: dict[tuple[str, str], int | None] = {}
         for record_id, p in prints.items():
-            for key in _match_keys(p["doi"], p["pmid"], p["title"], p["year"]):
+            for key in _match_keys(p["doi"], p["pmid"], p["title"], p["year"], p["abstract"]):
                 self.by[key] = None if key in self.by else record_id  # ambiguous: None
 
     def find(self, fingerprint: dict[str, Any]) -> int | None:
         keys = _match_keys(normalise_doi(str(fingerprint.get("doi") or "")),
                            normalise_pmid(str(fingerprint.get("pmid") or "")),
                            normalise_title(str(fingerprint.get("title") or "")),
-                           fingerprint.get("year"))
+                           fingerprint.get("year"), str(fingerprint.get("abstract") or ""))
         return next((self.by[key] for key in keys if self.by.get(key) is not None), None)
 
 
