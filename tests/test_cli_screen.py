@@ -140,6 +140,11 @@ def test_random_phase_and_search_update_from_the_command_line(tmp_path, capsys):
     status = json.loads(run(capsys, "screen-status", path, *base, "--next", "20", "--json")[1])
     assert status["round"] == {"number": 2, "records": 20, "screened": 0, "relevant": 0}
     assert status["random_phase"] is None and status["records"] == 50
+    assert status["rounds"] == [
+        {"round": 1, "list_name": None, "items": 30, "screened": 17, "relevant": 2},
+        {"round": 2, "list_name": "U", "items": 20, "screened": 0, "relevant": 0}]
+    out = run(capsys, "screen-status", path, *base)[1]
+    assert "round 2 (U): 0 of 20 screened" in out and "read round 2 alone" in out
     with Project.open(path, readonly=True) as project:
         new = {r for (r,) in project.db.execute(
             "SELECT record_id FROM screening_items WHERE round = 2")}

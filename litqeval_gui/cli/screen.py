@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import asdict
 from pathlib import Path
 
 from litqeval_gui.cli.common import Command, emit, open_for_writing
@@ -19,6 +20,7 @@ from litqeval_gui.core.screening.labels import GRADED, IEM, is_relevant, phase_l
 from litqeval_gui.core.screening.panel import screening_panel
 from litqeval_gui.core.screening.retrain import stored_ranking
 from litqeval_gui.core.screening.session import ScreeningSession
+from litqeval_gui.core.screening.updates import round_counts
 
 SCHEMES = {"include-exclude": IEM, "graded": GRADED}
 REVIEWER_ENV = "LITQEVAL_REVIEWER"
@@ -118,6 +120,7 @@ def status(project: Project, screening: store.Screening, reviewer: str | None = 
         "labels": labels,
         "round": {"number": round_.number, "records": panel.n_total,
                   "screened": panel.screened, "relevant": panel.found},
+        "rounds": [asdict(count) for count in round_counts(project, screening, reviewer)],
         "random_phase": None if phase is None else {
             "seed": phase.seed, "after_event": phase.after_event, "at": phase.at,
             "by": phase.reviewer, "screened_before": panel.random_from},
@@ -164,9 +167,10 @@ def cmd_screen_status(args: argparse.Namespace) -> None:
                  + ", ".join(f"{n} {label}" for label, n in document["labels"].items()) + ")"]
         round_, phase = document["round"], document["random_phase"]
         if round_["number"] > 1:
-            lines.append(f"round {round_['number']} (the stopping rules read it alone): "
-                         f"{round_['screened']:,} of {round_['records']:,} screened, "
-                         f"{round_['relevant']:,} relevant")
+            lines += [f"round {r['round']} ({r['list_name'] or 'the first search'}): "
+                      f"{r['screened']:,} of {r['items']:,} screened, {r['relevant']:,} relevant"
+                      for r in document["rounds"]]
+            lines.append(f"the stopping rules read round {round_['number']} alone")
         if phase is not None:
             lines.append(f"random sampling since {phase['at'][:16].replace('T', ' ')} "
                          f"(seed {phase['seed']}, by {phase['by']}): "

@@ -22,6 +22,7 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project, now
 from litqeval_gui.core.projectfile.writes import Done, Op
 from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.labels import is_relevant
 from litqeval_gui.core.screening.store import DECISIONS, Screening
 
 TITLE_ABSTRACT = "title_abstract"
@@ -132,3 +133,36 @@ def _count(project: Project, screening: Screening,
                           len(representatives) - len(new) - screened,
                           next_round if new else None)
     return report, new
+
+
+@dataclass(frozen=True)
+class RoundCount:
+    """One round of a screening: the list that brought it (None for round 1, the
+    screening's own lists), its items, those decided and those decided relevant."""
+
+    round: int
+    list_name: str | None
+    items: int
+    screened: int
+    relevant: int
+
+
+def round_counts(project: Project, screening: Screening,
+                 reviewer: str | None = None) -> list[RoundCount]:
+    """Each round's counts, oldest first (what PRISMA's update template counts per
+    search; ``reviewer``'s own decisions in a blind screening)."""
+    labels = {e.record_id: e.label
+              for e in store.current_decisions(project, screening.id, reviewer)}
+    names = dict(project.db.execute(
+        "SELECT r.round, i.name FROM screening_rounds r LEFT JOIN imports i "
+        "ON i.id = r.import_id WHERE r.screening_id = ?", [screening.id]).fetchall())
+    per_round: dict[int, list[int]] = {}
+    for record_id, number in project.db.execute(
+            "SELECT record_id, round FROM screening_items WHERE screening_id = ? "
+            "ORDER BY round, position", [screening.id]):
+        per_round.setdefault(number, []).append(record_id)
+    return [RoundCount(number, names.get(number), len(records),
+                       sum(r in labels for r in records),
+                       sum(is_relevant(screening.scheme, labels[r]) for r in records
+                           if r in labels))
+            for number, records in per_round.items()]

@@ -14,7 +14,13 @@ from litqeval_gui.core.records.queries import find_list
 from litqeval_gui.core.screening import phases, store
 from litqeval_gui.core.screening.panel import screening_panel
 from litqeval_gui.core.screening.session import ScreeningSession
-from litqeval_gui.core.screening.updates import add_update, preview_update, updatable
+from litqeval_gui.core.screening.updates import (
+    RoundCount,
+    add_update,
+    preview_update,
+    round_counts,
+    updatable,
+)
 from tests.support.screening import labelled_records, write_labelled_csv
 
 
@@ -61,6 +67,8 @@ def test_an_update_adds_only_new_works_as_a_new_round(grown):
                                   "reviewer FROM screening_rounds").fetchall() == \
             [(2, 20, 10, 10, "ann")]
 
+        assert round_counts(project, screening) == [RoundCount(1, None, 40, 10, 2),
+                                                    RoundCount(2, "U", 20, 0, 0)]
         panel = screening_panel(project, screening)  # round 2 on its own
         assert (panel.round.number, panel.n_total, panel.screened) == (2, 20, 0)
         session = ScreeningSession(project, screening, "ann")
