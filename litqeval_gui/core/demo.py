@@ -39,10 +39,13 @@ from litqeval_gui.core.errors import ProjectError
 from litqeval_gui.core.jobs import NEVER, CancelToken, Progress, run_job, scaled
 from litqeval_gui.core.projectfile.locking import ProjectLock
 from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import queries
 from litqeval_gui.core.records.exporting import export_records
 from litqeval_gui.core.records.ingest import import_file
 from litqeval_gui.core.records.linkage import LinkItem, LinkSettings, find_links
 from litqeval_gui.core.records.model import Record, normalise_title
+from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.store import Screening
 from litqeval_gui.resources import resource
 
 TOPIC_FILES = ("polyp_detection.json", "soil_carbon.json", "misinformation.json")
@@ -420,3 +423,11 @@ def _fill(project: Project, folder: Path, common: dict[str, Any], topics: list[d
                 done, done + units, total, f"{topic['name']} / {demo_list.name}",
             )
             done += units
+
+
+def sample_screening(project: Project) -> Screening:
+    """A new screening of the first topic's first result list (what the self-test opens
+    the screen on in the demo project)."""
+    topic = queries.topics(project)[0].name
+    lists = [info.name for info in queries.lists(project, topic) if info.role == "results"]
+    return store.create_screening(project, topic, "self-test", lists[:1])

@@ -272,11 +272,3 @@ def start_fulltext(project: Project, screening: Screening,
     dialog = StartDialog(project, topic, parent, fulltext_of=screening)
     dialog.setWindowTitle(f"Start Full-Text Screening of {screening.name}")
     return dialog.made if dialog.exec() == QDialog.DialogCode.Accepted else None
-
-
-def sample_screening(project: Project) -> Screening:
-    """A new screening of the first topic's first result list (what the self-test opens
-    the screen on in the demo project)."""
-    topic = queries.topics(project)[0].name
-    lists = [info.name for info in queries.lists(project, topic) if info.role == "results"]
-    return store.create_screening(project, topic, "self-test", lists[:1])
