@@ -8,7 +8,7 @@ never overwritten. A name without a known extension gets the chosen filter's one
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -44,9 +44,13 @@ def safe_file_name(text: str) -> str:
 
 def export_dialog(parent: QWidget, project_path: Path, name: str,
                   records: Callable[[], Iterable[Record]], settings: Settings,
-                  write: Callable[[Path, str], int] | None = None) -> Path | None:
+                  write: Callable[[Path, str], int] | None = None,
+                  attachments: Callable[[], Sequence[str]] | None = None) -> Path | None:
     """Ask where to export ``records()`` (suggesting ``name``) and write them there
     (``write(target, format)`` instead, when given: e.g. with screening decisions).
+    ``attachments()``: each record's full-text path (``""`` for none) in the same order,
+    written as the ``pdf`` column, RIS ``L1`` or BibTeX ``file``
+    (:func:`~litqeval_gui.core.records.exporting.export_records`).
 
     Returns the file written, or None when cancelled or refused (the reason is shown).
     """
@@ -59,7 +63,8 @@ def export_dialog(parent: QWidget, project_path: Path, name: str,
     QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
     try:
         count = write(target, fmt) if write is not None else \
-            exporting.export_records(records(), target, fmt, project=project_path)
+            exporting.export_records(records(), target, fmt, project=project_path,
+                                     attachments=attachments() if attachments else None)
     except LitqError as exc:
         show_error(parent, "Export failed", exc)
         return None

@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QInputDialog, QMessageBox, QWidget
 
 from litqeval_gui.core.records import lists, queries
+from litqeval_gui.core.records.attachments import list_attachments
 from litqeval_gui.core.records.queries import ListInfo, missed_core_records
 from litqeval_gui.gui.actions import ActionSet, ActionSpec
 from litqeval_gui.gui.export_dialog import export_dialog
@@ -107,19 +108,22 @@ class ManageActions(QObject):
     def selected_topic(self) -> str | None:
         return self.context.sidebar.current_topic()
 
-    def export_target(self) -> tuple[str, object] | None:
-        """(name, records factory) of the current screen (its ``export_source()``: the
-        records tab with its filter, a screening), else of the list selected in the
-        sidebar. A screen that writes more than the records' fields (a screening's
-        decisions) also has ``export_writer(target, format) -> count``."""
-        source = getattr(self.context.screen(), "export_source", None)
+    def export_target(self) -> tuple[str, object, object] | None:
+        """(name, records factory, full-text paths factory or None) of the current screen
+        (its ``export_source()`` and ``export_attachments``: the records tab with its
+        filter, a screening), else of the list selected in the sidebar. A screen that
+        writes more than the records' fields (a screening's decisions) also has
+        ``export_writer(target, format) -> count``."""
+        screen = self.context.screen()
+        source = getattr(screen, "export_source", None)
         if source is not None:
-            return source()
+            return *source(), getattr(screen, "export_attachments", None)
         info = self.selected_list()
         session = self.context.session()
         if info is None or session is None:
             return None
-        return info.name, lambda: queries.list_records(session.project, info.id)
+        return (info.name, lambda: queries.list_records(session.project, info.id),
+                lambda: list_attachments(session.project, info.id))
 
     # -- exporting ------------------------------------------------------------------------
     def export_current(self) -> None:
@@ -128,10 +132,10 @@ class ManageActions(QObject):
         if target is None or session is None:
             self.context.status("Select a list in the sidebar first")
             return
-        name, records = target
+        name, records, attachments = target
         export_dialog(self.context.parent, session.project.path, name, records,
                       self.context.settings,
-                      getattr(self.context.screen(), "export_writer", None))
+                      getattr(self.context.screen(), "export_writer", None), attachments)
 
     def export_missed_core(self) -> None:
         info = self.selected_list()

@@ -39,8 +39,8 @@ from litqeval_gui.core.records.pdf_match import (
 )
 
 __all__ = ["Attachment", "FolderMatch", "PdfRefused", "attach_file", "attach_matches",
-           "attachment", "attachment_paths", "attachment_status", "files_folder", "list_attachments",
-           "match_folder", "pdf_text"]
+           "attachment", "attachment_column", "attachment_paths", "attachment_status",
+           "files_folder", "list_attachments", "match_folder", "pdf_text"]
 
 STATUSES = ("ok", "missing", "changed")
 _CHUNK = 1 << 20
@@ -123,13 +123,18 @@ def attachment_paths(project: Project, record_ids: Iterable[int]) -> dict[int, P
     return paths
 
 
-def list_attachments(project: Project, list_id: int) -> list[str]:
-    """The full-text path (not checked) of each record of list ``list_id`` in rank order,
-    ``""`` for one without: :func:`~.exporting.export_records`' ``attachments``."""
-    ids = [r for (r,) in project.db.execute(
-        "SELECT id FROM live_records WHERE import_id = ? ORDER BY rank, id", [list_id])]
+def attachment_column(project: Project, record_ids: Iterable[int]) -> list[str]:
+    """The full-text path (not checked) of each given record in order, ``""`` for one
+    without: :func:`~.exporting.export_records`' ``attachments``."""
+    ids = list(record_ids)
     paths = attachment_paths(project, ids)
     return [str(paths[r]) if r in paths else "" for r in ids]
+
+
+def list_attachments(project: Project, list_id: int) -> list[str]:
+    """:func:`attachment_column` of the records of list ``list_id`` in rank order."""
+    return attachment_column(project, [r for (r,) in project.db.execute(
+        "SELECT id FROM live_records WHERE import_id = ? ORDER BY rank, id", [list_id])])
 
 
 def _copy_in(project: Project, source: Path, sha256: str) -> str:

@@ -51,6 +51,7 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.evaluation.recall import recall_report
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.records import queries
+from litqeval_gui.core.records.attachments import attachment_column
 from litqeval_gui.core.records.queries import (
     ListBrowser,
     ListInfo,
@@ -482,7 +483,12 @@ class RecordsView(QWidget):
         if self._timer.isActive():  # a filter still being typed
             self.apply_filter()
         name, records = self.export_source()
-        export_dialog(self, self.session.project.path, name, records, self._settings)
+        export_dialog(self, self.session.project.path, name, records, self._settings,
+                      attachments=self.export_attachments)
+
+    def export_attachments(self) -> list[str]:
+        """The full-text path of each row of :meth:`export_source` (``""`` for none)."""
+        return attachment_column(self.session.project, self.model.browser.ids)
 
     def _context_menu(self, pos: object) -> None:
         menu = QMenu(self)
