@@ -4,11 +4,13 @@ screen-export (a screening's records with their decisions)."""
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 import numpy as np
 
 from litqeval_gui.cli.common import Command, TextProgress, emit
+from litqeval_gui.cli.screen import REVIEWER_ENV
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.parameters import COUNT
@@ -103,7 +105,8 @@ def cmd_screen_export(args: argparse.Namespace) -> None:
         else:
             names = ", ".join(repr(s.name) for s in found) or "none"
             raise LitqError(f"say which screening with --screening NAME (screenings: {names})")
-        count = export_screening(project, screening, args.out, args.format, labels)
+        count = export_screening(project, screening, args.out, args.format, labels,
+                                 reviewer=args.reviewer or os.environ.get(REVIEWER_ENV) or None)
     warning = exporting.extension_warning(args.out, args.format)
     emit(args, {"exported": count, "file": str(args.out), "warning": warning},
          lambda: "\n".join(filter(None, [warning, f"exported {count} records to {args.out}"])))
@@ -135,4 +138,6 @@ def register(command: Command) -> None:
     p.add_argument("--format", choices=exporting.EXPORT_FORMATS, required=True)
     p.add_argument("--label", help="only these decisions, comma-separated (e.g. include,maybe"
                                    " or undecided)")
+    p.add_argument("--reviewer", help=f"who reads (default: ${REVIEWER_ENV}; a blind "
+                                      "screening exports only their decisions)")
     p.add_argument("out", type=Path, metavar="OUT")

@@ -62,13 +62,14 @@ def label_sources(project: Project, screening: Screening) -> list[LabelSource]:
 
 
 def source_labels(project: Project, screening: Screening, source: LabelSource,
-                  items: list[int]) -> np.ndarray:
-    """Relevance (bool) of ``items`` by ``source``; a clear error when it cannot say."""
+                  items: list[int], reviewer: str | None = None) -> np.ndarray:
+    """Relevance (bool) of ``items`` by ``source``; a clear error when it cannot say.
+    ``reviewer``: who reads another screening's decisions (a blind one: their own)."""
     if source.kind == "core":
         return known.core_labels(project, screening.topic_id, items)
     if source.kind == "screening":
         other = store.find_screening(project, project.topic_name(screening.topic_id), source.name)
-        return known.screening_labels(project, other, items)
+        return known.screening_labels(project, other, items, reviewer)
     return known.column_labels(project, items, source.name)
 
 
@@ -142,11 +143,12 @@ def band(runs: list[Simulation], relevant: np.ndarray, rules: dict[str, str]) ->
 def simulate_screening(project: Project, screening: Screening, source: LabelSource, *,
                        model: str = "logistic", prior_included: int = 1,
                        prior_excluded: int = 1, seed: int = 0, runs: int = 1,
-                       token: CancelToken = NEVER) -> Job[Band]:
+                       reviewer: str | None = None, token: CancelToken = NEVER) -> Job[Band]:
     """Replay ``screening``'s records ``runs`` times (seeds ``seed``, ``seed + 1``, …) with
-    the truth from ``source``; the stopping rules are the project's (as on the panel)."""
+    the truth from ``source`` (read by ``reviewer``: :func:`source_labels`); the stopping
+    rules are the project's (as on the panel)."""
     items = store.items(project, screening.id)
-    relevant = source_labels(project, screening, source, items)
+    relevant = source_labels(project, screening, source, items, reviewer)
     rules = project_rules(project)
     features = yield from features_apart(project, screening, token=token)
     finished = []

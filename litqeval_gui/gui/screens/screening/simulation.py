@@ -7,6 +7,8 @@ recall then. Everything is computed by
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
@@ -70,10 +72,12 @@ class SimulationDialog(QDialog):
     """The settings on the left, Run/Cancel with progress, the results on the right."""
 
     def __init__(self, session: ProjectSession, screening: Screening,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None,
+                 reviewer: Callable[[], str | None] = lambda: None) -> None:
         super().__init__(parent, windowTitle=f"Simulate screening: {screening.name}")
         self.setWindowFlag(Qt.WindowType.Window)
         self.session, self.screening = session, screening
+        self.reviewer = reviewer  # who reads another screening's labels (blind: their own)
         self.job: JobHandle | None = None
         self.band: Band | None = None
         self.sources = QComboBox(toolTip="Which records are truly relevant")
@@ -181,7 +185,8 @@ class SimulationDialog(QDialog):
         settings = {"model": self.model.currentData(),
                     "prior_included": self.prior_included.value(),
                     "prior_excluded": self.prior_excluded.value(),
-                    "seed": self.seed.value(), "runs": self.runs.value()}
+                    "seed": self.seed.value(), "runs": self.runs.value(),
+                    "reviewer": self.reviewer()}
         self.job = self.session.jobs.run(
             f"Simulating {self.screening.name}",
             simulation_job(self.session, self.screening, self.sources.currentData(), **settings),
