@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QApplication
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.attachments import attach_file, attachment
 from litqeval_gui.core.screening import store
+from litqeval_gui.gui.reason_picker import ReasonPicker
 from litqeval_gui.gui.screens.screening.fulltext import FullTextPane
-from litqeval_gui.gui.screens.screening.fulltext_reason import ReasonPicker
 from litqeval_gui.gui.screens.screening.record import RecordPane
 from litqeval_gui.gui.screens.screening.view import ScreeningView
 from tests.support.fulltext_pdfs import write_pdf

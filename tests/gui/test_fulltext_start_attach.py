@@ -13,9 +13,9 @@ from litqeval_gui.core.records import ingest
 from litqeval_gui.core.records.attachments import FolderMatch, attach_file, attachment
 from litqeval_gui.core.screening import fulltext, store
 from litqeval_gui.core.screening.session import ScreeningSession, write_now
+from litqeval_gui.gui.reason_picker import ReasonPicker
 from litqeval_gui.gui.screens.screening import fulltext as fulltext_screen
 from litqeval_gui.gui.screens.screening.attach import FolderAttacher, MatchDialog
-from litqeval_gui.gui.screens.screening.fulltext_reason import ReasonPicker
 from litqeval_gui.gui.screens.screening.start import StartDialog
 from litqeval_gui.gui.screens.screening.view import ScreeningView
 from litqeval_gui.gui.session import ProjectSession

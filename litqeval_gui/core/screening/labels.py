@@ -62,6 +62,12 @@ def check_decision(scheme: str, phase: str, reasons: Sequence[str], label: str,
     return label
 
 
+def label_text(label: str) -> str:
+    """How ``label`` is written for people (screens, history, conflicts): ``not
+    retrieved`` for :data:`NOT_RETRIEVED`, every other label as stored."""
+    return "not retrieved" if label == NOT_RETRIEVED else label
+
+
 def is_relevant(scheme: str, label: str) -> bool:
     """Whether ``label`` counts as relevant (module docstring)."""
     if label == NOT_RETRIEVED:

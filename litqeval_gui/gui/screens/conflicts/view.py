@@ -4,7 +4,9 @@ reviewer's decision, reason and note side by side, filtered by reviewer pair, re
 from the keyboard; beside it the agreement panel (:mod:`.agreement_panel`).
 
 Keys (live while the screen is shown): ↑/↓ or K/J move; a decision key (I, E, M; graded
-0–3) resolves the record as the name in "Resolve as", Shift with it as "consensus". A
+0–3; U not retrieved at full text) resolves the record as the name in "Resolve as", Shift
+with it as "consensus"; a full-text exclusion asks for its reason
+(:func:`~litqeval_gui.gui.reason_picker.pick_reason`, a new one joins the list). A
 resolution is a ``resolve`` event written on the project session's write path
 (:func:`~litqeval_gui.core.screening.store.resolve_op`); the list is read again whenever
 decisions change (a merge, a colleague's screen), and the next record is selected.
@@ -13,6 +15,7 @@ A blind screening shows no one's decisions until it is unblinded (a button here)
 
 from __future__ import annotations
 
+import dataclasses
 import html
 from typing import Any
 
@@ -34,9 +37,17 @@ from PySide6.QtWidgets import (
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.records import queries
 from litqeval_gui.core.screening import store, team
-from litqeval_gui.core.screening.labels import GRADED
+from litqeval_gui.core.screening.labels import (
+    EXCLUSION,
+    FULL_TEXT,
+    GRADED,
+    NOT_RETRIEVED,
+    label_text,
+    phase_labels,
+)
 from litqeval_gui.core.screening.store import Screening
 from litqeval_gui.gui.notify import show_error
+from litqeval_gui.gui.reason_picker import pick_reason
 from litqeval_gui.gui.screens import LiveTopicScreen
 from litqeval_gui.gui.screens.conflicts.agreement_panel import AgreementPanel
 from litqeval_gui.gui.session import ProjectSession
@@ -44,7 +55,8 @@ from litqeval_gui.gui.settings import Settings
 from litqeval_gui.gui.shortcuts import KeysWhileShown, Shortcuts
 from litqeval_gui.gui.tables import fill_table, read_only_table
 
-KEY_OF = {"include": "I", "exclude": "E", "maybe": "M", "0": "0", "1": "1", "2": "2", "3": "3"}
+KEY_OF = {"include": "I", "exclude": "E", "maybe": "M", "0": "0", "1": "1", "2": "2", "3": "3",
+          NOT_RETRIEVED: "U"}
 ALL = "All reviewers"
 OPEN, EVERY = "open", "all"
 CELL = 'style="padding: 2px 8px" valign="top"'
@@ -93,7 +105,7 @@ class ConflictsView(KeysWhileShown, LiveTopicScreen, QWidget):
             self.shortcuts.add(key, lambda: self.move(-1))
         for key in ("Down", "J"):
             self.shortcuts.add(key, lambda: self.move(1))
-        for label in screening.labels:
+        for label in self.labels:
             self.shortcuts.add(KEY_OF[label], lambda lab=label: self.resolve(lab))
             self.shortcuts.add(f"Shift+{KEY_OF[label]}",
                                lambda lab=label: self.resolve(lab, team.CONSENSUS))
@@ -133,8 +145,10 @@ class ConflictsView(KeysWhileShown, LiveTopicScreen, QWidget):
         layout.addLayout(filters)
         layout.addWidget(self.splitter, 1)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
-        labels = "0–3" if self.screening.scheme == GRADED else " · ".join(
-            f"{KEY_OF[label]} {label}" for label in self.screening.labels)
+        graded = self.screening.scheme == GRADED
+        labels = " · ".join((["0–3"] if graded else []) + [
+            f"{KEY_OF[label]} {label_text(label)}" for label in self.labels
+            if not (graded and label.isdigit())])
         self.key_map.setText(f"Keys: ↑/↓ or K/J move · resolve {labels} as the name in "
                              "'Resolve as' · Shift+key: as consensus")
 
@@ -165,6 +179,11 @@ class ConflictsView(KeysWhileShown, LiveTopicScreen, QWidget):
         return cls(session, store.get_screening(session.project, descriptor["screening"]))
 
     # -- showing ------------------------------------------------------------------------
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The labels a resolution takes: the phase's (not retrieved at full text)."""
+        return phase_labels(self.screening.scheme, self.screening.phase)
+
     @property
     def blind(self) -> bool:
         return store.is_blind(self.session.project, self.screening.id)
@@ -209,8 +228,10 @@ class ConflictsView(KeysWhileShown, LiveTopicScreen, QWidget):
         self.table.setHorizontalHeaderLabels(headers)
         fill_table(self.table, [
             (c.record_id,
-             *(c.decisions[name].label if name in c.decisions else "" for name in self.reviewers),
-             f"{c.resolution.label} ({c.resolution.reviewer})" if c.resolution else "open",
+             *(label_text(c.decisions[name].label) if name in c.decisions else ""
+               for name in self.reviewers),
+             f"{label_text(c.resolution.label)} ({c.resolution.reviewer})" if c.resolution
+             else "open",
              (titles[c.record_id].title or "(no title)")[:120])
             for c in self.found])
         rows = [c.record_id for c in self.found]
@@ -268,10 +289,17 @@ class ConflictsView(KeysWhileShown, LiveTopicScreen, QWidget):
 
     def resolve(self, label: str, resolver: str | None = None) -> None:
         """Resolve the selected record as ``label`` by ``resolver`` (default: the name in
-        "Resolve as", or consensus), then select the next record."""
+        "Resolve as", or consensus), then select the next record; a full-text exclusion
+        with the reason picked (none picked: nothing is written)."""
         conflict = self.selected()
         if conflict is None:
             return
+        reason = ""
+        if self.screening.phase == FULL_TEXT and label == EXCLUSION[self.screening.scheme]:
+            reason = pick_reason(self.screening.reasons, self)
+            if not reason:
+                return
+            self._add_reason(reason)
         who = resolver or self.resolver.text().strip() or team.CONSENSUS
         row = self.selected_row() or 0
         listed = [c.record_id for c in self.found]
@@ -279,7 +307,8 @@ class ConflictsView(KeysWhileShown, LiveTopicScreen, QWidget):
         after = listed[row + 1] if row + 1 < len(listed) else (
             conflict.record_id if still_listed else listed[row - 1] if row else None)
         try:
-            op = store.resolve_op(self.screening, conflict.record_id, label, who)
+            op = store.resolve_op(self.screening, conflict.record_id, label, who,
+                                  reason=reason)
         except LitqError as exc:
             show_error(self, "The record was not resolved", exc)
             return
@@ -288,6 +317,15 @@ class ConflictsView(KeysWhileShown, LiveTopicScreen, QWidget):
             self, "The record was not resolved", exc))
 
     _select_next: int | None = None
+
+    def _add_reason(self, reason: str) -> None:
+        """Make a newly typed ``reason`` one of the screening's (written before the
+        resolution that names it, on the same write path)."""
+        if reason not in self.screening.reasons:
+            reasons = (*self.screening.reasons, reason)
+            self.screening = dataclasses.replace(self.screening, reasons=reasons)
+            self.session.write(store.set_reasons_op(self.screening.id, reasons),
+                               initiator=self)
 
     def unblind(self) -> None:
         """Unblind the screening as the settings' reviewer (or consensus)."""
@@ -303,7 +341,7 @@ def decisions_html(project: Any, conflict: team.Conflict, reviewers: list[str]) 
     record = queries.records_by_id(project, [conflict.record_id])[conflict.record_id]
     head = "".join(f"<th {CELL} align='left'>{html.escape(name)}</th>" for name in reviewers)
     rows = []
-    for field, read in (("Decision", lambda e: f"<b>{html.escape(e.label)}</b>"),
+    for field, read in (("Decision", lambda e: f"<b>{html.escape(label_text(e.label))}</b>"),
                         ("Reason", lambda e: html.escape(e.reason)),
                         ("Note", lambda e: html.escape(e.note)),
                         ("Tags", lambda e: html.escape(", ".join(e.tags))),
@@ -313,7 +351,7 @@ def decisions_html(project: Any, conflict: team.Conflict, reviewers: list[str]) 
                         for name in reviewers)
         rows.append(f"<tr><th {CELL} align='left'>{field}</th>{cells}</tr>")
     resolution = conflict.resolution
-    settled = (f"<p>Resolved: <b>{html.escape(resolution.label)}</b> by "
+    settled = (f"<p>Resolved: <b>{html.escape(label_text(resolution.label))}</b> by "
                f"{html.escape(resolution.reviewer)} ({html.escape(resolution.at[:16])})"
                + (f" — {html.escape(resolution.reason)}" if resolution.reason else "")
                + "</p>") if resolution else "<p>Not resolved yet.</p>"

@@ -1,6 +1,6 @@
 """The full-text screener (issue 26 §1): in a ``full_text`` screening the record's PDF is
 shown under its title and abstract (:class:`FullTextPane`), an exclusion asks for a
-reason from the screening's list (:func:`~.fulltext_reason.pick_reason`), and "Report
+reason from the screening's list (:func:`~litqeval_gui.gui.reason_picker.pick_reason`), and "Report
 not retrieved" is a decision of its own (key U). A record without a PDF says so, with
 an Attach… button and room to drop a PDF file; a missing file says where it was; a
 changed one is shown with a warning line.
@@ -39,8 +39,8 @@ from litqeval_gui.core.screening.labels import (
 from litqeval_gui.core.screening.store import Screening
 from litqeval_gui.gui.actions import make_action
 from litqeval_gui.gui.pdf import PdfReader
+from litqeval_gui.gui.reason_picker import pick_reason
 from litqeval_gui.gui.screens.screening.attach import attach_one, choose_pdf, looked_up
-from litqeval_gui.gui.screens.screening.fulltext_reason import pick_reason
 from litqeval_gui.gui.screens.screening.record import RecordPane
 from litqeval_gui.gui.screens.screening.start import start_fulltext
 

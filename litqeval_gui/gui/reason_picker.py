@@ -1,4 +1,5 @@
-"""The quick exclusion-reason picker of the full-text screener: the screening's reasons
+"""The quick exclusion-reason picker of the full-text screener and the conflicts screen
+(a full-text exclusion needs a reason): the screening's reasons
 numbered, a digit (1–9) picks one at once, typing filters them (Enter takes the
 highlighted one, or the typed text as a new reason when none matches), ↑/↓ move,
 Escape cancels."""
