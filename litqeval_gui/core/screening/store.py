@@ -412,11 +412,15 @@ def is_blind(project: Project, screening_id: int) -> bool:
     return bool(row and row[0])
 
 
-def effective_events(project: Project, screening_id: int,
-                     reviewer: str | None = None) -> list[Event]:
-    """The effective decide events (of ``reviewer``, or everyone's) by time stamp, then
-    id: merged events get ids in arrival order, their stamps keep each reviewer's order."""
-    where, params = ("AND reviewer = ? ", [reviewer]) if reviewer is not None else ("", [])
+def effective_events(project: Project, screening_id: int, reviewer: str | None = None,
+                     record_id: int | None = None) -> list[Event]:
+    """The effective decide events (of ``reviewer``, or everyone's; of ``record_id``, or
+    every record's) by time stamp, then id: merged events get ids in arrival order, their
+    stamps keep each reviewer's order."""
+    where, params = "", []
+    for column, value in (("reviewer", reviewer), ("record_id", record_id)):
+        if value is not None:
+            where, params = f"{where}AND {column} = ? ", [*params, value]
     return [_event(row) for row in project.db.execute(
         f"SELECT {_EVENT_COLUMNS} FROM screening_effective WHERE screening_id = ? {where}"
         "ORDER BY at, id", [screening_id, *params])]

@@ -46,6 +46,16 @@ def by_reviewer(project: Project, screening_id: int) -> dict[str, dict[int, stor
     return dict(found)
 
 
+def record_decisions(project: Project, screening_id: int, record_id: int
+                     ) -> dict[str, store.Event]:
+    """reviewer → their current decision on one record (as :func:`by_reviewer`, for the
+    record on screen)."""
+    found: dict[str, store.Event] = {}
+    for event in store.effective_events(project, screening_id, record_id=record_id):
+        found[event.reviewer] = event
+    return dict(sorted(found.items()))
+
+
 # -- conflicts and resolution ------------------------------------------------------------
 
 def resolutions(project: Project, screening_id: int) -> dict[int, store.Event]:

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from litqeval_gui.core.screening.labels import label_text
 from litqeval_gui.core.screening.store import Event
 
 AUDIT_COLUMNS = ("When (UTC)", "Event", "Label", "Reason", "Note", "Reviewer", "Ordering",
@@ -69,7 +70,7 @@ class HistoryList(QWidget):
         self._tags = {record_id: tags for record_id, _label, _title, tags in rows}
         for record_id, label, title, tags in reversed(rows):
             marks = "".join(f"  #{tag}" for tag in tags)
-            item = QListWidgetItem(f"[{label}]{marks}  {title}")
+            item = QListWidgetItem(f"[{label_text(label)}]{marks}  {title}")
             item.setData(Qt.ItemDataRole.UserRole, record_id)
             item.setToolTip(title + (f"\nTags: {', '.join(tags)}" if tags else ""))
             self.list.addItem(item)
@@ -108,7 +109,7 @@ def audit_rows(events: list[Event]) -> list[tuple[str, ...]]:
     rows = []
     for e in events:
         kind = e.kind if e.target is None else f"{e.kind} of #{e.target}"
-        rows.append((e.at[:19].replace("T", " "), f"#{e.id} {kind}", e.label, e.reason, e.note,
+        rows.append((e.at[:19].replace("T", " "), f"#{e.id} {kind}", label_text(e.label), e.reason, e.note,
                      e.reviewer, e.ordering, "" if e.position is None else str(e.position),
                      e.model))
     return rows

@@ -10,13 +10,13 @@ changes the decision); a record undone, or shown when a new ranking arrives, sta
 screen until decided. After
 decisions commit, the stopping panel is read in the background
 (:class:`~.panel_reader.PanelReader`); a ranking job runs after every ``retrain every``
-decisions. "Simulate…" replays the screening with known labels
-(:class:`~.simulation.SimulationDialog`).
+decisions ("Ordering": :class:`~.ordering_choice.OrderingChoice`). "Simulate…" replays
+the screening with known labels (:class:`~.simulation.SimulationDialog`); the decision
+line names whose each label is (:mod:`.decision_line`).
 """
 
 from __future__ import annotations
 
-import html
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -43,22 +43,23 @@ from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.records.model import Record
 from litqeval_gui.core.records.queries import record_detail
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening import store, team
 from litqeval_gui.core.screening.export import decided_records, export_screening
 from litqeval_gui.core.screening.labels import GRADED
 from litqeval_gui.core.screening.panel import Panel
-from litqeval_gui.core.screening.queue import Ordering, list_order, random_order
 from litqeval_gui.core.screening.retrain import Ranking, stored_ranking
 from litqeval_gui.core.screening.session import ScreeningSession
 from litqeval_gui.core.screening.store import Screening
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.screens.screening.deciding import Deciding
+from litqeval_gui.gui.screens.screening.decision_line import decision_text
 from litqeval_gui.gui.screens.screening.fulltext import FullTextDeciding
 from litqeval_gui.gui.screens.screening.history import HistoryList
+from litqeval_gui.gui.screens.screening.ordering_choice import OrderingChoice
 from litqeval_gui.gui.screens.screening.panel_reader import PanelReader
 from litqeval_gui.gui.screens.screening.progress import ProgressPanel
 from litqeval_gui.gui.screens.screening.random_phase import RandomPhaseControl
-from litqeval_gui.gui.screens.screening.ranking import MODELS, ORDERINGS, Prioritiser
+from litqeval_gui.gui.screens.screening.ranking import ORDERINGS, Prioritiser
 from litqeval_gui.gui.screens.screening.seeding import SeedDialog
 from litqeval_gui.gui.screens.screening.simulation import SimulationDialog
 from litqeval_gui.gui.screens.screening.tags import TagBar
@@ -77,7 +78,7 @@ def _terms(text: str) -> list[str]:
     return [t.strip() for t in text.split(",") if t.strip()]
 
 
-class ScreeningView(KeysWhileShown, FullTextDeciding, Deciding, QWidget):
+class ScreeningView(KeysWhileShown, OrderingChoice, FullTextDeciding, Deciding, QWidget):
     """A :class:`~litqeval_gui.gui.screens.Screen` opened on a :class:`Screening`."""
 
     key = "screening"
@@ -329,14 +330,6 @@ class ScreeningView(KeysWhileShown, FullTextDeciding, Deciding, QWidget):
     def labels(self) -> dict[int, str]:
         return self.core.labels
 
-    def _ordering_for(self, key: str) -> Ordering | None:
-        items = store.items(self.session.project, self.screening.id)
-        if key == "list":
-            return list_order(items)
-        if key == "random":
-            return random_order(items, 0)
-        return self.ranking.ordering() if self.ranking else None  # until the retrain
-
     def title_of(self, record_id: int) -> str:
         if record_id not in self._titles:
             self._titles[record_id] = store.record_title(self.session.project, record_id)
@@ -379,10 +372,12 @@ class ScreeningView(KeysWhileShown, FullTextDeciding, Deciding, QWidget):
         label = core.labels.get(record_id)
         self.tag_bar.show_tags(core.shown_tags())
         self.buttons["untag"].setEnabled(bool(core.shown_tags()))
-        shown_note = core.note_of(record_id)
-        note = f" · note: {html.escape(shown_note)}" if shown_note else ""
-        self.decision_label.setText(f"Current decision: <b>{label}</b>{note}" if label
-                                    else f"Not decided yet{note}")
+        project, screening_id = self.session.project, self.screening.id
+        decided = {} if store.is_blind(project, screening_id) else {
+            who: e.label for who, e in team.record_decisions(project, screening_id,
+                                                             record_id).items()}
+        self.decision_label.setText(decision_text(label, decided, core.reviewer,
+                                                  core.note_of(record_id)))
 
     def _where(self, record_id: int, number: int, of: int) -> str:
         """" · list order", and the record's rank in that order only where it differs
@@ -413,7 +408,7 @@ class ScreeningView(KeysWhileShown, FullTextDeciding, Deciding, QWidget):
             self.history.show_history([(r, core.labels[r], self.title_of(r),
                                         core.tags.get(r, ())) for r in core.order])
 
-    # -- terms, ordering and ranking ----------------------------------------------------------
+    # -- terms and question ------------------------------------------------------------------
     def save_terms(self) -> None:
         include, exclude = _terms(self.include_edit.text()), _terms(self.exclude_edit.text())
         if (include, exclude) == (self.include, self.exclude):
@@ -431,39 +426,11 @@ class ScreeningView(KeysWhileShown, FullTextDeciding, Deciding, QWidget):
             self.session.write(parameters.set_value_op(parameters.SCREENING_QUESTION, question),
                                initiator=self)
 
-    def _prioritised(self) -> bool:  # in a random phase no ranking changes the order
-        return self.ordering.currentData() in MODELS and not self.core.random_phase
-
-    def ordering_changed(self) -> None:
-        key = self.ordering.currentData()
-        if key in MODELS:
-            self.session.write(parameters.set_value_op(parameters.SCREENING_MODEL, key),
-                               initiator=self)
-        ordering = self._ordering_for(key)
-        if ordering is not None:
-            self._switch(ordering)
-        if key in MODELS:
-            self.start_ranking()
-
-    def _switch(self, ordering: Ordering) -> None:
-        """Continue in ``ordering``; the record on screen stays until decided."""
-        self.core.switch(ordering)
-        self.show_current()
-
-    def start_ranking(self) -> None:
-        """Retrain in the background; the queue switches when the ranking is ready."""
-        self.since_retrain = 0
-        self.prioritiser.start(self.ordering.currentData() if self._prioritised() else "logistic")
-
-    def _ranked(self, ranking: Ranking) -> None:
-        self.ranking = ranking
-        if self._prioritised():
-            self._switch(ranking.ordering())
-
     def open_simulation(self) -> SimulationDialog:
         """The simulation window of this screening (one, keeping its last results)."""
         if self.simulation is None:
-            self.simulation = SimulationDialog(self.session, self.screening, self)
+            self.simulation = SimulationDialog(self.session, self.screening, self,
+                                               reviewer=lambda: self.core.reviewer)
         self.simulation.show()
         self.simulation.raise_()
         return self.simulation
@@ -489,8 +456,10 @@ class ScreeningView(KeysWhileShown, FullTextDeciding, Deciding, QWidget):
                                                             self.screening)[0]
 
     def export_writer(self, target: Path, fmt: str) -> int:
-        """The records with their decision columns (CSV, XLSX; see core.screening.export)."""
-        return export_screening(self.session.project, self.screening, target, fmt)
+        """The records with their decision columns (CSV, XLSX; see core.screening.export),
+        as the reviewer reads them (a blind screening: their own decisions only)."""
+        return export_screening(self.session.project, self.screening, target, fmt,
+                                reviewer=self.core.reviewer)
 
     def closeEvent(self, event) -> None:  # noqa: N802 — Qt override
         self.prioritiser.stop()  # a ranking arriving later is dropped
