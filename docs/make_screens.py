@@ -215,7 +215,7 @@ def make_screens(folder: Path, names: Sequence[str] = tuple(SCREENS),
 def _make(folder: Path, names: Sequence[str]) -> list[Path]:
     from PySide6.QtWidgets import QApplication
 
-    from litqeval_gui.gui.main_window import demo_path
+    from litqeval_gui.gui.demo_project import demo_path
     from litqeval_gui.gui.settings import Settings
 
     path = run_job(build_demo(demo_path()))

@@ -41,8 +41,8 @@ from litqeval_gui.core.records.exporting import SQLITE_HEADER
 from litqeval_gui.core.records.importing import formats
 from litqeval_gui.core.records.importing.detect import inspect as inspect_format
 from litqeval_gui.core.records.queries import ListInfo
-from litqeval_gui.gui import settings as settings_module
 from litqeval_gui.gui.actions import ActionSet
+from litqeval_gui.gui.demo_project import DemoProject
 from litqeval_gui.gui.icons import icon
 from litqeval_gui.gui.job_status import JobStatus
 from litqeval_gui.gui.jobs import JobRunner
@@ -62,15 +62,9 @@ OPEN_FILTER = f"LitQEval projects (*{SUFFIX});;{formats.open_filter()};;All file
 NO_LISTS_HINT = ("No result lists yet — import a search export\n"
                  "(Ctrl+I or drop a file here)")
 CHOOSE_LIST_HINT = "Choose a list in the sidebar to see its records."
-DEMO_TITLE = "Building the demo project"
 
 
-def demo_path() -> Path:
-    """Where the demo project lives (built on first use)."""
-    return settings_module.data_dir() / "demo.litq"
-
-
-class MainWindow(QMainWindow):
+class MainWindow(DemoProject, QMainWindow):
     """The application window; one project at a time."""
 
     def __init__(self) -> None:
@@ -280,32 +274,6 @@ class MainWindow(QMainWindow):
                                               OPEN_FILTER)
         if name:
             self.open_project(name)
-
-    # -- demo project ------------------------------------------------------------------
-    def open_demo(self) -> None:
-        """Open the demo project, building it in the background the first time."""
-        path = demo_path()
-        if path.is_file():
-            self.open_project(path)
-            return
-        if any(h.title == DEMO_TITLE for h in self.runner.active()):
-            return
-        from litqeval_gui.core.demo import build_demo
-
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.start_view.show_demo_progress((0, 0, "starting"))
-        self.runner.run(DEMO_TITLE, lambda token: build_demo(path, token),
-                        on_success=self.open_project,
-                        on_failure=lambda exc: show_error(self, "Cannot build the demo project",
-                                                          exc))
-
-    def _demo_progress(self, title: str, done: int, total: int, message: str) -> None:
-        if title == DEMO_TITLE:
-            self.start_view.show_demo_progress((done, total, message))
-
-    def _job_ended(self, title: str) -> None:
-        if title == DEMO_TITLE:
-            self.start_view.show_demo_progress(None)
 
     # -- lists and tabs ----------------------------------------------------------------
     def open_selected_list(self) -> None:
