@@ -30,7 +30,9 @@ def test_json_svg_and_csv(built, tmp_path, capsys):
     code, out, err = run(capsys, "prisma", built, "--topic", "T", "--json", "--svg", svg,
                          "--csv", table)
     assert code == 0, err
-    assert json.loads(out) == {
+    document = json.loads(out)
+    assert [r["round"] for r in document.pop("rounds")] == [1]  # one round
+    assert document == {
         "identified": {"PubMed": 14, "Scopus": 8}, "duplicates_removed": 6,
         "removed_automation": 4, "removed_other": 0, "screened": 12,
         "excluded_screening": 3, "sought": 8, "not_retrieved": 1, "assessed": 7,

@@ -128,6 +128,9 @@ class PrismaCounts:
     excluded_fulltext: dict[str, int]
     included_databases: int
     entered: Entered
+    round: int | None = None  # the round counted (None: the whole screening)
+    previous_included: int = 0  # a round's: studies included in the earlier rounds
+    rounds: tuple[PrismaCounts, ...] = ()  # the whole screening's: each round's counts
 
     @property
     def identified(self) -> dict[str, int]:
@@ -142,11 +145,29 @@ class PrismaCounts:
 
     @property
     def included(self) -> int:
-        """Studies included in the review: both columns."""
+        """Studies included in the review (a round's: its new studies): both columns."""
         return self.included_databases + self.entered.other_included
 
+    @property
+    def total_included(self) -> int:
+        """A round's studies with those of the earlier rounds (the review's total)."""
+        return self.previous_included + self.included
+
     def as_json(self) -> dict:
-        """The document ``litqeval prisma --json`` prints (issue 26 §4)."""
+        """The document ``litqeval prisma --json`` prints (issue 26 §4): the whole
+        screening's counts and ``rounds``, each round's (:meth:`round_json`)."""
+        return self._json() | {"rounds": [r.round_json() for r in self.rounds]}
+
+    def round_json(self) -> dict:
+        """A round's counts: its number, lists, the keys of :meth:`as_json` but
+        ``other_methods`` (entered numbers are the whole review's) and
+        ``previous_included``."""
+        document = self._json()
+        del document["other_methods"]
+        return {"round": self.round, "lists": [s.list_name for s in self.sources]} | \
+            document | {"previous_included": self.previous_included}
+
+    def _json(self) -> dict:
         e = self.entered
         return {
             "identified": self.identified, "duplicates_removed": self.duplicates_removed,
@@ -184,6 +205,13 @@ class PrismaCounts:
         rows += [("included", "included_databases", "", self.included_databases),
                  ("included", "included_other_methods", "", e.other_included),
                  ("included", "included", "", self.included)]
+        if self.round is not None:
+            rows += [("included", "previous_included", "", self.previous_included),
+                     ("included", "total_included", "", self.total_included)]
+        for r in self.rounds:  # stage "round N": the round's own counts
+            rows += [(f"round {r.round}", name, detail, n) for stage, name, detail, n
+                     in r.rows() if stage != "other_methods"
+                     and name != "included_other_methods"]
         return rows
 
 
@@ -288,7 +316,9 @@ def _latest(found: list[Screening], phase: str, name: str | None) -> Screening |
 @dataclass(frozen=True)
 class Flow:
     """The records behind each count of the databases-and-registers column (record ids;
-    a work is shown by its screening item, else by its first record in list order)."""
+    a work is shown by its screening item, else by its first record in list order), of
+    the whole screening or of one round (``round``; ``previous_included`` the earlier
+    rounds' included records)."""
 
     sources: tuple[Source, ...]
     identified: dict[str, list[int]]
@@ -304,6 +334,12 @@ class Flow:
     included: list[int]
     screening: Screening | None
     fulltext: Screening | None
+    round: int | None = None
+    previous_included: list[int] = field(default_factory=list)
+
+    @property
+    def total_included(self) -> list[int]:
+        return [*self.previous_included, *self.included]
 
     def records(self, count: str, detail: str = "") -> list[int]:
         """The records of ``count`` (a name of :meth:`PrismaCounts.rows`; ``detail`` the
@@ -312,16 +348,40 @@ class Flow:
                                "included"}.get(count, count), None)
         if isinstance(found, dict):
             return list(found.get(detail, []))
-        if count in ("sources", "screening", "fulltext") or found is None:
+        if count in ("sources", "screening", "fulltext", "round") or found is None:
             raise LitqError(f"no records behind the count {count!r}")
         return list(found)
 
 
-def _identification(project: Project, import_ids: list[int], labels: dict[int, str]
+def rounds(project: Project, screening: Screening) -> dict[int, list[int]]:
+    """The screening's identification rounds, oldest first: round → its lists (import
+    ids, in the screening's order). Round 1 is the lists the screening was created with;
+    each search update that added works (``screening_rounds``) begins the next, and a
+    list added after it that brought nothing new counts in it."""
+    numbers = [row[0] for row in project.db.execute(
+        "SELECT DISTINCT round FROM screening_items WHERE screening_id = ? UNION "
+        "SELECT round FROM screening_rounds WHERE screening_id = ? ORDER BY 1",
+        [screening.id, screening.id])]
+    found: dict[int, list[int]] = {number: [] for number in [1, *numbers]}
+    began = dict(project.db.execute(
+        "SELECT import_id, round FROM screening_rounds WHERE screening_id = ? "
+        "AND import_id IS NOT NULL", [screening.id]).fetchall())
+    current = 1
+    for import_id in screening.lists:
+        current = began.get(import_id, current)
+        found[current].append(import_id)
+    return found
+
+
+def _identification(project: Project, import_ids: list[int], labels: dict[int, str],
+                    counted: set[int]
                     ) -> tuple[list[Source], dict[str, list[int]], dict[int, int], list[int]]:
-    """Each live list's source, the records per database, each work's first record (list
-    order, then rank) and the records that repeat a work already seen (duplicates)."""
+    """Each ``counted`` live list's source, the records per database, each work first
+    seen in a counted list with its first record (list order, then rank) and the records
+    of counted lists that repeat a work already seen (duplicates); the other lists
+    (earlier rounds) only make their works seen."""
     sources, by_database = [], {}
+    seen: set[int] = set()
     first: dict[int, int] = {}
     duplicates = []
     for import_id in import_ids:
@@ -329,18 +389,21 @@ def _identification(project: Project, import_ids: list[int], labels: dict[int, s
                                  "WHERE id = ?", [import_id]).fetchone()
         if row is None:
             continue
-        database = row[1].strip()
-        name = labels.get(import_id) or DATABASE_NAMES.get(database.casefold(),
-                                                           database) or row[0]
         ids = []
         for record_id, work_id in project.db.execute(
                 "SELECT id, work_id FROM records WHERE import_id = ? ORDER BY rank, id",
                 [import_id]):
             ids.append(record_id)
-            if work_id in first:
+            if import_id in counted and work_id in seen:
                 duplicates.append(record_id)
-            else:
+            elif import_id in counted:
                 first[work_id] = record_id
+            seen.add(work_id)
+        if import_id not in counted:
+            continue
+        database = row[1].strip()
+        name = labels.get(import_id) or DATABASE_NAMES.get(database.casefold(),
+                                                           database) or row[0]
         sources.append(Source(row[0], name, len(ids)))
         by_database.setdefault(name, []).extend(ids)
     return sources, by_database, first, duplicates
@@ -351,30 +414,69 @@ def _included(screening: Screening, label: str) -> bool:
         else label == "include"
 
 
+def _work_rounds(project: Project, screening: Screening) -> dict[int, int]:
+    """Each work of the screening's items → the round its item joined in."""
+    return dict(project.db.execute(
+        "SELECT r.work_id, i.round FROM screening_items i JOIN records r ON r.id = "
+        "i.record_id WHERE i.screening_id = ?", [screening.id]).fetchall())
+
+
+def _works(project: Project, record_ids: list[int]) -> dict[int, int]:
+    """Record id → work id."""
+    found: dict[int, int] = {}
+    for start in range(0, len(record_ids), 500):
+        page = record_ids[start:start + 500]
+        found |= dict(project.db.execute(
+            f"SELECT id, work_id FROM records WHERE id IN ({','.join('?' * len(page))})",
+            page).fetchall())
+    return found
+
+
 def prisma_flow(project: Project, topic: str, *, screening: str | None = None,
-                fulltext: str | None = None) -> Flow:
+                fulltext: str | None = None, round_number: int | None = None) -> Flow:
     """The records behind the topic's counts (module docstring). ``screening``/``fulltext``
-    name the title/abstract and full-text screenings (default: the newest of each)."""
+    name the title/abstract and full-text screenings (default: the newest of each);
+    ``round_number`` counts one round of the title/abstract screening (:func:`rounds`):
+    its lists' records, the works first seen in them, its items and the full-text
+    records of its works; an unknown round is refused in one line."""
     topic_id = project.topic_id(topic)
     found = store.screenings(project, topic)
     first = _latest(found, TITLE_ABSTRACT, screening)
     second = _latest(found, FULL_TEXT, fulltext)
-    import_ids = list(first.lists) if first else [row[0] for row in project.db.execute(
-        "SELECT id FROM live_imports WHERE topic_id = ? AND role = 'results' ORDER BY id",
-        [topic_id])]
+    if first is None:
+        if round_number is not None:
+            raise LitqError(f"topic {topic!r} has no title/abstract screening: no rounds")
+        import_ids = [row[0] for row in project.db.execute(
+            "SELECT id FROM live_imports WHERE topic_id = ? AND role = 'results' "
+            "ORDER BY id", [topic_id])]
+        counted = set(import_ids)
+    else:
+        by_round = rounds(project, first)
+        if round_number is not None and round_number not in by_round:
+            raise LitqError(f"screening {first.name!r} has no round {round_number} (rounds "
+                            f"1–{max(by_round)})")
+        import_ids = [i for number, lists in by_round.items()
+                      if round_number is None or number <= round_number for i in lists]
+        counted = set(by_round[round_number]) if round_number is not None else \
+            set(import_ids)
     sources, by_database, work_first, duplicates = _identification(
-        project, import_ids, source_labels(project, topic))
+        project, import_ids, source_labels(project, topic), counted)
 
-    decided = store.current_decisions(project, first.id) if first else []
-    final = team.final_events(project, first.id) if first else []  # resolutions count
+    work_round = _work_rounds(project, first) if first is not None else {}
+    record_work = _works(project, [*(store.items(project, first.id) if first else []),
+                                   *(store.items(project, second.id) if second else [])])
+
+    def of_round(record_id: int, number: int | None = round_number) -> bool:
+        return number is None or work_round.get(record_work.get(record_id), 1) == number
+
+    decided = [e for e in store.current_decisions(project, first.id) if of_round(e.record_id)
+               ] if first else []
+    every_final = team.final_events(project, first.id) if first else []  # resolutions count
+    final = [e for e in every_final if of_round(e.record_id)]
     automation, filtered = [], []
     if first is not None:
-        work_of = {record: work for work, record in work_first.items()}
-        items = store.items(project, first.id)
-        marks = ",".join("?" * len(items))
-        work_of |= dict(project.db.execute(
-            f"SELECT id, work_id FROM records WHERE id IN ({marks})", items)) if items else {}
-        shown = {work_of[r]: r for r in items if r in work_of}  # work → its screening item
+        work_of = {record: work for work, record in work_first.items()} | record_work
+        shown = {work_of[r]: r for r in store.items(project, first.id) if r in work_of}
         done = {work_of.get(e.record_id) for e in decided}
         is_filtered = first.record_filter != RecordFilter()
         for work, record in work_first.items():
@@ -385,10 +487,17 @@ def prisma_flow(project: Project, topic: str, *, screening: str | None = None,
             else:
                 filtered.append(record)
 
-    sought, not_retrieved, assessed, included = [], [], [], []
+    def earlier(record_id: int) -> bool:
+        return round_number is not None and \
+            work_round.get(record_work.get(record_id), 1) < round_number
+
+    sought, not_retrieved, assessed, included, previous = [], [], [], [], []
     reasons: dict[str, list[int]] = {}
     if second is not None:
-        final_second = team.final_events(project, second.id)
+        every_second = team.final_events(project, second.id)
+        previous = [e.record_id for e in every_second
+                    if earlier(e.record_id) and _included(second, e.label)]
+        final_second = [e for e in every_second if of_round(e.record_id)]
         decided_second = {e.record_id for e in final_second}
         sought = [r for r in store.items(project, second.id) if r in decided_second]
         for e in final_second:
@@ -403,6 +512,8 @@ def prisma_flow(project: Project, topic: str, *, screening: str | None = None,
                 reasons.setdefault(e.reason.strip() or NO_REASON, []).append(e.record_id)
     elif first is not None:
         included = [e.record_id for e in final if _included(first, e.label)]
+        previous = [e.record_id for e in every_final
+                    if earlier(e.record_id) and _included(first, e.label)]
 
     return Flow(
         sources=tuple(sources), identified=by_database, duplicates_removed=duplicates,
@@ -412,13 +523,11 @@ def prisma_flow(project: Project, topic: str, *, screening: str | None = None,
                             if not is_relevant(first.scheme, e.label)] if first else [],
         sought=sought, not_retrieved=not_retrieved, assessed=assessed,
         excluded_fulltext=dict(sorted(reasons.items())), included=included,
-        screening=first, fulltext=second)
+        screening=first, fulltext=second, round=round_number, previous_included=previous)
 
 
-def prisma_counts(project: Project, topic: str, *, screening: str | None = None,
-                  fulltext: str | None = None) -> PrismaCounts:
-    """The topic's PRISMA 2020 counts (module docstring); arguments as :func:`prisma_flow`."""
-    flow = prisma_flow(project, topic, screening=screening, fulltext=fulltext)
+def _counts(flow: Flow, topic: str, numbers: Entered,
+            per_round: tuple[PrismaCounts, ...] = ()) -> PrismaCounts:
     return PrismaCounts(
         topic=topic, screening=flow.screening.name if flow.screening else None,
         fulltext=flow.fulltext.name if flow.fulltext else None, sources=flow.sources,
@@ -428,4 +537,35 @@ def prisma_counts(project: Project, topic: str, *, screening: str | None = None,
         excluded_screening=len(flow.excluded_screening), sought=len(flow.sought),
         not_retrieved=len(flow.not_retrieved), assessed=len(flow.assessed),
         excluded_fulltext={k: len(v) for k, v in flow.excluded_fulltext.items()},
-        included_databases=len(flow.included), entered=entered(project, topic))
+        included_databases=len(flow.included), entered=numbers, round=flow.round,
+        previous_included=len(flow.previous_included), rounds=per_round)
+
+
+def prisma_counts(project: Project, topic: str, *, screening: str | None = None,
+                  fulltext: str | None = None, round_number: int | None = None
+                  ) -> PrismaCounts:
+    """The topic's PRISMA 2020 counts (module docstring); arguments as :func:`prisma_flow`.
+    The whole screening's carry each round's counts (``rounds``, without the entered
+    numbers, which are the whole review's); one round's carry the entered numbers (its
+    diagram is the review's newest version) and the earlier rounds' included studies."""
+    flow = prisma_flow(project, topic, screening=screening, fulltext=fulltext,
+                       round_number=round_number)
+    numbers = entered(project, topic)
+    if round_number is not None or flow.screening is None:
+        return _counts(flow, topic, numbers)
+    per_round = tuple(
+        _counts(prisma_flow(project, topic, screening=screening, fulltext=fulltext,
+                            round_number=number), topic, Entered())
+        for number in rounds(project, flow.screening))
+    return _counts(flow, topic, numbers, per_round)
+
+
+def diagram_round(project: Project, topic: str, *, screening: str | None = None,
+                  round_number: int | None = None) -> int | None:
+    """The round the diagram shows: ``round_number`` when given, else the newest round
+    of a screening with more than one (the update layout), else None (the whole flow)."""
+    if round_number is not None:
+        return round_number
+    chosen = _latest(store.screenings(project, topic), TITLE_ABSTRACT, screening)
+    numbers = list(rounds(project, chosen)) if chosen is not None else []
+    return numbers[-1] if len(numbers) > 1 else None

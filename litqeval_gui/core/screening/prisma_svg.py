@@ -4,7 +4,12 @@ no drawing library), and the counts as CSV.
 The layout is the official PRISMA 2020 template for new reviews: phase bands on the left
 (Identification, Screening, Included), the databases-and-registers column with its
 boxes of removed and excluded records on the right of each step, and the other-methods
-column when the user entered any of its numbers. Each line that shows a count is a
+column when the user entered any of its numbers. Counts of a round after the first
+(:attr:`PrismaCounts.round`, a search update) take the template for updated reviews:
+a "Previous studies" column (``previous_included``: studies and reports included in
+the previous version) on the left, the round's flow as the new studies' (its includes
+are "New studies included in review") and a "Total studies included in review" box
+(``total_included``) below, fed by both. Each line that shows a count is a
 ``<text>`` with ``data-count`` (the count's name in :meth:`PrismaCounts.rows`) and
 ``data-detail`` (the database, source or reason; empty for the others; and
 ``data-column="other_methods"`` in that column), so the app can
@@ -68,6 +73,19 @@ def _boxes(c: PrismaCounts) -> dict[str, list[Line]]:
         "included": [_count("Studies included in review", "included", c.included),
                      _count("Reports of included studies", "included", c.included)],
     }
+    if _update(c):
+        boxes |= {
+            "previous": [_count("Studies included in previous version of review",
+                                "previous_included", c.previous_included),
+                         _count("Reports of studies included in previous version of review",
+                                "previous_included", c.previous_included)],
+            "included": [_count("New studies included in review", "included", c.included),
+                         _count("Reports of new included studies", "included", c.included)],
+            "total": [_count("Total studies included in review", "total_included",
+                             c.total_included),
+                      _count("Reports of total included studies", "total_included",
+                             c.total_included)],
+        }
     if e.other_used:
         boxes |= {
             "other_identified": [("Records identified from:", "", ""), *(
@@ -83,6 +101,11 @@ def _boxes(c: PrismaCounts) -> dict[str, list[Line]]:
                 or [("none", "", "")])],
         }
     return boxes
+
+
+def _update(counts: PrismaCounts) -> bool:
+    """Whether the diagram takes the update layout: it shows a round after the first."""
+    return counts.round is not None and counts.round > 1
 
 
 def _wrapped(lines: list[Line]) -> list[list[str]]:
@@ -155,37 +178,46 @@ class _Drawing:
 def prisma_svg(counts: PrismaCounts) -> str:
     """The diagram (module docstring) as SVG text."""
     boxes = _boxes(counts)
-    other = counts.entered.other_used
-    x0 = MARGIN + SIDE + 10
+    other, update = counts.entered.other_used, _update(counts)
+    previous = MARGIN + SIDE + 10  # the previous-studies column (update layout)
+    x0 = previous + (BOX + COLUMN_GAP if update else 0)
     x1 = x0 + BOX + GAP
     x2 = x1 + BOX + COLUMN_GAP
     x3 = x2 + BOX + GAP
     width = (x3 if other else x1) + BOX + MARGIN
     # rows: (left box, right box, other left, other right); other-methods boxes start at
-    # the "sought" row, as in the template
+    # the "sought" row, as in the template; the update layout's previous studies beside
+    # the first row and the total below the new studies
     rows = [("identified", "removed", "other_identified", None),
             ("screened", "excluded", None, None),
             ("sought", "not_retrieved", "other_sought", "other_not_retrieved"),
             ("assessed", "excluded_fulltext", "other_assessed", "other_excluded"),
             ("included", None, None, None)]
+    if update:
+        rows.append(("total", None, None, None))
     tops, heights = [], []
     y = MARGIN + HEADER + 14
-    for row in rows:
-        h = max(_height(boxes[name]) for name in row if name and name in boxes)
-        h = max(h, INCLUDED_HEIGHT) if row[0] == "included" else h
+    for index, row in enumerate(rows):
+        names = [*row, "previous" if update and index == 0 else None]
+        h = max(_height(boxes[name]) for name in names if name and name in boxes)
+        h = max(h, INCLUDED_HEIGHT) if row[0] in ("included", "total") else h
         tops.append(y)
         heights.append(h)
         y += h + ROW_GAP
     height = y - ROW_GAP + MARGIN
-    d = _Drawing(width, height, f"PRISMA 2020 flow diagram: {counts.topic}")
+    round_text = f" (search update: round {counts.round})" if update else ""
+    d = _Drawing(width, height, f"PRISMA 2020 flow diagram: {counts.topic}{round_text}")
 
-    d.band(x0, MARGIN, x1 + BOX - x0, HEADER,
-           "Identification of studies via databases and registers", DATABASES_FILL)
+    if update:
+        d.band(previous, MARGIN, BOX, HEADER, "Previous studies", OTHER_FILL)
+    d.band(x0, MARGIN, x1 + BOX - x0, HEADER, "Identification of "
+           f"{'new ' if update else ''}studies via databases and registers", DATABASES_FILL)
     if other:
         d.band(x2, MARGIN, x3 + BOX - x2, HEADER,
-               "Identification of studies via other methods", OTHER_FILL)
+               f"Identification of {'new ' if update else ''}studies via other methods",
+               OTHER_FILL)
     for label, first, last in (("Identification", 0, 0), ("Screening", 1, 3),
-                               ("Included", 4, 4)):
+                               ("Included", 4, len(rows) - 1)):
         d.band(MARGIN, tops[first], SIDE, tops[last] + heights[last] - tops[first], label,
                BAND_FILL, vertical=True)
 
@@ -203,6 +235,11 @@ def prisma_svg(counts: PrismaCounts) -> str:
     middle = x0 + BOX / 2
     for above in range(len(rows) - 1):
         d.arrow((middle, tops[above] + heights[above]), (middle, tops[above + 1]))
+    if update:
+        d.box(previous, tops[0], heights[0], boxes["previous"])
+        total_middle = tops[-1] + heights[-1] / 2
+        d.arrow((previous + BOX / 2, tops[0] + heights[0]),
+                (previous + BOX / 2, total_middle), (x0, total_middle))
     if other:
         middle = x2 + BOX / 2
         d.arrow((middle, tops[0] + heights[0]), (middle, tops[2]))

@@ -59,13 +59,16 @@ def test_counts_number_by_number(built):
 def test_json_document_has_the_issue_keys(built):
     with Project.open(built, readonly=True) as project:
         document = prisma_counts(project, "T").as_json()
-    assert document == {
+    whole = {
         "identified": {"PubMed": 14, "Scopus": 8}, "duplicates_removed": 6,
         "removed_automation": 4, "removed_other": 0, "screened": 12,
         "excluded_screening": 3, "sought": 8, "not_retrieved": 1, "assessed": 7,
-        "excluded_fulltext": {"wrong population": 2, "wrong study design": 1}, "included": 4,
-        "other_methods": {"identified": {}, "sought": 0, "not_retrieved": 0, "assessed": 0,
-                          "excluded": {}, "included": 0}}
+        "excluded_fulltext": {"wrong population": 2, "wrong study design": 1}, "included": 4}
+    other = {"identified": {}, "sought": 0, "not_retrieved": 0, "assessed": 0,
+             "excluded": {}, "included": 0}
+    assert document == whole | {"other_methods": other, "rounds": [  # one round: the same
+        {"round": 1, "lists": ["pubmed", "scopus", "update"]} | whole
+        | {"previous_included": 0}]}
 
 
 def test_without_full_text_the_full_text_numbers_are_zero(built):
@@ -159,13 +162,14 @@ def test_svg_parses_and_holds_every_count(built, tmp_path, other):
         c = prisma_counts(project, "T")
     text = prisma_svg(c)
     wanted = {(name, detail, n) for stage, name, detail, n in c.rows()
-              if (other or stage != "other_methods")
+              if (other or stage != "other_methods") and not stage.startswith("round ")
               and name not in ("included_databases", "included_other_methods")}
     assert _svg_counts(text) == wanted
     words = " ".join(ET.fromstring(text).itertext())
     assert ("Identification of studies via other methods" in words) is other
     assert sorted(counted_lines(text).values()) == sorted([  # the clickable ones
         *((name, detail) for stage, name, detail, _ in c.rows() if stage != "other_methods"
+          and not stage.startswith("round ")
           and name not in ("included_databases", "included_other_methods")),
         ("included", "")])  # twice: studies and reports
     for heading in ("Identification", "Screening", "Included", "Records screened",
