@@ -12,6 +12,7 @@ import pytest
 from litqeval_gui.cli import main
 from litqeval_gui.cli import prisma as command
 from tests.support.prisma import build_review
+from tests.support.prisma_rounds import ROUND_1, ROUND_2, build_two_rounds
 
 
 def run(capsys, *args):
@@ -156,3 +157,26 @@ def _svg(built, tmp_path, capsys):
     path = tmp_path / "size.svg"
     run(capsys, "prisma", built, "--topic", "T", "--svg", path)
     return path
+
+
+def test_a_grown_screening_draws_its_newest_round_and_lists_each_round(tmp_path, capsys):
+    built = build_two_rounds(tmp_path)
+    svg, first = tmp_path / "flow.svg", tmp_path / "first.svg"
+    code, out, err = run(capsys, "prisma", built, "--topic", "T", "--json", "--svg", svg)
+    assert code == 0, err
+    document = json.loads(out)
+    assert document["screened"] == 13 and document["rounds"] == [ROUND_1, ROUND_2]
+    texts = {e.get("data-count"): e.text for e in ET.parse(svg).iter() if e.get("data-count")}
+    assert texts["previous_included"].endswith("(n = 2)")
+    assert texts["total_included"].endswith("(n = 3)")
+    code, out, err = run(capsys, "prisma", built, "--topic", "T", "--round", "1", "--svg",
+                         first)
+    assert code == 0, err
+    assert "round 2 (pubmed-2, embase-2): identified 12, duplicates 8, screened 3" in out
+    assert "the diagram shows round 1\n" in out
+    counted = {e.get("data-count") for e in ET.parse(first).iter() if e.get("data-count")}
+    assert "previous_included" not in counted and "included" in counted
+    code, out, err = run(capsys, "prisma", built, "--topic", "T", "--round", "3", "--svg",
+                         first)
+    assert code != 0 and "screening 'ta' has no round 3 (rounds 1–2)" in err
+

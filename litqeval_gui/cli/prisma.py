@@ -21,6 +21,7 @@ from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.export import export_audit
 from litqeval_gui.core.screening.prisma import (
     PrismaCounts,
+    diagram_round,
     entered,
     entered_op,
     prisma_counts,
@@ -75,6 +76,12 @@ def _text(c: PrismaCounts) -> str:
                        f"{e.other_not_retrieved:,}, assessed {e.other_assessed:,}, excluded "
                        f"{sum(e.other_excluded.values()):,}")
     lines.append(f"studies included: {c.included:,}")
+    if len(c.rounds) > 1:
+        lines += [f"round {r.round} ({', '.join(s.list_name for s in r.sources) or 'no lists'}):"
+                  f" identified {sum(r.identified.values()):,}, duplicates "
+                  f"{r.duplicates_removed:,}, screened {r.screened:,}, excluded "
+                  f"{r.excluded_screening:,}, assessed {r.assessed:,}, included "
+                  f"{r.included:,}" for r in c.rounds]
     return "\n".join(lines)
 
 
@@ -98,16 +105,24 @@ def cmd_prisma(args: argparse.Namespace) -> None:
             project.write(op)
         counts = prisma_counts(project, args.topic, screening=args.screening,
                                fulltext=args.fulltext)
+        shown = diagram_round(project, args.topic, screening=args.screening,
+                              round_number=args.round)
+        drawn = counts if shown is None else prisma_counts(
+            project, args.topic, screening=args.screening, fulltext=args.fulltext,
+            round_number=shown)
     written = []
     if args.svg:
-        written.append(str(write_prisma_svg(counts, args.svg, project=args.project)))
+        written.append(str(write_prisma_svg(drawn, args.svg, project=args.project)))
     if args.csv:
         written.append(str(write_prisma_csv(counts, args.csv, project=args.project)))
     for image in (args.png, args.pdf):
         if image is not None:
-            written.append(str(render_diagram(counts, image, args.project)))
+            written.append(str(render_diagram(drawn, image, args.project)))
+    notes = [f"the diagram shows round {shown}" + (
+        " (the update layout: earlier rounds are the previous version)" if shown > 1
+        else "")] if shown is not None and (args.svg or args.png or args.pdf) else []
     emit(args, counts.as_json(),
-         lambda: "\n".join([_text(counts), *(f"wrote {path}" for path in written)]))
+         lambda: "\n".join([_text(counts), *notes, *(f"wrote {path}" for path in written)]))
 
 
 RENDER_FLAG = "--render-svg"  # packaging/launch.py dispatches it to gui/render_svg.py
@@ -155,6 +170,13 @@ def register(command: Command) -> None:
     p.add_argument("--topic", required=True)
     p.add_argument("--screening", help="the title/abstract screening (default: the newest)")
     p.add_argument("--fulltext", help="the full-text screening (default: the newest)")
+    p.add_argument("--round", type=int, metavar="N",
+                   help="draw the diagram of search round N of the screening (1: the first "
+                        "searches; a later round in PRISMA 2020's template for updated "
+                        "reviews, earlier rounds as the previous version). Default: the "
+                        "newest round when the screening grew with search updates, else "
+                        "the whole flow. --json and --csv always give the whole screening "
+                        "with each round under 'rounds'")
     p.add_argument("--svg", type=Path, metavar="OUT.svg", help="write the diagram")
     p.add_argument("--csv", type=Path, metavar="OUT.csv", help="write the counts")
     p.add_argument("--png", type=Path, metavar="OUT.png",
