@@ -48,7 +48,8 @@ records and where each stopping rule would have stopped, over several seeds.</li
 <b>File ▸ Export My Decisions…</b> and, in the other copy, <b>File ▸ Merge Decisions…</b>
 (a decisions file or the whole copy; merging twice changes nothing).
 <b>Topic ▸ Screening Conflicts…</b> lists where the reviewers disagree, side by side:
-↑/↓ move, I/E/M (0–3) resolve as the name in <i>Resolve as</i>, Shift+key as consensus;
+↑/↓ move, I/E/M (0–3) resolve as the name in <i>Resolve as</i>, Shift+key as consensus
+(at full text E asks for the exclusion's reason and U resolves as not retrieved);
 beside it their agreement (Cohen's κ with its 95 % interval, before and after
 resolution). The screener's <i>Limit to</i> serves only the open conflicts, or the records
 only one other reviewer has seen.</li>

@@ -11,6 +11,7 @@ from PySide6.QtCore import QSize
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
 
+from litqeval_gui.core.screening.labels import NOT_RETRIEVED, label_text
 from litqeval_gui.core.screening.models import Trust
 from litqeval_gui.core.screening.panel import RECOMMENDED, Panel, Verdict
 from litqeval_gui.core.screening.queue import Ordering
@@ -21,7 +22,7 @@ GO_ON_TEXT = "… keep screening"
 
 
 LABEL_COUNTED = {"include": "included", "exclude": "excluded", "maybe": "maybe",
-                 "not_retrieved": "not retrieved"}
+                 NOT_RETRIEVED: label_text(NOT_RETRIEVED)}
 SHARED = ("rule", "screened", "N")  # the same for every rule: shown once, in the counts
 SHOWN_PAIRS = 3  # evidence pairs on the panel; all of them in the tooltip
 
