@@ -16,6 +16,7 @@ from litqeval_gui.gui.screens.prisma.render import PNG_SCALE, save_diagram
 from litqeval_gui.gui.session import ProjectSession
 from tests.gui.themed import shoot_both
 from tests.support.prisma import ANN, build_review
+from tests.support.prisma_rounds import build_two_rounds
 
 
 def test_the_diagram_follows_decisions_and_entered_numbers(window, tmp_path, qtbot, shot):
@@ -115,3 +116,31 @@ def test_saved_as_svg_png_and_pdf(tmp_path, qtbot, shot):
 def _sized(view):
     view.resize(1000, 640)
     return view
+
+
+def test_a_grown_screening_is_drawn_round_by_round(tmp_path, qtbot, shot):
+    session = ProjectSession(Project.open(build_two_rounds(tmp_path)))
+    try:
+        view = PrismaView(session, "T")
+        qtbot.addWidget(view)
+        assert view.round == 2 and view.round_box.isVisibleTo(view)
+        assert [view.round_box.itemText(i) for i in range(view.round_box.count())] == [
+            "Round 1 (first searches)", "Round 2 (search update)"]
+        c = view.counts
+        assert (c.screened, c.included, c.previous_included, c.total_included) == (3, 1, 2, 3)
+        assert "Previous studies" in view.svg and view.diagram.renderer().isValid()
+        lines = {count: element for element, count in counted_lines(view.svg).items()}
+        for count, wanted in ((("total_included", ""), 3), (("previous_included", ""), 2),
+                              (("screened", ""), 3), (("identified", "Embase"), 2)):
+            where = view.diagram.renderer().boundsOnElement(lines[count]).center()
+            assert view.number_clicked(where).table.rowCount() == wanted, count
+            view.records_dialog.reject()
+        shoot_both(shot, lambda: _sized(PrismaView(session, "T")), "prisma_update")
+        view.round_box.setCurrentIndex(0)
+        view.round_box.activated.emit(0)
+        assert view.round == 1 and "Previous studies" not in view.svg
+        assert (view.counts.screened, view.counts.included) == (10, 2)
+        view.refresh()  # a redraw keeps the chosen round
+        assert view.round == 1
+    finally:
+        assert session.close()

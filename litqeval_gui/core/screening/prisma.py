@@ -560,12 +560,19 @@ def prisma_counts(project: Project, topic: str, *, screening: str | None = None,
     return _counts(flow, topic, numbers, per_round)
 
 
+def round_numbers(project: Project, topic: str, *, screening: str | None = None
+                  ) -> list[int]:
+    """The rounds of the title/abstract screening counted (:func:`rounds`; none without
+    one)."""
+    chosen = _latest(store.screenings(project, topic), TITLE_ABSTRACT, screening)
+    return list(rounds(project, chosen)) if chosen is not None else []
+
+
 def diagram_round(project: Project, topic: str, *, screening: str | None = None,
                   round_number: int | None = None) -> int | None:
     """The round the diagram shows: ``round_number`` when given, else the newest round
     of a screening with more than one (the update layout), else None (the whole flow)."""
     if round_number is not None:
         return round_number
-    chosen = _latest(store.screenings(project, topic), TITLE_ABSTRACT, screening)
-    numbers = list(rounds(project, chosen)) if chosen is not None else []
+    numbers = round_numbers(project, topic, screening=screening)
     return numbers[-1] if len(numbers) > 1 else None

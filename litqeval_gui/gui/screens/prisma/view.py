@@ -3,7 +3,9 @@ from the project and redrawn when decisions, lists or the entered numbers change
 buttons to save it (SVG, PNG, PDF), save its counts (CSV) and enter the numbers no
 import gives (records removed before import, the other-methods column). A click on a
 number of the databases-and-registers column lists its records
-(:meth:`~litqeval_gui.core.screening.prisma.Flow.records`).
+(:meth:`~litqeval_gui.core.screening.prisma.Flow.records`). A screening that grew with
+search updates is drawn round by round (its newest round first, in PRISMA 2020's
+template for updated reviews; a box above the diagram picks another round).
 
 The diagram is a document for a report: it keeps its white page in the dark theme.
 """
@@ -17,6 +19,7 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtSvgWidgets import QSvgWidget
 from PySide6.QtWidgets import (
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -37,9 +40,11 @@ from litqeval_gui.core.records.model import Record
 from litqeval_gui.core.screening.prisma import (
     Entered,
     PrismaCounts,
+    diagram_round,
     entered_op,
     prisma_counts,
     prisma_flow,
+    round_numbers,
     source_labels,
     source_labels_op,
 )
@@ -58,7 +63,9 @@ HEADINGS = {"identified": "Records identified", "duplicates_removed": "Duplicate
             "screened": "Records screened", "excluded_screening": "Records excluded",
             "sought": "Reports sought for retrieval", "not_retrieved": "Reports not retrieved",
             "assessed": "Reports assessed for eligibility",
-            "excluded_fulltext": "Reports excluded", "included": "Studies included"}
+            "excluded_fulltext": "Reports excluded", "included": "Studies included",
+            "previous_included": "Studies included in the previous version",
+            "total_included": "Total studies included"}
 
 
 class Diagram(QSvgWidget):
@@ -86,6 +93,13 @@ class PrismaView(LiveTopicScreen, QWidget):
         self.numbers_dialog: NumbersDialog | None = None
         self.records_dialog: RecordsDialog | None = None
         self.svg = ""
+        self.round: int | None = None  # the round drawn (None: the whole flow)
+        self.round_box = QComboBox()
+        self.round_box.setToolTip("The search round the diagram shows: a later round is "
+                                  "drawn as an update of the review (PRISMA 2020's template "
+                                  "for updated reviews), the earlier rounds as its previous "
+                                  "version")
+        self.round_box.activated.connect(lambda _: self.refresh())
         self.diagram = Diagram()
         self.diagram.setToolTip("The PRISMA 2020 flow diagram of the topic, counted from "
                                 "its lists and screenings; click a number to list its "
@@ -107,6 +121,7 @@ class PrismaView(LiveTopicScreen, QWidget):
             button.clicked.connect(slot)
             buttons.addWidget(button)
         buttons.addStretch(1)
+        buttons.addWidget(self.round_box)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(buttons)
@@ -125,8 +140,23 @@ class PrismaView(LiveTopicScreen, QWidget):
 
     # -- showing ---------------------------------------------------------------------
     def refresh(self) -> None:
-        """Count again and redraw."""
-        self.counts = prisma_counts(self.session.project, self.topic)
+        """Count again and redraw (the round chosen in the box; the newest when the
+        screening grew since, or when none is chosen)."""
+        project = self.session.project
+        numbers = round_numbers(project, self.topic)
+        shown = [self.round_box.itemData(i) for i in range(self.round_box.count())]
+        chosen = self.round_box.currentData()
+        self.round = chosen if shown == numbers and chosen in numbers else \
+            diagram_round(project, self.topic)  # a new round is shown when it comes
+        if shown != numbers:
+            self.round_box.clear()
+            for number in numbers if len(numbers) > 1 else []:
+                self.round_box.addItem(f"Round {number}" + (
+                    " (first searches)" if number == 1 else " (search update)"), number)
+        if self.round is not None:
+            self.round_box.setCurrentIndex(numbers.index(self.round))
+        self.round_box.setVisible(self.round is not None)
+        self.counts = prisma_counts(project, self.topic, round_number=self.round)
         self.svg = prisma_svg(self.counts)
         self.diagram.load(self.svg.encode("utf-8"))
         self.diagram.setFixedSize(self.diagram.renderer().defaultSize())
@@ -134,7 +164,9 @@ class PrismaView(LiveTopicScreen, QWidget):
         self.source.setText(
             f"Title/abstract screening: <b>{c.screening or 'none'}</b>; full text: "
             f"<b>{c.fulltext or 'none (its numbers are zero)'}</b>. The newest screening "
-            "of each phase is counted.")
+            "of each phase is counted." + (
+                f" Search round <b>{c.round}</b> of {len(numbers)}: earlier rounds are "
+                "the previous version of the review." if c.round else ""))
 
     # -- the records behind a number -------------------------------------------------
     def count_at(self, point: QPointF) -> tuple[str, str] | None:
@@ -152,7 +184,8 @@ class PrismaView(LiveTopicScreen, QWidget):
             return None
         count, detail = found
         project = self.session.project
-        record_ids = prisma_flow(project, self.topic).records(count, detail)
+        record_ids = prisma_flow(project, self.topic, round_number=self.round).records(
+            count, detail)
         records = queries.records_by_id(project, record_ids)
         if self.records_dialog is None:
             self.records_dialog = RecordsDialog(self)
@@ -178,8 +211,8 @@ class PrismaView(LiveTopicScreen, QWidget):
 
     def save_counts(self) -> None:
         name, _ = self._ask("Save Counts", ".csv", "CSV (*.csv)")
-        if name and self.counts is not None:
-            counts = self.counts
+        if name:  # the whole screening's, with each round's (as litqeval prisma --csv)
+            counts = prisma_counts(self.session.project, self.topic)
             self._saving(lambda: write_prisma_csv(counts, name,
                                                   project=self.session.project.path))
 
