@@ -28,6 +28,12 @@ decided records, ``sought`` both (its undecided items are not counted yet, so so
 not retrieved = assessed), ``excluded_fulltext`` its other exclusions per reason, and
 ``included`` its includes (without a full-text screening: the title/abstract includes).
 
+A screening that grew with search updates (:mod:`.updates`) has rounds
+(:func:`rounds`); ``round_number`` counts one: its lists' records, the duplicates of
+works seen before (earlier rounds, or earlier in the round), the works first seen in it,
+its items, the full-text records of its works, and ``previous_included``, the earlier
+rounds' includes (PRISMA 2020's template for updated reviews; docs/prisma.md).
+
 The other-methods column (websites, citation searching…) is entered by the user and
 stored as per-topic parameters; its reports assessed are sought − not retrieved and its
 studies included are assessed − excluded. The diagram's "Studies included in review"
