@@ -24,6 +24,12 @@ from litqeval_gui.core.screening.models import MODELS
 from litqeval_gui.core.screening.simulate import recall_band, simulate
 
 
+def _reader(args: argparse.Namespace) -> str | None:
+    """Who reads a screening (``--reviewer`` or $LITQEVAL_REVIEWER): a blind one gives
+    them their own decisions only; None reads the final decisions."""
+    return args.reviewer or os.environ.get(REVIEWER_ENV) or None
+
+
 def _labels(project: Project, args: argparse.Namespace, topic_id: int,
             items: list[int]) -> np.ndarray:
     if args.labels_from == "core":
@@ -32,7 +38,8 @@ def _labels(project: Project, args: argparse.Namespace, topic_id: int,
         if not args.screening:
             raise LitqError("--labels-from screening needs --screening NAME")
         return known.screening_labels(
-            project, store.find_screening(project, args.topic, args.screening), items)
+            project, store.find_screening(project, args.topic, args.screening), items,
+            _reader(args))
     return known.column_labels(project, items, args.labels_from)
 
 
@@ -106,7 +113,7 @@ def cmd_screen_export(args: argparse.Namespace) -> None:
             names = ", ".join(repr(s.name) for s in found) or "none"
             raise LitqError(f"say which screening with --screening NAME (screenings: {names})")
         count = export_screening(project, screening, args.out, args.format, labels,
-                                 reviewer=args.reviewer or os.environ.get(REVIEWER_ENV) or None)
+                                 reviewer=_reader(args))
     warning = exporting.extension_warning(args.out, args.format)
     emit(args, {"exported": count, "file": str(args.out), "warning": warning},
          lambda: "\n".join(filter(None, [warning, f"exported {count} records to {args.out}"])))
@@ -121,6 +128,8 @@ def register(command: Command) -> None:
                    help="a labelled column of the imported file (1/0, yes/no, true/false, "
                         "included/excluded), the topic's core set, or a finished screening")
     p.add_argument("--screening", help="the screening whose decisions are the labels")
+    p.add_argument("--reviewer", help=f"who reads that screening (default: ${REVIEWER_ENV}; "
+                                      "a blind one gives their decisions)")
     p.add_argument("--model", choices=MODELS, default="logistic")
     p.add_argument("--features", default=TFIDF, metavar="tfidf|embedding[:BACKEND]",
                    help="TF-IDF of title and abstract (default), or the topic's stored "
