@@ -20,6 +20,7 @@ from litqeval_gui.gui.screens.conflicts import view as conflicts_view
 from litqeval_gui.gui.screens.screening import simulation
 from litqeval_gui.gui.screens.screening.decision_line import decision_text
 from litqeval_gui.gui.screens.screening.history import HistoryList, audit_rows
+from litqeval_gui.gui.screens.screening.team_limit import CONFLICTS
 from litqeval_gui.gui.screens.screening.view import ScreeningView
 from litqeval_gui.gui.session import ProjectSession
 from tests.support.screening import screening_project
@@ -161,6 +162,26 @@ def test_conflicts_at_full_text_resolve_with_a_reason_and_as_not_retrieved(
     assert view.table.item(1, 3).text() == "not retrieved (consensus)"
     assert "Resolved: not retrieved by consensus" in view.detail.toPlainText()
     assert shown_errors == []
+    view.close()
+
+
+def test_the_screener_limited_to_full_text_conflicts_writes_not_retrieved_out(
+        qtbot, full_text_conflicts):
+    session, ids = full_text_conflicts
+    view = ScreeningView(session, store.find_screening(session.project, "T", "FT"))
+    qtbot.addWidget(view)
+    view.core.reviewer = "Ada"
+    view.team_limit.limit_to(CONFLICTS)
+    assert view.shown == ids[0]
+    assert view.decision_label.text() == (
+        "Current decisions: <b>include</b> (you); <b>exclude</b> (Bob)")
+    view.decide("include")  # Ada keeps hers: the limit goes on to the next conflict
+    qtbot.waitUntil(lambda: view.team_limit.status.text().startswith("2 of 3"), timeout=5000)
+    assert view.shown == ids[1]
+    assert view.team_limit.status.text() == (
+        "2 of 3 — Ada: <b>include</b> · Bob: <b>not retrieved</b>")
+    assert view.decision_label.text() == (
+        "Current decisions: <b>include</b> (you); <b>not retrieved</b> (Bob)")
     view.close()
 
 

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QComboBox, QLabel, QVBoxLayout, QWidget
 
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.screening import store, team
+from litqeval_gui.core.screening.labels import label_text
 
 ALL, CONFLICTS, SEEN_BY_ONE = "all", "conflicts", "seen-by-one"
 LIMITS = {ALL: "All records", CONFLICTS: "Open conflicts",
@@ -104,7 +105,7 @@ class TeamLimit(QWidget):
             self._say(f"{LIMITS[self.kind]}: none left")
             core.back_at, core.pinned = None, None
         else:
-            labels = " · ".join(f"{html.escape(who)}: <b>{html.escape(label)}</b>"
+            labels = " · ".join(f"{html.escape(who)}: <b>{html.escape(label_text(label))}</b>"
                                 for who, label in sorted(self.decided.get(record_id, {}).items()))
             self._say(f"{self.listed.index(record_id) + 1:,} of {len(self.listed):,} — {labels}")
             if record_id in core.labels:
