@@ -43,7 +43,7 @@ adds both columns' studies.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile import parameters
@@ -559,10 +559,12 @@ def prisma_counts(project: Project, topic: str, *, screening: str | None = None,
     numbers = entered(project, topic)
     if round_number is not None or flow.screening is None:
         return _counts(flow, topic, numbers)
-    per_round = tuple(
-        _counts(prisma_flow(project, topic, screening=screening, fulltext=fulltext,
-                            round_number=number), topic, Entered())
-        for number in rounds(project, flow.screening))
+    numbers_of_rounds = list(rounds(project, flow.screening))
+    per_round = (_counts(replace(flow, round=1), topic, Entered()),) \
+        if len(numbers_of_rounds) == 1 else tuple(  # one round: the whole flow
+            _counts(prisma_flow(project, topic, screening=screening, fulltext=fulltext,
+                                round_number=number), topic, Entered())
+            for number in numbers_of_rounds)
     return _counts(flow, topic, numbers, per_round)
 
 

@@ -27,6 +27,7 @@ from litqeval_gui.core.screening.prisma_svg import (
     prisma_svg,
     write_prisma_csv,
 )
+from tests.support.prisma import build_review
 from tests.support.prisma_rounds import ROUND_1, ROUND_2, build_two_rounds
 
 
@@ -140,3 +141,11 @@ def test_the_diagram_shows_the_newest_round_of_the_screening_it_counts(two_round
         assert diagram_round(project, "T") is None  # the newest screening has one round
         assert diagram_round(project, "T", screening="ta") == 2
         assert diagram_round(project, "T", screening="ta", round_number=1) == 1
+
+
+def test_a_screening_of_one_round_counts_it_as_the_whole(tmp_path):
+    with Project.open(build_review(tmp_path), readonly=True) as project:
+        whole = prisma_counts(project, "T")
+        counted = prisma_counts(project, "T", round_number=1)
+    assert [r.round_json() for r in whole.rounds] == [counted.round_json()]
+    assert counted.round_json()["screened"] == whole.screened == 12
