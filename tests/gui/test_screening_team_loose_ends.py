@@ -134,6 +134,8 @@ def test_conflicts_at_full_text_resolve_with_a_reason_and_as_not_retrieved(
     cells = [view.table.item(1, c).text() for c in range(view.table.columnCount())]
     assert cells[1:4] == ["include", "not retrieved", "open"]
     assert "U not retrieved" in view.key_map.text()
+    agreement = view.agreement.text.toPlainText()
+    assert "not retrieved" in agreement and "not_retrieved" not in agreement
     picked = iter(["", "no English full text"])  # cancelled, then a new reason typed
     asked = []
     monkeypatch.setattr(conflicts_view, "pick_reason",

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import team
+from litqeval_gui.core.screening.labels import label_text
 from litqeval_gui.core.screening.store import Screening
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.metrics.agreement import Kappa
@@ -44,9 +45,10 @@ def interval_text(k: Kappa) -> str:
 
 def _table(k: Kappa, a: str, b: str) -> str:
     """The k×k table: rows ``a``'s labels, columns ``b``'s."""
-    head = "".join(f"<th {CELL}>{html.escape(str(label))}</th>" for label in k.labels)
+    head = "".join(f"<th {CELL}>{html.escape(label_text(str(label)))}</th>"
+                   for label in k.labels)
     rows = "".join(
-        f"<tr><th {CELL} align='left'>{html.escape(str(label))}</th>"
+        f"<tr><th {CELL} align='left'>{html.escape(label_text(str(label)))}</th>"
         + "".join(f"<td {CELL} align='right'>{f'<b>{n:,}</b>' if i == j else f'{n:,}'}</td>"
                   for j, n in enumerate(row)) + "</tr>"
         for i, (label, row) in enumerate(zip(k.labels, k.table, strict=True)))
