@@ -77,10 +77,10 @@ def test_the_sidebar_context_menu_offers_what_the_item_allows(window, project_pa
     window.open_project(project_path)
     screens = {entry.menu_text for entry in topic_screens()}  # the registry's topic screens
     assert {"&Evaluate Topic…", "&Screen Records…", "&Pool Runs…"} <= screens
+    topic = {"Ren&ame Topic…", "Delete &Topic…", "Attac&h PDFs from Folder…", *screens}
     for text, wanted in (("scopus", {"&Open", "&Export…", "Export &Missed Core Records…",
-                                     "Re&name List…", "&Delete List…", "Ren&ame Topic…",
-                                     "Delete &Topic…", *screens}),
-                         ("search eval", {"Ren&ame Topic…", "Delete &Topic…", *screens})):
+                                     "Re&name List…", "&Delete List…", *topic}),
+                         ("search eval", topic)):
         index = pages.sidebar_index(window.sidebar, text)
         menu = window.menus.sidebar_menu(window.sidebar.visualRect(index).center())
         assert isinstance(menu, QMenu)
