@@ -33,6 +33,7 @@ import scipy
 import sklearn
 from numpy.typing import NDArray
 from scipy import linalg, sparse
+from scipy.sparse import _sparsetools  # the kernels of sparse @ dense, with an output
 from sklearn.feature_extraction.text import TfidfTransformer, TfidfVectorizer
 
 from litqeval_gui.core.embedding.backends import (
@@ -88,17 +89,23 @@ def threads() -> int:
         os.cpu_count() or 1)
 
 
-def _row_parts(matrix: sparse.spmatrix, parts: int) -> list[sparse.spmatrix]:
-    """``matrix`` cut into ``parts`` runs of whole rows of about equal size."""
+def _row_parts(matrix: sparse.spmatrix, parts: int) -> list[RowPart]:
+    """``matrix`` cut into ``parts`` runs of whole rows of about equal size, each with
+    its first and end row."""
     bounds = np.linspace(0, matrix.shape[0], parts + 1).round().astype(int)
-    return [matrix[a:b] for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
+    return [(a, b, matrix[a:b]) for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
+
+
+RowPart = tuple[int, int, sparse.spmatrix]
 
 
 class GramOperator:
     """Q ↦ X Xᵀ Q, never forming X Xᵀ: for each block of TERM_BLOCK terms, Z = Xᵀ_b Q
     (terms × width), then X_b Z, summed over the blocks; Z bounds the memory (block ×
     width floats). Both products are cut into runs of rows (X_b with its terms in
-    ascending order, as Xᵀ_b's transpose sums them), computed on ``pool``."""
+    ascending order, as Xᵀ_b's transpose sums them), computed on ``pool`` into arrays
+    kept from one call to the next (``Z`` and ``X_b Z``: hundreds of megabytes that
+    would otherwise be allocated, page by page, and stacked again at every block)."""
 
     def __init__(self, x: sparse.csr_matrix, parts: int) -> None:
         xt = x.T.tocsr()
@@ -106,20 +113,44 @@ class GramOperator:
         for start in range(0, xt.shape[0], TERM_BLOCK):
             terms = xt[start:start + TERM_BLOCK]
             self.blocks.append((_row_parts(terms, parts), _row_parts(terms.T.tocsc(), parts)))
+        self.dtype = x.dtype
+        self.block_terms = min(TERM_BLOCK, xt.shape[0])
+        self.buffers: dict[int, tuple[NDArray, NDArray]] = {}  # width -> (Z, X_b Z)
 
     def __call__(self, block: NDArray[np.float32], pool: Executor) -> NDArray[np.float32]:
+        block = np.ascontiguousarray(block, dtype=self.dtype)
+        width = block.shape[1]
+        if width not in self.buffers:
+            self.buffers = {width: (np.empty((self.block_terms, width), self.dtype),
+                                    np.empty((block.shape[0], width), self.dtype))}
+        z, xz = self.buffers[width]
         out = np.zeros_like(block)
         for term_rows, doc_rows in self.blocks:
-            out += _product(doc_rows, _product(term_rows, block, pool), pool)
+            rows = term_rows[-1][1]
+            _product(term_rows, block, pool, z[:rows])
+            out += _product(doc_rows, z[:rows], pool, xz)
         return out
 
 
-def _product(parts: list[sparse.spmatrix], dense: NDArray[np.float32],
-             pool: Executor) -> NDArray[np.float32]:
-    """The rows of ``parts`` (one matrix cut by rows) times ``dense``, stacked."""
+def _product(parts: list[RowPart], dense: NDArray, pool: Executor, out: NDArray) -> NDArray:
+    """``out`` = the rows of ``parts`` (one matrix cut by rows) times ``dense`` (C-ordered,
+    of the parts' dtype): the bytes of ``matrix @ dense``, by the kernel that product
+    calls (``csr_matvecs`` / ``csc_matvecs``, adding to a zeroed output without holding
+    the GIL), each part writing its own rows of ``out``."""
+    out.fill(0)
+    flat = dense.ravel()
+
+    def run(part: RowPart) -> None:
+        a, b, rows = part
+        kernel = getattr(_sparsetools, rows.format + "_matvecs")
+        kernel(b - a, rows.shape[1], dense.shape[1], rows.indptr, rows.indices, rows.data,
+               flat, out[a:b].ravel())
+
     if len(parts) == 1:
-        return parts[0] @ dense
-    return np.vstack(list(pool.map(lambda rows: rows @ dense, parts)))
+        run(parts[0])
+    else:
+        list(pool.map(run, parts))
+    return out
 
 
 def lsa_rows(x: sparse.csr_matrix, dim: int, seed: int,

@@ -140,5 +140,10 @@ def test_the_gram_products_give_the_same_bytes_on_any_number_of_threads(make_cor
         expected += rows.T @ (rows @ q)
     for parts in (1, 2, 5):
         with ThreadPoolExecutor(parts) as pool:
-            got = GramOperator(x, parts)(q, pool)
-        assert got.tobytes() == expected.tobytes(), parts
+            gram = GramOperator(x, parts)
+            got = gram(q, pool)
+            assert got.tobytes() == expected.tobytes(), parts
+            # again on the arrays kept from the first call, Q Fortran-ordered as a QR gives it
+            again = gram(np.asfortranarray(q), pool)
+            assert again.tobytes() == expected.tobytes(), parts
+            assert gram(q[:, :5], pool).tobytes() == expected[:, :5].tobytes(), parts
