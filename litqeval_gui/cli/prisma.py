@@ -19,14 +19,8 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.export import export_audit
-from litqeval_gui.core.screening.prisma import (
-    PrismaCounts,
-    diagram_round,
-    entered,
-    entered_op,
-    prisma_counts,
-    source_labels_op,
-)
+from litqeval_gui.core.screening.prisma import PrismaCounts, diagram_round, prisma_counts
+from litqeval_gui.core.screening.prisma_entered import entered, entered_op, source_labels_op
 from litqeval_gui.core.screening.prisma_svg import write_prisma_csv, write_prisma_svg
 
 _ENTERED = {"removed_other": "removed_other", "other": "other_identified",

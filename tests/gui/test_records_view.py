@@ -11,7 +11,8 @@ from litqeval_gui.core.projectfile.changes import IMPORTED
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import ingest, queries
 from litqeval_gui.gui.screens.records import view as records_view
-from litqeval_gui.gui.screens.records.view import CACHE_PAGES, RecordsView
+from litqeval_gui.gui.screens.records.table_model import CACHE_PAGES, PAGE_SIZE
+from litqeval_gui.gui.screens.records.view import RecordsView
 from litqeval_gui.gui.session import ProjectSession
 from tests.support import pages
 
@@ -96,10 +97,10 @@ def test_100k_rows_open_paint_and_scroll_with_few_pages_in_memory(view, qtbot, s
 
 def test_page_cache_evicts_least_recently_used_pages(view):
     model = view.model
-    for row in range(0, 20 * records_view.PAGE_SIZE, records_view.PAGE_SIZE):
+    for row in range(0, 20 * PAGE_SIZE, PAGE_SIZE):
         model.index(row, 1).data()
     assert pages.cached_pages(model) == CACHE_PAGES
-    assert model.row(19 * records_view.PAGE_SIZE).title == title(19 * records_view.PAGE_SIZE)
+    assert model.row(19 * PAGE_SIZE).title == title(19 * PAGE_SIZE)
 
 
 def test_columns_mark_core_works_and_duplicate_groups(view):

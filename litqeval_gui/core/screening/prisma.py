@@ -4,7 +4,7 @@ One record is one report and one study (the project does not link several report
 a study). The counts, for the databases-and-registers column:
 
 - ``identified``: live records of each identification list, keyed by the label the
-  user gave the list (:func:`source_labels_op`), else the import's ``database`` (as
+  user gave the list (:func:`~.prisma_entered.source_labels_op`), else the import's ``database`` (as
   people write it, :data:`DATABASE_NAMES`), else the list's name; lists of one label
   are summed. The
   lists are those of the title/abstract screening, or every result list of the topic
@@ -15,7 +15,7 @@ a study). The counts, for the databases-and-registers column:
   filter: the records the screening left undecided (its stopping point) and works a
   pool never brought into it.
 - ``removed_other``: works the screening's record filter left out, plus the number the
-  user entered (records removed before import, :func:`entered_op`).
+  user entered (records removed before import, :func:`~.prisma_entered.entered_op`).
 - ``screened`` / ``excluded_screening``: the title/abstract screening's decided records
   and those whose label is not relevant (:func:`~labels.is_relevant`; a maybe goes on).
 
@@ -35,7 +35,7 @@ its items, the full-text records of its works, and ``previous_included``, the ea
 rounds' includes (PRISMA 2020's template for updated reviews; docs/prisma.md).
 
 The other-methods column (websites, citation searching…) is entered by the user and
-stored as per-topic parameters; its reports assessed are sought − not retrieved and its
+stored as per-topic parameters (:mod:`.prisma_entered`); its reports assessed are sought − not retrieved and its
 studies included are assessed − excluded. The diagram's "Studies included in review"
 adds both columns' studies.
 """
@@ -46,19 +46,16 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.projectfile.stored import DamagedDataError
-from litqeval_gui.core.projectfile.writes import Op
-from litqeval_gui.core.records.queries import RecordFilter, find_list
+from litqeval_gui.core.records.queries import RecordFilter
 from litqeval_gui.core.screening import store, team
 from litqeval_gui.core.screening.labels import GRADED, NOT_RETRIEVED, is_relevant
+from litqeval_gui.core.screening.prisma_entered import Entered, entered, source_labels
 from litqeval_gui.core.screening.store import Screening
 
 NOT_RETRIEVED_REASONS = ("not retrievable", "not retrieved", "report not retrieved")  # casefolded
 NO_REASON = "no reason given"
 TITLE_ABSTRACT, FULL_TEXT = "title_abstract", "full_text"
-NUMBER = parameters.Range(0, integer=True)
 DATABASE_NAMES = {"pubmed": "PubMed", "scopus": "Scopus", "wos": "Web of Science",
                   "dimensions": "Dimensions", "openalex": "OpenAlex", "lens": "Lens.org"}
 
@@ -70,49 +67,6 @@ class Source:
     list_name: str
     database: str
     records: int
-
-
-@dataclass(frozen=True)
-class Entered:
-    """The numbers the user enters (stored per topic): records removed before import
-    for other reasons, and the other-methods column (source → records, reason → reports)."""
-
-    removed_other: int = 0
-    other_identified: dict[str, int] = field(default_factory=dict)
-    other_sought: int = 0
-    other_not_retrieved: int = 0
-    other_excluded: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def other_assessed(self) -> int:
-        return self.other_sought - self.other_not_retrieved
-
-    @property
-    def other_included(self) -> int:
-        return self.other_assessed - sum(self.other_excluded.values())
-
-    @property
-    def other_used(self) -> bool:
-        """Whether the diagram needs the other-methods column."""
-        return bool(self.other_identified or self.other_sought or self.other_excluded)
-
-    def problem(self) -> str | None:
-        """Why these numbers cannot stand together, or None."""
-        numbers = {"removed other": self.removed_other, "other sought": self.other_sought,
-                   "other not retrieved": self.other_not_retrieved,
-                   **{f"other source {k!r}": v for k, v in self.other_identified.items()},
-                   **{f"other reason {k!r}": v for k, v in self.other_excluded.items()}}
-        for name, value in numbers.items():
-            wrong = NUMBER.problem(value)
-            if wrong:
-                return f"{name} {wrong}"
-        if any(not key.strip() for key in (*self.other_identified, *self.other_excluded)):
-            return "a source or reason needs a name"
-        if self.other_not_retrieved > self.other_sought:
-            return "other methods: more reports not retrieved than sought"
-        if self.other_included < 0:
-            return "other methods: more reports excluded than assessed"
-        return None
 
 
 @dataclass(frozen=True)
@@ -219,88 +173,6 @@ class PrismaCounts:
                      in r.rows() if stage != "other_methods"
                      and name != "included_other_methods"]
         return rows
-
-
-# -- the numbers the user enters (per-topic parameters: no schema change) ------------------
-
-def _int(topic_id: int, name: str) -> parameters.Parameter:
-    return parameters.Parameter(f"prisma.{topic_id}.{name}", int, 0, NUMBER)
-
-
-def _pairs(topic_id: int, name: str) -> parameters.Parameter:
-    """A name → number mapping, stored as a list of ``[name, n]`` pairs (order kept)."""
-    return parameters.Parameter(f"prisma.{topic_id}.{name}", list, [])
-
-
-def entered(project: Project, topic: str) -> Entered:
-    """The topic's entered numbers (zeros when none are stored); a damaged one raises
-    :class:`DamagedDataError`."""
-    topic_id = project.topic_id(topic)
-
-    def pairs(name: str) -> dict[str, int]:
-        parameter = _pairs(topic_id, name)
-        stored = parameters.get(project, parameter)
-        if not all(isinstance(p, list) and len(p) == 2 and isinstance(p[0], str)
-                   and NUMBER.problem(p[1]) is None and not isinstance(p[1], bool)
-                   for p in stored):
-            raise DamagedDataError(f"the stored parameter {parameter.key!r}",
-                                   "it is not a list of [name, count] pairs")
-        return {name: int(n) for name, n in stored}
-
-    return Entered(removed_other=parameters.get(project, _int(topic_id, "removed_other")),
-                   other_identified=pairs("other_identified"),
-                   other_sought=parameters.get(project, _int(topic_id, "other_sought")),
-                   other_not_retrieved=parameters.get(project,
-                                                      _int(topic_id, "other_not_retrieved")),
-                   other_excluded=pairs("other_excluded"))
-
-
-def entered_op(project: Project, topic: str, numbers: Entered) -> Op:
-    """Store the topic's entered numbers (one write); numbers that cannot stand together
-    (:meth:`Entered.problem`) are refused with one line and nothing is written."""
-    problem = numbers.problem()
-    if problem:
-        raise LitqError(f"PRISMA numbers of topic {topic!r}: {problem}")
-    topic_id = project.topic_id(topic)
-    return parameters.set_values_op([
-        (_int(topic_id, "removed_other"), numbers.removed_other),
-        (_pairs(topic_id, "other_identified"), [[k, v] for k, v in
-                                                numbers.other_identified.items()]),
-        (_int(topic_id, "other_sought"), numbers.other_sought),
-        (_int(topic_id, "other_not_retrieved"), numbers.other_not_retrieved),
-        (_pairs(topic_id, "other_excluded"), [[k, v] for k, v in
-                                              numbers.other_excluded.items()]),
-    ])
-
-
-def _labels(topic_id: int) -> parameters.Parameter:
-    """The user's label of each identification list: ``[[import id, label], …]``."""
-    return parameters.Parameter(f"prisma.{topic_id}.source_labels", list, [])
-
-
-def source_labels(project: Project, topic: str) -> dict[int, str]:
-    """The user's label of each list (import id → label) the diagram counts it under."""
-    parameter = _labels(project.topic_id(topic))
-    stored = parameters.get(project, parameter)
-    if not all(isinstance(p, list) and len(p) == 2 and type(p[0]) is int
-               and isinstance(p[1], str) and p[1].strip() for p in stored):
-        raise DamagedDataError(f"the stored parameter {parameter.key!r}",
-                               "it is not a list of [list id, label] pairs")
-    return {import_id: label for import_id, label in stored}
-
-
-def source_labels_op(project: Project, topic: str, labels: dict[str, str]) -> Op:
-    """Label lists (list name → label; an empty label takes the list's own back) for
-    the diagram, keeping the other lists' labels; an unknown list is refused."""
-    chosen = source_labels(project, topic)
-    for list_name, label in labels.items():
-        import_id = find_list(project, topic, list_name).id
-        if label.strip():
-            chosen[import_id] = label.strip()
-        else:
-            chosen.pop(import_id, None)
-    return parameters.set_value_op(_labels(project.topic_id(topic)),
-                                   [[k, v] for k, v in chosen.items()])
 
 
 # -- counting ------------------------------------------------------------------------------

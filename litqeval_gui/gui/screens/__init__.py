@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from PySide6.QtGui import QAction
 
 from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.screening.store import Screening, get_screening
 from litqeval_gui.gui.settings import Settings
 
 if TYPE_CHECKING:
@@ -98,6 +99,27 @@ class TopicTarget:
     def from_descriptor(cls, session: ProjectSession, descriptor: dict[str, Any]) -> Any:
         topic = session.project.topic_name(descriptor["topic"])
         return None if topic is None else cls(session, topic)
+
+
+class ScreeningTarget:
+    """For a screen opened on a screening (``self.screening``): one tab per screening,
+    described by its id; reopening raises LitqError when it was deleted meanwhile."""
+
+    screening: Screening
+
+    @staticmethod
+    def id_of(screening: Screening) -> int:
+        return screening.id
+
+    def target_id(self) -> int:
+        return self.screening.id
+
+    def descriptor(self) -> dict[str, Any]:
+        return {"screening": self.screening.id}
+
+    @classmethod
+    def from_descriptor(cls, session: ProjectSession, descriptor: dict[str, Any]) -> Any:
+        return cls(session, get_screening(session.project, descriptor["screening"]))
 
 
 class LiveTopicScreen(TopicTarget):

@@ -48,7 +48,7 @@ from litqeval_gui.core.screening.labels import (
 from litqeval_gui.core.screening.store import Screening
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.reason_picker import pick_reason
-from litqeval_gui.gui.screens import LiveTopicScreen
+from litqeval_gui.gui.screens import LiveTopicScreen, ScreeningTarget
 from litqeval_gui.gui.screens.conflicts.agreement_panel import AgreementPanel
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
@@ -62,7 +62,7 @@ OPEN, EVERY = "open", "all"
 CELL = 'style="padding: 2px 8px" valign="top"'
 
 
-class ConflictsView(KeysWhileShown, LiveTopicScreen, QWidget):
+class ConflictsView(KeysWhileShown, ScreeningTarget, LiveTopicScreen, QWidget):
     """A :class:`~litqeval_gui.gui.screens.Screen` opened on a :class:`Screening`."""
 
     key = "conflicts"
@@ -153,13 +153,6 @@ class ConflictsView(KeysWhileShown, LiveTopicScreen, QWidget):
                              "'Resolve as' · Shift+key: as consensus")
 
     # -- the screen protocol ------------------------------------------------------------
-    @staticmethod
-    def id_of(screening: Screening) -> int:
-        return screening.id
-
-    def target_id(self) -> int:
-        return self.screening.id
-
     @property
     def title(self) -> str:
         return f"Conflicts: {self.screening.name} of {self.topic}"
@@ -168,15 +161,6 @@ class ConflictsView(KeysWhileShown, LiveTopicScreen, QWidget):
     def tooltip(self) -> str:
         return (f"Where the reviewers of screening {self.screening.name} (topic "
                 f"{self.topic}) disagree, and their agreement")
-
-    def descriptor(self) -> dict[str, Any]:
-        return {"screening": self.screening.id}
-
-    @classmethod
-    def from_descriptor(cls, session: ProjectSession, descriptor: dict[str, Any]
-                        ) -> ConflictsView:
-        """Raises LitqError when the screening was deleted meanwhile."""
-        return cls(session, store.get_screening(session.project, descriptor["screening"]))
 
     # -- showing ------------------------------------------------------------------------
     @property

@@ -38,13 +38,15 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.records import queries
 from litqeval_gui.core.records.model import Record
 from litqeval_gui.core.screening.prisma import (
-    Entered,
     PrismaCounts,
     diagram_round,
-    entered_op,
     prisma_counts,
     prisma_flow,
     round_numbers,
+)
+from litqeval_gui.core.screening.prisma_entered import (
+    Entered,
+    entered_op,
     source_labels,
     source_labels_op,
 )

@@ -51,6 +51,7 @@ from litqeval_gui.core.screening.retrain import Ranking, stored_ranking
 from litqeval_gui.core.screening.session import ScreeningSession
 from litqeval_gui.core.screening.store import Screening
 from litqeval_gui.gui.notify import show_error
+from litqeval_gui.gui.screens import ScreeningTarget
 from litqeval_gui.gui.screens.screening.deciding import Deciding
 from litqeval_gui.gui.screens.screening.decision_line import decision_text
 from litqeval_gui.gui.screens.screening.fulltext import FullTextDeciding
@@ -78,7 +79,8 @@ def _terms(text: str) -> list[str]:
     return [t.strip() for t in text.split(",") if t.strip()]
 
 
-class ScreeningView(KeysWhileShown, OrderingChoice, FullTextDeciding, Deciding, QWidget):
+class ScreeningView(KeysWhileShown, ScreeningTarget, OrderingChoice, FullTextDeciding, Deciding,
+                    QWidget):
     """A :class:`~litqeval_gui.gui.screens.Screen` opened on a :class:`Screening`."""
 
     key = "screening"
@@ -271,13 +273,6 @@ class ScreeningView(KeysWhileShown, OrderingChoice, FullTextDeciding, Deciding, 
         return super().eventFilter(watched, event)
 
     # -- the screen protocol --------------------------------------------------------------
-    @staticmethod
-    def id_of(screening: Screening) -> int:
-        return screening.id
-
-    def target_id(self) -> int:
-        return self.screening.id
-
     @property
     def title(self) -> str:
         return f"Screening: {self.screening.name}"
@@ -469,10 +464,3 @@ class ScreeningView(KeysWhileShown, OrderingChoice, FullTextDeciding, Deciding, 
         super().closeEvent(event)
 
     # -- reopened with the project (main window) ---------------------------------------
-    def descriptor(self) -> dict:
-        return {"screening": self.screening.id}
-
-    @classmethod
-    def from_descriptor(cls, session: ProjectSession, descriptor: dict) -> ScreeningView:
-        """Raises LitqError when the screening was deleted meanwhile."""
-        return cls(session, store.get_screening(session.project, descriptor["screening"]))
