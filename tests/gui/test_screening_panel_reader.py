@@ -10,13 +10,7 @@ from PySide6.QtCore import Qt
 from litqeval_gui.core.screening import panel, store
 from litqeval_gui.gui.screens.screening import panel_reader
 from litqeval_gui.gui.screens.screening.panel_reader import PanelReader
-from tests.support.screening_screen import screening_view, settle
-
-
-def _curve(view) -> list[int]:
-    """The panel's recall curve as shown (found after each decision)."""
-    found = view.progress.curve.curve.getData()[1]
-    return [] if found is None else [int(v) for v in found]
+from tests.support.screening_screen import curve_points, screening_view, settle
 
 
 def test_decisions_never_compute_the_panel_on_the_gui_thread(qtbot, session, made,
@@ -38,9 +32,9 @@ def test_decisions_never_compute_the_panel_on_the_gui_thread(qtbot, session, mad
         qtbot.keyClick(view, key)
     settle(qtbot, session)
     expected = [0, 1, 1, 1, 2, 2, 3]  # relevant found after each decision (maybe counts)
-    qtbot.waitUntil(lambda: _curve(view) == expected)
+    qtbot.waitUntil(lambda: curve_points(view)[1] == expected)
     qtbot.wait(200)  # no older reading arrives after the newest one
-    assert _curve(view) == expected
+    assert curve_points(view)[1] == expected
     assert threads and threading.main_thread() not in threads
     assert len(threads) <= 1 + len(keys)  # requests made while reading were served once
 

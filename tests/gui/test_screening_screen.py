@@ -16,7 +16,7 @@ from litqeval_gui.gui.screens.screening.record import EXCLUDE_COLOUR, INCLUDE_CO
 from litqeval_gui.gui.screens.screening.view import ScreeningView
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
-from tests.support.screening_screen import logged_events, screening_view, settle
+from tests.support.screening_screen import curve_points, logged_events, screening_view, settle
 
 
 def test_i_includes_and_the_next_record_shows_at_once(qtbot, session, made):
@@ -28,7 +28,7 @@ def test_i_includes_and_the_next_record_shows_at_once(qtbot, session, made):
     qtbot.keyClick(view, Qt.Key.Key_E)
     settle(qtbot, session)
     # the panel follows once the decisions have committed: the curve (0, 1, 1)
-    qtbot.waitUntil(lambda: list(view.progress.curve.curve.getData()[1]) == [0, 1, 1])
+    qtbot.waitUntil(lambda: curve_points(view)[1] == [0, 1, 1])
     decided = [(e.kind, e.record_id, e.label, e.reviewer, e.ordering, e.position)
                for e in logged_events(made[0])]
     items = store.items(session.project, view.screening.id)
@@ -213,8 +213,7 @@ def test_screenshot(qtbot, session, made, shot):
     view.save_terms()
     settle(qtbot, session)
     view.refresh_panel()  # read in the background: shown once the reading arrives
-    qtbot.waitUntil(lambda: view.progress.curve.curve.getData()[0] is not None
-                    and len(view.progress.curve.curve.getData()[0]) == 13)
+    qtbot.waitUntil(lambda: len(curve_points(view)[0]) == 13)
     shot(view, "screening_screen")
     view.side.setCurrentIndex(1)
     shot(view, "screening_history")

@@ -1,5 +1,5 @@
 """The screening screen in GUI tests (on the ``made`` project of tests/gui/conftest.py):
-the screen itself, a settled write path, and the event log read back."""
+the screen itself, a settled write path, the progress curve and the event log read back."""
 
 
 from litqeval_gui.core.projectfile.project import Project
@@ -28,3 +28,9 @@ def settle(qtbot, session):
     """Every queued write has committed and its answer has reached the GUI thread."""
     session.writes.submit(lambda p: None).result()
     qtbot.wait(20)
+
+
+def curve_points(view) -> tuple[list, list]:
+    """The progress panel's curve as (screened, found) lists; empty until it is first drawn."""
+    xs, ys = view.progress.curve.curve.getData()
+    return ([] if xs is None else list(xs)), ([] if ys is None else list(ys))
