@@ -7,7 +7,8 @@ import pytest
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.records import exporting, ingest, links_apart
+from litqeval_gui.core.records import exporting, ingest, links_apart, works
+from litqeval_gui.core.records.model import Record
 from litqeval_gui.core.scaleout import main_importable
 from tests.support import synthetic
 
@@ -78,3 +79,36 @@ def test_the_command_line_links_here(tmp_path, monkeypatch):
 
 def _no_child(*args):
     raise AssertionError("no child process on the command line")
+
+
+def test_the_items_linked_here_are_those_read_back_from_the_import(tmp_path, monkeypatch):
+    """The import links its records from what its RowWriter kept while writing them, not
+    read back: the same items as the project gives (short titles with their abstracts,
+    a record without a title, identifiers of every kind)."""
+    records, _ = synthetic.generate(40, dup_rate=0.2, seed=3)
+    records += [Record(title="Reply", abstract="A reply to the letter on screening tools."),
+                Record(title="", abstract="No title here.", doi="10.1000/x1", year=2020),
+                Record(title="Editorial: Screening", ids={"pmcid": "PMC123"}, pmid="123"),
+                Record(title="A long title that is long enough to skip the abstract",
+                       abstract="Never read for linking.")]
+    exporting.export_records(records, tmp_path / "a.ris", "ris")
+    used, find_links = [], links_apart.find_links
+
+    def noted(new, *args, **kwargs):
+        used.append(list(new))
+        return find_links(new, *args, **kwargs)
+
+    monkeypatch.setattr(links_apart, "find_links", noted)
+    read_back = works.link_items
+    monkeypatch.setattr(works, "link_items", lambda *args, **kwargs: [] if "only_import" in kwargs
+                        else read_back(*args, **kwargs))  # the import's items are not read
+    with Project.create(tmp_path / "p.litq") as project:
+        summary = run_job(ingest.import_file(project, tmp_path / "a.ris", topic="T",
+                                             role="results"))
+        read = read_back(project.db, project.topic_id("T"),
+                                only_import=summary.import_id)
+    assert len(read) == 44 and len(used) == 1
+    assert used[0] == read
+    assert [item.abstract for item in read[-4:]] == [
+        "a reply to the letter on screening tools", "no title here", "", ""]
+    assert read[-2].ids == (("pmid", "123"), ("pmcid", "PMC123"))

@@ -142,7 +142,7 @@ def import_file(
                 encoding=parsed.encoding, database=database, read=writer.count + len(parsed.rejected),
                 new=0, duplicate=0, matched=0, rejected=len(parsed.rejected), uncertain=0,
                 notes=list(parsed.notes), problems=[r.describe(parsed.path) for r in parsed.rejected],
-            ), topic_id, token)
+            ), topic_id, token, writer.kept)
     except BaseException as exc:
         if created:  # ``begin`` committed (an interrupt may come before the next line)
             project.write(lambda p: delete_import(p.db, created[1]))
@@ -173,16 +173,18 @@ def _refuse_clashes(project: Project, topic_id: int, topic: str, name: str, role
 
 
 def _link(project: Project, summary: ImportSummary, topic_id: int, token: CancelToken,
-          ) -> Generator[Progress, None, ImportSummary]:
+          kept: list[tuple]) -> Generator[Progress, None, ImportSummary]:
     """Link the import into its topic (the links found on a read, in a child process for
     a large topic: :mod:`~litqeval_gui.core.records.links_apart`; written in chunks); the
     works are grouped on a read here too and one short op writes them and marks the import
     done (or regroups in full if records, works or verdicts were written since: a
     screening decision or a parameter is not). Returns ``summary`` with
-    the counts that linking decides filled in (the import's report)."""
+    the counts that linking decides filled in (the import's report). ``kept``: what the
+    import's :class:`~litqeval_gui.core.records.rows.RowWriter` kept for linking (used up
+    here: the linker's items, not read back)."""
     import_id = summary.import_id
     db = project.db
-    rows, uncertain = yield from scaled(import_links(project, topic_id, import_id, token),
+    rows, uncertain = yield from scaled(import_links(project, topic_id, import_id, token, kept),
                                         55, 90)
     write_rows(project, rows, lambda p, some: _store_links(p.db, some))
     yield Progress(92, 100, "grouping duplicates")

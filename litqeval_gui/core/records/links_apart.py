@@ -37,13 +37,16 @@ LinkRows = tuple[list[tuple], int]  # rows for the links table, uncertain links 
 
 
 def import_links(project: Project, topic_id: int, import_id: int,
-                 token: CancelToken = NEVER) -> Job[LinkRows]:
-    """:func:`link_rows`, in a child process for a large topic (module docstring)."""
+                 token: CancelToken = NEVER, kept: list[tuple] | None = None,
+                 ) -> Job[LinkRows]:
+    """:func:`link_rows`, in a child process for a large topic (module docstring; the
+    child reads the import's rows, ``kept`` serve here only)."""
     size = project.db.execute(
         "SELECT COUNT(*) FROM records r JOIN imports i ON i.id = r.import_id "
         "WHERE i.topic_id = ?", [topic_id]).fetchone()[0]
     if size < APART_FROM or not serves_a_window() or not main_importable():
-        return (yield from link_rows(project.db, topic_id, import_id, token))
+        return (yield from link_rows(project.db, topic_id, import_id, token, kept))
+    _let_go(kept or [])  # the child reads the rows
     with tempfile.TemporaryDirectory(prefix="litq-links-") as folder:
         exitcode = yield from in_child(_find, (str(project.path), topic_id, import_id, folder),
                                        "import links", f"matching {size:,} records", token)
@@ -51,12 +54,19 @@ def import_links(project: Project, topic_id: int, import_id: int,
 
 
 def link_rows(db: sqlite_utils.Database, topic_id: int, import_id: int,
-              token: CancelToken = NEVER) -> Job[LinkRows]:
+              token: CancelToken = NEVER, kept: list[tuple] | None = None,
+              ) -> Job[LinkRows]:
     """Job: the rows that link pending import ``import_id`` into its topic (the links
     table's columns from ``topic_id`` on, sorted as :func:`find_links` sorts the links)
-    and how many of them are uncertain matches (not the user's verdicts)."""
+    and how many of them are uncertain matches (not the user's verdicts). ``kept``: the
+    import's rows as its :class:`~litqeval_gui.core.records.rows.RowWriter` kept them
+    (emptied here), else they are read."""
     existing = works.link_items(db, topic_id, exclude_import=import_id)
-    new_items = works.link_items(db, topic_id, only_import=import_id)
+    if kept is None:
+        new_items = works.link_items(db, topic_id, only_import=import_id)
+    else:
+        new_items = works.items_of(kept)
+        _let_go(kept)
     links = yield from find_links(new_items, existing, verdicts=_verdicts(db, topic_id),
                                   abstracts=works.abstract_reader(db), token=token)
     rows = _rows(topic_id, links, existing + new_items)

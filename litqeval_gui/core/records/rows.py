@@ -13,19 +13,23 @@ twice; :func:`unpack_raw` puts it back.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from json.encoder import encode_basestring
+from operator import itemgetter
 from typing import Any
 
 import sqlite_utils
 
 from litqeval_gui.core.projectfile.stored import DamagedDataError, read_json, read_strings
+from litqeval_gui.core.records.linkage import SHORT_TITLE_CHARS
 from litqeval_gui.core.records.model import BIBLIO_FIELDS, Record, normalise_title
 
 CONTENT_COLUMNS = ("rank", "score", "title", "title_norm", "abstract", "authors", "year",
                    "venue", "keywords", "type", "language", "doi", "pmid", "ids", "raw",
                    "source_line", *BIBLIO_FIELDS)
 SELECT_CONTENT = ", ".join(CONTENT_COLUMNS)
+_LINKED = itemgetter(*map(CONTENT_COLUMNS.index, ("title_norm", "year", "doi", "pmid", "ids")))
+_TITLE_NORM, _ABSTRACT = CONTENT_COLUMNS.index("title_norm"), CONTENT_COLUMNS.index("abstract")
 _COPIED = "_copied"
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode
 
@@ -118,20 +122,28 @@ _INSERT = (
 
 class RowWriter:
     """Writes content rows of one import with new ids (each record its own work until
-    linked), one chunk per call inside a write. ``count`` = rows written."""
+    linked), one chunk per call inside a write. ``count`` = rows written; ``kept`` = what
+    the linker reads of each row written, in order, as
+    :func:`~litqeval_gui.core.records.works.link_items` selects it (id, title_norm, year,
+    doi, pmid, ids, and the abstract of a short title only), so linking the import needs
+    not read its rows back."""
 
     def __init__(self, topic_id: int, import_id: int) -> None:
         self.topic_id = topic_id
         self.import_id = import_id
         self.count = 0
+        self.kept: list[tuple] = []
 
     def write(self, db: sqlite_utils.Database, rows: Iterable[tuple], rank_offset: int = 0) -> None:
         """Write ``rows`` (ranks shifted by ``rank_offset``) after the largest record id,
         each as it is taken from ``rows``."""
         first = int(db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM records").fetchone()[0])
-        tid, iid = self.topic_id, self.import_id
-        cursor = db.conn.executemany(_INSERT, (
-            (first + i, tid, iid, first + i, row[0] + rank_offset, *row[1:])
-            for i, row in enumerate(rows)
-        ))
+        cursor = db.conn.executemany(_INSERT, self._values(rows, first, rank_offset))
         self.count += cursor.rowcount  # executemany: the rows of every statement
+
+    def _values(self, rows: Iterable[tuple], first: int, rank_offset: int) -> Iterator[tuple]:
+        tid, iid, keep = self.topic_id, self.import_id, self.kept.append
+        for key, row in enumerate(rows, first):
+            keep((key, *_LINKED(row),
+                  row[_ABSTRACT] if len(row[_TITLE_NORM]) < SHORT_TITLE_CHARS else None))
+            yield (key, tid, iid, key, row[0] + rank_offset, *row[1:])

@@ -38,6 +38,13 @@ def link_items(db: sqlite_utils.Database, topic_id: int, *, exclude_import: int 
         rows = db.execute(f"SELECT {_ITEM_COLUMNS} FROM live_records "
                           "WHERE topic_id = ? AND import_id IS NOT ? ORDER BY id",
                           [topic_id, exclude_import])
+    return items_of(rows)
+
+
+def items_of(rows: Iterable[tuple]) -> list[LinkItem]:
+    """The :class:`LinkItem` of each row selected as :func:`link_items` selects them (id,
+    title_norm, year, doi, pmid, ids, the abstract of a short title), e.g. those a
+    :class:`~litqeval_gui.core.records.rows.RowWriter` kept."""
     return [_item(*row) for row in rows]
 
 
