@@ -11,7 +11,8 @@ from litqeval_gui.core.errors import ProjectError
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.records import ingest, matches, works
+from litqeval_gui.core.records import exporting, ingest, linkage, matches, works
+from tests.support import synthetic
 
 
 def _ris(path, doi, author):
@@ -165,3 +166,36 @@ def test_decide_many_with_an_unknown_id_changes_nothing(project):
     with pytest.raises(ProjectError, match="no match with id 999"):
         project.write(matches.decide_many_op([known, 999], False))
     assert matches.match(project, known).status == "uncertain"
+
+
+def test_a_regroup_plan_reads_only_linked_records_yet_repairs_any_work(tmp_path):
+    """plan_regroup reads the records links name and those not their own work, and plans
+    what grouping every record of the topic by its links gives (linkage.group over all of
+    them): a record set to another's work without a link goes back to its own, a linked
+    one joins its group, the rest is left alone."""
+    records, _ = synthetic.generate(200, dup_rate=0.2, seed=11)
+    exporting.export_records(records, tmp_path / "a.ris", "ris")
+    with Project.create(tmp_path / "p.litq") as project:
+        run_job(ingest.import_file(project, tmp_path / "a.ris", topic="T", role="results"))
+        db = project.db
+        linked = {x for row in db.execute("SELECT a, b FROM links WHERE status = 'auto'")
+                  for x in row}
+        alone = [key for (key,) in db.execute("SELECT id FROM records ORDER BY id")
+                 if key not in linked]
+        assert len(linked) > 40 and len(alone) > 100
+        a, b = db.execute("SELECT a, b FROM links WHERE status = 'auto' LIMIT 1").fetchone()
+        project.write(lambda p: p.db.execute(  # damaged: two unlinked, two linked records
+            "UPDATE records SET work_id = CASE id WHEN ? THEN ? WHEN ? THEN ? ELSE id END "
+            "WHERE id IN (?, ?, ?, ?)", [alone[0], alone[1], alone[2], alone[2] + 1000,
+                                         a, b, alone[0], alone[2]]) and Changes())
+        current = dict(db.execute("SELECT id, work_id FROM records"))
+        links = [linkage.Link(x, y, method, score, status == "auto") for x, y, method, score,
+                 status in db.execute("SELECT a, b, method, score, status FROM links "
+                                      "WHERE status != 'uncertain' ORDER BY a, b")]
+        dois = dict(db.execute("SELECT id, doi FROM records WHERE doi IS NOT NULL"))
+        grouped = linkage.group(current, links, dois)
+        expected = sorted((work, key) for key, work in grouped.items() if current[key] != work)
+        plan = sorted(works.plan_regroup(db, project.topic_id("T")))
+    assert plan == expected
+    assert (alone[0], alone[0]) in plan and (alone[2], alone[2]) in plan
+    assert b in {key for _, key in plan} and len(plan) == 3  # b back to its group

@@ -446,7 +446,11 @@ def group(keys: Iterable[int], links: Iterable[Link],
     links = list(links)
     parent: dict[int, int] = {key: key for key in keys}
     apart: dict[int, set[int]] = defaultdict(set)  # root → roots it must not join
-    held = {key: {doi} for key, doi in (dois or {}).items() if doi}  # root → its DOIs
+    dois = dois or {}
+    held: dict[int, set[str]] = {}  # root → its group's DOIs, once it has joined another
+
+    def held_by(root: int) -> set[str]:
+        return held[root] if root in held else {dois[root]} if dois.get(root) else set()
     for link in links:
         parent.setdefault(link.a, link.a)
         parent.setdefault(link.b, link.b)
@@ -464,12 +468,13 @@ def group(keys: Iterable[int], links: Iterable[Link],
         ra, rb = root(link.a), root(link.b)
         if ra == rb or rb in apart.get(ra, ()):
             continue
-        if link.method != USER and ra in held and rb in held and held[ra].isdisjoint(held[rb]):
+        if link.method != USER and (a_dois := held_by(ra)) and (b_dois := held_by(rb)) \
+                and a_dois.isdisjoint(b_dois):
             continue
         keep, gone = min(ra, rb), max(ra, rb)  # the root stays the smallest key
         parent[gone] = keep
-        if gone in held:
-            held.setdefault(keep, set()).update(held.pop(gone))
+        held[keep] = held_by(keep) | held_by(gone)
+        held.pop(gone, None)
         for other in apart.pop(gone, ()):
             apart[other].discard(gone)
             apart[other].add(keep)

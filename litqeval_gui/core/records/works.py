@@ -96,13 +96,22 @@ def apply_regroup(db: sqlite_utils.Database, changed: Iterable[tuple[int, int]])
 def plan_regroup(db: sqlite_utils.Database, topic_id: int,
                  pending_import: int | None = None) -> list[tuple[int, int]]:
     """What :func:`regroup` would change, as (work id, record id) pairs, read without
-    writing; ``pending_import``'s records count as live (an import about to be done)."""
+    writing; ``pending_import``'s records count as live (an import about to be done).
+
+    Only the records some link that groups (``auto``, ``confirmed``, ``rejected``) names
+    and those not their own work are read: every other record is its own work, so it
+    changes only if it is not (a read in SQLite, not 100 000 rows in Python)."""
     current: dict[int, int] = {}
     dois: dict[int, str] = {}
     for key, work, doi in db.execute(
-            "SELECT id, work_id, doi FROM live_records WHERE topic_id = ? UNION ALL "
-            "SELECT id, work_id, doi FROM records WHERE import_id = ?",
-            [topic_id, pending_import]):
+            "WITH linked(id) AS (SELECT a FROM links WHERE topic_id = :topic AND status IN "
+            f"{_GROUPING} UNION SELECT b FROM links WHERE topic_id = :topic AND status IN "
+            f"{_GROUPING}) "
+            "SELECT id, work_id, doi FROM live_records WHERE topic_id = :topic "
+            "AND (work_id IS NOT id OR id IN linked) UNION ALL "
+            "SELECT id, work_id, doi FROM records WHERE import_id = :pending "
+            "AND (work_id IS NOT id OR id IN linked)",
+            {"topic": topic_id, "pending": pending_import}):
         current[key] = work
         if doi:
             dois[key] = doi
@@ -111,13 +120,16 @@ def plan_regroup(db: sqlite_utils.Database, topic_id: int,
              certain=status != "rejected")
         for a, b, method, score, status in db.execute(
             "SELECT a, b, method, score, status FROM links WHERE topic_id = ? "
-            "AND status IN ('auto', 'confirmed', 'rejected') "
+            f"AND status IN {_GROUPING} "
             "ORDER BY decided_at DESC, a, b", [topic_id],  # newest verdicts first
         )
         if a in current and b in current  # not the links of an import still pending
     ]
     groups = group(current.keys(), links, dois)
     return [(work, key) for key, work in groups.items() if current[key] != work]
+
+
+_GROUPING = "('auto', 'confirmed', 'rejected')"  # the links' statuses that group works
 
 
 def merge(db: sqlite_utils.Database, topic_id: int, a: int, b: int) -> None:
