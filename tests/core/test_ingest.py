@@ -37,6 +37,7 @@ def test_core_then_results_counts_and_recall(project, small_files):
     assert s2.format == "csv"
     # 5 rows: 2 are core works (DOI / title), 1 in-file duplicate → 2 new works
     assert (s2.read, s2.new, s2.duplicate, s2.matched, s2.rejected) == (5, 2, 3, 2, 0)
+    assert (s2.in_file, s2.known) == (1, 2)  # the duplicates: 1 in the file, 2 core works
 
     report = evaluation.recall_report(project, "T")
     [row] = report.lists
@@ -57,6 +58,7 @@ def test_core_import_after_results_counts_matches(project, small_files):
     _import(project, results, topic="T", role="results", name="q1")
     s = _import(project, core, topic="T", role="core", name="core")
     assert s.matched == 2
+    assert (s.new, s.known, s.in_file) == (1, 2, 0)
 
 
 def _assert_refused_unchanged(project, small_files, job, match):
