@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 from hypothesis import given
@@ -162,7 +160,7 @@ def test_a_shared_head_with_different_abstracts_is_not_a_match():
     pair = [item(1, "Robot-assisted Total Knee Arthroplasty", None),
             item(2, "Robot-assisted total knee arthroplasty in haemophilic arthropathy", None)]
     assert links(pair, settings=LinkSettings(subtitle_min_chars=20)) == {}  # no year: thin
-    pair = [replace(x, year=2020) for x in pair]
+    pair = [x._replace(year=2020) for x in pair]
     assert only_link(*pair, settings=LinkSettings(subtitle_min_chars=20)).method == "subtitle"
     assert links(pair, settings=LinkSettings(subtitle_min_chars=20),
                  abstracts=reader({1: ABSTRACT, 2: OTHER})) == {}
@@ -248,7 +246,7 @@ def test_confirmed_pair_is_a_certain_user_link():
 def test_verdict_applies_to_a_reimport_of_the_same_content():
     x, y = item(1, TITLE + ": Part I"), item(2, TITLE + ": Part II")
     verdicts = {frozenset({fingerprint(x), fingerprint(y)}): False}
-    found = links([replace(x, key=10), replace(y, key=20)], verdicts=verdicts)
+    found = links([x._replace(key=10), y._replace(key=20)], verdicts=verdicts)
     assert list(found) == [(10, 20)] and is_rejection(found[10, 20])
 
 
@@ -364,7 +362,7 @@ def test_precision_and_recall_on_synthetic_records(synthetic):
 
 def test_title_rules_alone_find_duplicates_without_identifiers(synthetic):
     items, true_pairs = synthetic
-    bare = [replace(x, ids=()) for x in items]
+    bare = [x._replace(ids=()) for x in items]
     precision, recall = pair_quality(group(range(len(bare)), run_job(find_links(bare))),
                                      true_pairs)
     assert precision >= 0.95 and recall >= 0.9  # id_only duplicates need identifiers
@@ -544,3 +542,16 @@ def test_a_subtitle_score_near_its_bound_or_without_one_is_computed(short, long,
         np.array(titles, dtype=object), np.array([len(short), len(long)]),
         linking._single_spaced(titles), np.array([0]), np.array([1]), LinkSettings())
     assert subtitle.tolist() == [True] and scores[0] == pytest.approx(score, abs=1e-4)
+
+
+def test_single_spaced_tells_the_plain_space_from_any_other_whitespace():
+    """A title is single-spaced unless it holds whitespace other than U+0020 (no-break
+    and em spaces, a unit separator, a line separator), whether or not it holds other
+    characters that are not printable (a zero-width space, NUL are not whitespace)."""
+    import litqeval_gui.core.records.linkage as linking
+
+    titles = ["a b", "a\u00a0b", "a\u2003b", "a\x1fb", "a\u2028b", "a\u200bb", "a\x00b", "ä b"]
+    assert linking._single_spaced(titles).tolist() == [True, False, False, False, False,
+                                                       True, True, True]
+    assert linking._single_spaced(["a b", "ä b c"]).tolist() == [True, True]
+    assert linking._single_spaced(["a\u200bb", "x"]).tolist() == [True, True]

@@ -50,16 +50,13 @@ def items_of(rows: Iterable[tuple]) -> list[LinkItem]:
 
 def _item(key: int, title: str | None, year: int | None, doi: str | None, pmid: str | None,
           ids: str | None, abstract: str | None) -> LinkItem:
-    pairs: list[tuple[str, str]] = []
-    if doi:
-        pairs.append(("doi", doi))
+    pairs: tuple[tuple[str, str], ...] = (("doi", doi),) if doi else ()
     if pmid:
-        pairs.append(("pmid", pmid))
+        pairs += (("pmid", pmid),)
     if ids:
-        pairs.extend(read_json(ids, f"the stored record {key}", dict, part="ids").items())
+        pairs += tuple(read_json(ids, f"the stored record {key}", dict, part="ids").items())
     title = title or ""
-    return LinkItem(key=key, title=title, year=year, ids=tuple(pairs),
-                    abstract=abstract_key(title, abstract))
+    return LinkItem(key, title, year, pairs, abstract_key(title, abstract) if abstract else "")
 
 
 def abstract_reader(db: sqlite_utils.Database) -> Callable[[list[int]], dict[int, str]]:
