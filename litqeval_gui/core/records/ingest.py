@@ -190,7 +190,8 @@ def _link(project: Project, summary: ImportSummary, topic_id: int, token: Cancel
     yield Progress(92, 100, "grouping duplicates")
     generation = project.writes.works_generation if project.writes is not None else None
     planned = works.plan_regroup(db, topic_id, pending_import=import_id)  # read here
-    mine = {r for (r,) in db.execute("SELECT id FROM records WHERE import_id = ?", [import_id])}
+    mine = {r for (r,) in db.execute("SELECT id FROM records WHERE import_id = ?",
+                                     [import_id])} if planned else set()  # nothing to split
     pending = [pair for pair in planned if pair[1] in mine]  # invisible: written in chunks
     live = [pair for pair in planned if pair[1] not in mine]
     token.raise_if_cancelled()
