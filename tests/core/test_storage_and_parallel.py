@@ -272,3 +272,21 @@ def test_record_from_row_inverts_record_row():
        st.integers(1, 6))
 def test_the_lone_cr_check_counted_per_block_agrees_with_one_whole_count(data, block):
     assert parallel._no_lone_cr(data, block) == (data.count(b"\r") == data.count(b"\r\n"))
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text()
+    | st.dates(),  # not JSON: written as str() gives it
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12)
+
+
+@given(st.dictionaries(st.text(), _json_values, max_size=6))
+def test_a_rows_json_is_what_json_dumps_writes(value):
+    """The fields and identifiers of a row are written by json's C encoder made once:
+    the same text as json.dumps (no ASCII escapes, no spaces, str() of other objects,
+    NaN and infinities as json writes them)."""
+    from litqeval_gui.core.records import rows
+
+    assert rows._encode(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"),
+                                             default=str)

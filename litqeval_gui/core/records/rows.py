@@ -13,7 +13,7 @@ twice; :func:`unpack_raw` puts it back.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from json.encoder import encode_basestring
 from operator import itemgetter
 from typing import Any
@@ -31,7 +31,21 @@ SELECT_CONTENT = ", ".join(CONTENT_COLUMNS)
 _LINKED = itemgetter(*map(CONTENT_COLUMNS.index, ("title_norm", "year", "doi", "pmid", "ids")))
 _TITLE_NORM, _ABSTRACT = CONTENT_COLUMNS.index("title_norm"), CONTENT_COLUMNS.index("abstract")
 _COPIED = "_copied"
-_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode
+_DUMPS = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def _dict_encoder() -> Callable[[dict], str]:
+    """``_DUMPS.encode`` of a dict, by the C encoder that json itself uses but made once
+    (``encode`` makes one per call: a third of its time on a record's fields); without
+    json's C speed-ups, ``_DUMPS.encode``. Never given a cycle (it does not look for one)."""
+    make = json.encoder.c_make_encoder
+    if make is None:
+        return _DUMPS.encode
+    chunks = make(None, _DUMPS.default, encode_basestring, None, ":", ",", False, False, True)
+    return lambda value: "".join(chunks(value, 0))
+
+
+_encode = _dict_encoder()
 
 
 def _encode_strings(items: list[str]) -> str:
