@@ -3,16 +3,19 @@
 ``python docs/make_screens.py [FOLDER] [--only NAME …]`` builds the demo project in a
 temporary folder (with temporary app settings, so the user's are never touched),
 prepares it through the core functions as a user would have — evaluates a topic,
-screens part of a list with active learning, pools the topic's runs — then opens the
-main window offscreen at 1200×760 on the demo (as ``litqeval-gui --demo`` does), shows
-each screen and saves it as ``FOLDER/NAME.png`` (default FOLDER: ``docs/screens``).
+screens part of a list with active learning, pools the topic's runs, screens part of a
+list blind with a second reviewer and settles some conflicts, screens the full texts
+(one-page PDFs made from the records) — then opens the main window offscreen at
+1200×760 on the demo (as ``litqeval-gui --demo`` does), shows each screen and saves it
+as ``FOLDER/NAME.png`` (default FOLDER: ``docs/screens``).
 
 Judgements stand in for a reviewer: a record is relevant when its work is in the
 topic's core set. The screens (:data:`SCREENS`): ``librarian`` (the evaluation's
 comparison table), ``librarian-map`` (its Landscape tab), ``reviewer`` (the screener),
-``pooling`` (the pooling screen). A screen whose minimum width exceeds 1200 widens the
-window, and its PNG. Takes 1–2 minutes, most of it the evaluation's vectors and map.
-"""
+``pooling`` (the pooling screen), ``team`` (the conflicts screen with the agreement
+panel), ``fulltext`` (the full-text screener showing a PDF), ``prisma`` (the PRISMA
+2020 diagram). A screen whose minimum width exceeds 1200 widens the window, and its PNG.
+Takes 1–2 minutes, most of it the evaluation's vectors and map."""
 
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ import argparse
 import os
 import sys
 import tempfile
+import textwrap
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -33,8 +37,12 @@ from litqeval_gui.core.pooling import state
 from litqeval_gui.core.pooling import store as pool_store
 from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import queries
+from litqeval_gui.core.records.attachments import attach_file, files_folder
 from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening import team as team_store
 from litqeval_gui.core.screening.features import screening_features
+from litqeval_gui.core.screening.fulltext import create_fulltext_screening
 from litqeval_gui.core.screening.known import core_labels
 from litqeval_gui.core.screening.retrain import retrain
 from litqeval_gui.core.screening.session import ScreeningSession
@@ -50,9 +58,17 @@ SIDEBAR = 210  # the sidebar's width: wide enough for the demo's list names
 TOPIC = "Deep learning for polyp detection in colonoscopy"
 BROAD, NARROW = "broad (Scopus)", "narrow (PubMed)"
 SCREENING = "title-abstract round 1"
+TEAM = "team round 1"
+FULL_TEXT = "full text round 1"
 POOL = "runs round 1"
 POOL_STOP = (14, 6, 0.2, 6)  # w, W, t, l: the relaxed preset's windows, t = 0.2
-REVIEWER = "Ann"
+REVIEWER, SECOND = "Ann", "Ben"
+FULL_TEXT_LEFT = 3  # the full-text records left to judge; position % 6 -> decision, else include
+FULL_TEXT_JUDGED = {1: ("exclude", "wrong study design"), 3: ("exclude", "wrong outcome"),
+                    5: ("not_retrieved", "")}
+TEAM_SIZE = 60  # the records both reviewers screen in the team's screening
+RESOLVED = 4  # the team's conflicts settled
+RECORD_LINES = 96  # pixels for the full-text record's title, authors and journal
 WAIT_S = 600  # the longest a screen may take to be ready
 
 
@@ -75,11 +91,17 @@ def evaluate(project: Project) -> None:
     run_job(evaluate_topic(project, TOPIC))
 
 
+def highlight(project: Project) -> None:
+    """The screener's include and exclude terms (the project's, for every screening)."""
+    project.write(parameters.set_values_op([
+        (parameters.HIGHLIGHT_INCLUDE, ["polyp*", "colonoscop*"]),
+        (parameters.HIGHLIGHT_EXCLUDE, ["nasal"])]))
+
+
 def screen(project: Project) -> None:
     """A screening of the narrow list: 10 records in list order, a ranking, 30 more in
     its order, a second ranking (what the screen's retraining does)."""
-    project.write(parameters.set_values_op([(parameters.HIGHLIGHT_INCLUDE, ["polyp*", "colonoscop*"]),
-                                    (parameters.HIGHLIGHT_EXCLUDE, ["nasal"])]))
+    highlight(project)
     screening = store.create_screening(project, TOPIC, SCREENING, [NARROW],
                                        reasons=["not colonoscopy", "not a primary study"])
     features = run_job(screening_features(project, screening))
@@ -88,6 +110,82 @@ def screen(project: Project) -> None:
         _judge(project, screener, count)
         ranking = run_job(retrain(project, screening, features, "logistic"))
         screener.switch(ranking.ordering(), keep_shown=False)
+
+
+def team(project: Project) -> None:
+    """A blind screening of the narrow list's first :data:`TEAM_SIZE` records by two
+    reviewers: Ann judges by the core set, Ben disagrees on every seventh record (as
+    merging Ben's exported decisions would have recorded them); then unblinded, and the
+    first :data:`RESOLVED` conflicts settled by consensus as the core set has them."""
+    screening = store.create_screening(project, TOPIC, TEAM, [NARROW], blind=True,
+                                       reasons=["not colonoscopy", "not a primary study"])
+    records = store.items(project, screening.id)[:TEAM_SIZE]
+    labels = core_labels(project, screening.topic_id, records)
+    for reviewer in (REVIEWER, SECOND):
+        for position, (record, relevant) in enumerate(zip(records, labels, strict=True), 1):
+            flip = reviewer == SECOND and position % 7 == 3
+            label = "include" if relevant != flip else "exclude"
+            project.write(store.decide_op(screening, record, label,
+                                          store.Context(reviewer, "list", position)))
+    project.write(store.unblind_op(screening, REVIEWER))
+    for conflict in team_store.conflicts(project, screening.id)[:RESOLVED]:
+        [relevant] = core_labels(project, screening.topic_id, [conflict.record_id])
+        project.write(store.resolve_op(screening, conflict.record_id,
+                                       "include" if relevant else "exclude", "consensus"))
+
+
+def full_text(project: Project) -> None:
+    """A full-text screening of what the team's screening included (needs :func:`team`;
+    records in an open conflict wait): a PDF made for each record and attached (as
+    Topic ▸ Attach PDFs from Folder… would), and all but the last :data:`FULL_TEXT_LEFT`
+    judged: most included, some excluded with a reason, some reported not retrieved."""
+    highlight(project)
+    screening = create_fulltext_screening(
+        project, store.find_screening(project, TOPIC, TEAM), FULL_TEXT)
+    records = store.items(project, screening.id)
+    folder = files_folder(project).with_name("pdfs")
+    folder.mkdir(exist_ok=True)
+    for record_id, record in queries.records_by_id(project, records).items():
+        attach_file(project, record_id, write_pdf(folder / f"{record_id}.pdf", record.title,
+                                                  record.abstract or "", record.year))
+    for position, record_id in enumerate(records[:-FULL_TEXT_LEFT], 1):
+        label, reason = FULL_TEXT_JUDGED.get(position % 6, ("include", ""))
+        project.write(store.decide_op(screening, record_id, label,
+                                      store.Context(REVIEWER, "list", position), reason=reason))
+
+
+def write_pdf(path: Path, title: str, abstract: str, year: int | None) -> Path:
+    """A one-page PDF at ``path`` standing in for a paper: its title, a made-up journal
+    line and its abstract, in Helvetica with a real text layer (written by hand: no PDF
+    library in the default install)."""
+    def literal(text: str) -> bytes:
+        escaped = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+        return b"(" + escaped.encode("latin-1", "replace") + b")"
+
+    lines = [(16, line) for line in textwrap.wrap(title, 55)]
+    lines += [(10, f"Journal of Demo Endoscopy, {year or 'n.d.'}"), (10, ""), (12, "Abstract")]
+    lines += [(10, line) for line in textwrap.wrap(abstract or "(no abstract)", 95)]
+    body = b"BT 72 740 Td " + b" ".join(
+        b"/F1 %d Tf 0 -%d Td " % (size, size + 4) + literal(text) + b" Tj" for size, text in lines
+    ) + b" ET"
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
+               b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+               b"/Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>",
+               b"<< /Length %d >>\nstream\n" % len(body) + body + b"\nendstream"]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, content in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + content + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1, xref)
+    path.write_bytes(bytes(out))
+    return path
 
 
 def pool(project: Project) -> None:
@@ -169,6 +267,38 @@ def show_pooling(window: MainWindow) -> None:
     view.pool_box.setCurrentText(POOL)
 
 
+def show_conflicts(window: MainWindow) -> None:
+    """What Topic ▸ Screening Conflicts… opens on the team's screening: its first open
+    conflict selected, the agreement panel beside."""
+    select_topic(window, TOPIC, sidebar=False)
+    screening = store.find_screening(window.session.project, TOPIC, TEAM)
+    view = window.open_screen("conflicts", screening)
+    wait_until(lambda: view.found, "the conflicts")
+    view.table.selectRow(0)
+
+
+def show_full_text(window: MainWindow) -> None:
+    """The full-text screening opened on its next record, the record's PDF drawn."""
+    select_topic(window, TOPIC, sidebar=False)
+    screening = store.find_screening(window.session.project, TOPIC, FULL_TEXT)
+    view = window.open_screen("screening", screening)
+    wait_until(lambda: view.progress.rule_labels, "the stopping panel")
+    splitter = view.record.splitter  # the record's lines whole, as a drag would make them
+    splitter.setSizes([RECORD_LINES, sum(splitter.sizes()) - RECORD_LINES])
+    reader = view.record.reader
+    wait_until(lambda: reader.pages and all(page.image is not None
+                                            for page in reader._visible_pages()),
+               "the PDF's pages")
+
+
+def show_prisma(window: MainWindow) -> None:
+    """What Topic ▸ PRISMA Flow Diagram opens: the topic's flow from its lists, the
+    team's screening and its full text (the newest of each phase)."""
+    select_topic(window, TOPIC, sidebar=False)
+    view = window.open_screen("prisma", TOPIC)
+    wait_until(lambda: view.svg, "the diagram")
+
+
 # name -> (what the project needs, in order; how the window shows it)
 SCREENS: dict[str, tuple[tuple[Callable[[Project], None], ...],
                          Callable[[MainWindow], object]]] = {
@@ -176,6 +306,9 @@ SCREENS: dict[str, tuple[tuple[Callable[[Project], None], ...],
     "librarian-map": ((evaluate,), show_map),
     "reviewer": ((screen,), show_screening),
     "pooling": ((evaluate, pool), show_pooling),
+    "team": ((team,), show_conflicts),
+    "fulltext": ((team, full_text), show_full_text),
+    "prisma": ((team, full_text), show_prisma),
 }
 
 
