@@ -338,9 +338,9 @@ def _title_links(items: Sequence[LinkItem], n_new: int, settings: LinkSettings,
         codes.append(neighbour_codes(order, settings.window, is_new))
     pairs = distinct(np.sort(np.concatenate(codes)))
     a, b = pairs // len(items), pairs % len(items)
-    years = np.array([item.year or 0 for item in items], dtype=np.int64)
-    close = (years[a] == 0) | (years[b] == 0) | (
-        np.abs(years[a] - years[b]) <= settings.year_tolerance)
+    years = np.fromiter((item.year or 0 for item in items), dtype=np.int64, count=len(items))
+    year_a, year_b = years[a], years[b]
+    close = (year_a == 0) | (year_b == 0) | (np.abs(year_a - year_b) <= settings.year_tolerance)
     a, b = a[close], b[close]
     title_array = np.array(titles, dtype=object)
     lengths = np.fromiter(map(len, titles), dtype=np.int64, count=len(titles))
