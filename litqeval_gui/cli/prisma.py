@@ -163,7 +163,8 @@ def register(command: Command) -> None:
                 "the PRISMA 2020 flow of a topic: counts, diagram (SVG) and CSV")
     p.add_argument("--topic", required=True)
     p.add_argument("--screening", help="the title/abstract screening (default: the newest)")
-    p.add_argument("--fulltext", help="the full-text screening (default: the newest)")
+    p.add_argument("--fulltext", help="the full-text screening (default: the newest "
+                   "started from the title/abstract screening counted)")
     p.add_argument("--round", type=int, metavar="N",
                    help="draw the diagram of search round N of the screening (1: the first "
                         "searches; a later round in PRISMA 2020's template for updated "

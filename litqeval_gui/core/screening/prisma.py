@@ -20,8 +20,8 @@ a study). The counts, for the databases-and-registers column:
   and those whose label is not relevant (:func:`~labels.is_relevant`; a maybe goes on).
 
 So identified − duplicates − automation − filtered out = screened. The full-text
-numbers come from the topic's full-text screening (phase ``full_text``) when there is
-one, else they are zero: ``not_retrieved`` its records decided ``not_retrieved``
+numbers come from the full-text screening (phase ``full_text``) that continues the
+counted title/abstract screening (:func:`_pair`) when there is one, else they are zero: ``not_retrieved`` its records decided ``not_retrieved``
 (:data:`~labels.NOT_RETRIEVED`) or, as before that label, excluded for a reason saying
 the report was not retrievable (:data:`NOT_RETRIEVED_REASONS`), ``assessed`` its other
 decided records, ``sought`` both (its undecided items are not counted yet, so sought −
@@ -49,6 +49,7 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.queries import RecordFilter
 from litqeval_gui.core.screening import store, team
+from litqeval_gui.core.screening.fulltext import parent_of
 from litqeval_gui.core.screening.labels import GRADED, NOT_RETRIEVED, is_relevant
 from litqeval_gui.core.screening.prisma_entered import Entered, entered, source_labels
 from litqeval_gui.core.screening.store import Screening
@@ -191,6 +192,26 @@ def _latest(found: list[Screening], phase: str, name: str | None) -> Screening |
     return of_phase[-1] if of_phase else None
 
 
+def _pair(project: Project, found: list[Screening], screening: str | None,
+          fulltext: str | None) -> tuple[Screening | None, Screening | None]:
+    """The title/abstract and full-text screenings counted together: the ones named;
+    a named full text with its own title/abstract screening, else the newest one; and
+    the newest full text started from that screening (one without a parent when none
+    was), never a full text that continues another title/abstract screening."""
+    second = _latest(found, FULL_TEXT, fulltext) if fulltext is not None else None
+    parent = parent_of(project, second) if second is not None else None
+    first = parent if screening is None and parent is not None else \
+        _latest(found, TITLE_ABSTRACT, screening)
+    if fulltext is None:
+        parent_ids = {s.id: p.id if (p := parent_of(project, s)) else None
+                      for s in found if s.phase == FULL_TEXT}
+        ours = [s for s in found if s.id in parent_ids
+                and parent_ids[s.id] == (first.id if first else None)]
+        orphans = [s for s in found if s.id in parent_ids and parent_ids[s.id] is None]
+        second = (ours or orphans or [None])[-1]
+    return first, second
+
+
 @dataclass(frozen=True)
 class Flow:
     """The records behind each count of the databases-and-registers column (record ids;
@@ -319,8 +340,7 @@ def prisma_flow(project: Project, topic: str, *, screening: str | None = None,
     records of its works; an unknown round is refused in one line."""
     topic_id = project.topic_id(topic)
     found = store.screenings(project, topic)
-    first = _latest(found, TITLE_ABSTRACT, screening)
-    second = _latest(found, FULL_TEXT, fulltext)
+    first, second = _pair(project, found, screening, fulltext)
     if first is None:
         if round_number is not None:
             raise LitqError(f"topic {topic!r} has no title/abstract screening: no rounds")

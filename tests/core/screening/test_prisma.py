@@ -15,6 +15,7 @@ from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.stored import DamagedDataError
 from litqeval_gui.core.records.queries import RecordFilter
 from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.fulltext import create_fulltext_screening
 from litqeval_gui.core.screening.prisma import prisma_counts, prisma_flow
 from litqeval_gui.core.screening.prisma_entered import Entered, entered, entered_op
 from litqeval_gui.core.screening.prisma_svg import counted_lines, prisma_svg, write_prisma_csv
@@ -227,3 +228,26 @@ def test_a_graded_screening_excludes_grade_zero(built, tmp_path):
         c = prisma_counts(project, "T", screening="graded")
     assert (c.screened, c.excluded_screening, c.removed_automation) == (7, 3, 3)  # 0 0 0
     assert c.identified == {"PubMed": 10} and c.duplicates_removed == 0
+
+
+def test_the_full_text_counted_is_the_one_started_from_the_screening_counted(built):
+    """Each title/abstract screening is counted with the full text started from it, not
+    with the newest full text of the topic; naming a full text counts its own
+    title/abstract screening with it."""
+    with Project.open(built) as project:
+        ta = store.find_screening(project, "T", "ta")
+        create_fulltext_screening(project, ta, "ft from ta")
+        ta2 = store.create_screening(project, "T", "ta2", ["pubmed"])
+        first = store.items(project, ta2.id)[0]
+        project.write(store.decide_op(ta2, first, "include", ANN))
+        later = create_fulltext_screening(project, ta2, "ft from ta2")
+        project.write(store.decide_op(later, first, "exclude", ANN, reason="wrong outcome"))
+        newest = prisma_counts(project, "T")
+        older = prisma_counts(project, "T", screening="ta")
+        named = prisma_counts(project, "T", fulltext="ft from ta")
+    assert (newest.screening, newest.fulltext) == ("ta2", "ft from ta2")
+    assert (newest.screened, newest.assessed, newest.excluded_fulltext) == (
+        1, 1, {"wrong outcome": 1})
+    assert (older.screening, older.fulltext) == ("ta", "ft from ta")
+    assert (older.screened, older.assessed, older.excluded_fulltext) == (12, 0, {})
+    assert (named.screening, named.fulltext) == ("ta", "ft from ta")

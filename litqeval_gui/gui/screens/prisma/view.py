@@ -165,8 +165,8 @@ class PrismaView(LiveTopicScreen, QWidget):
         c = self.counts
         self.source.setText(
             f"Title/abstract screening: <b>{c.screening or 'none'}</b>; full text: "
-            f"<b>{c.fulltext or 'none (its numbers are zero)'}</b>. The newest screening "
-            "of each phase is counted." + (
+            f"<b>{c.fulltext or 'none (its numbers are zero)'}</b>. The newest "
+            "title/abstract screening is counted, with the full text started from it." + (
                 f" Search round <b>{c.round}</b> of {len(numbers)}: earlier rounds are "
                 "the previous version of the review." if c.round else ""))
 
