@@ -33,3 +33,20 @@ def test_a_blind_screen_neither_shows_nor_counts_nor_learns_a_colleagues_decisio
     _, ranking = run_job(ranking_job(session, blind, "logistic", None, "", "Bo")(NEVER))
     assert ranking is not None and ranking.labels == 5  # Bo's own five
     view.close()
+
+
+def test_the_start_dialog_makes_a_blind_screening_when_asked(qtbot, session, made):
+    from litqeval_gui.gui.screens.screening.start import StartDialog
+
+    made_now = []
+    for name, blind in (("open round", False), ("dual round", True)):
+        dialog = StartDialog(session.project, "T")
+        qtbot.addWidget(dialog)
+        dialog.choice.setCurrentIndex(dialog.choice.count() - 1)  # New screening…
+        assert not dialog.blind.isChecked()  # not blind unless asked
+        dialog.name.setText(name)
+        dialog.blind.setChecked(blind)
+        dialog.accept()
+        made_now.append(dialog.made)
+    assert [(s.name, s.blind) for s in made_now] == [("open round", False), ("dual round", True)]
+    assert store.find_screening(session.project, "T", "dual round").blind  # stored so

@@ -108,6 +108,10 @@ class StartDialog(QDialog):
             if found.phase != FULL_TEXT:
                 self.source.addItem(f"Included in {found.name}", found.id)
         self.with_maybe = QCheckBox("Maybe records too")
+        self.blind = QCheckBox("Blind: each reviewer sees only their own decisions")
+        self.blind.setToolTip("For dual screening (issue 25): decisions, notes, counts, "
+                              "the model and exports show only the current reviewer's "
+                              "until it is unblinded (Unblind… in Topic ▸ Screening Conflicts…)")
         source_row = QHBoxLayout()
         source_row.addWidget(self.source, 1)
         source_row.addWidget(self.with_maybe)
@@ -128,6 +132,7 @@ class StartDialog(QDialog):
         form.addRow("Full text of", source_row)
         form.addRow("Labels", self.scheme)
         form.addRow("Exclusion reasons", self.reasons)
+        form.addRow("Team", self.blind)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
@@ -240,11 +245,13 @@ class StartDialog(QDialog):
         if parent is not None:
             return create_fulltext_screening(
                 self.project, parent, self.name.text().strip(),
-                with_maybe=self.with_maybe.isChecked(), reasons=reasons or DEFAULT_REASONS)
+                with_maybe=self.with_maybe.isChecked(), reasons=reasons or DEFAULT_REASONS,
+                blind=self.blind.isChecked())
         return store.create_screening(
             self.project, self.topic, self.name.text().strip(), self.chosen_lists(),
             phase=self.phase.currentData(), scheme=self.scheme.currentData(),
-            record_filter=self.record_filter(), reasons=reasons)
+            record_filter=self.record_filter(), reasons=reasons,
+            blind=self.blind.isChecked())
 
     def accept(self) -> None:
         try:
