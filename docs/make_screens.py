@@ -70,6 +70,7 @@ TEAM_SIZE = 60  # the records both reviewers screen in the team's screening
 RESOLVED = 4  # the team's conflicts settled
 RECORD_LINES = 96  # pixels for the full-text record's title, authors and journal
 WAIT_S = 600  # the longest a screen may take to be ready
+SETTLE_S = 1.0  # events run after a screen is ready, before it is grabbed
 
 
 # -- the project: what a user would have done before looking ----------------------------
@@ -212,6 +213,13 @@ def wait_until(condition: Callable[[], object], what: str, timeout: float = WAIT
             raise TimeoutError(f"{what}: not ready after {timeout:.0f} s")
         QApplication.processEvents()
         time.sleep(0.02)
+
+
+def settle(seconds: float) -> None:
+    """Run Qt's events for ``seconds``: a panel just filled in lays its wrapped texts out
+    over several rounds of events (grabbed sooner, they are drawn squeezed)."""
+    end = time.monotonic() + seconds
+    wait_until(lambda: time.monotonic() >= end, "settling")
 
 
 def select_topic(window: MainWindow, topic: str, *, sidebar: bool = True) -> None:
@@ -376,7 +384,7 @@ def _grab(app: QApplication, name: str, target: Path) -> Path:
         wait_until(lambda: window.session is not None, "the demo project")
         SCREENS[name][1](window)
         window.statusBar().clearMessage()  # "Opened <temporary path>"
-        app.processEvents()
+        settle(SETTLE_S)
         if not window.grab().save(str(target)):
             raise OSError(f"cannot write {target}")
         while window.tabs.count():  # not reopened with the project by the next window
