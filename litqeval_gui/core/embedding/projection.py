@@ -14,21 +14,27 @@ only the first map of an installation pays the compilation. Two kinds of pynndes
 kernels numba cannot reuse from disk: those asking numba for its thread count (a
 "dynamic global") and those taking the distance function as an argument (its type is
 new in each process, so each process would add one more copy to the cache). Their
-compilation (~11 s of CPU for a map of 50 000 rows) is left to
-:func:`compile_in_background`, which an evaluation starts before computing the vectors.
+compilation (~11 s of CPU for a map of 50 000 rows) holds the GIL for seconds at a time;
+an evaluation that computes vectors first starts :func:`fit_in_child`: a child process
+compiles them on the other core meanwhile and then fits the map (the rows and the coords
+pass through .npy files). Where no child can start, :func:`compile_in_background` compiles
+them on a thread of this process instead.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 import threading
+import time
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import IO, Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -37,6 +43,13 @@ from sklearn.decomposition import PCA
 from litqeval_gui.core.embedding.backends import checkpoint
 from litqeval_gui.core.embedding.errors import ProjectionError
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
+from litqeval_gui.core.scaleout import (
+    POLL_SECONDS,
+    lower_priority,
+    main_importable,
+    process_context,
+    serves_a_window,
+)
 from litqeval_gui.metrics.fidelity import projection_fidelity
 
 Method = Literal["umap", "pca"]
@@ -171,7 +184,7 @@ def project(vectors: ArrayLike, method: Method = "umap", seed: int = MAP_SEED,
                           note="all records have the same vector: they share one point")
     yield Progress(0, 3, f"fitting the {method.upper()} map of {rows.shape[0]} records")
     checkpoint(token)
-    coords = _umap(rows, seed) if method == "umap" else _pca(rows, seed)
+    coords = _umap(rows, seed, token) if method == "umap" else _pca(rows, seed)
     yield Progress(2, 3, "measuring the map's fidelity")
     checkpoint(token)
     fidelity = projection_fidelity(coords, rows)
@@ -186,19 +199,108 @@ def _params(method: Method, seed: int) -> dict[str, Any]:
             "min_dist": UMAP_MIN_DIST, "seed": seed}
 
 
-def _umap(rows: NDArray[np.float32], seed: int) -> NDArray[np.float32]:
+def _umap(rows: NDArray[np.float32], seed: int, token: CancelToken) -> NDArray[np.float32]:
     if not _at_least_distinct(rows, MIN_ROWS):
         distinct = len(np.unique(rows, axis=0))
         raise ProjectionError(f"a UMAP map needs at least {MIN_ROWS} different vectors; "
                               f"these {rows.shape[0]} records have {distinct} (use PCA)")
+    try:
+        coords = _fitted_in_child(_CHILD[0], rows, seed, token) if _CHILD else None
+    finally:
+        stop_map_child()
+    if coords is not None:
+        return coords
     for thread in _COMPILING:
         thread.join()
+    return _fit_umap(rows, seed)
+
+
+def _fit_umap(rows: NDArray[np.float32], seed: int) -> NDArray[np.float32]:
     umap = _import_umap()
     model = umap.UMAP(n_components=2, metric="cosine", n_neighbors=UMAP_NEIGHBOURS,
                       min_dist=UMAP_MIN_DIST, random_state=seed, n_jobs=1)
     with warnings.catch_warnings():  # "n_jobs overridden by random_state": as intended
         warnings.filterwarnings("ignore", message="n_jobs value", category=UserWarning)
         return np.asarray(model.fit_transform(rows), dtype=np.float32)
+
+
+@dataclass(frozen=True)
+class _MapChild:
+    process: Any  # a multiprocessing Process running _fit_when_given
+    folder: Path
+
+
+_CHILD: list[_MapChild] = []  # the map child of this process, until the map takes it
+ROWS_FILE, COORDS_FILE = "rows.npz", "coords.npy"
+CHILD_WAIT_SECONDS = 3600.0  # a child given no rows for this long ends (the map fits here)
+
+
+def fit_in_child(rows: int, method: str) -> bool:
+    """Start a child process that imports UMAP and compiles its neighbour search now, on
+    the other core, and then fits the next UMAP map :func:`project` asks for (the same
+    coordinates, byte for byte: same kernels, seed, one thread). Only for UMAP maps of at
+    least :data:`NN_DESCENT_ROWS` rows, when this program can start children
+    (:func:`~litqeval_gui.core.scaleout.main_importable`) and none is waiting; returns
+    whether one was started. :func:`stop_map_child` ends one no map took."""
+    if method != "umap" or rows < NN_DESCENT_ROWS or _CHILD or not main_importable():
+        return False
+    folder = Path(tempfile.mkdtemp(prefix="litqeval-map-"))
+    process = process_context().Process(target=_fit_when_given, name="UMAP map",
+                                        args=(str(folder), serves_a_window()), daemon=True)
+    process.start()
+    _CHILD.append(_MapChild(process, folder))
+    return True
+
+
+def stop_map_child() -> None:
+    """End the child of :func:`fit_in_child` if it still runs and remove its folder."""
+    while _CHILD:
+        child = _CHILD.pop()
+        if child.process.is_alive():
+            child.process.terminate()
+        child.process.join()
+        shutil.rmtree(child.folder, ignore_errors=True)
+
+
+def _fit_when_given(folder: str, lower: bool) -> None:
+    """The map child: compile the neighbour search, wait for ``rows.npz`` (rows, seed) in
+    ``folder``, write the map's coordinates to ``coords.npy`` there."""
+    if lower:
+        lower_priority()
+    _compile_nn_descent()
+    given, deadline = Path(folder) / ROWS_FILE, time.monotonic() + CHILD_WAIT_SECONDS
+    while not given.is_file():
+        if time.monotonic() > deadline:
+            return
+        time.sleep(POLL_SECONDS / 2)
+    with np.load(given, allow_pickle=False) as data:
+        rows, seed = data["rows"], int(data["seed"])
+    coords = _fit_umap(rows, seed)
+    _write_whole(Path(folder) / COORDS_FILE, lambda file: np.save(file, coords))
+
+
+def _fitted_in_child(child: _MapChild, rows: NDArray[np.float32], seed: int,
+                     token: CancelToken) -> NDArray[np.float32] | None:
+    """Hand ``rows`` to the map child and wait for its coordinates; None when it ended
+    without them (it failed or gave up waiting: the map is then fitted here)."""
+    _write_whole(child.folder / ROWS_FILE,
+                 lambda file: np.savez(file, rows=rows, seed=np.int64(seed)))
+    while child.process.is_alive():
+        checkpoint(token)
+        child.process.join(POLL_SECONDS)
+    coords = child.folder / COORDS_FILE
+    if child.process.exitcode != 0 or not coords.is_file():
+        return None
+    return np.load(coords, allow_pickle=False)
+
+
+def _write_whole(path: Path, write: Callable[[IO[bytes]], None]) -> None:
+    """``write(file)`` to a side file renamed to ``path``: a reader polling for ``path``
+    never sees it half written."""
+    part = path.with_name(path.name + ".part")
+    with part.open("wb") as file:
+        write(file)
+    os.replace(part, path)
 
 
 def _at_least_distinct(rows: NDArray[np.float32], count: int) -> bool:

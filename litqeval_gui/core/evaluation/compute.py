@@ -22,7 +22,9 @@ from litqeval_gui.core.embedding.projection import (
     MAP_SEED,
     Projection,
     compile_in_background,
+    fit_in_child,
     project,
+    stop_map_child,
 )
 from litqeval_gui.core.evaluation.inputs import Pairs, Rows, rows_from, take
 from litqeval_gui.core.evaluation.methods import (
@@ -91,25 +93,31 @@ class Computed:
 
 def compute_topic(task: TopicTask, token: CancelToken = NEVER) -> Job[Computed]:
     """Embed (0–45 %), map (45–85 %), run the missing methods (85–100 %). A UMAP map's
-    uncachable kernels compile on another thread meanwhile
+    uncachable kernels compile meanwhile: in the child process that then fits the map
+    when there are vectors to compute (:func:`~litqeval_gui.core.embedding.projection.
+    fit_in_child`), else (or where no child can start) on another thread
     (:func:`~litqeval_gui.core.embedding.projection.compile_in_background`)."""
     settings, embedded, projection = task.settings, None, None
     ids, vectors = task.vectors
     if task.map_ids is None:
         rows = task.embedding.fit_on.size if task.embedding is not None else len(ids)
-        compile_in_background(rows, settings.map_method)
-    if task.embedding is not None:
-        result = yield from scaled(compute_embedding(task.embedding, token), 0, 45, 100,
-                                   "vectors")
-        ids, vectors = merged_vectors(task.embedding, result)
-        if result is not None:
-            embedded = (result.vectors, result.rows, result.notes)
-    map_ids, coords = task.map_ids, task.map_coords
-    if map_ids is None or coords is None:
-        fitted = yield from scaled(project(vectors, settings.map_method, MAP_SEED, token),
-                                   45, 85, 100, f"{settings.map_method.upper()} map")
-        map_ids, coords = ids, np.ascontiguousarray(fitted.coords, dtype=np.float32)
-        projection = (coords, dict(fitted.params), fitted.fidelity, fitted.note)
+        if task.embedding is None or not fit_in_child(rows, settings.map_method):
+            compile_in_background(rows, settings.map_method)
+    try:
+        if task.embedding is not None:
+            result = yield from scaled(compute_embedding(task.embedding, token), 0, 45, 100,
+                                       "vectors")
+            ids, vectors = merged_vectors(task.embedding, result)
+            if result is not None:
+                embedded = (result.vectors, result.rows, result.notes)
+        map_ids, coords = task.map_ids, task.map_coords
+        if map_ids is None or coords is None:
+            fitted = yield from scaled(project(vectors, settings.map_method, MAP_SEED, token),
+                                       45, 85, 100, f"{settings.map_method.upper()} map")
+            map_ids, coords = ids, np.ascontiguousarray(fitted.coords, dtype=np.float32)
+            projection = (coords, dict(fitted.params), fitted.fidelity, fitted.note)
+    finally:
+        stop_map_child()  # one the map did not take (an error, a PCA map, too few rows)
     core_rows = rows_from(task.core_pairs, ids, task.core_works)
     all_rows = tuple(rows_from(pairs, ids, task.core_works) for pairs in task.list_pairs)
     n_core = len(task.core_works)

@@ -151,3 +151,41 @@ def test_the_map_points_numba_at_the_per_user_cache_before_umap_is_imported(tmp_
                          text=True, check=True, timeout=120)
     expected = str(tmp_path / "cache" / "litqeval" / "numba")
     assert json.loads(out.stdout) == {"seen": expected, "numba": expected, "exists": True}
+
+
+def test_a_map_fitted_in_the_child_is_byte_identical_to_one_fitted_here(monkeypatch):
+    rows = clusters(n_per=1400, dim=16)[0]  # 4 200 rows: the neighbour search of real maps
+    here = run_job(project(rows))
+    assert projection.fit_in_child(len(rows), "umap")
+    child = projection._CHILD[0]
+
+    def not_here(*_):
+        raise AssertionError("the map was fitted in this process")
+
+    monkeypatch.setattr(projection, "_fit_umap", not_here)
+    there = run_job(project(rows))
+    assert there.coords.tobytes() == here.coords.tobytes()
+    assert there.fidelity == here.fidelity
+    assert projection._CHILD == [] and child.process.exitcode == 0
+    assert not child.folder.exists()
+
+
+def test_a_map_whose_child_died_is_fitted_here():
+    rows = clusters(n_per=1400, dim=16)[0]
+    assert projection.fit_in_child(len(rows), "umap")
+    assert not projection.fit_in_child(len(rows), "umap")  # one at a time
+    child = projection._CHILD[0]
+    child.process.terminate()
+    child.process.join()
+    assert run_job(project(rows)).coords.tobytes() == run_job(project(rows)).coords.tobytes()
+    assert projection._CHILD == [] and not child.folder.exists()
+
+
+def test_no_map_child_for_pca_or_exact_neighbours_and_stopping_one_removes_it():
+    assert not projection.fit_in_child(100_000, "pca")
+    assert not projection.fit_in_child(projection.NN_DESCENT_ROWS - 1, "umap")
+    assert projection.fit_in_child(projection.NN_DESCENT_ROWS, "umap")
+    child = projection._CHILD[0]
+    projection.stop_map_child()
+    assert projection._CHILD == [] and not child.process.is_alive()
+    assert not child.folder.exists()
