@@ -94,8 +94,9 @@ class Computed:
 def compute_topic(task: TopicTask, token: CancelToken = NEVER) -> Job[Computed]:
     """Embed (0–45 %), map (45–85 %), run the missing methods (85–100 %). A UMAP map's
     uncachable kernels compile meanwhile: in the child process that then fits the map
-    when there are vectors to compute (:func:`~litqeval_gui.core.embedding.projection.
-    fit_in_child`), else (or where no child can start) on another thread
+    when there are vectors to compute
+    (:func:`~litqeval_gui.core.embedding.projection.fit_in_child`), else (or where no
+    child can start) on another thread
     (:func:`~litqeval_gui.core.embedding.projection.compile_in_background`)."""
     settings, embedded, projection = task.settings, None, None
     ids, vectors = task.vectors
