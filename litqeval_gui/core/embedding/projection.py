@@ -23,6 +23,7 @@ them on a thread of this process instead.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
 import sys
@@ -264,12 +265,17 @@ def stop_map_child() -> None:
 
 def _fit_when_given(folder: str, lower: bool) -> None:
     """The map child: compile the neighbour search, wait for ``rows.npz`` (rows, seed) in
-    ``folder``, write the map's coordinates to ``coords.npy`` there."""
+    ``folder``, write the map's coordinates to ``coords.npy`` there; it ends without a
+    map when its parent is gone (killed) or gave nothing for :data:`CHILD_WAIT_SECONDS`."""
     if lower:
         lower_priority()
     _compile_nn_descent()
     given, deadline = Path(folder) / ROWS_FILE, time.monotonic() + CHILD_WAIT_SECONDS
+    parent = multiprocessing.parent_process()
     while not given.is_file():
+        if parent is not None and not parent.is_alive():
+            shutil.rmtree(folder, ignore_errors=True)  # nobody else will
+            return
         if time.monotonic() > deadline:
             return
         time.sleep(POLL_SECONDS / 2)

@@ -189,3 +189,21 @@ def test_no_map_child_for_pca_or_exact_neighbours_and_stopping_one_removes_it():
     projection.stop_map_child()
     assert projection._CHILD == [] and not child.process.is_alive()
     assert not child.folder.exists()
+
+
+def test_a_map_child_whose_parent_is_gone_ends_and_removes_its_folder(tmp_path, monkeypatch):
+    """Killed, the app leaves its map child waiting for rows that never come: the child
+    sees its parent gone, removes the folder and ends (not after an hour)."""
+
+    class Gone:
+        def is_alive(self) -> bool:
+            return False
+
+    folder = tmp_path / "litqeval-map-x"
+    folder.mkdir()
+    monkeypatch.setattr(projection, "_compile_nn_descent", lambda: None)
+    monkeypatch.setattr(projection.multiprocessing, "parent_process", Gone)
+    monkeypatch.setattr(projection, "_fit_umap", lambda *_: pytest.fail("fitted a map"))
+    monkeypatch.setattr(projection, "CHILD_WAIT_SECONDS", 5.0)  # waiting it out keeps it
+    projection._fit_when_given(str(folder), lower=False)
+    assert not folder.exists()
