@@ -47,6 +47,9 @@ from litqeval_gui.core.screening.known import core_labels
 from litqeval_gui.core.screening.retrain import retrain
 from litqeval_gui.core.screening.session import ScreeningSession
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: the PDFs
+from tests.support.fulltext_pdfs import write_pdf  # noqa: E402
+
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication
 
@@ -147,7 +150,7 @@ def full_text(project: Project) -> None:
     folder = files_folder(project).with_name("pdfs")
     folder.mkdir(exist_ok=True)
     for record_id, record in queries.records_by_id(project, records).items():
-        attach_file(project, record_id, write_pdf(folder / f"{record_id}.pdf", record.title,
+        attach_file(project, record_id, paper_pdf(folder / f"{record_id}.pdf", record.title,
                                                   record.abstract or "", record.year))
     for position, record_id in enumerate(records[:-FULL_TEXT_LEFT], 1):
         label, reason = FULL_TEXT_JUDGED.get(position % 6, ("include", ""))
@@ -155,38 +158,13 @@ def full_text(project: Project) -> None:
                                       store.Context(REVIEWER, "list", position), reason=reason))
 
 
-def write_pdf(path: Path, title: str, abstract: str, year: int | None) -> Path:
+def paper_pdf(path: Path, title: str, abstract: str, year: int | None) -> Path:
     """A one-page PDF at ``path`` standing in for a paper: its title, a made-up journal
-    line and its abstract, in Helvetica with a real text layer (written by hand: no PDF
-    library in the default install)."""
-    def literal(text: str) -> bytes:
-        escaped = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-        return b"(" + escaped.encode("latin-1", "replace") + b")"
-
+    line and its abstract, with a real text layer."""
     lines = [(16, line) for line in textwrap.wrap(title, 55)]
     lines += [(10, f"Journal of Demo Endoscopy, {year or 'n.d.'}"), (10, ""), (12, "Abstract")]
     lines += [(10, line) for line in textwrap.wrap(abstract or "(no abstract)", 95)]
-    body = b"BT 72 740 Td " + b" ".join(
-        b"/F1 %d Tf 0 -%d Td " % (size, size + 4) + literal(text) + b" Tj" for size, text in lines
-    ) + b" ET"
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
-               b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
-               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
-               b"/Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>",
-               b"<< /Length %d >>\nstream\n" % len(body) + body + b"\nendstream"]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, content in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + content + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1, xref)
-    path.write_bytes(bytes(out))
-    return path
+    return write_pdf(path, [lines])
 
 
 def pool(project: Project) -> None:

@@ -1,5 +1,6 @@
-"""Small PDFs written by hand for the full-text tests (no Qt, no PDF library): pages of
-Helvetica text lines with a real text layer, an optional document information
+"""Small PDFs written by hand for the full-text tests and the README's screenshots (no Qt,
+no PDF library): pages of Helvetica text lines with a real text layer (a line is its
+text, in 12 pt, or (size in pt, text)), an optional document information
 dictionary (``/Title``, ``/Subject``, a custom ``/doi``…), and an ``/Encrypt``
 dictionary whose empty user password does not open the file."""
 
@@ -11,16 +12,23 @@ from pathlib import Path
 
 def _literal(text: str) -> bytes:
     escaped = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-    return b"(" + escaped.encode("latin-1") + b")"
+    return b"(" + escaped.encode("latin-1", "replace") + b")"
 
 
-def _page_stream(lines: Sequence[str]) -> bytes:
-    body = b"BT /F1 12 Tf 14 TL 72 760 Td " + b" ".join(
-        _literal(line) + b" '" for line in lines) + b" ET"
+def _shown(line: str | tuple[int, str]) -> bytes:
+    """A line moved to and shown (``'``), in its own size and leading when it has one."""
+    if isinstance(line, str):
+        return _literal(line) + b" '"
+    size, text = line
+    return b"/F1 %d Tf %d TL " % (size, size + 4) + _literal(text) + b" '"
+
+
+def _page_stream(lines: Sequence[str | tuple[int, str]]) -> bytes:
+    body = b"BT /F1 12 Tf 14 TL 72 760 Td " + b" ".join(map(_shown, lines)) + b" ET"
     return b"<< /Length %d >>\nstream\n" % len(body) + body + b"\nendstream"
 
 
-def write_pdf(path: Path, pages: Sequence[Sequence[str]], *,
+def write_pdf(path: Path, pages: Sequence[Sequence[str | tuple[int, str]]], *,
               info: Mapping[str, str] | None = None, encrypted: bool = False) -> Path:
     """A PDF at ``path`` with one US-Letter page per item of ``pages`` (its text lines),
     ``info`` as its document information and, with ``encrypted``, a standard security
