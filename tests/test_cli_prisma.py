@@ -11,6 +11,8 @@ import pytest
 
 from litqeval_gui.cli import main
 from litqeval_gui.cli import prisma as command
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.screening import store
 from tests.support.prisma import build_review
 from tests.support.prisma_rounds import ROUND_1, ROUND_2, build_two_rounds
 
@@ -180,3 +182,19 @@ def test_a_grown_screening_draws_its_newest_round_and_lists_each_round(tmp_path,
                          first)
     assert code != 0 and "screening 'ta' has no round 3 (rounds 1–2)" in err
 
+
+
+def test_a_named_full_text_draws_the_rounds_of_its_own_screening(tmp_path, capsys):
+    """``--fulltext ft`` counts and draws ft's title/abstract screening (two rounds: the
+    update layout), though a newer title/abstract screening of one round exists."""
+    built = build_two_rounds(tmp_path)
+    with Project.open(built) as project:
+        store.create_screening(project, "T", "newer", ["pubmed"])
+    svg = tmp_path / "flow.svg"
+    code, out, err = run(capsys, "prisma", built, "--topic", "T", "--fulltext", "ft",
+                         "--svg", svg)
+    assert code == 0, err
+    assert "title/abstract screening: ta; full text: ft" in out
+    assert "the diagram shows round 2 (the update layout" in out
+    counted = {e.get("data-count") for e in ET.parse(svg).iter() if e.get("data-count")}
+    assert "previous_included" in counted

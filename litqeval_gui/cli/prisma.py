@@ -99,8 +99,8 @@ def cmd_prisma(args: argparse.Namespace) -> None:
             project.write(op)
         counts = prisma_counts(project, args.topic, screening=args.screening,
                                fulltext=args.fulltext)
-        shown = diagram_round(project, args.topic, screening=args.screening,
-                              round_number=args.round)
+        shown = diagram_round(project, args.topic, screening=counts.screening,
+                              round_number=args.round)  # the screening counted
         drawn = counts if shown is None else prisma_counts(
             project, args.topic, screening=args.screening, fulltext=args.fulltext,
             round_number=shown)

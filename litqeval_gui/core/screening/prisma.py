@@ -334,7 +334,7 @@ def _works(project: Project, record_ids: list[int]) -> dict[int, int]:
 def prisma_flow(project: Project, topic: str, *, screening: str | None = None,
                 fulltext: str | None = None, round_number: int | None = None) -> Flow:
     """The records behind the topic's counts (module docstring). ``screening``/``fulltext``
-    name the title/abstract and full-text screenings (default: the newest of each);
+    name the title/abstract and full-text screenings (default: :func:`_pair`);
     ``round_number`` counts one round of the title/abstract screening (:func:`rounds`):
     its lists' records, the works first seen in them, its items and the full-text
     records of its works; an unknown round is refused in one line."""

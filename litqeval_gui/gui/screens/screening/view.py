@@ -462,5 +462,3 @@ class ScreeningView(KeysWhileShown, ScreeningTarget, OrderingChoice, FullTextDec
         if self.simulation is not None:
             self.simulation.close()
         super().closeEvent(event)
-
-    # -- reopened with the project (main window) ---------------------------------------
