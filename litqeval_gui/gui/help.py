@@ -44,7 +44,9 @@ enough is screened.</li>
 <li><b>Topic ▸ Simulate Screening…</b>: replay a screening with known labels (a labelled
 column, the core set or finished decisions) to see how soon each model finds the relevant
 records and where each stopping rule would have stopped, over several seeds.</li>
-<li><b>Screening as a team</b>: each reviewer screens a copy of the project, then
+<li><b>Screening as a team</b>: start the screening with <i>Blind</i> ticked (each reviewer
+sees only their own decisions until someone presses Unblind… on the conflicts screen), give
+each reviewer a copy of the project; each screens it, then
 <b>File ▸ Export My Decisions…</b> and, in the other copy, <b>File ▸ Merge Decisions…</b>
 (a decisions file or the whole copy; merging twice changes nothing).
 <b>Topic ▸ Screening Conflicts…</b> lists where the reviewers disagree, side by side:
