@@ -279,21 +279,31 @@ def test_random_records_needed_by_hand():
     assert (k_tar, p) == (3, pytest.approx(hypergeom.cdf(1, 700, 3, 400)))
 
 
-def test_random_sample_stop_advises_the_switch_at_the_critical_depth():
-    # 40 relevant first, then irrelevant ones (N = 1000): the switch is advised exactly
-    # when the critical-depth rule (batches of 10) first says stop.
+def test_random_sample_stop_advises_the_switch_by_the_ranked_reading_at_even_odds():
+    # 40 relevant first, then irrelevant ones (N = 1000). K_tar = ⌊40/0.95⌋ + 1 − 40 = 3
+    # in the urn of the 960 records after the last relevant one; the trailing run of n
+    # irrelevant records is the quasi-sample: p = C(960 − n, 3) / C(960, 3). The switch is
+    # advised at the first n with p < 1 − 0.5.
+    run = next(n for n in range(1, 961) if comb(960 - n, 3) / comb(960, 3) < 0.5)
+    assert run == 198  # (1 − n/960)^3 ≈ 0.5 at n ≈ 198
     history = [1] * 40 + [0] * 960
-    depth = BatchCriticalDepth(batch_size=10)
-    switch = next(s for s in range(1, 1000) if depth.decide(history[:s], 1000).stop)
-    rule = RandomSampleStop(switch_batch=10)
-    before = rule.decide(history[:switch - 1], 1000)
-    assert not before.stop and before.evidence["switch_to_random"].startswith("not yet")
-    now = rule.decide(history[:switch], 1000)
+    rule = RandomSampleStop()
+    before = rule.decide(history[:40 + run - 1], 1000)
+    assert not before.stop
+    assert before.evidence["switch_to_random"] == \
+        "not yet (ranked records: p = 0.50, switch below 0.5)"
+    now = rule.decide(history[:40 + run], 1000)
     assert not now.stop and now.evidence["switch_to_random"] == "now"
-    # r = 40: K_tar = ⌊40/0.95⌋ + 1 − 40 = 3 over the 1000 − switch records left
     assert now.evidence["random_needed_if_none_relevant"] == _needed_by_hand(
-        40, 0, 0, 1000 - switch)
+        40, 0, 0, 1000 - 40 - run)
+    assert rule.switch_rule() == HypergeometricTest(confidence=0.5)
     assert not rule.decide([0] * 80, 1000).evidence["switch_to_random"] == "now"  # none found
+    # a stricter switch waits longer: at 0.9 the run must leave p < 0.1
+    strict = next(n for n in range(1, 961) if comb(960 - n, 3) / comb(960, 3) < 0.1)
+    late = RandomSampleStop(switch_confidence=0.9)
+    assert strict > run
+    assert late.decide(history[:40 + strict - 1], 1000).evidence["switch_to_random"] != "now"
+    assert late.decide(history[:40 + strict], 1000).evidence["switch_to_random"] == "now"
 
 
 @pytest.mark.parametrize("sample, should_stop", [(400, False), (650, True)])
@@ -310,4 +320,4 @@ def test_random_sample_stop_in_the_random_phase(sample, should_stop):
     with pytest.raises(ValueError):
         RandomSampleStop(random_from=2000).decide(history, 1000)
     with pytest.raises(ValueError):
-        RandomSampleStop(switch_batch=0)
+        RandomSampleStop(switch_confidence=1.0)

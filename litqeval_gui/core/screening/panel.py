@@ -50,10 +50,8 @@ random sample (the others are heuristics, the hypergeometric test's ranked readi
 
 def default_rules(*, recall_target: float = 0.95, confidence: float = 0.95,
                   consecutive: int = 50, batch_size: int = 10) -> list[StoppingRule]:
-    """The five rules with the user's recall target, confidence, run length and batch
-    (also the random-sample rule's, whose switch the critical depth times)."""
-    return [RandomSampleStop(recall_target=recall_target, confidence=confidence,
-                             switch_batch=batch_size),
+    """The five rules with the user's recall target, confidence, run length and batch."""
+    return [RandomSampleStop(recall_target=recall_target, confidence=confidence),
             ConsecutiveIrrelevant(n=consecutive), KneeMethod(),
             HypergeometricTest(recall_target=recall_target, confidence=confidence),
             BatchCriticalDepth(batch_size=batch_size)]

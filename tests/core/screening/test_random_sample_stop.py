@@ -9,20 +9,23 @@ from scipy.stats import hypergeom
 
 from litqeval_gui.core.screening.panel import first_stop
 from litqeval_gui.core.screening.simulate import random_sample_stop
-from litqeval_gui.metrics.stopping import BatchCriticalDepth, RandomSampleStop
+from litqeval_gui.metrics.stopping import RandomSampleStop
 
 
 def _switch(labels: np.ndarray) -> int:
-    return first_stop(BatchCriticalDepth(batch_size=10), labels, labels.size)
+    return first_stop(RandomSampleStop().switch_rule(), labels, labels.size)
 
 
 def test_all_found_early_stops_after_the_random_records_the_test_needs():
-    # 25 relevant first, then 1 975 irrelevant (N = 2 000). The switch comes when the
-    # critical depth says stop, at s (270); the urn of 2 000 − s holds nothing relevant,
-    # K_tar = ⌊25/0.95⌋ + 1 − 25 = 2, p(m) = P(X = 0) = C(urn − m, 2)/C(urn, 2) < 0.05.
+    # 25 relevant first, then 1 975 irrelevant (N = 2 000). K_tar = ⌊25/0.95⌋ + 1 − 25 = 2.
+    # The switch comes when the ranked reading gives p < 0.5: the trailing run of n
+    # irrelevant records, drawn from the 1 975 after the 25th relevant one, holds none of
+    # 2, p = C(1975 − n, 2)/C(1975, 2); first below 0.5 at n = 579, so s = 604. The urn
+    # of 2 000 − s holds nothing relevant, p(m) = C(urn − m, 2)/C(urn, 2) < 0.05.
     labels = np.array([1] * 25 + [0] * 1975)
     s = _switch(labels)
-    assert s == 270
+    run = next(n for n in range(1, 1976) if comb(1975 - n, 2) / comb(1975, 2) < 0.5)
+    assert s == 25 + run == 604
     urn = 2000 - s
     m = next(m for m in range(urn) if comb(urn - m, 2) / comb(urn, 2) < 0.05)
     assert m == urn - math.floor((1 + math.sqrt(1 + 0.2 * urn * (urn - 1))) / 2)  # the root
@@ -32,10 +35,12 @@ def test_all_found_early_stops_after_the_random_records_the_test_needs():
 
 def test_a_relevant_record_in_the_random_sample_by_hand():
     # 40 relevant then 260 irrelevant, one more relevant among the last 700 (N = 1000);
-    # the switch at the critical depth s (280); the urn of 1000 − s holds that one
-    # relevant record, drawn in the seeded random order.
+    # the switch after a run of 198 irrelevant (K_tar = 3 among the 960 after the 40th:
+    # C(960 − n, 3)/C(960, 3) < 0.5 first at n = 198), s = 238; the urn of 1000 − s
+    # holds that one relevant record, drawn in the seeded random order.
     labels = np.array([1] * 40 + [0] * 260 + [1] + [0] * 699)
     s = _switch(labels)
+    assert s == 40 + 198
     urn = 1000 - s
     assert labels[s:].sum() == 1
     stopped, found = random_sample_stop(RandomSampleStop(), labels, np.random.default_rng(4))
@@ -55,5 +60,12 @@ def test_a_relevant_record_in_the_random_sample_by_hand():
 
 
 def test_no_switch_while_the_yield_holds():
+    # One relevant in every four records (N = 200): a trailing run is at most 3, so the
+    # ranked reading stays above even odds until the urn is small. At 188 screened (47
+    # found, K_tar = ⌊47/0.95⌋ + 1 − 47 = 3, run 3 from an urn of 15):
+    # p = C(12, 3)/C(15, 3) = 220/455 < 0.5; at every earlier count the urn is larger.
     labels = np.array(([1] + [0] * 3) * 50)
-    assert random_sample_stop(RandomSampleStop(), labels, np.random.default_rng(0)) == (None, 50)
+    assert _switch(labels) == 188
+    assert comb(12, 3) / comb(15, 3) < 0.5 < comb(16, 3) / comb(19, 3)
+    stopped, found = random_sample_stop(RandomSampleStop(), labels, np.random.default_rng(0))
+    assert stopped is None or stopped > 188
