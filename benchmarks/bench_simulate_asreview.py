@@ -20,8 +20,10 @@ both computed with metrics/tar.py, and beside them in asreview-insights' convent
 prior records left out, metrics/screening_effort.py).
 
 Usage: ``python benchmarks/bench_simulate_asreview.py [--asreview PATH] [--dataset CSV]
-[--model nb|logistic] [--seeds 5] [--asreview-seeds K]`` (ASReview only for the first K
-seeds: its logistic regression retrains with lbfgs after every record, ~15 min a seed);
+[--model nb|logistic] [--ai elas_u4] [--seeds 5] [--asreview-seeds K]`` (``--ai``:
+ASReview's tuned model of that name, e.g. its default ``elas_u4``, instead; ASReview
+only for the first K seeds: its logistic regression retrains with lbfgs after every
+record, ~15 min a seed);
 without ``--dataset`` a generated labelled set of 2 000 records (5 % relevant) is used.
 The CSV needs ``title``, ``abstract`` and ``label_included`` (1/0) columns (the shared
 screening datasets have them).
@@ -115,16 +117,18 @@ def ours(csv_path: Path, folder: Path, model: str, seed: int,
 
 
 def asreview(command: str, csv_path: Path, folder: Path, model: str, seed: int,
-             prior_rows: list[int]) -> tuple[float, float, float]:
+             prior_rows: list[int], ai: str | None = None) -> tuple[float, float, float]:
     """(seconds, WSS@95, WSS@95 in asreview-insights' convention) of ``asreview simulate``
-    with the given prior rows (its results hold them first); it runs in ``folder`` (it
-    leaves a ``synergy_cache.sqlite`` in its working directory)."""
+    with the given prior rows (its results hold them first); with ``ai`` (e.g.
+    ``elas_u4``) ASReview's tuned model of that name instead of ``model`` built from
+    defaults. It runs in ``folder`` (it leaves a ``synergy_cache.sqlite`` there)."""
     out = folder / f"asr{seed}.asreview"
     start = time.perf_counter()
-    subprocess.run([command, "simulate", str(csv_path), "-e", "tfidf", "-c", model,
-                    "-q", "max", "-b", "balanced", "--seed", str(seed), "--prior-idx",
-                    *map(str, prior_rows), "-o", str(out)], check=True, cwd=folder,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    chosen = ["--ai", ai] if ai else ["-e", "tfidf", "-c", model, "-q", "max", "-b",
+                                      "balanced"]
+    subprocess.run([command, "simulate", str(csv_path), *chosen, "--seed", str(seed),
+                    "--prior-idx", *map(str, prior_rows), "-o", str(out)], check=True,
+                   cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     seconds = time.perf_counter() - start
     with zipfile.ZipFile(out) as archive:
         name = next(n for n in archive.namelist() if n.endswith("results.db"))
@@ -147,6 +151,8 @@ def main() -> int:
     parser.add_argument("--dataset", type=Path, help="labelled CSV (title, abstract, "
                                                      "label_included)")
     parser.add_argument("--model", choices=("nb", "logistic"), default="nb")
+    parser.add_argument("--ai", help="ASReview's tuned model instead (e.g. elas_u4, its "
+                                     "default); ours stays --model")
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--asreview-seeds", type=int, help="run ASReview for the first K "
                                                           "seeds only (default: all)")
@@ -160,7 +166,8 @@ def main() -> int:
         source = args.dataset or generated(folder / "generated.csv")
         csv_path, labels = numbered(source, folder / "data.csv")
         LABELS[:] = labels
-        print(f"{source.name}: {len(labels)} rows, {sum(labels)} relevant, model {args.model}")
+        print(f"{source.name}: {len(labels)} rows, {sum(labels)} relevant, model {args.model}"
+              + (f", ASReview --ai {args.ai}" if args.ai else ""))
         print(load_average())
         mine_all, totals = [], []
         for seed in range(args.seeds):
@@ -172,7 +179,8 @@ def main() -> int:
             line = (f"seed {seed}: ours {mine[0]:6.1f} s WSS@95 {mine[1]:.3f} (insights "
                     f"{mine[3]:.3f}; {mine[2]} records)")
             if seed < theirs_seeds:
-                theirs = asreview(args.asreview, csv_path, folder, args.model, seed, prior)
+                theirs = asreview(args.asreview, csv_path, folder, args.model, seed, prior,
+                                  args.ai)
                 totals.append((mine, theirs))
                 line += (f" | ASReview {theirs[0]:6.1f} s WSS@95 {theirs[1]:.3f} (insights "
                          f"{theirs[2]:.3f})"
