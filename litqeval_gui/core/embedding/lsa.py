@@ -17,7 +17,11 @@ it with TruncatedSVD.
 
 XXᵀ·Q runs on :func:`threads` threads (scipy's sparse products release the GIL): each
 thread sums whole rows of Xᵀ·Q or X·(XᵀQ), term by term in ascending order as one
-product would, so the result has the same bytes on any number of threads.
+product would, so the result has the same bytes on any number of threads. The dense
+steps (QR, Rayleigh–Ritz) run on one BLAS thread (:data:`BLAS_THREADS`): their bytes
+would otherwise depend on the BLAS's thread count (the vectors' components flip sign),
+and on a busy machine (or beside the map child compiling) two BLAS threads spin while
+waiting for a core: the five QRs of 50 000 × 266 took 19.6 s instead of 4.0 s.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from numpy.typing import NDArray
 from scipy import linalg, sparse
 from scipy.sparse import _sparsetools  # the kernels of sparse @ dense, with an output
 from sklearn.feature_extraction.text import TfidfTransformer, TfidfVectorizer
+from threadpoolctl import threadpool_limits
 
 from litqeval_gui.core.embedding.backends import (
     BackendInfo,
@@ -51,6 +56,7 @@ LSA_MAX_DIM = 256
 LSA_SEED = 0
 OVERSAMPLES = 10
 POWER_ITERATIONS = 5
+BLAS_THREADS = 1  # of the dense steps (module docstring)
 TERM_BLOCK = 200_000  # terms per block of XᵀQ: bounds its memory (block × (k+10) floats)
 
 
@@ -155,12 +161,13 @@ def _product(parts: list[RowPart], dense: NDArray, pool: Executor, out: NDArray)
 
 def lsa_rows(x: sparse.csr_matrix, dim: int, seed: int,
              token: CancelToken = NEVER) -> Job[NDArray[np.float64]]:
-    """The n × dim LSA coordinates UΣ of ``x`` (module docstring), a job per iteration."""
+    """The n × dim LSA coordinates UΣ of ``x`` (module docstring), a job per iteration;
+    the same bytes whatever the number of cores or BLAS threads."""
     n = x.shape[0]
     width = min(dim + OVERSAMPLES, n)
     gram = GramOperator(x, threads())
     q = np.random.default_rng(seed).standard_normal((n, width), dtype=np.float32)
-    with ThreadPoolExecutor(threads()) as pool:
+    with ThreadPoolExecutor(threads()) as pool, threadpool_limits(BLAS_THREADS, "blas"):
         for step in range(POWER_ITERATIONS):
             yield Progress(step, POWER_ITERATIONS + 1, f"SVD: power iteration {step + 1}")
             checkpoint(token)
@@ -168,9 +175,9 @@ def lsa_rows(x: sparse.csr_matrix, dim: int, seed: int,
         yield Progress(POWER_ITERATIONS, POWER_ITERATIONS + 1, "SVD: Rayleigh–Ritz step")
         checkpoint(token)
         ritz = q.T.astype(np.float64) @ gram(q, pool).astype(np.float64)
-    values, vectors = linalg.eigh(ritz, check_finite=False)
-    top = np.argsort(values)[::-1][:dim]
-    return (q @ vectors[:, top]) * np.sqrt(np.clip(values[top], 0.0, None))
+        values, vectors = linalg.eigh(ritz, check_finite=False)
+        top = np.argsort(values)[::-1][:dim]
+        return (q @ vectors[:, top]) * np.sqrt(np.clip(values[top], 0.0, None))
 
 
 class LsaBackend:

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from sklearn.decomposition import TruncatedSVD
 from sklearn.feature_extraction.text import TfidfVectorizer
+from threadpoolctl import threadpool_info, threadpool_limits
 
 from litqeval_gui.core.embedding import lsa
 from litqeval_gui.core.embedding.backends import Document
@@ -147,3 +148,32 @@ def test_the_gram_products_give_the_same_bytes_on_any_number_of_threads(make_cor
             again = gram(np.asfortranarray(q), pool)
             assert again.tobytes() == expected.tobytes(), parts
             assert gram(q[:, :5], pool).tobytes() == expected[:, :5].tobytes(), parts
+
+
+def _blas_threads() -> set[int]:
+    return {pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"}
+
+
+def test_the_dense_steps_run_on_one_blas_thread_whatever_the_callers_limit(make_corpus,
+                                                                          monkeypatch):
+    # The QR and Rayleigh–Ritz bytes depend on the BLAS's thread count (the components
+    # flip sign), and two BLAS threads spin on a busy machine: the SVD runs on one, and
+    # gives the caller its own limit back.
+    docs, _ = make_corpus(40)
+    x = tfidf_matrix([d.text for d in docs])
+    seen: list[set[int]] = []
+    product = GramOperator.__call__
+
+    def watched(self, block, pool):
+        seen.append(_blas_threads())
+        return product(self, block, pool)
+
+    monkeypatch.setattr(GramOperator, "__call__", watched)
+    results = []
+    for limit in (2, 1):
+        with threadpool_limits(limit, "blas"):
+            results.append(run_job(lsa_rows(x, 8, seed=0)))
+            assert _blas_threads() == {limit}
+    assert seen and all(threads == {lsa.BLAS_THREADS} for threads in seen)
+    assert len(seen) == 2 * (lsa.POWER_ITERATIONS + 1)
+    assert results[0].tobytes() == results[1].tobytes()
