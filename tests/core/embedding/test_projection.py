@@ -11,6 +11,7 @@ import textwrap
 import numpy as np
 import pytest
 from sklearn.decomposition import PCA
+from threadpoolctl import threadpool_info, threadpool_limits
 
 from litqeval_gui.core.embedding import projection
 from litqeval_gui.core.embedding.errors import EmbeddingCancelled, ProjectionError
@@ -151,6 +152,33 @@ def test_the_map_points_numba_at_the_per_user_cache_before_umap_is_imported(tmp_
                          text=True, check=True, timeout=120)
     expected = str(tmp_path / "cache" / "litqeval" / "numba")
     assert json.loads(out.stdout) == {"seen": expected, "numba": expected, "exists": True}
+
+
+def _blas_threads() -> set[int]:
+    return {pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"}
+
+
+def test_a_umap_map_is_fitted_on_one_blas_thread_and_gives_the_callers_limit_back(
+        monkeypatch):
+    # Its spectral start (ARPACK) gives other bytes on two BLAS threads: the map would
+    # depend on the machine's cores.
+    umap = projection._import_umap()
+    seen: list[set[int]] = []
+    spectral = umap.umap_.spectral_layout
+
+    def watched(*args, **kwargs):
+        seen.append(_blas_threads())
+        return spectral(*args, **kwargs)
+
+    monkeypatch.setattr(umap.umap_, "spectral_layout", watched)
+    rows = clusters()[0]
+    maps = []
+    for limit in (2, 1):
+        with threadpool_limits(limit, "blas"):
+            maps.append(run_job(project(rows)).coords)
+            assert _blas_threads() == {limit}
+    assert seen == [{projection.MAP_BLAS_THREADS}] * 2
+    assert maps[0].tobytes() == maps[1].tobytes()
 
 
 def test_a_map_fitted_in_the_child_is_byte_identical_to_one_fitted_here(monkeypatch):
