@@ -288,7 +288,7 @@ class RandomSampleStop(StoppingRule):
     Bannach-Brown 2019, Kitchenham 2010, part of Wahono 2015; 10 seeds each, the default
     model; ``benchmarks/bench_simulate.py``): reached 95 % recall in 189 of 190 runs and
     saved 0.24 of the work the oracle stop saves, against 0.14 when the critical depth
-    over batches of 10 timed the switch (in 98 of the 190 runs it never advised one before
+    over batches of 10 timed the switch (in 88 of the 190 runs it never advised one before
     the end: a low-yield history, or too few batches to settle k_cr, on 10 of the 19
     reviews). Even the best switch in hindsight, chosen per run, saves 0.38
     of it: a random sample certifies little when few relevant records are known. With r
