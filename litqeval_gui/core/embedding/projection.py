@@ -45,6 +45,7 @@ from threadpoolctl import threadpool_limits
 from litqeval_gui.core.embedding.backends import checkpoint
 from litqeval_gui.core.embedding.errors import ProjectionError
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
+from litqeval_gui.core.records.exporting import write_whole
 from litqeval_gui.core.scaleout import (
     POLL_SECONDS,
     lower_priority,
@@ -309,12 +310,14 @@ def _fitted_in_child(child: _MapChild, rows: NDArray[np.float32], seed: int,
 
 
 def _write_whole(path: Path, write: Callable[[IO[bytes]], None]) -> None:
-    """``write(file)`` to a side file renamed to ``path``: a reader polling for ``path``
-    never sees it half written."""
-    part = path.with_name(path.name + ".part")
-    with part.open("wb") as file:
-        write(file)
-    os.replace(part, path)
+    """``write(file)`` into ``path`` by :func:`~litqeval_gui.core.records.exporting.write_whole`
+    (a side file moved onto it): a reader polling for ``path`` never sees it half written.
+    numpy is given the open file, as it would add ``.npy`` to a path of another suffix."""
+    def into(partial: Path) -> None:
+        with partial.open("wb") as file:
+            write(file)
+
+    write_whole(path, into, f"the map's {path.name}")
 
 
 def _at_least_distinct(rows: NDArray[np.float32], count: int) -> bool:
