@@ -97,12 +97,12 @@ def main() -> int:
                o / b <= 2.0)
         return 0
 
+
 def worker_cost(ris: Path) -> tuple[float, float]:
     """CPU µs per record of ``rispy.loads`` of the file's text and of the parse workers'
     work (:func:`parallel._parse_piece` of each piece, here), best of 3 each."""
     pieces = parallel._ranges(parallel._pieces(ris.read_bytes()), 0)
-    tasks = [(str(ris), begin, end, str(ris), "utf-8", None, line, number)
-             for begin, end, line, number in pieces]
+    tasks = parallel.piece_tasks(str(ris), pieces, str(ris), "utf-8", None)
 
     def best(work) -> float:
         times = []

@@ -259,14 +259,20 @@ def _results(pool: Future[Pool | None], tasks: list[Task]) -> Iterator[PieceResu
                 yield None
 
 
+def piece_tasks(source: str, pieces: list[Piece], path: str, encoding: str,
+                where: dict[str, str] | None) -> list[Task]:
+    """One worker task (:func:`_parse_piece`) per piece of ``source``."""
+    return [(source, begin, end, path, encoding, where, line, number)
+            for begin, end, line, number in pieces]
+
+
 def _ris_in_pieces(path: str, source: str, pieces: list[Piece], encoding: str,
                    notes: list[str],
                    where: dict[str, str] | None, token: CancelToken, sink: Sink,
                    pool: Future[Pool | None]) -> Generator[Progress, None, ParseResult]:
     """Pieces of ``source`` are parsed by worker processes (the first few here); their rows
     reach ``sink`` in file order as they arrive, so writing overlaps parsing."""
-    tasks = [(source, begin, end, path, encoding, where, line, number)
-             for begin, end, line, number in pieces]
+    tasks = piece_tasks(source, pieces, path, encoding, where)
     col = _collector(path, "ris", encoding, where, None, token)
     col.result.notes.extend(notes)
     done = 0
