@@ -183,7 +183,6 @@ def test_a_grown_screening_draws_its_newest_round_and_lists_each_round(tmp_path,
     assert code != 0 and "screening 'ta' has no round 3 (rounds 1–2)" in err
 
 
-
 def test_a_named_full_text_draws_the_rounds_of_its_own_screening(tmp_path, capsys):
     """``--fulltext ft`` counts and draws ft's title/abstract screening (two rounds: the
     update layout), though a newer title/abstract screening of one round exists."""

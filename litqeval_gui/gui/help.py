@@ -164,8 +164,8 @@ chance that recall is still below the target is small (Callaghan &amp; Müller-H
 <i>Rate rule</i>: the pooling rule below, applied to batches of decisions.</td></tr>
 <tr><th align=left>Random sampling</th><td>the recommended stop: screen in the model's order
 until it advises the switch (once the run of excludes since the last include makes the
-target recall more likely reached than not), then <b>Topic ▸ Switch to Random Sampling…</b> (or the side
-panel's button). The rest of the round comes in a random order, kept with the project;
+target recall more likely reached than not),
+then <b>Topic ▸ Switch to Random Sampling…</b> (or the side panel's button). The rest of the round comes in a random order, kept with the project;
 screen it in that order. The panel then gives the test's p-value, how many random records
 remain if none is relevant, and the recall estimate with its 95 % interval.
 [Callaghan &amp; Müller-Hansen]</td></tr>

@@ -8,13 +8,14 @@ import numpy as np
 import pytest
 from sklearn.decomposition import TruncatedSVD
 from sklearn.feature_extraction.text import TfidfVectorizer
-from threadpoolctl import threadpool_info, threadpool_limits
+from threadpoolctl import threadpool_limits
 
 from litqeval_gui.core.embedding import lsa
 from litqeval_gui.core.embedding.backends import Document
 from litqeval_gui.core.embedding.errors import EmbeddingCancelled, EmbeddingError
 from litqeval_gui.core.embedding.lsa import GramOperator, LsaBackend, lsa_rows, tfidf_matrix
 from litqeval_gui.core.jobs import CancelToken, run_job
+from tests.support.blas import blas_threads
 
 
 def embed(docs, **kwargs):
@@ -150,10 +151,6 @@ def test_the_gram_products_give_the_same_bytes_on_any_number_of_threads(make_cor
             assert gram(q[:, :5], pool).tobytes() == expected[:, :5].tobytes(), parts
 
 
-def _blas_threads() -> set[int]:
-    return {pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"}
-
-
 def test_the_dense_steps_run_on_one_blas_thread_whatever_the_callers_limit(make_corpus,
                                                                           monkeypatch):
     # The QR and Rayleigh–Ritz bytes depend on the BLAS's thread count (the components
@@ -165,7 +162,7 @@ def test_the_dense_steps_run_on_one_blas_thread_whatever_the_callers_limit(make_
     product = GramOperator.__call__
 
     def watched(self, block, pool):
-        seen.append(_blas_threads())
+        seen.append(blas_threads())
         return product(self, block, pool)
 
     monkeypatch.setattr(GramOperator, "__call__", watched)
@@ -173,7 +170,7 @@ def test_the_dense_steps_run_on_one_blas_thread_whatever_the_callers_limit(make_
     for limit in (2, 1):
         with threadpool_limits(limit, "blas"):
             results.append(run_job(lsa_rows(x, 8, seed=0)))
-            assert _blas_threads() == {limit}
+            assert blas_threads() == {limit}
     assert seen and all(threads == {lsa.BLAS_THREADS} for threads in seen)
     assert len(seen) == 2 * (lsa.POWER_ITERATIONS + 1)
     assert results[0].tobytes() == results[1].tobytes()

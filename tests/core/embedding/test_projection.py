@@ -11,13 +11,14 @@ import textwrap
 import numpy as np
 import pytest
 from sklearn.decomposition import PCA
-from threadpoolctl import threadpool_info, threadpool_limits
+from threadpoolctl import threadpool_limits
 
 from litqeval_gui.core.embedding import projection
 from litqeval_gui.core.embedding.errors import EmbeddingCancelled, ProjectionError
 from litqeval_gui.core.embedding.projection import project
 from litqeval_gui.core.jobs import CancelToken, run_job
 from litqeval_gui.metrics.fidelity import projection_fidelity
+from tests.support.blas import blas_threads
 
 
 def clusters(n_per=100, dim=30, seed=0):
@@ -154,10 +155,6 @@ def test_the_map_points_numba_at_the_per_user_cache_before_umap_is_imported(tmp_
     assert json.loads(out.stdout) == {"seen": expected, "numba": expected, "exists": True}
 
 
-def _blas_threads() -> set[int]:
-    return {pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"}
-
-
 def test_a_umap_map_is_fitted_on_one_blas_thread_and_gives_the_callers_limit_back(
         monkeypatch):
     # Its spectral start (ARPACK) gives other bytes on two BLAS threads: the map would
@@ -167,7 +164,7 @@ def test_a_umap_map_is_fitted_on_one_blas_thread_and_gives_the_callers_limit_bac
     spectral = umap.umap_.spectral_layout
 
     def watched(*args, **kwargs):
-        seen.append(_blas_threads())
+        seen.append(blas_threads())
         return spectral(*args, **kwargs)
 
     monkeypatch.setattr(umap.umap_, "spectral_layout", watched)
@@ -176,7 +173,7 @@ def test_a_umap_map_is_fitted_on_one_blas_thread_and_gives_the_callers_limit_bac
     for limit in (2, 1):
         with threadpool_limits(limit, "blas"):
             maps.append(run_job(project(rows)).coords)
-            assert _blas_threads() == {limit}
+            assert blas_threads() == {limit}
     assert seen == [{projection.MAP_BLAS_THREADS}] * 2
     assert maps[0].tobytes() == maps[1].tobytes()
 
