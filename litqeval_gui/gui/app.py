@@ -214,12 +214,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     app = QApplication([sys.argv[0] if sys.argv else APP_NAME, *qt_args])
     identify(app)
-    if args.self_test:
-        from litqeval_gui.gui import selftest
+    # imported here: pyqtgraph is not loaded before a display is known to be there
+    from litqeval_gui.gui.collector import collecting_on_gui_thread
 
-        return selftest.main()
-    app.setWindowIcon(icon("app"))
-    setup_logging()
-    install_error_reporting(app)
-    window = start(args)  # noqa: F841 — kept alive for the event loop
-    return app.exec()
+    with collecting_on_gui_thread():
+        if args.self_test:
+            from litqeval_gui.gui import selftest
+
+            return selftest.main()
+        app.setWindowIcon(icon("app"))
+        setup_logging()
+        install_error_reporting(app)
+        window = start(args)  # noqa: F841 — kept alive for the event loop
+        return app.exec()

@@ -1,5 +1,6 @@
 """GUI tests run offscreen, write settings to a temporary folder, and capture error boxes;
-no job thread may still run when a test ends. Shared fixtures: the small project, a main
+cyclic garbage is collected on the GUI thread only, as in the app; no job thread may still
+run when a test ends. Shared fixtures: the small project, a main
 window, and the screening project ``made`` with its ``session``."""
 
 import multiprocessing
@@ -12,6 +13,16 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+@pytest.fixture(scope="package", autouse=True)
+def collecting_on_gui_thread(qapp):
+    """Cyclic garbage (widgets of earlier tests) is collected on the GUI thread, as in
+    the app: never by a job or worker thread while a test walks the widget tree."""
+    from litqeval_gui.gui.collector import collecting_on_gui_thread
+
+    with collecting_on_gui_thread():
+        yield
 
 
 @pytest.fixture(autouse=True)
