@@ -97,6 +97,21 @@ def test_merge_refuses_a_foreign_file_in_one_line(tmp_path, capsys):
     assert err.count("\n") == 1 and "another project" in err
 
 
+def test_decisions_are_not_exported_onto_the_project(tmp_path, capsys):
+    path, _ = screening_project(tmp_path, 8)
+    run(capsys, "screen-new", path, "--topic", "T", "--screening", "S")
+    with Project.open(path, readonly=True) as project:
+        record = store.items(project, store.find_screening(project, "T", "S").id)[0]
+    decide(capsys, path, "Ada", ["include"], [record])
+    code, out, err = run(capsys, "screen-export-decisions", path, "--topic", "T",
+                         "--screening", "S", "--reviewer", "Ada", path)
+    assert code != 0 and out == ""
+    assert err.count("\n") == 1 and "refusing to export onto the project" in err
+    with Project.open(path, readonly=True) as project:  # still the project, decision kept
+        screening = store.find_screening(project, "T", "S")
+        assert [e.label for e in store.events(project, screening.id)] == ["include"]
+
+
 def test_screen_new_blind(tmp_path, capsys):
     path, _ = screening_project(tmp_path, 8)
     code, _, err = run(capsys, "screen-new", path, "--topic", "T", "--screening", "S", "--blind")

@@ -76,7 +76,7 @@ def gate(monkeypatch):
 
 
 def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files, tmp_path,
-                                                    gate, monkeypatch, shot):
+                                                    gate, monkeypatch, shot, shown_errors):
     _, results = small_files
     before = _state(session.project)
     wizard = _open(qtbot, session)
@@ -152,6 +152,15 @@ def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files,
     assert report.read_text(encoding="utf-8") == summary.report()
     assert ("read 5, new 2, duplicates merged 3 (1 within the file, 2 already in the topic), "
             "matched to core 2") in report.read_text()
+    project_file = session.project.path  # picked by mistake: refused, the project intact
+    size = project_file.stat().st_size
+    for target, says in ((project_file, "refusing to export onto the project"),
+                         (tmp_path / "gone" / "r.txt", "cannot write the report")):
+        monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, t=target, **k: (str(t), ""))
+        qtbot.mouseClick(shown.save_button, Qt.MouseButton.LeftButton)
+        assert shown_errors[-1][0] == "Could not save the report" and says in shown_errors[-1][1]
+    assert len(shown_errors) == 2 and project_file.stat().st_size == size
+    assert queries.find_list(session.project, "T", "q1").records == 5
     wizard.button(QWizard.WizardButton.FinishButton).click()
     assert not wizard.isVisible()
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import queries
-from litqeval_gui.core.records.exporting import write_whole
+from litqeval_gui.core.records.exporting import check_target, write_whole
 from litqeval_gui.core.records.queries import ListInfo
 from litqeval_gui.core.trec.files import Qrels, RunFile
 from litqeval_gui.core.trec.simulate import SETTING_COLUMNS
@@ -62,7 +62,10 @@ def topic_collection(project: Project, topic: str) -> tuple[list[RunFile], Qrels
 
 
 def write_settings_csv(rows: list[dict], path: str | Path) -> Path:
-    """The simulation's settings table as CSV (one row per setting, :data:`CSV_COLUMNS`)."""
+    """The simulation's settings table as CSV (one row per setting, :data:`CSV_COLUMNS`);
+    refuses to overwrite a folder or an SQLite database (a project)."""
+    check_target(Path(path))
+
     def write(partial: Path) -> None:
         with partial.open("w", newline="", encoding="utf-8") as handle:
             out = csv.writer(handle)

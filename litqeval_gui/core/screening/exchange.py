@@ -35,6 +35,7 @@ from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.stored import read_json, read_strings
 from litqeval_gui.core.projectfile.writes import Done
+from litqeval_gui.core.records.exporting import check_target, write_whole
 from litqeval_gui.core.records.model import normalise_doi, normalise_pmid, normalise_title
 from litqeval_gui.core.screening import store, team
 from litqeval_gui.core.screening.labels import phase_labels
@@ -100,8 +101,9 @@ def _event_lines(project: Project, screening: store.Screening,
 
 def export_decisions(project: Project, screening: store.Screening, reviewer: str,
                      path: str | Path) -> int:
-    """Write ``reviewer``'s events of ``screening`` to the decisions file ``path``;
-    returns how many. Refuses a reviewer with no event in the screening."""
+    """Write ``reviewer``'s events of ``screening`` to the decisions file ``path`` (whole or
+    not at all); returns how many. Refuses a reviewer with no event in the screening, and
+    a target that is the project, one of its files or any SQLite database."""
     lines = _event_lines(project, screening, reviewer)
     if not lines:
         known = sorted(team.by_reviewer(project, screening.id))
@@ -115,11 +117,10 @@ def export_decisions(project: Project, screening: store.Screening, reviewer: str
               "reviewer": reviewer, "events": len(lines),
               "unblinds": _unblinds(project, screening.id)}
     target = Path(path)
-    temporary = target.with_name(target.name + ".part")
-    with open(temporary, "w", encoding="utf-8") as handle:
-        for line in (header, *lines):
-            handle.write(json.dumps(line, ensure_ascii=False) + "\n")
-    temporary.replace(target)
+    check_target(target, project.path)
+    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in (header, *lines))
+    write_whole(target, lambda partial: partial.write_text(text, encoding="utf-8"),
+                "the decisions file")
     return len(lines)
 
 

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from litqeval_gui.core import evaluation
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.evaluation.recall import ListRecall
+from litqeval_gui.core.records.exporting import check_target, write_whole
 from litqeval_gui.core.records.ingest import ImportSummary
 from litqeval_gui.gui.import_wizard.messages import message_label, show_error_text
 from litqeval_gui.gui.import_wizard.screening_update import UpdateOffers
@@ -167,11 +168,15 @@ class SummaryPage(QWizardPage):
                               for key, why in failures.items())
 
     def save_report(self, path: Path) -> None:
-        """Write the report to ``path``; a failure is shown, not raised."""
+        """Write the report to ``path`` (whole or not at all; never onto the project or any
+        SQLite database); a failure is shown, not raised."""
+        text = self.report_text()
         try:
-            Path(path).write_text(self.report_text(), encoding="utf-8")
-        except OSError as exc:
-            show_error(self, "Could not save the report", f"{path}: {exc.strerror}")
+            check_target(Path(path), self._state.session.project.path)
+            write_whole(path, lambda partial: partial.write_text(text, encoding="utf-8"),
+                        "the report")
+        except LitqError as exc:
+            show_error(self, "Could not save the report", exc)
 
     def _save_clicked(self) -> None:
         first = next(iter(self.summaries()), None)

@@ -54,3 +54,16 @@ def test_topic_without_qrels_names_what_to_import(tmp_path):
     with Project.open(path, readonly=True) as project, pytest.raises(
             LitqError, match="has no qrels: import a qrels file of this topic to simulate"):
         topic_collection(project, TOPIC)
+
+
+def test_the_settings_table_is_never_written_onto_a_project(tmp_path):
+    runs, grades = collection()
+    path = pool_project(tmp_path, runs, grades)
+    size = path.stat().st_size
+    row = dict.fromkeys(CSV_COLUMNS, 1)
+    for target, says in ((path, "SQLite database"), (tmp_path, "is a folder")):
+        with pytest.raises(LitqError, match=says):
+            write_settings_csv([row], target)
+    assert path.stat().st_size == size
+    with Project.open(path, readonly=True) as project:  # still a project
+        assert [f.name for f in topic_collection(project, TOPIC)[0]] == ["A", "B", "C", "D"]

@@ -242,3 +242,22 @@ def test_a_damaged_event_is_one_line_and_changes_nothing(tmp_path, template, fie
         merge(bob, tmp_path / "ada.jsonl")
     assert "\n" not in str(refused.value)
     assert state(bob) == before
+
+
+def test_a_decisions_file_is_never_written_onto_a_project_and_never_half(tmp_path, template):
+    ada, other = copy(template, tmp_path, "ada"), copy(template, tmp_path, "other")
+    screen(ada, "Ada", ["include", "exclude"])
+    before = state(ada)
+    for target, says in ((ada, "the project"), (other, "SQLite database"),
+                         (tmp_path, "is a folder")):
+        with pytest.raises(LitqError, match=says):
+            export(ada, "Ada", target)
+    assert state(ada) == before  # the project is still a project, its decisions intact
+    assert state(other)[1] == []
+    with pytest.raises(LitqError, match="cannot write the decisions file"):
+        export(ada, "Ada", tmp_path / "missing" / "ada.jsonl")
+    (tmp_path / "ada.jsonl").write_text("an older export\n", encoding="utf-8")
+    assert export(ada, "Ada", tmp_path / "ada.jsonl") == 2  # replaced whole
+    lines = (tmp_path / "ada.jsonl").read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[0])["events"] == 2 and len(lines) == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ada.jsonl", "ada.litq", "other.litq"]
