@@ -329,6 +329,16 @@ def test_full_disk_gets_its_own_message_and_leaves_nothing_behind(project, tmp_p
     assert code == 2 and err.count("\n") == 1, err
     assert "cannot be used: input/output error" in err and "internal error" not in err, err
     assert not Path(f"{project}.lock").exists()
+
+    def no_space_either() -> None:  # what a full disk also says: next to nothing free
+        _disk_full_at(0)()
+        shutil.disk_usage = lambda path: shutil._ntuple_diskusage(10 << 30, 10 << 30, 4096)
+
+    code, err = as_nobody("import", project, core, "--topic", "T", "--role", "results",
+                          setup=no_space_either)
+    assert code == 2 and err.count("\n") == 1, err
+    assert "cannot be used: the disk is full (disk I/O error)" in err, err
+    assert not Path(f"{project}.lock").exists()
     code, err = as_nobody("import", project, core, "--topic", "T", "--role", "results",
                           setup=_disk_full_at(project.stat().st_size + 8192))
     assert code == 2 and err.count("\n") == 1, err

@@ -8,7 +8,9 @@ the GUI shows it through its one notification path. Never a traceback.
 from __future__ import annotations
 
 import errno
+import shutil
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Protocol, TypeVar
 
 
@@ -113,19 +115,33 @@ def environment_message(err: OSError, what: str) -> str:
     return f"{what}: {reason}"
 
 
+_IO_ERROR = "input/output error on the disk"
 _DATABASE = (("disk is full", "the disk is full"),
              ("readonly database", "the project file or its folder is read-only"),
-             ("disk i/o error", "input/output error on the disk"),
+             ("disk i/o error", _IO_ERROR),
              ("database is locked", "the project is busy in another process"),
              ("unable to open", "the project file cannot be opened"),
              ("malformed", "the project file is damaged"))
+FULL_BELOW_BYTES = 1 << 20  # free space under which a disk counts as full
 
 
-def database_reason(err: Exception) -> str | None:
+def database_reason(err: Exception, path: str | Path | None = None) -> str | None:
     """The environment problem behind an SQLite error (full disk, read-only file, I/O),
-    in words; None when the error is not one of those."""
+    in words; None when the error is not one of those. With the project's ``path``, an
+    I/O error on a disk with less than :data:`FULL_BELOW_BYTES` free is called a full
+    disk (SQLite reports one as an I/O error when it cannot grow the ``-shm`` file)."""
     text = str(err).lower()
-    return next((words for key, words in _DATABASE if key in text), None)
+    words = next((words for key, words in _DATABASE if key in text), None)
+    if words == _IO_ERROR and path is not None and _nearly_full(Path(path)):
+        return "the disk is full"
+    return words
+
+
+def _nearly_full(path: Path) -> bool:
+    try:
+        return shutil.disk_usage(path.parent).free < FULL_BELOW_BYTES
+    except OSError:
+        return False
 
 
 def database_message(err: Exception) -> str:

@@ -273,7 +273,7 @@ def _connect(path: Path, *, readonly: bool, create: bool = False) -> sqlite_util
 def _unusable(path: Path, exc: Exception) -> ProjectError:
     """The error for a file SQLite could not read: the environment (disk, permissions)
     or the file itself."""
-    reason = database_reason(exc) if isinstance(exc, sqlite3.OperationalError) else None
+    reason = database_reason(exc, path) if isinstance(exc, sqlite3.OperationalError) else None
     if reason:
         return ProjectError(f"{path} cannot be used: {reason} ({exc})")
     if _is_ours(path):
