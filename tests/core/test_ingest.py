@@ -161,3 +161,19 @@ def test_short_titles_with_equal_abstracts_join_one_work_in_the_project(project,
     summary = _import(project, second, topic="T", role="results", name="r")
     # the other abstract: uncertain with both "Editorial" records
     assert (summary.matched, summary.new, summary.uncertain) == (1, 1, 2)
+
+
+def test_a_list_named_after_a_hostile_file_name_is_one_line(project, tmp_path):
+    text = "TY  - JOUR\nTI  - A title\nER  - \n"
+    odd = tmp_path / "scopus\n2024\t\x1b[31mred.ris"  # a newline, a tab, a terminal escape
+    odd.write_text(text, encoding="utf-8")
+    summary = _import(project, odd, topic="T", role="results")
+    assert summary.name == "scopus 2024 [31mred"
+    assert [i.name for i in queries.lists(project, "T")] == ["scopus 2024 [31mred"]
+    nameless = tmp_path / "\n\t.ris"
+    nameless.write_text(text.replace("A title", "Another title"), encoding="utf-8")
+    before = _snapshot(project)
+    with pytest.raises(ImportRefused, match="the list needs a name"):
+        _import(project, nameless, topic="T", role="results")
+    assert _snapshot(project) == before
+    assert _import(project, nameless, topic="T", role="results", name="named").name == "named"

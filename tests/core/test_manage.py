@@ -128,9 +128,9 @@ def test_unknown_names_are_clear_errors_and_change_nothing(project):
 
 
 def test_renaming_a_list_and_a_topic(project):
-    assert project.write(lists.rename_list_op("T", "scopus", "  Scopus 2024 ")).lists
+    assert project.write(lists.rename_list_op("T", "scopus", "  Scopus\n2024 \x00")).lists
     assert [i.name for i in queries.lists(project, "T")] == ["core", "Scopus 2024"]
-    assert project.write(lists.rename_topic_op("T", "Search evaluation")).topics
+    assert project.write(lists.rename_topic_op("T", "Search\tevaluation")).topics
     assert [t.name for t in queries.topics(project)] == ["Search evaluation", "U"]
     assert queries.find_list(project, "Search evaluation", "Scopus 2024").records == 5
 
@@ -141,7 +141,7 @@ def test_renaming_onto_a_taken_or_empty_name_is_refused(project):
     with pytest.raises(ProjectError, match="already has a topic named 'U'"):
         project.write(lists.rename_topic_op("T", "U"))
     with pytest.raises(ProjectError, match="the new name is empty"):
-        project.write(lists.rename_topic_op("T", "   "))
+        project.write(lists.rename_topic_op("T", " \n\t\x1b "))
     assert [t.name for t in queries.topics(project)] == ["T", "U"]
     assert project.write(lists.rename_list_op("U", "other", "other")).lists  # same name: allowed
 

@@ -336,3 +336,14 @@ def test_a_registered_format_is_named_browsed_offered_and_previewed(qtbot, sessi
     assert pages.preview_titles(page.table) == ["One title", "Another title"]
     assert wizard.state.files[0].result.format == "titles"
     assert not page.mapping_editor.isVisible()  # not a table
+
+
+def test_a_file_name_with_a_newline_suggests_a_one_line_list_name(qtbot, session, tmp_path):
+    odd = tmp_path / "scopus\n2024\t.ris"
+    odd.write_text("TY  - JOUR\nTI  - A title\nER  - \n", encoding="utf-8")
+    wizard = _open(qtbot, session)
+    wizard.files_page.add_paths([odd])
+    wizard.next()
+    _wait_previews(qtbot, wizard)
+    wizard.next()
+    assert wizard.settings_page.name_edits[odd].text() == "scopus 2024"

@@ -38,6 +38,7 @@ from litqeval_gui.core.projectfile.writes import write_rows
 from litqeval_gui.core.records import works
 from litqeval_gui.core.records.importing.parallel import read_rows
 from litqeval_gui.core.records.links_apart import import_links
+from litqeval_gui.core.records.lists import plain_name
 from litqeval_gui.core.records.rows import RowWriter
 
 ROLES = ("core", "results", "other")
@@ -100,13 +101,16 @@ def import_file(
     mapping: dict[str, str] | None = None, where: dict[str, str] | None = None,
     token: CancelToken = NEVER,
 ) -> Generator[Progress, None, ImportSummary]:
-    """Import ``path`` as list ``name`` (default: the file name) of ``topic``."""
+    """Import ``path`` as list ``name`` (default: the file name; on one line,
+    :func:`~litqeval_gui.core.records.lists.plain_name`) of ``topic``."""
     path = Path(path)
     if role not in ROLES:
         raise ImportRefused(f"role must be one of {', '.join(ROLES)}, not {role!r}")
     if not path.is_file():
         raise ImportRefused(f"{path}: no such file")
-    name = name or path.stem
+    name = plain_name(name or path.stem)  # a file name may hold a newline
+    if not name:
+        raise ImportRefused(f"{path}: the list needs a name (--name); its file name gives none")
     sha256, size = file_digest(path)
     created: list[int] = []
 

@@ -13,6 +13,7 @@ says beforehand what a deletion takes with it, for the confirmation.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import asdict, dataclass
 
 from litqeval_gui.core.errors import ProjectError, listing
@@ -150,8 +151,15 @@ def _has_verdicts(project: Project, records_sql: str) -> bool:
         f"AND (a IN ({records_sql}) OR b IN ({records_sql})) LIMIT 1").fetchone() is not None
 
 
+def plain_name(text: str) -> str:
+    """``text`` as a one-line name: control characters (a newline or a tab in a file
+    name) become spaces, each run of white space one space, none at the ends."""
+    return " ".join("".join(" " if unicodedata.category(c) == "Cc" else c
+                            for c in text).split())
+
+
 def _new_name(new: str, what: str) -> str:
-    name = new.strip()
+    name = plain_name(new)
     if not name:
         raise ProjectError(f"a {what} needs a name; the new name is empty")
     return name

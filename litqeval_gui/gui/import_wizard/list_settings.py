@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from litqeval_gui.core.records import ingest, queries
+from litqeval_gui.core.records import ingest, lists, queries
 from litqeval_gui.gui.import_wizard.messages import message_label, show_error_text
 from litqeval_gui.gui.import_wizard.state import FileState, ImportSettings, WizardState
 
@@ -121,7 +121,7 @@ class SettingsPage(QWizardPage):
             self.names_form.removeRow(0)
         self.name_edits, self.role_combos = {}, {}
         for state in self._state.files:
-            edit = QLineEdit(old.get(state.path) or state.path.stem)
+            edit = QLineEdit(old.get(state.path) or lists.plain_name(state.path.stem))
             combo = QComboBox()
             for role in ingest.ROLES:
                 combo.addItem(ROLE_LABELS[role], role)
