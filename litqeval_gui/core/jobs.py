@@ -91,21 +91,40 @@ def scaled(job: Generator[Progress, None, T], start: float, end: float, total: i
         yield Progress(done, total, message)
 
 
+_pauses = 0  # gc_paused blocks running now, in any thread
+_pause_lock = threading.Lock()
+_enable_after = False  # whether the collector was on when the first of them began
+
+
 @contextlib.contextmanager
 def gc_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector for a bulk job, restoring it after.
 
     Parsing and storing 100 000 records allocates millions of short-lived, acyclic
     objects; the collector's passes over them cost about a third of an import.
-    Reference counting still frees everything; only cycle detection waits.
+    Reference counting still frees everything; only cycle detection waits. Pauses may
+    overlap (two imports on two threads): the collector comes back when the last ends,
+    as it was before the first began; :func:`collection_paused` says whether one runs
+    (the GUI's own collector waits for it too).
     """
-    was_enabled = gc.isenabled()
-    gc.disable()
+    global _pauses, _enable_after
+    with _pause_lock:
+        if _pauses == 0:
+            _enable_after = gc.isenabled()
+        _pauses += 1
+        gc.disable()
     try:
         yield
     finally:
-        if was_enabled:
-            gc.enable()
+        with _pause_lock:
+            _pauses -= 1
+            if _pauses == 0 and _enable_after:
+                gc.enable()
+
+
+def collection_paused() -> bool:
+    """Whether a bulk job is running inside :func:`gc_paused` now."""
+    return _pauses > 0
 
 
 def run_job(job: Generator[Progress, None, T],

@@ -4,6 +4,7 @@ to allocate (which would delete widgets while the GUI thread walks them)."""
 import gc
 import threading
 
+from litqeval_gui.core.jobs import gc_paused
 from litqeval_gui.gui.collector import collecting_on_gui_thread
 
 
@@ -36,6 +37,18 @@ def test_a_worker_that_allocates_does_not_collect_the_gui_threads_garbage(qtbot)
     worker.join()
     assert where == []
     qtbot.waitUntil(lambda: where != [], timeout=3000)  # the GUI thread's timer
+    assert where == [threading.current_thread().name]
+
+
+def test_the_gui_thread_waits_while_a_bulk_job_has_paused_collection(qtbot):
+    """An import's young objects are not walked on the GUI thread (tens of ms)."""
+    kept: list = []
+    with gc_paused():
+        where = freed_by()
+        churn(kept)
+        qtbot.wait(2500)  # two ticks of the GUI thread's timer, with plenty due
+        assert where == []
+    qtbot.waitUntil(lambda: where != [], timeout=3000)
     assert where == [threading.current_thread().name]
 
 
