@@ -26,6 +26,7 @@ Usage: ``python benchmarks/bench_screening_gui.py [N]`` (default 100 000; ``--he
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import sys
@@ -151,15 +152,17 @@ def arguments() -> argparse.Namespace:
 
 def main() -> int:
     n = arguments().records
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         folder = Path(tmp)
         os.environ["LITQEVAL_CONFIG_DIR"] = str(folder / "config")  # never the real settings
+        from litqeval_gui.gui.collector import collecting_on_gui_thread
         from litqeval_gui.gui.screens.screening.view import ScreeningView
         from litqeval_gui.gui.session import ProjectSession
         from litqeval_gui.gui.settings import Settings
 
         app = QApplication.instance() or QApplication([])
         responsive_threads()  # as the app's start does
+        stack.enter_context(collecting_on_gui_thread())  # as the app's main does
         path, labels, side, seconds = labelled_project(folder, n)
         start = time.perf_counter()
         with Project.open(path) as project:

@@ -83,16 +83,20 @@ def labelled_project(folder: Path, records: int) -> tuple[Path, list, Path, floa
 @contextmanager
 def app_with_large_project(records: int) -> Iterator[tuple[object, Path]]:
     """In a temporary folder: the QApplication, offscreen, with the app's settings kept
-    there (never the user's), and :func:`large_project` of ``records`` records."""
+    there (never the user's) and its garbage collected on the GUI thread as the app does,
+    and :func:`large_project` of ``records`` records."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
         os.environ["LITQEVAL_CONFIG_DIR"] = str(folder / "config")
         from PySide6.QtWidgets import QApplication
 
+        from litqeval_gui.gui.collector import collecting_on_gui_thread
+
         app = QApplication.instance() or QApplication([])
         print(f"building a {records:,}-record project…", flush=True)
-        yield app, large_project(folder, records)
+        with collecting_on_gui_thread():  # as the app's main does
+            yield app, large_project(folder, records)
 
 
 def shown_main_window():
