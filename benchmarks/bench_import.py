@@ -16,13 +16,11 @@ parsed into rows here, as a worker does — against ``rispy.loads`` of the same 
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
@@ -30,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: t
 import rispy
 from support import figure, load_average  # noqa: E402
 
-from litqeval_gui.core.jobs import run_job
+from litqeval_gui.core.jobs import gc_paused, run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import exporting, ingest
 from litqeval_gui.core.records.importing import parallel
@@ -112,18 +110,9 @@ def worker_cost(ris: Path) -> tuple[float, float]:
             times.append(time.process_time() - cpu)
         return min(times) / N * 1e6
 
-    with gc_off():  # as in a worker (parallel._worker_start)
+    with gc_paused():  # as in a worker (parallel._worker_start)
         return (best(lambda: rispy.loads(ris.read_text(encoding="utf-8"))),
                 best(lambda: [parallel._parse_piece(task) for task in tasks]))
-
-
-@contextlib.contextmanager
-def gc_off() -> Iterator[None]:
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 if __name__ == "__main__":

@@ -33,8 +33,8 @@ class _GuiThreadCollector(GarbageCollector):
 @contextmanager
 def collecting_on_gui_thread(interval_s: float = 1.0) -> Iterator[None]:
     """Inside: no automatic collection; every ``interval_s`` the GUI thread's event
-    loop collects what is due (unless a bulk job paused collection). After: one full collection here, and the automatic
-    collector as it was."""
+    loop collects what is due (unless a bulk job paused collection). After: one full
+    collection here, and the automatic collector as it was."""
     was_enabled = gc.isenabled()
     collector = _GuiThreadCollector(interval=interval_s)  # created on, ticking in, this thread
     try:

@@ -165,9 +165,10 @@ chance that recall is still below the target is small (Callaghan &amp; Müller-H
 <tr><th align=left>Random sampling</th><td>the recommended stop: screen in the model's order
 until it advises the switch (once the run of excludes since the last include makes the
 target recall more likely reached than not),
-then <b>Topic ▸ Switch to Random Sampling…</b> (or the side panel's button). The rest of the round comes in a random order, kept with the project;
-screen it in that order. The panel then gives the test's p-value, how many random records
-remain if none is relevant, and the recall estimate with its 95 % interval.
+then <b>Topic ▸ Switch to Random Sampling…</b> (or the side panel's button).
+The rest of the round comes in a random order, kept with the project; screen it in that
+order. The panel then gives the test's p-value, how many random records remain if none
+is relevant, and the recall estimate with its 95 % interval.
 [Callaghan &amp; Müller-Hansen]</td></tr>
 <tr><th align=left>Round</th><td>a search update imported into the topic can be added to a
 running screening (the import summary offers it; <tt>litqeval screen-update</tt>): works

@@ -16,7 +16,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
 @pytest.fixture(scope="module", autouse=True)
-def collecting_on_gui_thread(qapp):
+def garbage_on_gui_thread(qapp):
     """Cyclic garbage (widgets of earlier tests) is collected on the GUI thread, as in
     the app: never by a job or worker thread while a test walks the widget tree. Per
     module, so that the tests after ``tests/gui`` run with the collector as it was."""
