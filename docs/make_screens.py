@@ -42,6 +42,7 @@ from litqeval_gui.core.records.attachments import attach_file, files_folder
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening import team as team_store
 from litqeval_gui.core.screening.features import screening_features
+from litqeval_gui.core.screening.finishing import finish_round_op
 from litqeval_gui.core.screening.fulltext import create_fulltext_screening
 from litqeval_gui.core.screening.known import core_labels
 from litqeval_gui.core.screening.retrain import retrain
@@ -158,6 +159,17 @@ def full_text(project: Project) -> None:
                                       store.Context(REVIEWER, "list", position), reason=reason))
 
 
+def late(project: Project) -> None:
+    """After the full text started (needs :func:`full_text`): one more of the team's
+    conflicts settled as include (a late record, offered to the running full text) and
+    the team's round finished by Ann (its records never screened are then excluded by
+    automation tools)."""
+    screening = store.find_screening(project, TOPIC, TEAM)
+    still_open = [c for c in team_store.conflicts(project, screening.id) if c.resolution is None]
+    project.write(store.resolve_op(screening, still_open[0].record_id, "include", "consensus"))
+    project.write(finish_round_op(screening, REVIEWER))
+
+
 def paper_pdf(path: Path, title: str, abstract: str, year: int | None) -> Path:
     """A one-page PDF at ``path`` standing in for a paper: its title, a made-up journal
     line and its abstract, with a real text layer."""
@@ -268,7 +280,7 @@ def show_full_text(window: MainWindow) -> None:
     select_topic(window, TOPIC, sidebar=False)
     screening = store.find_screening(window.session.project, TOPIC, FULL_TEXT)
     view = window.open_screen("screening", screening)
-    wait_until(lambda: view.progress.rule_labels, "the stopping panel")
+    wait_until(lambda: view.progress.counts.text(), "the counts")
     splitter = view.record.splitter  # the record's lines whole, as a drag would make them
     splitter.setSizes([RECORD_LINES, sum(splitter.sizes()) - RECORD_LINES])
     reader = view.record.reader
@@ -293,8 +305,8 @@ SCREENS: dict[str, tuple[tuple[Callable[[Project], None], ...],
     "reviewer": ((screen,), show_screening),
     "pooling": ((evaluate, pool), show_pooling),
     "team": ((team,), show_conflicts),
-    "fulltext": ((team, full_text), show_full_text),
-    "prisma": ((team, full_text), show_prisma),
+    "fulltext": ((team, full_text, late), show_full_text),
+    "prisma": ((team, full_text, late), show_prisma),
 }
 
 

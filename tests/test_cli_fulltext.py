@@ -103,7 +103,8 @@ def test_fulltext_screening_and_its_decisions(built, capsys):
     code, out, err = run(capsys, "prisma", built, "--topic", "T", "--fulltext", "full", "--json")
     counts = json.loads(out)
     assert (counts["sought"], counts["not_retrieved"], counts["assessed"],
-            counts["excluded_fulltext"]) == (2, 1, 1, {"wrong outcome": 1})
+            counts["excluded_fulltext"]) == (9, 1, 1, {"wrong outcome": 1})
+    assert counts["pending_sought"] == {"not yet decided": 7}
     code, out, err = run(capsys, "screen-new", built, "--topic", "T", "--screening", "f3",
                          "--with-maybe")
     assert err == "litqeval: error: --with-maybe goes with --fulltext-of SCREENING\n"
@@ -124,3 +125,30 @@ def test_reasons_are_given_shown_and_changed(built, capsys):
                          "--reviewer", "ann", "--record", first, "exclude", "--reason", "wrong dose")
     assert err == ("litqeval: error: 'wrong dose' is not one of the screening's reasons "
                    "(one of: duplicate)\n")
+
+
+def test_attach_detach_takes_a_pdf_back(built, tmp_path, capsys):
+    (first, _), (second, _) = titles(built, 0, 1)
+    mine = write_pdf(tmp_path / "mine.pdf", [["mine"]])
+    attach = ("attach", built, "--topic", "T")
+    assert run(capsys, *attach, "--record", first, mine)[0] == 0
+    assert run(capsys, *attach, "--record", second, mine, "--link")[0] == 0
+    with Project.open(built, readonly=True) as project:
+        copy = attachment(project, first).path
+    code, out, err = run(capsys, *attach, "--detach", first)
+    assert (code, out, err) == (0, f"detached the PDF of record {first} (the project's copy "
+                                   f"{copy.name} deleted)\n", "")
+    code, out, err = run(capsys, *attach, "--detach", second, "--json")
+    assert code == 0, err
+    assert json.loads(out) == {"record_id": second, "path": str(mine), "mode": "link",
+                               "removed": False}
+    assert mine.exists() and not copy.exists()  # the user's file stays, the copy goes
+    for extra, line in ((["--detach", first], f"record #{first} has no PDF attached"),
+                        (["--detach", "x"], "--detach takes a record id (a number), not 'x'"),
+                        (["--detach", 99999], "topic 'T' has no record #99999"),
+                        (["--detach", first, "--link"],
+                         "--copy and --link go with --record or --folder, not --detach")):
+        code, out, err = run(capsys, *attach, *extra)
+        assert (code, out, err) == (2, "", f"litqeval: error: {line}\n")
+    with Project.open(built, readonly=True) as project:
+        assert attachment(project, first) is None and attachment(project, second) is None

@@ -36,9 +36,12 @@ def test_json_svg_and_csv(built, tmp_path, capsys):
     document = json.loads(out)
     assert [r["round"] for r in document.pop("rounds")] == [1]  # one round
     assert document == {
-        "identified": {"PubMed": 14, "Scopus": 8}, "duplicates_removed": 6,
-        "removed_automation": 4, "removed_other": 0, "screened": 12,
-        "excluded_screening": 3, "sought": 8, "not_retrieved": 1, "assessed": 7,
+        "identified": {"PubMed": 14, "Scopus": 8}, "identified_total": 22,
+        "removed_before_import": 0, "duplicates_removed": 6,
+        "removed_automation": 0, "removed_other": 0, "not_yet_screened": 4, "screened": 12,
+        "excluded_screening": 3, "pending_screening": {}, "sought": 9,
+        "pending_sought": {"not yet decided": 1}, "not_retrieved": 1, "assessed": 7,
+        "pending_assessed": {}, "finished_rounds": [],
         "excluded_fulltext": {"wrong population": 2, "wrong study design": 1}, "included": 4,
         "other_methods": {"identified": {}, "sought": 0, "not_retrieved": 0, "assessed": 0,
                           "excluded": {}, "included": 0}}
@@ -55,7 +58,9 @@ def test_entered_numbers_are_stored_and_shown(built, capsys):
     assert code == 0, err
     assert "other methods: Citation searching 3, Websites 2; sought 4, not retrieved 1, " \
            "assessed 3, excluded 1" in out
-    assert out.rstrip().endswith("studies included: 6")
+    assert "\nstudies included: 6\n" in out
+    assert "identified: PubMed 14, Scopus 8 (5 removed before import)" in out
+    assert "note: 4 records not yet screened: their round is not finished" in out
     document = json.loads(run(capsys, "prisma", built, "--topic", "T", "--json")[1])
     assert (document["removed_other"], document["included"]) == (5, 6)
     run(capsys, "prisma", built, "--topic", "T", "--other")  # clears the sources only
@@ -167,6 +172,8 @@ def test_a_grown_screening_draws_its_newest_round_and_lists_each_round(tmp_path,
     code, out, err = run(capsys, "prisma", built, "--topic", "T", "--json", "--svg", svg)
     assert code == 0, err
     document = json.loads(out)
+    for r in document["rounds"]:
+        r.pop("finished_rounds")
     assert document["screened"] == 13 and document["rounds"] == [ROUND_1, ROUND_2]
     texts = {e.get("data-count"): e.text for e in ET.parse(svg).iter() if e.get("data-count")}
     assert texts["previous_included"].endswith("(n = 2)")
@@ -174,7 +181,8 @@ def test_a_grown_screening_draws_its_newest_round_and_lists_each_round(tmp_path,
     code, out, err = run(capsys, "prisma", built, "--topic", "T", "--round", "1", "--svg",
                          first)
     assert code == 0, err
-    assert "round 2 (pubmed-2, embase-2): identified 12, duplicates 8, screened 3" in out
+    assert "round 2 (pubmed-2, embase-2): identified 12, duplicates 8, not yet screened 1, " \
+        "screened 3, excluded 1, sought 2, assessed 2, included 1" in out
     assert "the diagram shows round 1\n" in out
     counted = {e.get("data-count") for e in ET.parse(first).iter() if e.get("data-count")}
     assert "previous_included" not in counted and "included" in counted

@@ -35,7 +35,7 @@ def test_a_screening_made_decided_and_read_from_the_command_line(tmp_path, capsy
     assert code == 0 and json.loads(out) == {
         "screening": "S", "topic": "T", "lists": ["L"], "records": 12,
         "labels": ["include", "exclude", "maybe"], "phase": "title_abstract", "reasons": [],
-        "fulltext_of": None}
+        "fulltext_of": None, "single_screening": False}
     _, items = _decisions(path)
     with Project.open(path, readonly=True) as project:
         doi = project.db.execute("SELECT doi FROM records WHERE id = ?", [items[2]]).fetchone()[0]

@@ -9,7 +9,7 @@ from sklearn.metrics import cohen_kappa_score
 
 from litqeval_gui.cli import main
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening import store, team
 from tests.support.screening import screening_project
 
 ADA = ["include", "include", "exclude", "exclude", "exclude", "include"]
@@ -128,3 +128,44 @@ def test_screen_new_blind(tmp_path, capsys):
     code, _, err = run(capsys, "screen-unblind", path, "--topic", "T", "--screening", "S",
                        "--reviewer", "Ada")
     assert code == 2 and "not blind" in err
+
+
+def _next(capsys, path, reviewer):
+    code, out, err = run(capsys, "screen-status", path, "--topic", "T", "--screening", "S",
+                         "--reviewer", reviewer, "--next", 2, "--json")
+    assert code == 0, err
+    return [n["id"] for n in json.loads(out)["next"]]
+
+
+def test_dual_by_default_single_screening_when_set(tmp_path, capsys):
+    path, _ = screening_project(tmp_path, 8)
+    code, _, err = run(capsys, "screen-new", path, "--topic", "T", "--screening", "S")
+    assert code == 0, err
+    with Project.open(path, readonly=True) as project:
+        ids = store.items(project, store.find_screening(project, "T", "S").id)
+    decide(capsys, path, "Ada", ["include", "exclude"], ids[:2])
+    decide(capsys, path, "Bob", ["exclude"], ids[2:3])
+    assert _next(capsys, path, "Ada") == [ids[2], ids[3]]  # Bob's record is Ada's too
+    assert _next(capsys, path, "Bob") == ids[:2]
+    code, out, _ = run(capsys, "screen-settings", path, "--topic", "T", "--screening", "S")
+    assert code == 0 and out == "'S': dual screening: each reviewer screens every record\n"
+    code, out, err = run(capsys, "screen-settings", path, "--topic", "T", "--screening", "S",
+                         "--single-screening", "--json")
+    assert code == 0, err
+    assert json.loads(out) == {"screening": "S", "single_screening": True, "blind": False}
+    assert _next(capsys, path, "Ada") == _next(capsys, path, "Bob") == ids[3:5]
+    run(capsys, "screen-settings", path, "--topic", "T", "--screening", "S", "--dual-screening")
+    assert _next(capsys, path, "Ada") == [ids[2], ids[3]]
+
+    code, out, err = run(capsys, "screen-new", path, "--topic", "T", "--screening", "one",
+                         "--single-screening", "--json")
+    assert code == 0 and json.loads(out)["single_screening"], err
+    with Project.open(path, readonly=True) as project:
+        assert team.is_single_screening(project, store.find_screening(project, "T", "one"))
+    code, _, err = run(capsys, "screen-new", path, "--topic", "T", "--screening", "b",
+                       "--single-screening", "--blind")
+    assert code == 2 and err.count("\n") == 1 and "blind" in err
+    run(capsys, "screen-new", path, "--topic", "T", "--screening", "blind", "--blind")
+    code, _, err = run(capsys, "screen-settings", path, "--topic", "T", "--screening",
+                       "blind", "--single-screening")
+    assert code == 2 and "is blind" in err

@@ -35,6 +35,7 @@ from pathlib import Path  # noqa: E402
 from litqeval_gui import __version__  # noqa: E402
 from litqeval_gui.cli import (  # noqa: E402
     attach,
+    copying,
     evaluation,
     lists,
     pooling,
@@ -58,8 +59,8 @@ if _LOADING:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # each module's ``register(command)`` adds its sub-commands, in this order
-COMMAND_MODULES = (records, lists, evaluation, screen, screen_rounds, screening, prisma, team,
-                   trec, pooling, attach)
+COMMAND_MODULES = (records, lists, copying, evaluation, screen, screen_rounds, screening,
+                   prisma, team, trec, pooling, attach)
 
 __all__ = ["COMMAND_MODULES", "TextProgress", "build_parser", "main"]
 

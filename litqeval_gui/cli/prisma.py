@@ -50,18 +50,29 @@ def _changes(args: argparse.Namespace) -> dict[str, object]:
     return changes
 
 
+def _pending(found: dict[str, int]) -> str:
+    """", pending 3 (in conflict 2, maybe, not sent on 1)" ("" when nothing is)."""
+    total = sum(found.values())
+    return f", pending {total:,} (" + ", ".join(f"{k} {n:,}" for k, n in found.items()) \
+        + ")" if total else ""
+
+
 def _text(c: PrismaCounts) -> str:
     e = c.entered
+    before = f" ({e.removed_other:,} removed before import)" if e.removed_other else ""
     lines = [f"PRISMA 2020 flow of topic {c.topic!r} (title/abstract screening: "
              f"{c.screening or 'none'}; full text: {c.fulltext or 'none'})",
              "identified: " + (", ".join(f"{k} {n:,}" for k, n in c.identified.items())
-                               or "none"),
+                               or "none") + before,
              f"removed before screening: {c.duplicates_removed:,} duplicates, "
-             f"{c.removed_automation:,} by automation (not screened), "
-             f"{c.removed_other:,} for other reasons",
-             f"screened {c.screened:,}, excluded {c.excluded_screening:,}",
-             f"reports sought {c.sought:,}, not retrieved {c.not_retrieved:,}, "
-             f"assessed {c.assessed:,}, excluded {sum(c.excluded_fulltext.values()):,}"
+             f"{c.removed_automation:,} by automation (not screened, round finished), "
+             f"{c.removed_other:,} for other reasons; not yet screened "
+             f"{c.not_yet_screened:,}",
+             f"screened {c.screened:,}, excluded {c.excluded_screening:,}"
+             + _pending(c.pending_screening),
+             f"reports sought {c.sought:,}{_pending(c.pending_sought)}, not retrieved "
+             f"{c.not_retrieved:,}, assessed {c.assessed:,}{_pending(c.pending_assessed)}, "
+             f"excluded {sum(c.excluded_fulltext.values()):,}"
              + "".join(f"\n  {reason}: {n:,}" for reason, n in c.excluded_fulltext.items())]
     if e.other_used:
         lines.append("other methods: " + ", ".join(f"{k} {n:,}" for k, n in
@@ -73,9 +84,12 @@ def _text(c: PrismaCounts) -> str:
     if len(c.rounds) > 1:
         lines += [f"round {r.round} ({', '.join(s.list_name for s in r.sources) or 'no lists'}):"
                   f" identified {sum(r.identified.values()):,}, duplicates "
-                  f"{r.duplicates_removed:,}, screened {r.screened:,}, excluded "
-                  f"{r.excluded_screening:,}, assessed {r.assessed:,}, included "
-                  f"{r.included:,}" for r in c.rounds]
+                  f"{r.duplicates_removed:,}, not yet screened {r.not_yet_screened:,}, "
+                  f"screened {r.screened:,}, excluded {r.excluded_screening:,}, sought "
+                  f"{r.sought:,}, assessed {r.assessed:,}, included {r.included:,}"
+                  for r in c.rounds]
+    lines += [f"note: {note}" for note in c.notes()]
+    lines += [f"NOT CONSERVED: {problem}" for problem in c.unbalanced()]
     return "\n".join(lines)
 
 

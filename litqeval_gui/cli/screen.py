@@ -13,17 +13,18 @@ from pathlib import Path
 from litqeval_gui.cli.common import Command, emit, open_for_writing
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.projectfile.reviewers import REVIEWER_ENV
 from litqeval_gui.core.records import queries
-from litqeval_gui.core.screening import decision_rows, store
+from litqeval_gui.core.screening import decision_rows, store, team
+from litqeval_gui.core.screening.finishing import finishes
 from litqeval_gui.core.screening.fulltext import DEFAULT_REASONS, create_fulltext_screening
-from litqeval_gui.core.screening.labels import GRADED, IEM, is_relevant, phase_labels
+from litqeval_gui.core.screening.labels import GRADED, IEM, label_text, phase_labels
 from litqeval_gui.core.screening.panel import screening_panel
 from litqeval_gui.core.screening.retrain import stored_ranking
 from litqeval_gui.core.screening.session import ScreeningSession
 from litqeval_gui.core.screening.updates import round_counts
 
 SCHEMES = {"include-exclude": IEM, "graded": GRADED}
-REVIEWER_ENV = "LITQEVAL_REVIEWER"
 
 
 def _new_fulltext(project: Project, args: argparse.Namespace) -> store.Screening:
@@ -40,6 +41,9 @@ def _new_fulltext(project: Project, args: argparse.Namespace) -> store.Screening
 def cmd_screen_new(args: argparse.Namespace) -> None:
     if args.with_maybe and not args.fulltext_of:
         raise LitqError("--with-maybe goes with --fulltext-of SCREENING")
+    if args.single_screening and args.blind:
+        raise LitqError("--single-screening skips what another reviewer decided, which a "
+                        "blind screening hides; choose one")
     with open_for_writing(args.project) as project:
         if args.fulltext_of:
             screening = _new_fulltext(project, args)
@@ -54,12 +58,15 @@ def cmd_screen_new(args: argparse.Namespace) -> None:
             screening = store.create_screening(project, args.topic, args.screening, chosen,
                                                scheme=SCHEMES[args.labels], blind=args.blind,
                                                reasons=args.reasons or ())
+        if args.single_screening:
+            project.write(team.single_screening_op(screening, True))
     source = f"passed on by {args.fulltext_of!r}" if args.fulltext_of else \
         f"from {', '.join(chosen)}"
     emit(args, {"screening": screening.name, "topic": args.topic, "lists": chosen,
                 "records": screening.size, "phase": screening.phase,
                 "labels": list(phase_labels(screening.scheme, screening.phase)),
-                "reasons": list(screening.reasons), "fulltext_of": args.fulltext_of},
+                "reasons": list(screening.reasons), "fulltext_of": args.fulltext_of,
+                "single_screening": args.single_screening},
          lambda: f"screening {screening.name!r} of topic {args.topic!r}: "
                  f"{screening.size:,} records {source}")
 
@@ -102,22 +109,25 @@ def cmd_screen_decide(args: argparse.Namespace) -> None:
 
 def status(project: Project, screening: store.Screening, reviewer: str | None = None,
            upcoming: int = 0) -> dict:
-    """The screening's counts, its current round (the stopping rules read that round
-    alone; ``random_phase``: where its random sample began, its seed), each stopping
+    """The screening's counts by final decision (:mod:`~litqeval_gui.core.screening.state`:
+    resolutions count; ``conflicts`` still open), its finished rounds, its current round
+    (the stopping rules read that round alone; ``random_phase``: where its random sample began, its seed), each stopping
     rule's verdict and the recall estimate with its interval, as plain values (in a blind
     screening, of ``reviewer``'s decisions only); ``upcoming``: that many of the next
     records to screen (the random phase's order, else the stored ranking's, else list
     order) with their titles."""
-    decided = store.current_decisions(project, screening.id, reviewer)
-    labels = {label: sum(e.label == label for e in decided) for label in screening.labels}
     panel = screening_panel(project, screening, reviewer=reviewer)
+    counts = panel.counts
+    assert counts is not None  # a screening's panel carries its item states
+    labels = {label: counts.states.get(label, 0)
+              for label in phase_labels(screening.scheme, screening.phase)}
     round_ = panel.round
     phase = round_.random
     estimate = panel.estimate
     document = {
-        "screening": screening.name, "records": screening.size, "screened": len(decided),
-        "relevant": sum(is_relevant(screening.scheme, e.label) for e in decided),
-        "labels": labels,
+        "screening": screening.name, "records": screening.size, "screened": counts.screened,
+        "relevant": counts.relevant, "labels": labels, "conflicts": counts.conflicts,
+        "finished_rounds": [asdict(f) for f in finishes(project, screening.id).values()],
         "round": {"number": round_.number, "records": panel.n_total,
                   "screened": panel.screened, "relevant": panel.found},
         "rounds": [asdict(count) for count in round_counts(project, screening, reviewer)],
@@ -162,9 +172,13 @@ def cmd_screen_status(args: argparse.Namespace) -> None:
         document = status(project, screening, args.reviewer, args.next)
 
     def text() -> str:
+        conflicts = f", {document['conflicts']:,} in conflict" if document["conflicts"] else ""
         lines = [f"{document['screened']:,} of {document['records']:,} records screened, "
                  f"{document['relevant']:,} relevant ("
-                 + ", ".join(f"{n} {label}" for label, n in document["labels"].items()) + ")"]
+                 + ", ".join(f"{n} {label_text(label)}" for label, n in
+                             document["labels"].items()) + f"{conflicts})"]
+        lines += [f"round {f['round']} finished by {f['reviewer']} on {f['at'][:10]}"
+                  for f in document["finished_rounds"]]
         round_, phase = document["round"], document["random_phase"]
         if round_["number"] > 1:
             lines += [f"round {r['round']} ({r['list_name'] or 'the first search'}): "
@@ -195,6 +209,10 @@ def register(command: Command) -> None:
                    help="include/exclude/maybe (default) or grades 0–3")
     p.add_argument("--blind", action="store_true",
                    help="each reviewer sees only their own decisions until it is unblinded")
+    p.add_argument("--single-screening", action="store_true",
+                   help="one reviewer screens, a second checks a sample: a record anyone "
+                        "decided is not served to the others (default: dual screening, "
+                        "each reviewer screens every record)")
     p.add_argument("--fulltext-of", metavar="SCREENING",
                    help="a full-text screening of the records this title/abstract screening "
                         "included (its lists and labels; exclusions need a reason)")

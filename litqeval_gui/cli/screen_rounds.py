@@ -1,10 +1,13 @@
-"""The commands that change how a running screening goes on (issue 28 §3, §4):
-screen-random switches its current round to random sampling (the stopping test's
-sample), screen-update adds a search update's new works as a new round."""
+"""The commands that change how a running screening goes on: screen-random switches its
+current round to random sampling (the stopping test's sample), screen-update adds a
+search update's new works as a new round, screen-finish finishes a round (its records
+never screened are then excluded by automation tools), screen-fulltext-add lets the
+records that passed title/abstract late join the running full text."""
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import asdict
 
 from litqeval_gui.cli.common import Command, emit, open_for_writing
 from litqeval_gui.cli.screen import REVIEWER_ENV, _reviewer
@@ -13,6 +16,8 @@ from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.records.queries import find_list
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.features_apart import features_apart
+from litqeval_gui.core.screening.finishing import finish_round_op
+from litqeval_gui.core.screening.fulltext import add_late_op
 from litqeval_gui.core.screening.phases import new_seed, start_random_op
 from litqeval_gui.core.screening.retrain import has_ranking, retrain
 from litqeval_gui.core.screening.updates import add_update
@@ -50,6 +55,24 @@ def cmd_screen_update(args: argparse.Namespace) -> None:
          lambda: report.text() + (f"; ranked again by {ranked}" if ranked else ""))
 
 
+def cmd_screen_finish(args: argparse.Namespace) -> None:
+    reviewer = _reviewer(args)
+    with open_for_writing(args.project) as project:
+        screening = store.find_screening(project, args.topic, args.screening)
+        finish = project.write(finish_round_op(screening, reviewer, args.round)).value
+    emit(args, asdict(finish), finish.text)
+
+
+def cmd_screen_fulltext_add(args: argparse.Namespace) -> None:
+    with open_for_writing(args.project) as project:
+        screening = store.find_screening(project, args.topic, args.screening)
+        added = project.write(add_late_op(screening, with_maybe=args.with_maybe)).value
+        size = store.get_screening(project, screening.id).size
+    emit(args, {"screening": screening.name, "added": added, "records": size},
+         lambda: f"{added:,} late record(s) joined full-text screening {screening.name!r} "
+                 f"({size:,} records)")
+
+
 def register(command: Command) -> None:
     p = command("screen-random", cmd_screen_random,
                 "switch a screening's current round from ranked to random screening: the "
@@ -73,3 +96,19 @@ def register(command: Command) -> None:
     p.add_argument("--no-rank", action="store_true",
                    help="do not rank again now (the new works are served after the ranked "
                         "ones until the next ranking)")
+
+    p = command("screen-finish", cmd_screen_finish,
+                "finish a title/abstract round: its records never screened are then excluded "
+                "by automation tools in PRISMA (until then: not yet screened); records who, "
+                "when and the recommended stopping rule's evidence now; cannot be undone")
+    p.add_argument("--topic", required=True)
+    p.add_argument("--screening", required=True)
+    p.add_argument("--round", type=int, help="the round to finish (default: the current one)")
+    p.add_argument("--reviewer", help=f"who finishes it (default: ${REVIEWER_ENV})")
+
+    p = command("screen-fulltext-add", cmd_screen_fulltext_add,
+                "add to a running full-text screening the records its title/abstract "
+                "screening passed on since it started (a resolved conflict, a search update)")
+    p.add_argument("--topic", required=True)
+    p.add_argument("--screening", required=True, help="the full-text screening")
+    p.add_argument("--with-maybe", action="store_true", help="send the maybes on too")

@@ -1,5 +1,5 @@
 """Team screening offline (issue 25): screen-export-decisions, merge, conflicts,
-agreement, screen-resolve, screen-unblind — over
+agreement, screen-resolve, screen-unblind, screen-settings (dual or single screening) — over
 :mod:`litqeval_gui.core.screening.exchange`, ``team`` and ``store``."""
 
 from __future__ import annotations
@@ -84,6 +84,23 @@ def cmd_unblind(args: argparse.Namespace) -> None:
          lambda: f"screening {screening.name!r} unblinded by {args.reviewer}")
 
 
+def cmd_settings(args: argparse.Namespace) -> None:
+    changing = args.single_screening or args.dual_screening
+    with (open_for_writing(args.project) if changing else
+          Project.open(args.project, readonly=True)) as project:
+        screening = store.find_screening(project, args.topic, args.screening)
+        if args.single_screening and screening.blind:
+            raise LitqError(f"screening {screening.name!r} is blind: each reviewer screens "
+                            "every record until it is unblinded")
+        if changing:
+            project.write(team.single_screening_op(screening, args.single_screening))
+        single = team.is_single_screening(project, screening)
+    mode = ("single screening: a record anyone decided is not served to the others"
+            if single else "dual screening: each reviewer screens every record")
+    emit(args, {"screening": screening.name, "single_screening": single,
+                "blind": screening.blind}, lambda: f"{screening.name!r}: {mode}")
+
+
 def cmd_agreement(args: argparse.Namespace) -> None:
     with Project.open(args.project, readonly=True) as project:
         screening = store.find_screening(project, args.topic, args.screening)
@@ -138,6 +155,18 @@ def register(command: Command) -> None:
     p.add_argument("--topic", required=True)
     p.add_argument("--screening", required=True)
     p.add_argument("--reviewer", required=True, help="who unblinds it")
+
+    p = command("screen-settings", cmd_settings,
+                "show or set whether a screening is dual or single screening")
+    p.add_argument("--topic", required=True)
+    p.add_argument("--screening", required=True)
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--single-screening", action="store_true",
+                      help="one reviewer screens, a second checks a sample: a record anyone "
+                           "decided is not served to the others")
+    mode.add_argument("--dual-screening", action="store_true",
+                      help="each reviewer screens every record they have not decided "
+                           "(the default)")
 
     for name, func, text in (
             ("conflicts", cmd_conflicts, "records whose reviewers' decisions differ"),

@@ -46,7 +46,8 @@ column, the core set or finished decisions) to see how soon each model finds the
 records and where each stopping rule would have stopped, over several seeds.</li>
 <li><b>Screening as a team</b>: start the screening with <i>Blind</i> ticked (each reviewer
 sees only their own decisions until someone presses Unblind… on the conflicts screen), give
-each reviewer a copy of the project; each screens it, then
+each reviewer a copy of the project (<b>File ▸ Save a Copy…</b>, safe while it is open; a
+plain file copy of an open project can miss its latest decisions); each screens it, then
 <b>File ▸ Export My Decisions…</b> and, in the other copy, <b>File ▸ Merge Decisions…</b>
 (a decisions file or the whole copy; merging twice changes nothing).
 <b>Topic ▸ Screening Conflicts…</b> lists where the reviewers disagree, side by side:
@@ -54,7 +55,13 @@ each reviewer a copy of the project; each screens it, then
 (at full text E asks for the exclusion's reason and U resolves as not retrieved);
 beside it their agreement (Cohen's κ with its 95 % interval, before and after
 resolution). The screener's <i>Limit to</i> serves only the open conflicts, or the records
-only one other reviewer has seen.</li>
+only one other reviewer has seen. Each reviewer's queue holds every record they have not
+decided themselves; tick <i>Single screening</i> under it when a second reviewer only checks
+a sample, and records anyone decided are not served again. Two reviewers on one computer
+take turns with <b>File ▸ Switch Reviewer…</b>; the status bar says who is screening.</li>
+<li><b>File ▸ Export…</b> on a screening's tab asks which decisions to export (every label,
+undecided and conflict; <i>Included only</i> is one click); <b>File ▸ Export Decision
+Log…</b> writes every decision, undo and resolution (who, what, when) as CSV.</li>
 </ol>
 """
 
@@ -181,7 +188,45 @@ Ctrl+= / Ctrl+− zoom, Ctrl+0 fit width; the include and exclude terms marked).
 the exclusion reason (1–9, or type to filter or add one), U reports the record not
 retrieved. Attach a PDF with Attach PDF… or by dropping the file on the screener;
 <b>Topic ▸ Attach PDFs from Folder…</b> matches a folder's PDFs to the topic's records
-(DOI, PMID, file name, title) for you to confirm.</td></tr>
+(DOI, PMID, file name, title) for you to confirm. A full-text screening is neither ranked
+nor stopped early: its screen gives the PDF most of the height, under the record's details,
+and lists the exclusion reasons beside it with how often you gave each.</td></tr>
+</table>
+"""
+
+_PRISMA = """
+<h3>PRISMA 2020 flow diagram (Topic ▸ PRISMA Flow Diagram)</h3>
+<p>The topic's flow diagram in PRISMA 2020's layout, counted from its lists and screenings
+(the newest title/abstract screening and the full-text screening started from it) and
+redrawn as decisions come in. <b>Save Diagram…</b> writes it as SVG, PNG or PDF,
+<b>Save Counts…</b> its counts as CSV; <b>Enter Numbers…</b> takes what no import gives:
+the records removed before import and the other-methods column (citation searching,
+websites…). Click a number to list its records. A screening that grew with search updates
+is drawn round by round in PRISMA 2020's template for updated reviews: the box above the
+diagram picks the round, the rounds before it are the previous version of the review. On
+the command line: <tt>litqeval prisma</tt>.</p>
+<table cellpadding=3>
+<tr><th align=left>Every work once</th><td>each work of the topic is in exactly one box,
+and each stage is conserved: identified − duplicates − automation − other − not yet
+screened = screened; screened = excluded + sought + pending; sought = not retrieved +
+assessed + pending; assessed = excluded with reasons + included + pending.</td></tr>
+<tr><th align=left>Pending</th><td>drawn with its count, never dropped. At title/abstract:
+the records in an open conflict between reviewers and the maybes not sent on to full text;
+at full text: the reports sought but not yet decided, and the full-text conflicts and
+maybes.</td></tr>
+<tr><th align=left>Finished rounds</th><td>a title/abstract round is open until the reviewer
+finishes it (<b>Topic ▸ Finish Screening Round…</b>, <tt>litqeval screen-finish</tt>),
+which records who, when and the stopping rule's evidence. While the round is open, the
+records never screened are <i>not yet screened</i>; only once it is finished are they
+<i>Records marked as ineligible by automation tools</i>, and the diagram's note names the
+stopping rule (PRISMA 2020 asks a report to say how automation tools were used and when
+screening was stopped early).</td></tr>
+<tr><th align=left>Late records</th><td>records that pass title/abstract after the full text
+started (a resolved conflict, a maybe sent on, a search-update round) are offered to the
+running full-text screening (<b>Topic ▸ Add Late Records to Full Text…</b>,
+<tt>litqeval screen-fulltext-add</tt>) and counted there.</td></tr>
+<tr><th align=left>Removed before import</th><td>the number entered is counted as
+identified but not imported, and subtracted as removed for other reasons.</td></tr>
 </table>
 """
 
@@ -235,8 +280,8 @@ def help_html(main_keys: Iterable[tuple[str, str]]) -> str:
         f"<h4>Main window</h4><table cellpadding=2>{_key_rows(main_keys)}</table>"
         f"<h4>Records view</h4><table cellpadding=2>{_key_rows(RECORDS_KEYS)}</table>"
         f"<h4>Uncertain matches</h4><table cellpadding=2>{_key_rows(MATCHES_KEYS)}</table>")
-    return (_INTRO + _NUMBERS + _evaluation_html() + _SCREENING + _POOLING + _SOURCES
-            + shortcuts)
+    return (_INTRO + _NUMBERS + _evaluation_html() + _SCREENING + _PRISMA + _POOLING
+            + _SOURCES + shortcuts)
 
 
 class HelpDialog(QDialog):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QInputDialog, QMessageBox, QWidget
@@ -113,7 +114,9 @@ class ManageActions(QObject):
         (its ``export_source()`` and ``export_attachments``: the records tab with its
         filter, a screening), else of the list selected in the sidebar. A screen that
         writes more than the records' fields (a screening's decisions) also has
-        ``export_writer(target, format) -> count``."""
+        ``export_writer(target, format, **options) -> count``, and one that asks what to
+        write before the file (a screening: which decisions) ``export_options(parent)``:
+        those keywords, or None when cancelled."""
         screen = self.context.screen()
         source = getattr(screen, "export_source", None)
         if source is not None:
@@ -133,9 +136,16 @@ class ManageActions(QObject):
             self.context.status("Select a list in the sidebar first")
             return
         name, records, attachments = target
+        screen = self.context.screen()
+        write = getattr(screen, "export_writer", None)
+        ask = getattr(screen, "export_options", None)
+        if write is not None and ask is not None:
+            options = ask(self.context.parent)
+            if options is None:
+                return
+            write = partial(write, **options)
         export_dialog(self.context.parent, session.project.path, name, records,
-                      self.context.settings,
-                      getattr(self.context.screen(), "export_writer", None), attachments)
+                      self.context.settings, write, attachments)
 
     def export_missed_core(self) -> None:
         info = self.selected_list()

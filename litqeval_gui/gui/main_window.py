@@ -8,6 +8,7 @@ With no project open it shows the start screen. An open project is one
 signal. Files dropped on the window go to the import wizard (a ``.litq`` file is
 opened instead). Geometry, splitter sizes, recent projects and each project's open
 screens (their registry descriptors) persist in :class:`~litqeval_gui.gui.settings.Settings`.
+The status bar says who is screening (the settings' reviewer; File ▸ Switch Reviewer…).
 """
 
 from __future__ import annotations
@@ -81,6 +82,10 @@ class MainWindow(DemoProject, QMainWindow):
         self.runner.progress.connect(self._demo_progress)
         self.runner.ended.connect(self._job_ended)
         self.statusBar().addPermanentWidget(self.job_status)
+        self.reviewer_label = QLabel(textFormat=Qt.TextFormat.PlainText, toolTip=(
+            "Who is screening: every decision carries this name (File ▸ Switch Reviewer…)"))
+        self.statusBar().addPermanentWidget(self.reviewer_label)
+        self.settings.on_reviewer = self.reviewer_changed
 
         self.start_view = StartView()
         self.sidebar = TopicTree()
@@ -120,6 +125,7 @@ class MainWindow(DemoProject, QMainWindow):
         self._connect_start_view()
         if self.settings.geometry is None or not self.restoreGeometry(self.settings.geometry):
             self.resize(1200, 760)
+        self.reviewer_changed(self.settings.reviewer)
         self._show_start()
 
     def action(self, action_id: str) -> QAction:
@@ -159,6 +165,16 @@ class MainWindow(DemoProject, QMainWindow):
         apply_theme(name)
         for action in self.menus.theme_actions.actions():
             action.setChecked(action.data() == name)
+
+    def reviewer_changed(self, reviewer: str) -> None:
+        """Say who is screening in the status bar; the open screens that read the
+        reviewer follow (their ``reviewer_changed``)."""
+        self.reviewer_label.setText(f"Reviewer: {reviewer}")
+        self.reviewer_label.setVisible(bool(reviewer))
+        for index in range(self.tabs.count()):
+            follow = getattr(self.tabs.widget(index), "reviewer_changed", None)
+            if follow is not None:
+                follow(reviewer)
 
     # -- projects -------------------------------------------------------------------
     def open_project(self, path: str | Path) -> bool:

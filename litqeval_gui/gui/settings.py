@@ -6,7 +6,8 @@ names another folder (the tests set it). The file holds the window geometry
 first, at most :data:`MAX_RECENT`, missing files dropped when read) and the last
 folder a file dialog used, the reviewer's name for screening, and per project the
 screens open in tabs (their descriptors). A damaged
-file gives the defaults and a log line.
+file gives the defaults and a log line. ``$LITQEVAL_REVIEWER``, when set, names the
+reviewer the app starts with (the saved name stays as it was until a switch).
 """
 
 from __future__ import annotations
@@ -17,9 +18,12 @@ import json
 import logging
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QStandardPaths
+
+from litqeval_gui.core.projectfile.reviewers import REVIEWER_ENV
 
 ENV_DIR = "LITQEVAL_CONFIG_DIR"
 FILE_NAME = "settings.json"
@@ -62,6 +66,8 @@ class Settings:
     def __init__(self, folder: Path | None = None) -> None:
         self.path = (folder or config_dir()) / FILE_NAME
         self._data = self._load()
+        self._reviewer = os.environ.get(REVIEWER_ENV, "").strip()  # over the saved name
+        self.on_reviewer: Callable[[str], None] | None = None  # told of a new reviewer
 
     def _load(self) -> dict:
         try:
@@ -177,13 +183,21 @@ class Settings:
     # -- reviewer ---------------------------------------------------------------------
     @property
     def reviewer(self) -> str:
-        """The name every screening decision carries (asked once; "" until then)."""
+        """The name every screening decision carries: ``$LITQEVAL_REVIEWER`` when it was
+        set as these settings were read, else the saved name ("" until asked)."""
+        if self._reviewer:
+            return self._reviewer
         value = self._data.get("reviewer")
         return value.strip() if isinstance(value, str) else ""
 
     @reviewer.setter
     def reviewer(self, name: str) -> None:
-        self._data["reviewer"] = name.strip()
+        """Screen as ``name`` from now on (kept for the next start, unless
+        ``$LITQEVAL_REVIEWER`` names another); ``on_reviewer`` is told when it changed."""
+        before = self.reviewer
+        self._reviewer = self._data["reviewer"] = name.strip()
+        if self._reviewer != before and self.on_reviewer is not None:
+            self.on_reviewer(self._reviewer)
 
     # -- last folder ----------------------------------------------------------------
     @property

@@ -19,13 +19,16 @@ from PySide6.QtWidgets import QMainWindow, QMenu
 
 from litqeval_gui.gui import team_exchange
 from litqeval_gui.gui.actions import ActionSet, ActionSpec, fill_menu, menu_groups
+from litqeval_gui.gui.decision_log import export_decision_log
+from litqeval_gui.gui.project_copy import save_a_copy
+from litqeval_gui.gui.reviewer_switch import switch_reviewer
 from litqeval_gui.gui.screen_registry import topic_screens
 from litqeval_gui.gui.screens.screening.attach import attach_folder
 from litqeval_gui.gui.theme import THEMES
 
 # (key, menu text, its groups in order); an action's place "key.group" puts it there
 MENU_BAR: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("file", "&File", ("project", "import", "export", "close")),
+    ("file", "&File", ("project", "import", "export", "reviewer", "close")),
     ("view", "&View", ("panels",)),
     ("topic", "&Topic", ("screens", "topic", "list")),
     ("help", "&Help", ("help",)),
@@ -49,6 +52,10 @@ WINDOW_ACTIONS: tuple[ActionSpec[Any], ...] = (
                "Open a project file", ("file.project", "toolbar")),
     ActionSpec("demo", "Open &Demo Project", lambda w: w.open_demo(), "", "app",
                "Open the bundled demo project (built on first use)", ("file.project",)),
+    ActionSpec("save-copy", "&Save a Copy…", save_a_copy,
+               tip="Write a copy of the project file with every change saved so far, e.g. "
+               "for a colleague to screen on and merge back", places=("file.project",),
+               enabled=_has_project),
     ActionSpec("import", "&Import…", lambda w: w.open_import_wizard([]), "Ctrl+I", "import",
                "Import search exports or a core set into this project",
                ("file.import", "toolbar"), _has_project),
@@ -60,9 +67,16 @@ WINDOW_ACTIONS: tuple[ActionSpec[Any], ...] = (
                lambda w: team_exchange.export_my_decisions(w),
                tip="Write your decisions of the shown screening to a small decisions file "
                "for a colleague to merge", places=("file.export",), enabled=_has_project),
+    ActionSpec("decision-log", "Export Decision &Log…", export_decision_log,
+               tip="Write the shown screening's audit trail (every decision, undo, redo "
+               "and resolution: who, what, when) as CSV", places=("file.export",),
+               enabled=_has_project),
     ActionSpec("report", "Export E&valuation Report…", lambda w: w.export_evaluation_report(),
                tip="Write the shown evaluation as one HTML file", places=("file.export",),
                enabled=_has_project),
+    ActionSpec("switch-reviewer", "S&witch Reviewer…", switch_reviewer,
+               tip="Screen under another name: its decisions from now on, and in a blind "
+               "screening its own decisions shown", places=("file.reviewer",)),
     ActionSpec("close", "&Close Project", lambda w: w.close_project(),
                tip="Close the project and return to the start screen",
                places=("file.close",), enabled=_has_project),

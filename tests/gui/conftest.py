@@ -28,9 +28,11 @@ def garbage_on_gui_thread(qapp):
 
 @pytest.fixture(autouse=True)
 def isolated_config(tmp_path, monkeypatch):
-    """Settings, logs and recent files go to a temporary folder, never the real one."""
+    """Settings, logs and recent files go to a temporary folder, never the real one; the
+    reviewer is the settings' (not one named by the environment)."""
     folder = tmp_path / "config"
     monkeypatch.setenv("LITQEVAL_CONFIG_DIR", str(folder))
+    monkeypatch.delenv("LITQEVAL_REVIEWER", raising=False)
     return folder
 
 

@@ -10,7 +10,12 @@ from PySide6.QtWidgets import QApplication
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import ingest
-from litqeval_gui.core.records.attachments import FolderMatch, attach_file, attachment
+from litqeval_gui.core.records.attachments import (
+    FolderMatch,
+    attach_file,
+    attachment,
+    candidates,
+)
 from litqeval_gui.core.screening import fulltext, store
 from litqeval_gui.core.screening.session import ScreeningSession, write_now
 from litqeval_gui.gui.reason_picker import ReasonPicker
@@ -138,7 +143,7 @@ def test_a_folder_is_matched_confirmed_and_linked(qtbot, session, tmp_path):
     with qtbot.waitSignal(attacher.matched, timeout=10_000) as matched:
         attacher.start(folder)
     dialog = matched.args[0]  # deleted once closed
-    rows = [(dialog.table.item(r, 1).text(), dialog.table.item(r, 2).text(),
+    rows = [(dialog.table.item(r, 1).text(), dialog.table.item(r, 7).text(),
              dialog.table.item(r, 0).checkState() == Qt.CheckState.Checked)
             for r in range(dialog.table.rowCount())]
     assert rows == [("Berg_2022_preprint.pdf", "Polyp size estimation with a virtual scale "
@@ -213,8 +218,7 @@ def test_screenshots_of_the_full_text_screener(qtbot, session, tmp_path, shot):
                         "first author and year in the file name")],
             unmatched=[tmp_path / "hip.pdf"], refused=[(tmp_path / "locked.pdf", "locked.pdf: "
                        "cannot read it: it is encrypted (a password is needed to open it)")])
-        titles = {_record(project, t): store.record_title(project, _record(project, t))
-                  for t in ("Deep", "Polyp")}
-        return MatchDialog(found, titles, tmp_path)
+        records = candidates(project, [_record(project, t) for t in ("Deep", "Polyp")])
+        return MatchDialog(found, records, tmp_path)
 
     shoot_both(shot, matches, "fulltext_folder_matches")

@@ -176,3 +176,58 @@ def test_the_wizard_pages_in_both_themes(qtbot, session, tmp_path, shot):
                     shot(wizard, f"wizard_{name}_{size[0]}_{'dark' if dark else 'light'}")
     finally:
         theme.apply_theme("system")
+
+
+@pytest.fixture
+def with_results(tmp_path, small_files, qtbot):
+    """Topic T with a core set and a result list, topic R with a result list only."""
+    project = Project.create(tmp_path / "r.litq")
+    core, results = small_files
+    run_job(ingest.import_file(project, core, topic="T", role="core", name="core"))
+    run_job(ingest.import_file(project, results, topic="T", role="results", name="scopus"))
+    run_job(ingest.import_file(project, results, topic="R", role="results", name="scopus"))
+    session = ProjectSession(project)
+    yield session
+    qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=10_000)
+    assert session.close()
+
+
+def _roles(page):
+    return {p.name: c.currentData() for p, c in page.role_combos.items()}
+
+
+def test_a_second_import_is_search_results_and_the_summary_names_each_role(
+        qtbot, with_results, tmp_path):
+    """Into a topic with a core set and a result list, a small file clicked through
+    becomes a result list, never the known-relevant set; the summary says so per file."""
+    update, export = _core_bib(tmp_path / "update.bib"), _export_csv(tmp_path / "more.csv")
+    wizard = _open(qtbot, with_results, [update, export])
+    wizard.next()
+    page = wizard.settings_page
+    page.topic_combo.setCurrentText("T")
+    assert _roles(page) == {"update.bib": "results", "more.csv": "results"}
+    combo = page.role_combos[export]
+    combo.setCurrentIndex(combo.findData("other"))  # the user's own choice
+    combo.activated.emit(combo.currentIndex())
+    _import(qtbot, wizard)
+    roles = {i.name: i.role for i in queries.lists(with_results.project, "T")}
+    assert roles == {"core": "core", "scopus": "results", "update": "results", "more": "other"}
+    summary = wizard.summary_page
+    row = [key for key, _ in summary.ROWS].index("role")
+    assert summary.counts.verticalHeaderItem(row).text() == "Imported as"
+    assert [summary.counts.item(row, c).text() for c in range(2)] == ["Search results",
+                                                                      "Other list"]
+
+
+def test_a_topic_with_result_lists_but_no_core_set_gets_no_core_guess(qtbot, with_results,
+                                                                       tmp_path):
+    seeds = _core_bib(tmp_path / "seeds.bib")
+    wizard = _open(qtbot, with_results, [seeds])
+    wizard.next()
+    page = wizard.settings_page
+    page.topic_combo.setCurrentText("R")
+    assert _roles(page) == {"seeds.bib": "results"}
+    page.topic_combo.setCurrentText("a new topic")  # a brand-new topic: the smallest file
+    assert _roles(page) == {"seeds.bib": "core"}
+    page.topic_combo.setCurrentText("T")
+    assert _roles(page) == {"seeds.bib": "results"}

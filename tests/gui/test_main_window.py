@@ -103,10 +103,11 @@ def test_shortcuts_and_menus_exist(window):
     assert menus == ["&File", "&View", "&Topic", "&Help"]
     file_items = [a.text() for a in window.menuBar().actions()[0].menu().actions() if a.text()]
     assert file_items == ["&New Project…", "&Open Project…", "Open &Recent",
-                          "Open &Demo Project", "&Import…", "Mer&ge Decisions…", "&Export…",
+                          "Open &Demo Project", "&Save a Copy…", "&Import…", "Mer&ge Decisions…",
+                          "&Export…",
                           "Export &Missed Core Records…", "Export M&y Decisions…",
-                          "Export E&valuation Report…",
-                          "&Close Project", "&Quit"]
+                          "Export Decision &Log…", "Export E&valuation Report…",
+                          "S&witch Reviewer…", "&Close Project", "&Quit"]
     topic_items = [a.text() for a in window.menuBar().actions()[2].menu().actions() if a.text()]
     screens = [entry.menu_text for entry in topic_screens()]  # the registry's, in its order
     assert "&Evaluate Topic…" in screens and "&Screen Records…" in screens

@@ -12,6 +12,8 @@ from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.attachments import attachment
 from litqeval_gui.core.records.pdf_match import pdf_text
 from litqeval_gui.core.screening import store, team
+from litqeval_gui.core.screening.finishing import finishes
+from litqeval_gui.core.screening.prisma import prisma_counts
 from litqeval_gui.gui.screens.screening.record import INCLUDE_COLOUR
 from litqeval_gui.gui.settings import ENV_DIR
 
@@ -60,11 +62,16 @@ def test_the_team_full_text_and_prisma_screens_come_from_a_prepared_project(
         team_screening = store.find_screening(project, screens.TOPIC, screens.TEAM)
         found = team.conflicts(project, team_screening.id)
         assert len(found) == 9  # positions 3, 10, …, 59
-        assert sum(c.resolution is not None for c in found) == screens.RESOLVED
+        assert sum(c.resolution is not None for c in found) == screens.RESOLVED + 1  # late
+        assert list(finishes(project, team_screening.id)) == [1]  # the round finished
         full = store.find_screening(project, screens.TOPIC, screens.FULL_TEXT)
         records = store.items(project, full.id)
         assert all(attachment(project, r).status == "ok" for r in records)
         assert len(store.current_decisions(project, full.id)) == len(records) - 3
+        counts = prisma_counts(project, screens.TOPIC)
+        assert counts.pending_sought["not yet in the full-text screening"] == 1
+        assert counts.pending_sought["not yet decided"] == 3
+        assert counts.removed_automation > 0 and counts.unbalanced() == []
         # the PDF made for a record holds its title in its text layer
         title = " ".join(store.record_title(project, records[0]).split()[:5])
         [page] = pdf_text(attachment(project, records[0]).path)

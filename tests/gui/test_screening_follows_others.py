@@ -22,7 +22,28 @@ def test_a_colleagues_decisions_reach_the_open_screen(qtbot, session):
     finally:
         other.close()
     settle(qtbot, session)
-    qtbot.waitUntil(lambda: len(view.labels) == 4, timeout=5000)
-    assert view.labels == {items[0]: "include", items[1]: "exclude", items[2]: "exclude",
-                           items[3]: "exclude"}
-    assert view.shown == items[4]  # the colleague's records are not shown again
+    qtbot.waitUntil(lambda: "(Bo)" in view.decision_label.text(), timeout=5000)
+    # dual screening: the colleague's records are Ann's to screen too, his label named
+    assert view.labels == {items[0]: "include"} and view.shown == items[1]
+    assert view.decision_label.text() == "Current decision: <b>exclude</b> (Bo)"
+
+
+def test_single_screening_is_set_in_the_screener_and_said_there(qtbot, session):
+    view = screening_view(qtbot, session)
+    session.changed.connect(view.project_changed)
+    items = store.items(session.project, view.screening.id)
+    colleague = ScreeningSession(session.project, view.screening, "Bo")
+    colleague.decide("exclude", record_id=items[0])
+    view.core.refresh()
+    view.show_current()
+    box = view.team_limit.single
+    assert view.shown == items[0] and not box.isChecked() and box.isEnabled()
+    assert not view.single_line.isVisibleTo(view)
+    box.click()  # single screening: Bo's record is not Ann's to screen
+    qtbot.waitUntil(lambda: view.shown == items[1], timeout=5000)
+    assert view.core.single_screening and box.isChecked()
+    assert view.single_line.isVisibleTo(view)
+    assert "Single screening" in view.single_line.text()
+    box.click()  # dual again
+    qtbot.waitUntil(lambda: view.shown == items[0], timeout=5000)
+    assert not view.single_line.isVisibleTo(view)

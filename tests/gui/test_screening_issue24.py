@@ -108,6 +108,8 @@ def test_file_export_on_the_screening_tab_writes_the_decisions(made, window, qtb
                                                                 monkeypatch):
     from PySide6.QtWidgets import QFileDialog
 
+    from litqeval_gui.gui.screens.screening.export_filter import ExportFilterDialog
+
     assert window.open_project(made[0])
     window.open_screen("screening", store.find_screening(window.session.project, "T", "S"))
     view = window.tabs.currentWidget()
@@ -121,6 +123,8 @@ def test_file_export_on_the_screening_tab_writes_the_decisions(made, window, qtb
     target = tmp_path / "decisions.csv"
     monkeypatch.setattr(QFileDialog, "getSaveFileName",
                         staticmethod(lambda *args, **kwargs: (str(target), "")))
+    monkeypatch.setattr(ExportFilterDialog, "exec", lambda dialog: dialog.accept() or
+                        dialog.result())  # which decisions: every one, as offered
     action.trigger()
     with target.open(encoding="utf-8-sig", newline="") as handle:
         rows = list(csv.DictReader(handle))

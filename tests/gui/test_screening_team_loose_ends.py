@@ -71,9 +71,9 @@ def test_the_screener_says_whose_decision_it_shows(qtbot, session, made, blind):
         assert text == "Current decision: <b>exclude</b>"
     else:
         assert text == "Current decisions: <b>exclude</b> (you); <b>include</b> (Bo)"
-    if not blind:  # decided by Bo alone: his, named
-        view.core.refresh()
-        view.go_to(ids[1])
+    if not blind:  # decided by Bo alone: Ann's next record, his label named
+        view.forward()
+        assert view.shown == ids[1]
         assert view.decision_label.text() == "Current decision: <b>maybe</b> (Bo)"
     view.close()
 

@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMessageBox
 from sklearn.metrics import cohen_kappa_score
 
 from litqeval_gui.core.projectfile.project import Project
@@ -199,7 +199,8 @@ def _agreement_panel(project, screening):
     return panel
 
 
-def test_a_blind_screening_shows_no_conflicts_until_unblinded(window, qtbot, tmp_path):
+def test_a_blind_screening_shows_no_conflicts_until_unblinded(window, qtbot, tmp_path,
+                                                             monkeypatch):
     path, _ = screening_project(tmp_path, 6)
     with Project.open(path) as project:
         screening = store.create_screening(project, "T", "B", ["L"], blind=True)
@@ -211,9 +212,23 @@ def test_a_blind_screening_shows_no_conflicts_until_unblinded(window, qtbot, tmp
     assert view.table.rowCount() == 0 and "is blind" in view.header.text()
     assert view.agreement.summary is None
     assert "Bob" not in view.header.text() + view.agreement.text.toPlainText()
-    view.unblind()
+    asked = []
+
+    def answer(button):
+        return lambda *a: asked.append(a[2]) or button
+    monkeypatch.setattr(QMessageBox, "question", answer(QMessageBox.StandardButton.No))
+    view.unblind_button.click()  # Unblind… asks first; No changes nothing
+    settle(qtbot, window.session)
+    assert "everyone's decisions" in asked[0] and "Ada" in asked[0]
+    assert "cannot be undone" in asked[0]
+    assert store.is_blind(window.session.project, screening.id)
+    assert view.table.rowCount() == 0 and view.unblind_button.isVisibleTo(view)
+    monkeypatch.setattr(QMessageBox, "question", answer(QMessageBox.StandardButton.Yes))
+    view.unblind_button.click()
     qtbot.waitUntil(lambda: view.table.rowCount() == 1, timeout=5000)
-    assert view.agreement.summary is not None
+    assert view.agreement.summary is not None and len(asked) == 2
+    assert window.session.project.db.execute(
+        "SELECT reviewer FROM screening_unblinds").fetchall() == [("Ada",)]
 
 
 def test_the_pair_filter_and_the_weighted_kappa_of_a_graded_screening(qtbot, tmp_path):

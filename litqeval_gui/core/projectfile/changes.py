@@ -6,7 +6,7 @@ renamed; ``records``: records added or removed; ``works``: which records form on
 work (grouping); ``verdicts``: the user's verdicts on matches; ``parameters``: the
 project's parameters; ``decisions``: screenings, their screening decisions (events),
 rankings or pools; ``evaluation``: stored vectors, maps or evaluation results;
-``attachments``: records' full texts (PDFs) attached or replaced. ``Changes()`` is
+``attachments``: records' full texts (PDFs) attached, replaced or detached. ``Changes()`` is
 "nothing visible changed" and is falsy.
 """
 

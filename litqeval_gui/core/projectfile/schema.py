@@ -64,6 +64,10 @@ Then, named by what they do:
   ``attachments`` (a record's full text: the file's path as stored — a link's path, or a
   copy's name in the project's ``.litq.files`` folder — its sha256 and size, ``mode``
   copy or link, when it was added; one per record, going with it).
+- ``_round_finishes``: ``screening_finishes``, a title/abstract round the reviewer
+  declared finished (:mod:`litqeval_gui.core.screening.finishing`): who, when, the
+  stopping rule read then, its verdict, evidence (JSON) and recall estimate, and the
+  round's items, screened and relevant records at that moment.
 
 Every child table cascades from its parents (``ON DELETE CASCADE``): deleting a list
 (:func:`~litqeval_gui.core.projectfile.imports.delete_import`) or a topic takes everything below it.
@@ -346,9 +350,20 @@ def _fulltext(db: sqlite_utils.Database) -> None:
         mode TEXT NOT NULL CHECK (mode IN ('copy', 'link')), added_at TEXT NOT NULL)""")
 
 
+def _round_finishes(db: sqlite_utils.Database) -> None:
+    db.execute("""CREATE TABLE screening_finishes (
+        screening_id INTEGER NOT NULL REFERENCES screenings(id) ON DELETE CASCADE,
+        round INTEGER NOT NULL CHECK (round >= 1),
+        at TEXT NOT NULL, reviewer TEXT NOT NULL,
+        rule TEXT NOT NULL, stop INTEGER NOT NULL CHECK (stop IN (0, 1)),
+        evidence TEXT NOT NULL, estimate TEXT NOT NULL,
+        items INTEGER NOT NULL, screened INTEGER NOT NULL, relevant INTEGER NOT NULL,
+        PRIMARY KEY (screening_id, round))""")
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
     _v1, _v2, _v3, _bibliographic_fields, _live_views, _cascade_deletes, _parameters,
     _screenings, _evaluation_store, _pools, _event_records_cascade, _team_screening,
-    _screening_rounds, _fulltext,
+    _screening_rounds, _fulltext, _round_finishes,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

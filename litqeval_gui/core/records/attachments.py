@@ -10,16 +10,20 @@ checksum. The module the app and the CLI use for full texts (it also gives
 Either way the row keeps the file's sha256 and size, so :func:`attachment` says whether
 the file is ``ok``, ``missing`` (moved or deleted) or ``changed`` (other content).
 A work has at most one attachment: attaching to one of its records replaces the
-work's earlier one, and any record of the work finds it. A PDF that cannot be read
-(damaged, or locked by a password) is refused in one line and nothing changes; the
-file's copy is made before the one write that records it (an unrecorded copy left by
-a failed write is only a spare file in the ``.files`` folder).
+work's earlier one, and any record of the work finds it; :func:`detach` removes it
+(one write). A PDF that cannot be read (damaged, or locked by a password) is refused
+in one line and nothing changes; the file's copy is made before the one write that
+records it (an unrecorded copy left by a failed write is only a spare file in the
+``.files`` folder). After a write that replaced or detached a copy, the copy is
+deleted unless another attachment uses it; a linked file is never touched.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterable
@@ -29,7 +33,7 @@ from pathlib import Path
 from litqeval_gui.core.errors import LitqError, environment_message
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import Project, now
-from litqeval_gui.core.projectfile.writes import Op
+from litqeval_gui.core.projectfile.writes import Done, Op
 from litqeval_gui.core.records.pdf_match import (
     FolderMatch,
     PdfRefused,
@@ -37,13 +41,16 @@ from litqeval_gui.core.records.pdf_match import (
     open_pdf,
     pdf_text,
 )
+from litqeval_gui.core.records.rows import SELECT_CONTENT, record_from_row
 
-__all__ = ["Attachment", "FolderMatch", "PdfRefused", "attach_file", "attach_matches",
-           "attachment", "attachment_column", "attachment_paths", "attachment_status",
-           "files_folder", "list_attachments", "match_folder", "pdf_text"]
+__all__ = ["Attachment", "Candidate", "Detached", "FolderMatch", "PdfRefused", "attach_file",
+           "attach_matches", "attachment", "attachment_column", "attachment_paths",
+           "attachment_status", "candidates", "detach", "detach_op", "files_folder",
+           "list_attachments", "match_folder", "pdf_text"]
 
 STATUSES = ("ok", "missing", "changed")
 _CHUNK = 1 << 20
+_COPY_NAME = re.compile(r"[0-9a-f]{64}\.pdf")  # what _copy_in names a copy
 
 
 @dataclass(frozen=True)
@@ -58,6 +65,54 @@ class Attachment:
     size: int
     mode: str
     status: str
+
+
+@dataclass(frozen=True)
+class Detached:
+    """The attachment :func:`detach` removed: its absolute ``path``, ``mode`` and whether
+    the project's copy was deleted (``removed``; never for a link)."""
+
+    record_id: int
+    path: Path
+    mode: str
+    removed: bool
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """What tells a match's record apart from others of the same title: its id, title,
+    year, authors and DOI."""
+
+    record_id: int
+    title: str
+    year: int | None
+    authors: tuple[str, ...]
+    doi: str
+
+    def first_authors(self, count: int = 3) -> str:
+        """The first ``count`` authors, ``; ``-separated, with ``et al.`` for more."""
+        shown = "; ".join(self.authors[:count])
+        return shown + (" et al." if len(self.authors) > count else "")
+
+    def line(self) -> str:
+        """``#id · year · first authors · doi:… · title`` (``no …`` for what it lacks)."""
+        return " · ".join((f"#{self.record_id}", str(self.year or "no year"),
+                           self.first_authors() or "no authors",
+                           f"doi:{self.doi}" if self.doi else "no DOI",
+                           self.title or "(no title)"))
+
+
+def candidates(project: Project, record_ids: Iterable[int]) -> dict[int, Candidate]:
+    """The :class:`Candidate` of each given record that exists."""
+    found = {}
+    for record_id in dict.fromkeys(record_ids):
+        row = project.db.execute(f"SELECT {SELECT_CONTENT} FROM records WHERE id = ?",
+                                 [record_id]).fetchone()
+        if row is not None:
+            rec = record_from_row(row)
+            found[record_id] = Candidate(record_id, rec.title, rec.year, tuple(rec.authors),
+                                         rec.doi)
+    return found
 
 
 def files_folder(project: Project) -> Path:
@@ -182,25 +237,75 @@ def _prepare(project: Project, path: Path, copy: bool) -> tuple[str, str, int]:
     return (_copy_in(project, path, sha256) if copy else str(path)), sha256, size
 
 
+def _work_of(project: Project, record_id: int) -> tuple[int, int]:
+    """The (topic id, work id) of record ``record_id``; one line when there is none."""
+    found = project.db.execute("SELECT topic_id, work_id FROM records WHERE id = ?",
+                               [record_id]).fetchone()
+    if found is None:
+        raise LitqError(f"no record #{record_id} in the project")
+    return found
+
+
+def _take_off(project: Project, work: tuple[int, int]) -> list[tuple[str, str]]:
+    """Delete the attachment rows of ``work`` (topic id, work id); their (path, mode)."""
+    where = "record_id IN (SELECT id FROM records WHERE topic_id = ? AND work_id = ?)"
+    rows = project.db.execute(f"SELECT path, mode FROM attachments WHERE {where}",
+                              work).fetchall()
+    project.db.execute(f"DELETE FROM attachments WHERE {where}", work)
+    return [(path, mode) for path, mode in rows]
+
+
+def _drop_spare_copies(project: Project, taken_off: Iterable[tuple[str, str]]) -> set[str]:
+    """After a write: delete each copy taken off that no attachment uses any more (only
+    a name :func:`_copy_in` makes, inside the files folder; a link is never touched; a
+    copy that cannot be deleted stays a spare file). The names deleted."""
+    removed = set()
+    for stored, mode in taken_off:
+        if mode != "copy" or not _COPY_NAME.fullmatch(stored) or project.db.execute(
+                "SELECT 1 FROM attachments WHERE mode = 'copy' AND path = ?",
+                [stored]).fetchone():
+            continue
+        with contextlib.suppress(OSError):
+            (files_folder(project) / stored).unlink()
+            removed.add(stored)
+    return removed
+
+
 def attach_op(rows: Iterable[_Row]) -> Op:
-    """The op storing each row as its work's only attachment; an unknown record refuses
-    the whole write in one line."""
+    """The op storing each row as its work's only attachment; its value is the (path,
+    mode) of the attachments it replaced. An unknown record refuses the whole write in
+    one line."""
     rows = list(rows)
 
-    def op(project: Project) -> Changes:
+    def op(project: Project) -> Done[list[tuple[str, str]]]:
         stamp = now()
+        replaced = []
         for row in rows:
-            found = project.db.execute("SELECT topic_id, work_id FROM records WHERE id = ?",
-                                       [row.record_id]).fetchone()
-            if found is None:
-                raise LitqError(f"no record #{row.record_id} in the project")
-            project.db.execute(
-                "DELETE FROM attachments WHERE record_id IN (SELECT id FROM records "
-                "WHERE topic_id = ? AND work_id = ?)", found)
+            replaced += _take_off(project, _work_of(project, row.record_id))
             project.db.execute("INSERT INTO attachments VALUES (?, ?, ?, ?, ?, ?)",
                                [row.record_id, row.path, row.sha256, row.size, row.mode, stamp])
-        return Changes(attachments=bool(rows))
+        return Done(Changes(attachments=bool(rows)), replaced)
     return op
+
+
+def detach_op(record_id: int) -> Op:
+    """The op removing record ``record_id``'s work's attachment (the row only; its value
+    is the (path, mode) removed); one line, nothing changed, for an unknown record or
+    one without a PDF."""
+    def op(project: Project) -> Done[tuple[str, str]]:
+        taken_off = _take_off(project, _work_of(project, record_id))
+        if not taken_off:
+            raise LitqError(f"record #{record_id} has no PDF attached")
+        return Done(Changes(attachments=True), taken_off[0])
+    return op
+
+
+def detach(project: Project, record_id: int) -> Detached:
+    """Detach record ``record_id``'s work's PDF in one write, then delete the project's
+    copy of it unless another attachment uses it (a linked file stays where it is)."""
+    stored, mode = project.write(detach_op(record_id)).value
+    removed = _drop_spare_copies(project, [(stored, mode)])
+    return Detached(record_id, _resolved(project, stored, mode), mode, stored in removed)
 
 
 def attach_file(project: Project, record_id: int, path: Path, *, copy: bool = True) -> Attachment:
@@ -209,7 +314,9 @@ def attach_file(project: Project, record_id: int, path: Path, *, copy: bool = Tr
     if project.db.execute("SELECT 1 FROM records WHERE id = ?", [record_id]).fetchone() is None:
         raise LitqError(f"no record #{record_id} in the project")
     stored, sha256, size = _prepare(project, path, copy)
-    project.write(attach_op([_Row(record_id, stored, sha256, size, "copy" if copy else "link")]))
+    done = project.write(attach_op([_Row(record_id, stored, sha256, size,
+                                         "copy" if copy else "link")]))
+    _drop_spare_copies(project, done.value)
     found = attachment(project, record_id)
     assert found is not None  # just written
     return found
@@ -226,5 +333,5 @@ def attach_matches(project: Project, pairs: Iterable[tuple[int, Path]], *,
             pass
     mode = "copy" if copy else "link"
     rows = [_Row(record_id, *_prepare(project, path, copy), mode) for record_id, path in pairs]
-    project.write(attach_op(rows))
+    _drop_spare_copies(project, project.write(attach_op(rows)).value)
     return len(rows)

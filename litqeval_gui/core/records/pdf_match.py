@@ -22,6 +22,10 @@ Identifiers give certain matches (uncertain when several works share them); a ti
 :data:`CERTAIN_TITLE` or above, clear of the next work by :data:`TITLE_MARGIN`, is
 certain, one at :data:`UNCERTAIN_TITLE` or above uncertain, as is an author and year
 naming one work; a work a file already took makes the next file's match uncertain.
+Works whose titles match a PDF equally (two records of the same title) are never told
+apart by the title: every one of them is an uncertain candidate, for the user to choose
+(only an identifier decides). Each matched PDF's own title is kept for the user to
+compare (:attr:`FolderMatch.pdf_titles`).
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ CERTAIN_TITLE = 95.0  # rapidfuzz ratio (0-100) of normalised titles
 TITLE_MARGIN = 5.0
 UNCERTAIN_TITLE = 80.0
 AUTHOR_YEAR_SCORE = 0.5  # an uncertain match's score (0-1) from the first author and year
+MAX_CANDIDATES = 10  # records offered for one PDF whose title several records share
 _MIN_TITLE = 15  # characters of a normalised title or candidate compared at all
 _FIRST_LINES = 20  # a title starts within the first page's first lines (headers above it)
 _DOI_IN_TEXT = re.compile(r"\b10\.\d{4,9}/[^\s\"<>]+", re.IGNORECASE)
@@ -130,6 +135,8 @@ class _PdfFacts:
     metadata_dois: list[str]
     text_dois: list[str]
     candidates: list[str]  # normalised strings that may be the title
+    runs: list[str]  # runs of one to three of the first page's first lines, as written
+    info_title: str  # the document information's title
 
 
 def _facts(path: Path) -> _PdfFacts:
@@ -142,7 +149,23 @@ def _facts(path: Path) -> _PdfFacts:
     candidates = [norm for norm in dict.fromkeys(map(normalise_title, texts))
                   if len(norm) >= _MIN_TITLE]
     return _PdfFacts([doi for value in values for doi in find_dois(value)],
-                     find_dois(first), candidates)
+                     find_dois(first), candidates, runs, " ".join(values[-1].split()))
+
+
+def _pdf_title(facts: _PdfFacts, work_titles: list[str]) -> str:
+    """The PDF's own title to show beside a match: the first page's run of lines most
+    like the matched work's title (``work_titles``, normalised), else the information's
+    title, else the first page's first line long enough to be a title."""
+    runs = [normalise_title(run) for run in facts.runs]
+    if work_titles and runs:
+        best = process.extractOne(work_titles[0], runs, scorer=fuzz.ratio,
+                                  score_cutoff=UNCERTAIN_TITLE)
+        if best is not None:
+            return facts.runs[best[2]]
+    if facts.info_title:
+        return facts.info_title
+    return next((run for run, norm in zip(facts.runs, runs, strict=True)
+                 if len(norm) >= _MIN_TITLE), "")
 
 
 # ------------------------------------------------------------------------ the topic's works
@@ -184,6 +207,7 @@ class _Works:
     title_ids: list[int] = field(default_factory=list)
     titles: list[str] = field(default_factory=list)
     record_of: dict[int, int] = field(default_factory=dict)  # work id → representative
+    titles_of: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
 
 
 def _topic_works(project: Project, topic_id: int) -> _Works:
@@ -208,6 +232,7 @@ def _topic_works(project: Project, topic_id: int) -> _Works:
             seen_titles.add((work_id, title))
             works.title_ids.append(work_id)
             works.titles.append(title)
+            works.titles_of[work_id].append(title)
     return works
 
 
@@ -216,13 +241,16 @@ def _topic_works(project: Project, topic_id: int) -> _Works:
 @dataclass(frozen=True)
 class FolderMatch:
     """A folder's PDFs against a topic's works: ``certain`` (record id, path, how),
-    ``uncertain`` for the user to confirm (record id, path, score 0-1, how), PDFs matching
-    no work, and PDFs that could not be read with the one-line reason."""
+    ``uncertain`` for the user to confirm (record id, path, score 0-1, how: one entry per
+    candidate record, so a PDF that matches several records equally comes once for each,
+    in a row), PDFs matching no work, PDFs that could not be read with the one-line
+    reason, and each matched PDF's own title (:func:`_pdf_title`)."""
 
     certain: list[tuple[int, Path, str]]
     uncertain: list[tuple[int, Path, float, str]]
     unmatched: list[Path]
     refused: list[tuple[Path, str]]
+    pdf_titles: dict[Path, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -231,6 +259,7 @@ class _Found:
     how: str
     certain: bool
     score: float = 1.0
+    tied: tuple[int, ...] = ()  # other works the title matches exactly as well
 
 
 def _by_identifier(keys: list[str], table: dict[str, set[int]], how: str) -> _Found | None:
@@ -256,7 +285,11 @@ def _by_title(works: _Works, candidates: list[str]) -> _Found | None:
     work_id, score = ranked[0]
     runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
     certain = score >= CERTAIN_TITLE and score - runner_up >= TITLE_MARGIN
-    return _Found(work_id, f"title ({score:.0f} % alike)", certain, score / 100)
+    tied = tuple(other for other, other_score in ranked[1:] if other_score == score)
+    how = f"title ({score:.0f} % alike)"
+    if tied:
+        how += f"; {len(tied) + 1} records match it equally: choose one"
+    return _Found(work_id, how, certain, score / 100, tied[:MAX_CANDIDATES - 1])
 
 
 def _by_author_year(works: _Works, stem: str) -> _Found | None:
@@ -268,9 +301,16 @@ def _by_author_year(works: _Works, stem: str) -> _Found | None:
                   AUTHOR_YEAR_SCORE) if len(found) == 1 else None
 
 
-def _match_one(works: _Works, path: Path) -> _Found | None:
-    """The work ``path`` is the full text of (:class:`PdfRefused` when unreadable)."""
+def _match_one(works: _Works, path: Path) -> tuple[_Found | None, str]:
+    """The work ``path`` is the full text of, and the PDF's own title
+    (:class:`PdfRefused` when unreadable)."""
     facts = _facts(path)
+    found = _identify(works, path, facts)
+    return found, "" if found is None else _pdf_title(facts, works.titles_of[found.work_id])
+
+
+def _identify(works: _Works, path: Path, facts: _PdfFacts) -> _Found | None:
+    """The first way of the module's order that names a work for ``path``."""
     stem = path.stem.lower()
     pmid = _PMID_NAME.fullmatch(stem)
     name_keys = [path.name.lower(), stem, *([normalise_pmid(pmid.group(1))] if pmid else [])]
@@ -284,7 +324,8 @@ def _match_one(works: _Works, path: Path) -> _Found | None:
             return found
     by_title = _by_title(works, facts.candidates)
     by_author = _by_author_year(works, path.stem)
-    if by_title is not None and by_author is not None and by_title.work_id == by_author.work_id:
+    if by_title is not None and by_author is not None and not by_title.tied \
+            and by_title.work_id == by_author.work_id:
         return _Found(by_title.work_id, f"{by_title.how}, first author and year", True,
                       by_title.score)
     return by_title or by_author
@@ -309,27 +350,30 @@ def match_folder(project: Project, topic: str, folder: Path, token: CancelToken 
     uncertain: list[tuple[int, Path, float, str]] = []
     unmatched: list[Path] = []
     refused: list[tuple[Path, str]] = []
+    pdf_titles: dict[Path, str] = {}
     taken: set[int] = set()
     for done, path in enumerate(files):
         token.raise_if_cancelled()
         if progress is not None:
             progress(Progress(done, len(files), f"Matching {path.name}"))
         try:
-            found = _match_one(works, path)
+            found, pdf_title = _match_one(works, path)
         except PdfRefused as refusal:
             refused.append((path, str(refusal)))
             continue
         if found is None:
             unmatched.append(path)
             continue
-        record_id = works.record_of[found.work_id]
+        pdf_titles[path] = pdf_title
         if found.certain and found.work_id not in taken:
-            certain.append((record_id, path, found.how))
+            certain.append((works.record_of[found.work_id], path, found.how))
         else:
-            how = found.how if found.work_id not in taken else \
-                f"{found.how}; another PDF matched this work too"
-            uncertain.append((record_id, path, found.score, how))
-        taken.add(found.work_id)
+            for work_id in (found.work_id, *found.tied):
+                how = found.how if work_id not in taken else \
+                    f"{found.how}; another PDF matched this work too"
+                uncertain.append((works.record_of[work_id], path, found.score, how))
+        if not found.tied:  # a tie claims no work until the user chooses
+            taken.add(found.work_id)
     if progress is not None:
         progress(Progress(len(files), len(files), "Matched"))
-    return FolderMatch(certain, uncertain, unmatched, refused)
+    return FolderMatch(certain, uncertain, unmatched, refused, pdf_titles)

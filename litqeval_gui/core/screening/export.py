@@ -5,9 +5,9 @@ Records come in the screening's list order; CSV and XLSX add the columns
 :data:`DECISION_COLUMNS` (``undecided`` for a record without a decision; ``pdf``: the
 path of the record's full text when one is attached), written as
 text that a spreadsheet never runs as a formula (:mod:`litqeval_gui.core.records.exporting`).
-A record's decision is its final one (:func:`~litqeval_gui.core.screening.team.final_events`:
-the resolution where one exists); a record whose reviewers disagree unresolved reads
-``conflict`` with their names as the reviewer. RIS and BibTeX carry a decided record's decision as a note (RIS ``N1``, BibTeX
+A record's decision is its state (:func:`~litqeval_gui.core.screening.state.item_states`:
+the final decision, the resolution where one exists); a record whose reviewers disagree
+unresolved reads ``conflict`` with their names as the reviewer. RIS and BibTeX carry a decided record's decision as a note (RIS ``N1``, BibTeX
 ``annote``: "LitQEval screening 'S' (phase): label; reason: …; note: …; reviewer: … at
 …") and keywords ``LitQEval: LABEL`` and ``LitQEval reason: REASON`` (RIS ``KW``).
 RIS and BibTeX carry the full text's path too (RIS ``L1``, BibTeX ``file``).
@@ -38,10 +38,9 @@ from litqeval_gui.core.records.exporting import (
 from litqeval_gui.core.records.model import Record
 from litqeval_gui.core.screening import store, team
 from litqeval_gui.core.screening.labels import phase_labels
+from litqeval_gui.core.screening.state import CONFLICT, UNDECIDED, item_states
 from litqeval_gui.core.screening.store import Screening
 
-UNDECIDED = "undecided"
-CONFLICT = "conflict"
 DECISION_COLUMNS = ("decision", "phase", "reason", "note", "tags", "reviewer", "decided_at",
                     "pdf")
 AUDIT_COLUMNS = ("event", "at", "reviewer", "action", "record_id", "title", "label",
@@ -60,27 +59,21 @@ def decided_records(project: Project, screening: Screening,
         if unknown:
             raise LitqError(f"unknown label(s) {', '.join(sorted(unknown))}; this screening "
                             f"uses {', '.join(used)} (or {UNDECIDED}, {CONFLICT})")
-    current = {e.record_id: e for e in team.final_events(project, screening.id, reviewer)}
-    disputed = {} if reviewer is not None and store.is_blind(project, screening.id) else {
-        c.record_id: ", ".join(c.decisions) for c in team.conflicts(project, screening.id)
-        if c.resolution is None}
-    records, rows = [], []
-    order = [record_id for (record_id,) in project.db.execute(
-        "SELECT record_id FROM screening_items WHERE screening_id = ? ORDER BY position",
-        [screening.id])]
+    states = item_states(project, screening, reviewer)
+    order = [s.record_id for s in states]
     stored = queries.records_by_id(project, order)
     pdfs = attachment_paths(project, order)
-    for record_id in order:
-        event = current.get(record_id)
-        label = event.label if event else CONFLICT if record_id in disputed else UNDECIDED
+    records, rows = [], []
+    for item in states:
+        event, label = item.event, item.state
         if labels is not None and label not in labels:
             continue
-        records.append(stored[record_id])
+        records.append(stored[item.record_id])
         rows.append(dict(zip(DECISION_COLUMNS, (
             label, *((event.phase, event.reason, event.note, "; ".join(event.tags),
                       event.reviewer, event.at) if event else
-                     ("", "", "", "", disputed.get(record_id, ""), "")),
-            str(pdfs.get(record_id, ""))), strict=True)))
+                     ("", "", "", "", ", ".join(item.reviewers), "")),
+            str(pdfs.get(item.record_id, ""))), strict=True)))
     return records, rows
 
 

@@ -10,6 +10,11 @@ team edits them with :func:`~.store.set_reasons_op`), and a report that could no
 obtained is decided ``not_retrieved`` (:mod:`.labels`), which PRISMA counts as not
 retrieved. The PDFs are the records' attachments
 (:mod:`litqeval_gui.core.records.attachments`).
+
+Records that pass title/abstract after the full text started (a resolved conflict, a
+maybe sent on, a search update's round) are *late*: :func:`late_records` lists them and
+:func:`add_late_op` appends them to the running full-text screening, where PRISMA
+counts them (until then they are sought and pending).
 """
 
 from __future__ import annotations
@@ -18,10 +23,11 @@ from collections.abc import Sequence
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.projectfile.writes import Done, Op
 from litqeval_gui.core.records.queries import list_info
 from litqeval_gui.core.screening import store, team
 from litqeval_gui.core.screening.labels import FULL_TEXT, GRADED, is_relevant
-from litqeval_gui.core.screening.store import Screening
+from litqeval_gui.core.screening.store import DECISIONS, Screening
 
 DEFAULT_REASONS = ("wrong population", "wrong intervention", "wrong comparator",
                    "wrong outcome", "wrong study design", "wrong publication type",
@@ -64,3 +70,24 @@ def parent_of(project: Project, screening: Screening) -> Screening | None:
     row = project.db.execute("SELECT parent_id FROM screenings WHERE id = ?",
                              [screening.id]).fetchone()
     return store.get_screening(project, row[0]) if row and row[0] is not None else None
+
+
+def late_records(project: Project, fulltext: Screening, *,
+                 with_maybe: bool = False) -> list[int]:
+    """The records its title/abstract screening passes on now (:func:`passed_on`) that
+    the full-text screening does not hold yet, in the parent's order."""
+    parent = parent_of(project, fulltext)
+    if fulltext.phase != FULL_TEXT or parent is None:
+        raise LitqError(f"screening {fulltext.name!r} is not a full-text screening of a "
+                        "title/abstract screening")
+    held = set(store.items(project, fulltext.id))
+    return [r for r in passed_on(project, parent, with_maybe=with_maybe) if r not in held]
+
+
+def add_late_op(fulltext: Screening, *, with_maybe: bool = False) -> Op:
+    """Append the :func:`late_records` to the full-text screening (one write); the op's
+    value is how many joined."""
+    def op(p: Project) -> Done[int]:
+        late = late_records(p, fulltext, with_maybe=with_maybe)
+        return Done(DECISIONS, store.append_items(p, fulltext.id, late))
+    return op

@@ -30,6 +30,7 @@ from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.labels import is_relevant
 from litqeval_gui.core.screening.phases import Round, round_history
+from litqeval_gui.core.screening.state import StateCounts, state_counts
 from litqeval_gui.core.screening.store import Screening
 from litqeval_gui.metrics.recall_estimate import RecallEstimate, recall_from_sample
 from litqeval_gui.metrics.stopping import (
@@ -93,6 +94,7 @@ class Panel:
     estimate_note: str = ""
     round: Round | None = None  # the screening's round the panel reads (None: a bare history)
     random_from: int | None = None  # records of it screened before its random sample
+    counts: StateCounts | None = None  # the whole screening's item states
 
 
 def panel(labels: Sequence[int] | np.ndarray, n_total: int,
@@ -144,15 +146,17 @@ def history(project: Project, screening: Screening, reviewer: str | None = None)
 
 def screening_panel(project: Project, screening: Screening,
                     rules: Sequence[StoppingRule] | None = None,
-                    reviewer: str | None = None) -> Panel:
+                    reviewer: str | None = None, number: int | None = None) -> Panel:
     """The panel of a screening's current round now (after every decision, the screen
-    asks again), by the project's stopping parameters unless ``rules`` are given; in a
-    round switched to random screening the rules read its random sample."""
-    read = round_history(project, screening, reviewer)
+    asks again), or of round ``number``, by the project's stopping parameters unless
+    ``rules`` are given; in a round switched to random screening the rules read its
+    random sample. ``counts``: the screening's item states (:mod:`.state`)."""
+    read = round_history(project, screening, reviewer, number)
     chosen = with_random_from(project_rules(project) if rules is None else rules,
                               read.random_from)
     return dataclasses.replace(panel(read.labels, read.n_total, chosen), round=read.round,
-                               random_from=read.random_from)
+                               random_from=read.random_from,
+                               counts=state_counts(project, screening, reviewer))
 
 
 def first_stop(rule: StoppingRule, labels: np.ndarray, n_total: int) -> int | None:

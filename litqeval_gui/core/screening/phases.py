@@ -57,11 +57,13 @@ class Round:
     random: RandomPhase | None = None
 
 
-def current_round(project: Project, screening_id: int) -> Round:
-    """The screening's latest round (round 1 for a screening never updated)."""
+def current_round(project: Project, screening_id: int, number: int | None = None) -> Round:
+    """The screening's latest round (round 1 for a screening never updated), or round
+    ``number``."""
     db = project.db
-    number = db.execute("SELECT COALESCE(MAX(round), 1) FROM screening_items "
-                        "WHERE screening_id = ?", [screening_id]).fetchone()[0]
+    if number is None:
+        number = db.execute("SELECT COALESCE(MAX(round), 1) FROM screening_items "
+                            "WHERE screening_id = ?", [screening_id]).fetchone()[0]
     items = tuple(row[0] for row in db.execute(
         "SELECT record_id FROM screening_items WHERE screening_id = ? AND round = ? "
         "ORDER BY position", [screening_id, number]))
@@ -125,10 +127,10 @@ class RoundHistory:
 
 
 def round_history(project: Project, screening: Screening,
-                  reviewer: str | None = None) -> RoundHistory:
-    """The :class:`RoundHistory` of the screening's current round now (``reviewer``'s own
-    decisions in a blind screening)."""
-    round_ = current_round(project, screening.id)
+                  reviewer: str | None = None, number: int | None = None) -> RoundHistory:
+    """The :class:`RoundHistory` of the screening's current round now, or of round
+    ``number`` (``reviewer``'s own decisions in a blind screening)."""
+    round_ = current_round(project, screening.id, number)
     members = set(round_.items)
     decided = [e for e in store.current_decisions(project, screening.id, reviewer)
                if e.record_id in members]

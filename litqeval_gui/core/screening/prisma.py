@@ -1,54 +1,50 @@
-"""The PRISMA 2020 flow of a topic, counted from the project (issue 26 §2).
+"""The PRISMA 2020 flow of a topic, counted from the project (SPEC §7; docs/prisma.md).
 
 One record is one report and one study (the project does not link several reports of
-a study). The counts, for the databases-and-registers column:
+a study). Identification counts records: ``identified``, the live records of each
+identification list (the title/abstract screening's lists, every result list of the
+topic without one), keyed by the label the user gave the list
+(:func:`~.prisma_entered.source_labels_op`), else the import's ``database`` (as people
+write it, :data:`DATABASE_NAMES`), else the list's name, plus the records the user
+entered as removed before import; ``duplicates_removed``, those records minus their
+distinct works.
 
-- ``identified``: live records of each identification list, keyed by the label the
-  user gave the list (:func:`~.prisma_entered.source_labels_op`), else the import's ``database`` (as
-  people write it, :data:`DATABASE_NAMES`), else the list's name; lists of one label
-  are summed. The
-  lists are those of the title/abstract screening, or every result list of the topic
-  when it has none. Each import is one identification source, so a search update
-  imported as its own list adds its records to its database.
-- ``duplicates_removed``: those records minus their distinct works (de-duplication).
-- ``removed_automation``: works neither screened nor left out by the screening's record
-  filter: the records the screening left undecided (its stopping point) and works a
-  pool never brought into it.
-- ``removed_other``: works the screening's record filter left out, plus the number the
-  user entered (records removed before import, :func:`~.prisma_entered.entered_op`).
-- ``screened`` / ``excluded_screening``: the title/abstract screening's decided records
-  and those whose label is not relevant (:func:`~labels.is_relevant`; a maybe goes on).
+Every distinct work is then in exactly one box, placed by :func:`_placer` from the
+item states of :mod:`.state` (the final decision: a resolution wins): filtered out by
+the screening's record filter (removed for other reasons, with the entered number);
+never screened — *excluded by automation tools* once its round is finished
+(:mod:`.finishing`), else *not yet screened*; excluded at title/abstract; *pending*
+at screening (an open conflict, a maybe not sent on); passed, so *sought*: pending
+(not yet in the full-text screening, or not yet decided there), not retrieved
+(:data:`~labels.NOT_RETRIEVED`, or an exclusion whose reason says so,
+:data:`NOT_RETRIEVED_REASONS`), or *assessed*: pending (a full-text conflict or
+maybe), excluded per reason, or included. So every stage is conserved
+(:meth:`PrismaCounts.unbalanced`).
 
-So identified − duplicates − automation − filtered out = screened. The full-text
-numbers come from the full-text screening (phase ``full_text``) that continues the
-counted title/abstract screening (:func:`_pair`) when there is one, else they are zero: ``not_retrieved`` its records decided ``not_retrieved``
-(:data:`~labels.NOT_RETRIEVED`) or, as before that label, excluded for a reason saying
-the report was not retrievable (:data:`NOT_RETRIEVED_REASONS`), ``assessed`` its other
-decided records, ``sought`` both (its undecided items are not counted yet, so sought −
-not retrieved = assessed), ``excluded_fulltext`` its other exclusions per reason, and
-``included`` its includes (without a full-text screening: the title/abstract includes).
-
-A screening that grew with search updates (:mod:`.updates`) has rounds
-(:func:`rounds`); ``round_number`` counts one: its lists' records, the duplicates of
-works seen before (earlier rounds, or earlier in the round), the works first seen in it,
-its items, the full-text records of its works, and ``previous_included``, the earlier
-rounds' includes (PRISMA 2020's template for updated reviews; docs/prisma.md).
+The full-text screening counted continues the title/abstract screening (:func:`_pair`).
+A screening that grew with search updates (:mod:`.updates`) has rounds (:func:`rounds`);
+``round_number`` counts one: its lists' records, the duplicates of works seen before,
+the works first seen in it, each placed as above, and ``previous_included``, the
+earlier rounds' included works (PRISMA 2020's template for updated reviews).
 
 The other-methods column (websites, citation searching…) is entered by the user and
-stored as per-topic parameters (:mod:`.prisma_entered`); its reports assessed are sought − not retrieved and its
-studies included are assessed − excluded. The diagram's "Studies included in review"
-adds both columns' studies.
+stored as per-topic parameters (:mod:`.prisma_entered`); its reports assessed are sought
+− not retrieved and its studies included are assessed − excluded. The diagram's
+"Studies included in review" adds both columns' studies.
 """
+
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.queries import RecordFilter
-from litqeval_gui.core.screening import store, team
+from litqeval_gui.core.screening import state, store
+from litqeval_gui.core.screening.finishing import Finish, finishes
 from litqeval_gui.core.screening.fulltext import parent_of
 from litqeval_gui.core.screening.labels import GRADED, NOT_RETRIEVED, is_relevant
 from litqeval_gui.core.screening.prisma_entered import Entered, entered, source_labels
@@ -72,7 +68,8 @@ class Source:
 
 @dataclass(frozen=True)
 class PrismaCounts:
-    """Every number of a topic's PRISMA 2020 diagram (module docstring)."""
+    """Every number of a topic's PRISMA 2020 diagram (module docstring); ``pending_*``
+    per kind of pending (``IN_CONFLICT`` …), ``finished`` the finished rounds counted."""
 
     topic: str
     screening: str | None  # the title/abstract screening counted, if any
@@ -92,6 +89,11 @@ class PrismaCounts:
     round: int | None = None  # the round counted (None: the whole screening)
     previous_included: int = 0  # a round's: studies included in the earlier rounds
     rounds: tuple[PrismaCounts, ...] = ()  # the whole screening's: each round's counts
+    not_yet_screened: int = 0
+    pending_screening: dict[str, int] = field(default_factory=dict)
+    pending_sought: dict[str, int] = field(default_factory=dict)
+    pending_assessed: dict[str, int] = field(default_factory=dict)
+    finished: tuple[Finish, ...] = ()
 
     @property
     def identified(self) -> dict[str, int]:
@@ -99,6 +101,12 @@ class PrismaCounts:
         for source in self.sources:
             totals[source.database] += source.records
         return dict(totals)
+
+    @property
+    def identified_total(self) -> int:
+        """The records identified: those imported and those entered as removed before
+        import (identified, but never imported)."""
+        return sum(self.identified.values()) + self.entered.removed_other
 
     @property
     def removed_other(self) -> int:
@@ -114,9 +122,42 @@ class PrismaCounts:
         """A round's studies with those of the earlier rounds (the review's total)."""
         return self.previous_included + self.included
 
+    def unbalanced(self) -> list[str]:
+        """The SPEC §7 equations of the databases-and-registers column that do not hold
+        (none, unless the project is damaged), each as one line."""
+        pend = {name: sum(getattr(self, f"pending_{name}").values())
+                for name in ("screening", "sought", "assessed")}
+        equations = [
+            ("identified − duplicates − automation − other − not yet screened = screened",
+             self.identified_total - self.duplicates_removed - self.removed_automation
+             - self.removed_other - self.not_yet_screened, self.screened),
+            ("screened = excluded + sought + pending", self.screened,
+             self.excluded_screening + self.sought + pend["screening"]),
+            ("sought = not retrieved + assessed + pending", self.sought,
+             self.not_retrieved + self.assessed + pend["sought"]),
+            ("assessed = excluded with reasons + included + pending", self.assessed,
+             sum(self.excluded_fulltext.values()) + self.included_databases
+             + pend["assessed"])]
+        return [f"{text}: {left:,} ≠ {right:,}" for text, left, right in equations
+                if left != right]
+
+    def notes(self) -> list[str]:
+        """The diagram's notes: each finished round (who, when, the stopping rule), and
+        what is still pending or not yet screened."""
+        lines = [f.text() for f in self.finished]
+        if self.not_yet_screened:
+            lines.append(f"{self.not_yet_screened:,} records not yet screened: their round "
+                         "is not finished (Finish Screening Round…)")
+        pending = sum(self.pending_screening.values()) + sum(self.pending_sought.values()) \
+            + sum(self.pending_assessed.values())
+        if pending:
+            lines.append(f"{pending:,} records pending a decision (open conflicts, maybes "
+                         "not sent on, reports not yet assessed)")
+        return lines
+
     def as_json(self) -> dict:
-        """The document ``litqeval prisma --json`` prints (issue 26 §4): the whole
-        screening's counts and ``rounds``, each round's (:meth:`round_json`)."""
+        """The document ``litqeval prisma --json`` prints: the whole screening's counts
+        and ``rounds``, each round's (:meth:`round_json`)."""
         return self._json() | {"rounds": [r.round_json() for r in self.rounds]}
 
     def round_json(self) -> dict:
@@ -131,12 +172,19 @@ class PrismaCounts:
     def _json(self) -> dict:
         e = self.entered
         return {
-            "identified": self.identified, "duplicates_removed": self.duplicates_removed,
+            "identified": self.identified, "identified_total": self.identified_total,
+            "removed_before_import": e.removed_other,
+            "duplicates_removed": self.duplicates_removed,
             "removed_automation": self.removed_automation,
-            "removed_other": self.removed_other, "screened": self.screened,
-            "excluded_screening": self.excluded_screening, "sought": self.sought,
+            "removed_other": self.removed_other, "not_yet_screened": self.not_yet_screened,
+            "screened": self.screened,
+            "excluded_screening": self.excluded_screening,
+            "pending_screening": dict(self.pending_screening), "sought": self.sought,
+            "pending_sought": dict(self.pending_sought),
             "not_retrieved": self.not_retrieved, "assessed": self.assessed,
+            "pending_assessed": dict(self.pending_assessed),
             "excluded_fulltext": dict(self.excluded_fulltext), "included": self.included,
+            "finished_rounds": [asdict(f) for f in self.finished],
             "other_methods": {
                 "identified": dict(e.other_identified), "sought": e.other_sought,
                 "not_retrieved": e.other_not_retrieved, "assessed": e.other_assessed,
@@ -148,14 +196,23 @@ class PrismaCounts:
         e = self.entered
         rows = [("identification", "identified", database, n)
                 for database, n in self.identified.items()]
+        if e.removed_other:
+            rows.append(("identification", "removed_before_import", "", e.removed_other))
         rows += [("identification", name, "", n) for name, n in (
             ("duplicates_removed", self.duplicates_removed),
             ("removed_automation", self.removed_automation),
-            ("removed_other", self.removed_other))]
+            ("removed_other", self.removed_other),
+            ("not_yet_screened", self.not_yet_screened))]
         rows += [("screening", name, "", n) for name, n in (
-            ("screened", self.screened), ("excluded_screening", self.excluded_screening),
-            ("sought", self.sought), ("not_retrieved", self.not_retrieved),
-            ("assessed", self.assessed))]
+            ("screened", self.screened), ("excluded_screening", self.excluded_screening))]
+        rows += [("screening", "pending_screening", k, n)
+                 for k, n in self.pending_screening.items()]
+        rows.append(("screening", "sought", "", self.sought))
+        rows += [("screening", "pending_sought", k, n) for k, n in self.pending_sought.items()]
+        rows += [("screening", name, "", n) for name, n in (
+            ("not_retrieved", self.not_retrieved), ("assessed", self.assessed))]
+        rows += [("screening", "pending_assessed", k, n)
+                 for k, n in self.pending_assessed.items()]
         rows += [("screening", "excluded_fulltext", r, n)
                  for r, n in self.excluded_fulltext.items()]
         rows += [("other_methods", "identified", k, n) for k, n in e.other_identified.items()]
@@ -217,24 +274,32 @@ class Flow:
     """The records behind each count of the databases-and-registers column (record ids;
     a work is shown by its screening item, else by its first record in list order), of
     the whole screening or of one round (``round``; ``previous_included`` the earlier
-    rounds' included records)."""
+    rounds' included records). Every work first seen in the counted lists is in exactly
+    one of: filtered out, automation, not yet screened, excluded, pending at screening,
+    pending at sought, not retrieved, pending at assessment, excluded at full text,
+    included (:func:`prisma_flow`)."""
 
     sources: tuple[Source, ...]
     identified: dict[str, list[int]]
     duplicates_removed: list[int]
     removed_automation: list[int]
     filtered_out: list[int]
+    not_yet_screened: list[int]
     screened: list[int]
     excluded_screening: list[int]
+    pending_screening: dict[str, list[int]]
     sought: list[int]
+    pending_sought: dict[str, list[int]]
     not_retrieved: list[int]
     assessed: list[int]
+    pending_assessed: dict[str, list[int]]
     excluded_fulltext: dict[str, list[int]]
     included: list[int]
     screening: Screening | None
     fulltext: Screening | None
     round: int | None = None
     previous_included: list[int] = field(default_factory=list)
+    finished: tuple[Finish, ...] = ()  # the finished rounds counted
 
     @property
     def total_included(self) -> list[int]:
@@ -242,12 +307,15 @@ class Flow:
 
     def records(self, count: str, detail: str = "") -> list[int]:
         """The records of ``count`` (a name of :meth:`PrismaCounts.rows`; ``detail`` the
-        database or reason); entered numbers have none."""
+        database, reason or kind of pending; none: every kind); entered numbers have
+        none."""
         found = getattr(self, {"removed_other": "filtered_out", "included_databases":
                                "included"}.get(count, count), None)
         if isinstance(found, dict):
-            return list(found.get(detail, []))
-        if count in ("sources", "screening", "fulltext", "round") or found is None:
+            return list(found.get(detail, [])) if detail else \
+                [r for records in found.values() for r in records]
+        if count in ("sources", "screening", "fulltext", "round", "finished") or \
+                found is None:
             raise LitqError(f"no records behind the count {count!r}")
         return list(found)
 
@@ -273,15 +341,15 @@ def rounds(project: Project, screening: Screening) -> dict[int, list[int]]:
 
 
 def _identification(project: Project, import_ids: list[int], labels: dict[int, str],
-                    counted: set[int]
-                    ) -> tuple[list[Source], dict[str, list[int]], dict[int, int], list[int]]:
+                    counted: set[int]) -> tuple[list[Source], dict[str, list[int]],
+                                                dict[int, tuple[int, int]], list[int]]:
     """Each ``counted`` live list's source, the records per database, each work first
-    seen in a counted list with its first record (list order, then rank) and the records
-    of counted lists that repeat a work already seen (duplicates); the other lists
-    (earlier rounds) only make their works seen."""
+    seen in a counted list with its first record (list order, then rank) and that list,
+    and the records of counted lists that repeat a work already seen (duplicates); the
+    other lists (earlier rounds) only make their works seen."""
     sources, by_database = [], {}
     seen: set[int] = set()
-    first: dict[int, int] = {}
+    first: dict[int, tuple[int, int]] = {}
     duplicates = []
     for import_id in import_ids:
         row = project.db.execute("SELECT name, COALESCE(database, '') FROM live_imports "
@@ -296,7 +364,7 @@ def _identification(project: Project, import_ids: list[int], labels: dict[int, s
             if import_id in counted and work_id in seen:
                 duplicates.append(record_id)
             elif import_id in counted:
-                first[work_id] = record_id
+                first[work_id] = (record_id, import_id)
             seen.add(work_id)
         if import_id not in counted:
             continue
@@ -313,13 +381,6 @@ def _included(screening: Screening, label: str) -> bool:
         else label == "include"
 
 
-def _work_rounds(project: Project, screening: Screening) -> dict[int, int]:
-    """Each work of the screening's items → the round its item joined in."""
-    return dict(project.db.execute(
-        "SELECT r.work_id, i.round FROM screening_items i JOIN records r ON r.id = "
-        "i.record_id WHERE i.screening_id = ?", [screening.id]).fetchall())
-
-
 def _works(project: Project, record_ids: list[int]) -> dict[int, int]:
     """Record id → work id."""
     found: dict[int, int] = {}
@@ -331,101 +392,149 @@ def _works(project: Project, record_ids: list[int]) -> dict[int, int]:
     return found
 
 
+# the kinds of pending, as the diagram and the files name them
+IN_CONFLICT, MAYBE_NOT_SENT = "in conflict", "maybe, not sent on"
+NOT_IN_FULLTEXT, NOT_DECIDED = "not yet in the full-text screening", "not yet decided"
+MAYBE = "maybe"
+
+
+@dataclass(frozen=True)
+class _Place:
+    """Where one work stands in the flow: its box, the record that shows it, and the
+    reason or kind of pending (``detail``)."""
+
+    box: str
+    record: int
+    detail: str = ""
+
+
+def _placer(project: Project, first: Screening | None, second: Screening | None
+            ) -> Callable[[int, int, int], _Place]:
+    """A function placing a work (id, its first record) in the flow (SPEC §7): the
+    title/abstract state first (:mod:`.state`), then the full-text state of what passed."""
+    ta = state.item_states(project, first) if first else []
+    ft = state.item_states(project, second) if second else []
+    work_of = _works(project, [s.record_id for s in (*ta, *ft)])
+    ta_of = {work_of[s.record_id]: s for s in ta if s.record_id in work_of}
+    ft_of = {work_of[s.record_id]: s for s in ft if s.record_id in work_of}
+    finished = finishes(project, first.id) if first else {}
+    filtered = first is not None and first.record_filter != RecordFilter()
+
+    def place(work: int, record: int, number: int) -> _Place:
+        item = ta_of.get(work)
+        if item is None and filtered:
+            return _Place("filtered_out", record)
+        if item is None or item.state == state.UNDECIDED:
+            shown = item.record_id if item else record
+            return _Place("removed_automation" if number in finished else
+                          "not_yet_screened", shown)
+        shown = item.record_id
+        if item.state == state.CONFLICT:
+            return _Place("pending_screening", shown, IN_CONFLICT)
+        if not is_relevant(first.scheme, item.state):
+            return _Place("excluded_screening", shown)
+        report = ft_of.get(work)
+        if item.state == MAYBE and report is None:
+            return _Place("pending_screening", shown, MAYBE_NOT_SENT)
+        if report is None:
+            return _Place("pending_sought", shown, NOT_IN_FULLTEXT)
+        if report.state == state.UNDECIDED:
+            return _Place("pending_sought", report.record_id, NOT_DECIDED)
+        assert second is not None  # a full-text state comes from it
+        event = report.event
+        label = report.state
+        if label == NOT_RETRIEVED or (event is not None and not _included(second, label)
+                                      and event.reason.strip().casefold()
+                                      in NOT_RETRIEVED_REASONS):
+            return _Place("not_retrieved", report.record_id)
+        if label == state.CONFLICT:
+            return _Place("pending_assessed", report.record_id, IN_CONFLICT)
+        if _included(second, label):
+            return _Place("included", report.record_id)
+        if not is_relevant(second.scheme, label):
+            reason = event.reason.strip() if event is not None else ""
+            return _Place("excluded_fulltext", report.record_id, reason or NO_REASON)
+        return _Place("pending_assessed", report.record_id, MAYBE)
+    return place
+
+
+SCREENED_BOXES = ("excluded_screening", "pending_screening", "pending_sought",
+                  "not_retrieved", "pending_assessed", "excluded_fulltext", "included")
+
+
 def prisma_flow(project: Project, topic: str, *, screening: str | None = None,
                 fulltext: str | None = None, round_number: int | None = None) -> Flow:
     """The records behind the topic's counts (module docstring). ``screening``/``fulltext``
     name the title/abstract and full-text screenings (default: :func:`_pair`);
     ``round_number`` counts one round of the title/abstract screening (:func:`rounds`):
-    its lists' records, the works first seen in them, its items and the full-text
-    records of its works; an unknown round is refused in one line."""
+    its lists' records and the works first seen in them; an unknown round is refused in
+    one line."""
     topic_id = project.topic_id(topic)
     found = store.screenings(project, topic)
     first, second = _pair(project, found, screening, fulltext)
     if first is None:
         if round_number is not None:
             raise LitqError(f"topic {topic!r} has no title/abstract screening: no rounds")
-        import_ids = [row[0] for row in project.db.execute(
+        by_round = {1: [row[0] for row in project.db.execute(
             "SELECT id FROM live_imports WHERE topic_id = ? AND role = 'results' "
-            "ORDER BY id", [topic_id])]
-        counted = set(import_ids)
+            "ORDER BY id", [topic_id])]}
     else:
         by_round = rounds(project, first)
         if round_number is not None and round_number not in by_round:
             raise LitqError(f"screening {first.name!r} has no round {round_number} (rounds "
                             f"1–{max(by_round)})")
-        import_ids = [i for number, lists in by_round.items()
-                      if round_number is None or number <= round_number for i in lists]
-        counted = set(by_round[round_number]) if round_number is not None else \
-            set(import_ids)
+    round_of = {i: number for number, lists in by_round.items() for i in lists}
+    import_ids = [i for number, lists in by_round.items()
+                  if round_number is None or number <= round_number for i in lists]
+    counted = set(by_round[round_number]) if round_number is not None else set(import_ids)
+    labels = source_labels(project, topic)
     sources, by_database, work_first, duplicates = _identification(
-        project, import_ids, source_labels(project, topic), counted)
+        project, import_ids, labels, counted)
+    place = _placer(project, first, second)
 
-    work_round = _work_rounds(project, first) if first is not None else {}
-    record_work = _works(project, [*(store.items(project, first.id) if first else []),
-                                   *(store.items(project, second.id) if second else [])])
+    boxes: dict[str, dict[str, list[int]]] = {}
+    placed = [place(work, record, round_of[import_id])
+              for work, (record, import_id) in work_first.items()]
+    for where in placed:
+        boxes.setdefault(where.box, {}).setdefault(where.detail, []).append(where.record)
+    previous = []
+    if round_number is not None and round_number > 1:
+        earlier = set(import_ids) - counted
+        _, _, earlier_first, _ = _identification(project, import_ids, labels, earlier)
+        previous = [where.record for work, (record, import_id) in earlier_first.items()
+                    if (where := place(work, record, round_of[import_id])).box == "included"]
 
-    def of_round(record_id: int, number: int | None = round_number) -> bool:
-        return number is None or work_round.get(record_work.get(record_id), 1) == number
+    def flat(box: str) -> list[int]:
+        return [r for records in boxes.get(box, {}).values() for r in records]
 
-    decided = [e for e in store.current_decisions(project, first.id) if of_round(e.record_id)
-               ] if first else []
-    every_final = team.final_events(project, first.id) if first else []  # resolutions count
-    final = [e for e in every_final if of_round(e.record_id)]
-    automation, filtered = [], []
-    if first is not None:
-        work_of = {record: work for work, record in work_first.items()} | record_work
-        shown = {work_of[r]: r for r in store.items(project, first.id) if r in work_of}
-        done = {work_of.get(e.record_id) for e in decided}
-        is_filtered = first.record_filter != RecordFilter()
-        for work, record in work_first.items():
-            if work in done:
-                continue
-            if work in shown or not is_filtered:
-                automation.append(shown.get(work, record))
-            else:
-                filtered.append(record)
+    def detailed(box: str) -> dict[str, list[int]]:
+        return dict(sorted(boxes.get(box, {}).items()))
 
-    def earlier(record_id: int) -> bool:
-        return round_number is not None and \
-            work_round.get(record_work.get(record_id), 1) < round_number
+    shown_rounds = set(by_round) if round_number is None else {round_number}
+    finished = tuple(f for number, f in (finishes(project, first.id) if first else {}).items()
+                     if number in shown_rounds)
+    def among(chosen: tuple[str, ...]) -> list[int]:  # in list order
+        return [where.record for where in placed if where.box in chosen]
 
-    sought, not_retrieved, assessed, included, previous = [], [], [], [], []
-    reasons: dict[str, list[int]] = {}
-    if second is not None:
-        every_second = team.final_events(project, second.id)
-        previous = [e.record_id for e in every_second
-                    if earlier(e.record_id) and _included(second, e.label)]
-        final_second = [e for e in every_second if of_round(e.record_id)]
-        decided_second = {e.record_id for e in final_second}
-        sought = [r for r in store.items(project, second.id) if r in decided_second]
-        for e in final_second:
-            if e.label == NOT_RETRIEVED or (e.reason.strip().casefold() in NOT_RETRIEVED_REASONS
-                                            and not _included(second, e.label)):
-                not_retrieved.append(e.record_id)
-                continue
-            assessed.append(e.record_id)
-            if _included(second, e.label):
-                included.append(e.record_id)
-            elif not is_relevant(second.scheme, e.label):
-                reasons.setdefault(e.reason.strip() or NO_REASON, []).append(e.record_id)
-    elif first is not None:
-        included = [e.record_id for e in final if _included(first, e.label)]
-        previous = [e.record_id for e in every_final
-                    if earlier(e.record_id) and _included(first, e.label)]
-
+    screened, sought, assessed = (among(SCREENED_BOXES), among(SCREENED_BOXES[2:]),
+                                  among(SCREENED_BOXES[4:]))
     return Flow(
         sources=tuple(sources), identified=by_database, duplicates_removed=duplicates,
-        removed_automation=automation, filtered_out=filtered,
-        screened=[e.record_id for e in decided],
-        excluded_screening=[e.record_id for e in final
-                            if not is_relevant(first.scheme, e.label)] if first else [],
-        sought=sought, not_retrieved=not_retrieved, assessed=assessed,
-        excluded_fulltext=dict(sorted(reasons.items())), included=included,
-        screening=first, fulltext=second, round=round_number, previous_included=previous)
+        removed_automation=flat("removed_automation"), filtered_out=flat("filtered_out"),
+        not_yet_screened=flat("not_yet_screened"), screened=screened,
+        excluded_screening=flat("excluded_screening"),
+        pending_screening=detailed("pending_screening"), sought=sought,
+        pending_sought=detailed("pending_sought"), not_retrieved=flat("not_retrieved"),
+        assessed=assessed, pending_assessed=detailed("pending_assessed"),
+        excluded_fulltext=detailed("excluded_fulltext"), included=flat("included"),
+        screening=first, fulltext=second, round=round_number, previous_included=previous,
+        finished=finished)
 
 
 def _counts(flow: Flow, topic: str, numbers: Entered,
             per_round: tuple[PrismaCounts, ...] = ()) -> PrismaCounts:
+    def sizes(found: dict[str, list[int]]) -> dict[str, int]:
+        return {k: len(v) for k, v in found.items()}
     return PrismaCounts(
         topic=topic, screening=flow.screening.name if flow.screening else None,
         fulltext=flow.fulltext.name if flow.fulltext else None, sources=flow.sources,
@@ -434,9 +543,13 @@ def _counts(flow: Flow, topic: str, numbers: Entered,
         filtered_out=len(flow.filtered_out), screened=len(flow.screened),
         excluded_screening=len(flow.excluded_screening), sought=len(flow.sought),
         not_retrieved=len(flow.not_retrieved), assessed=len(flow.assessed),
-        excluded_fulltext={k: len(v) for k, v in flow.excluded_fulltext.items()},
+        excluded_fulltext=sizes(flow.excluded_fulltext),
         included_databases=len(flow.included), entered=numbers, round=flow.round,
-        previous_included=len(flow.previous_included), rounds=per_round)
+        previous_included=len(flow.previous_included), rounds=per_round,
+        not_yet_screened=len(flow.not_yet_screened),
+        pending_screening=sizes(flow.pending_screening),
+        pending_sought=sizes(flow.pending_sought),
+        pending_assessed=sizes(flow.pending_assessed), finished=flow.finished)
 
 
 def prisma_counts(project: Project, topic: str, *, screening: str | None = None,

@@ -9,7 +9,10 @@ column when the user entered any of its numbers. Counts of a round after the fir
 a "Previous studies" column (``previous_included``: studies and reports included in
 the previous version) on the left, the round's flow as the new studies' (its includes
 are "New studies included in review") and a "Total studies included in review" box
-(``total_included``) below, fed by both. Each line that shows a count is a
+(``total_included``) below, fed by both. What is pending is drawn in the box of its
+stage ("pending: in conflict (n = 2)"), records not yet screened beside the records
+removed before screening, and the notes below the diagram name each finished round's
+stopping rule (:meth:`PrismaCounts.notes`). Each line that shows a count is a
 ``<text>`` with ``data-count`` (the count's name in :meth:`PrismaCounts.rows`) and
 ``data-detail`` (the database, source or reason; empty for the others; and
 ``data-column="other_methods"`` in that column), so the app can
@@ -48,10 +51,20 @@ def _count(label: str, name: str, value: int, detail: str = "") -> Line:
     return f"{label} {_n(value)}", name, detail
 
 
+def _pending(name: str, found: dict[str, int]) -> list[Line]:
+    """A box's pending lines: one per kind with records (none when nothing is pending)."""
+    return [_count(f"pending: {kind}", name, n, kind) for kind, n in found.items() if n]
+
+
 def _boxes(c: PrismaCounts) -> dict[str, list[Line]]:
     """Each box's lines (the diagram's text), by box name."""
     e = c.entered
     identified = [_count(s, "identified", n, s) for s, n in c.identified.items()]
+    if e.removed_other:
+        identified.append(_count("Identified, removed before import (entered)",
+                                 "removed_before_import", e.removed_other))
+    not_yet = [_count("Records not yet screened (round not finished)", "not_yet_screened",
+                      c.not_yet_screened)] if c.not_yet_screened else []
     boxes = {
         "identified": [("Records identified from databases and registers:", "", ""),
                        *(identified or [("none", "", "")])],
@@ -61,12 +74,15 @@ def _boxes(c: PrismaCounts) -> dict[str, list[Line]]:
                     _count("Records marked as ineligible by automation tools",
                            "removed_automation", c.removed_automation),
                     _count("Records removed for other reasons", "removed_other",
-                           c.removed_other)],
-        "screened": [_count("Records screened", "screened", c.screened)],
+                           c.removed_other), *not_yet],
+        "screened": [_count("Records screened", "screened", c.screened),
+                     *_pending("pending_screening", c.pending_screening)],
         "excluded": [_count("Records excluded", "excluded_screening", c.excluded_screening)],
-        "sought": [_count("Reports sought for retrieval", "sought", c.sought)],
+        "sought": [_count("Reports sought for retrieval", "sought", c.sought),
+                   *_pending("pending_sought", c.pending_sought)],
         "not_retrieved": [_count("Reports not retrieved", "not_retrieved", c.not_retrieved)],
-        "assessed": [_count("Reports assessed for eligibility", "assessed", c.assessed)],
+        "assessed": [_count("Reports assessed for eligibility", "assessed", c.assessed),
+                     *_pending("pending_assessed", c.pending_assessed)],
         "excluded_fulltext": [("Reports excluded:", "", ""), *(
             [_count(r, "excluded_fulltext", n, r) for r, n in c.excluded_fulltext.items()]
             or [("none", "", "")])],
@@ -204,7 +220,10 @@ def prisma_svg(counts: PrismaCounts) -> str:
         tops.append(y)
         heights.append(h)
         y += h + ROW_GAP
-    height = y - ROW_GAP + MARGIN
+    notes = [part for note in counts.notes()
+             for part in textwrap.wrap(note, (width - 2 * MARGIN) * CHARS // BOX)]
+    notes_top = y - ROW_GAP + (LINE if notes else 0)
+    height = notes_top + LINE * len(notes) + MARGIN
     round_text = f" (search update: round {counts.round})" if update else ""
     d = _Drawing(width, height, f"PRISMA 2020 flow diagram: {counts.topic}{round_text}")
 
@@ -247,6 +266,10 @@ def prisma_svg(counts: PrismaCounts) -> str:
         included_middle = tops[4] + heights[4] / 2
         d.arrow((middle, tops[3] + heights[3]), (middle, included_middle),
                 (x0 + BOX, included_middle))
+    for index, part in enumerate(notes):
+        ET.SubElement(d.svg, "text", {"x": str(MARGIN), "y": str(notes_top + LINE * (index + 1)
+                                                                  - 4),
+                                      "class": "note", "style": FONT}).text = part
     for child in d.svg:  # one element a line (ET.indent would add spaces inside <text>)
         child.tail = "\n"
     return ET.tostring(d.svg, encoding="unicode", xml_declaration=False) + "\n"

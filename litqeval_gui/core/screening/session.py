@@ -17,6 +17,10 @@ records are a round of their own) and, once the round switched to random screeni
 (:meth:`~ScreeningSession.start_random`), the round's records in its seeded random order
 whatever ordering is asked for; items an ordering lacks (added since it was made) come
 after the ones it ranks.
+In a team's dual screening (:func:`~.team.screens_apart`) what counts as decided is the
+reviewer's own decisions: their queue serves every record they have not decided
+themselves, and ←/→ step through their own; a reviewer screening alone, or a screening
+set to single screening, counts everyone's.
 Changing a decided record's label keeps its note and tags. ←/→ (:meth:`back`,
 :meth:`forward`) step through the decided records, where a decision changes the one
 shown; a record undone, or shown when the ordering switches, stays shown until decided.
@@ -33,7 +37,7 @@ from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.changes import NOTHING
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.writes import Done, Op
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening import store, team
 from litqeval_gui.core.screening.labels import GRADED, is_relevant
 from litqeval_gui.core.screening.phases import (
     RandomPhase,
@@ -61,16 +65,13 @@ def write_now(project: Project) -> Writer:
 
 
 def take_back_op(screening: Screening, reviewer: str, redo: bool = False) -> Op:
-    """Undo (or redo) the reviewer's latest decision; the op's value is ``(record id, its
-    current label or None)``, or None when there was nothing to take back."""
+    """Undo (or redo) the reviewer's latest decision; the op's value is the record it
+    touched, or None when there was nothing to take back."""
     take = (store.redo_op if redo else store.undo_op)(screening, Context(reviewer))
 
-    def op(p: Project) -> Done[tuple[int, str | None] | None]:
+    def op(p: Project) -> Done[int | None]:
         made = take(p).value
-        if made is None:
-            return Done(NOTHING, None)
-        return Done(DECISIONS, (made.record_id,
-                                store.current_label(p, screening.id, made.record_id, reviewer)))
+        return Done(NOTHING, None) if made is None else Done(DECISIONS, made.record_id)
     return op
 
 
@@ -146,7 +147,13 @@ class ScreeningSession:
         return self.round.random is not None
 
     def _read_decisions(self) -> None:
-        current = store.current_decisions(self.project, self.screening.id, self.reviewer)
+        """The decisions that count as decided for the reviewer (module docstring) and
+        whether the screening is single screening."""
+        self.single_screening = team.is_single_screening(self.project, self.screening)
+        if team.screens_apart(self.project, self.screening, self.reviewer):
+            current = store.reviewer_decisions(self.project, self.screening.id, self.reviewer)
+        else:
+            current = store.current_decisions(self.project, self.screening.id, self.reviewer)
         self.order = [e.record_id for e in current]  # decided records, in decision order
         self.labels = {e.record_id: e.label for e in current}
         self.tags = {e.record_id: e.tags for e in current}
@@ -266,13 +273,14 @@ class ScreeningSession:
     def take_back(self, redo: bool = False, then: Then | None = None) -> None:
         """Undo (or redo) the latest decision; once committed, the record it touched is
         shown (stepping back to it when it is still decided) and ``then()`` runs."""
-        def taken(done: Done[tuple[int, str | None] | None]) -> None:
+        def taken(done: Done[int | None]) -> None:
             if done.value is not None:
-                record_id, label = done.value
+                record_id = done.value
                 self._read_decisions()
-                self.queue.mark(record_id, label is not None)
-                self.back_at = self.order.index(record_id) if label is not None else None
-                self.pinned = None if label is not None else record_id
+                decided = record_id in self.labels
+                self.queue.mark(record_id, decided)
+                self.back_at = self.order.index(record_id) if decided else None
+                self.pinned = None if decided else record_id
             if then is not None:
                 then()
         self.write(take_back_op(self.screening, self.reviewer, redo), taken)

@@ -15,6 +15,12 @@ A **blind** screening shows each reviewer only their own decisions until someone
 unblinds it (:func:`store.unblind_op`, an event in ``screening_unblinds``): every
 reader given the reviewer (``store.current_decisions(…, reviewer)``, the session,
 counts, stopping panel, training and exports) filters by it.
+
+**Dual screening** is the default once a team screens: in a blind screening, or one where
+someone besides the reviewer has decided, each reviewer's queue holds every record they
+have not decided themselves (:func:`screens_apart`). A screening set to **single
+screening** (:func:`single_screening_op`: one reviewer screens, a second checks a
+sample) serves each record once, whoever decided it, as a reviewer screening alone is.
 """
 
 from __future__ import annotations
@@ -28,7 +34,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.projectfile.writes import Op
 from litqeval_gui.core.records.exporting import check_target, write_whole
 from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.labels import GRADED, NOT_RETRIEVED, SCHEMES, phase_labels
@@ -54,6 +62,40 @@ def record_decisions(project: Project, screening_id: int, record_id: int
     for event in store.effective_events(project, screening_id, record_id=record_id):
         found[event.reviewer] = event
     return dict(sorted(found.items()))
+
+
+# -- dual or single screening --------------------------------------------------------------
+
+def single_screening_parameter(screening: store.Screening) -> parameters.Parameter[bool]:
+    """Whether ``screening`` is single screening (a second reviewer checks a sample),
+    stored per screening under its uuid (never reused, kept by copies of the file)."""
+    return parameters.Parameter(f"screening.{screening.uuid}.single_screening", bool, False)
+
+
+def is_single_screening(project: Project, screening: store.Screening) -> bool:
+    return parameters.get(project, single_screening_parameter(screening))
+
+
+def single_screening_op(screening: store.Screening, single: bool) -> Op:
+    """Make ``screening`` single screening (or dual again); its changes name the
+    decisions too, since each reviewer's queue reads them anew."""
+    set_it = parameters.set_value_op(single_screening_parameter(screening), single)
+    return lambda p: set_it(p) | store.DECISIONS
+
+
+def screens_apart(project: Project, screening: store.Screening, reviewer: str) -> bool:
+    """Whether ``reviewer``'s queue holds every record they have not decided themselves:
+    in a blind screening, or when someone else has decided in it, unless it is single
+    screening. An unnamed reader (no reviewer yet) reads everyone's decisions."""
+    if not reviewer.strip():
+        return False
+    if store.is_blind(project, screening.id):
+        return True
+    if is_single_screening(project, screening):
+        return False
+    return bool(project.db.execute(
+        "SELECT EXISTS (SELECT 1 FROM screening_effective WHERE screening_id = ? "
+        "AND reviewer != ?)", [screening.id, reviewer]).fetchone()[0])
 
 
 # -- conflicts and resolution ------------------------------------------------------------

@@ -1,5 +1,7 @@
 """Page 3 of the import wizard: topic, database and query of the new lists, and each
-file's list name and role (guessed: a ranked list or the larger files are results)."""
+file's list name and role (guessed: a ranked list or the larger files are results; into
+a topic that already has lists every file is a result list until the user says
+otherwise)."""
 
 from __future__ import annotations
 
@@ -28,15 +30,17 @@ ROLE_LABELS = {
     "results": "Search results: the result list of one query",
     "other": "Other list",
 }
+ROLE_NAMES = {"core": "Core set", "results": "Search results", "other": "Other list"}
 RANKED = frozenset({"rank", "ranking", "position", "score", "relevance"})  # column names
 CORE_MAX_BYTES = 1 << 20  # a larger file is a search export (a core set: a few dozen records)
 
 
-def guess_roles(files: list[FileState], topic_has_core: bool) -> dict[Path, str]:
+def guess_roles(files: list[FileState], topic_is_new: bool) -> dict[Path, str]:
     """A sensible role per file: qrels are "other"; a TREC run, a table with a rank or
     score column or a file over :data:`CORE_MAX_BYTES` is a result list; of the other
-    files, the smallest is the core set when the topic has none yet (a core set is a few
-    dozen records, an export thousands), the rest are result lists."""
+    files, the smallest is the core set only for a new topic (one with neither a core
+    set nor a result list: a core set is a few dozen records, an export thousands), the
+    rest are result lists. Into a topic with lists, a core set is the user's choice."""
     roles: dict[Path, str] = {}
     unranked: list[FileState] = []
     for state in files:
@@ -50,7 +54,7 @@ def guess_roles(files: list[FileState], topic_has_core: bool) -> dict[Path, str]
             roles[state.path] = "results"
         else:
             unranked.append(state)
-    core = None if topic_has_core or not unranked else min(unranked, key=_size)
+    core = min(unranked, key=_size) if topic_is_new and unranked else None
     for state in unranked:
         roles[state.path] = "core" if state is core else "results"
     return roles
@@ -145,7 +149,7 @@ class SettingsPage(QWizardPage):
     def _suggest_roles(self) -> None:
         """Each file's guessed role (:func:`guess_roles`) until the user picks one."""
         info = self._topics.get(self.topic_combo.currentText().strip())
-        guessed = guess_roles(self._state.files, info is not None and info.core > 0)
+        guessed = guess_roles(self._state.files, info is None or info.core + info.lists == 0)
         for path, combo in self.role_combos.items():
             if path not in self._roles_touched:
                 combo.setCurrentIndex(combo.findData(guessed[path]))

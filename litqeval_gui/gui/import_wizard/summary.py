@@ -1,4 +1,5 @@
-"""Page 5 of the import wizard: the counts of each import, its problems and the report.
+"""Page 5 of the import wizard: the role each file was imported as, the counts of each
+import, its problems and the report.
 
 A result list's recall against the topic's core set is a row of the counts (issue 24),
 its missed core works one click away (the link opens them)."""
@@ -31,6 +32,7 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.evaluation.recall import ListRecall
 from litqeval_gui.core.records.exporting import check_target, write_whole
 from litqeval_gui.core.records.ingest import ImportSummary
+from litqeval_gui.gui.import_wizard.list_settings import ROLE_NAMES
 from litqeval_gui.gui.import_wizard.messages import message_label, show_error_text
 from litqeval_gui.gui.import_wizard.screening_update import UpdateOffers
 from litqeval_gui.gui.import_wizard.state import WizardState, describe_import
@@ -44,7 +46,7 @@ from litqeval_gui.gui.screens.matches.dialog import MatchesDialog, open_matches_
 class SummaryPage(QWizardPage):
     """What each import did, the rejected records, the uncertain matches, the report."""
 
-    ROWS = (("read", "Read"), ("new", "New works"), ("in_file", "Duplicates within the file"),
+    ROWS = (("role", "Imported as"), ("read", "Read"), ("new", "New works"), ("in_file", "Duplicates within the file"),
             ("known", "Already in the topic"), ("matched", "Matched to core"),
             ("rejected", "Rejected"),
             ("uncertain", "Uncertain matches"), ("pending", "Core pending review"),
@@ -60,16 +62,19 @@ class SummaryPage(QWizardPage):
         self.headline = message_label()
         self.counts = QTableWidget(len(self.ROWS), 0)
         self.counts.setVerticalHeaderLabels([label for _, label in self.ROWS])
-        for row, tip in ((2, "Entries of a work another entry of this file already holds: "
-                              "merged into one work"),
-                         (3, "Works of this file the topic already had, from any list "
-                             "(the core set included)"),
-                         (4, "Core works this list contains (for a core set: its works "
-                             "found in some result list)"),
-                         (len(self.ROWS) - 2, self.PENDING_TIP),
-                         (len(self.ROWS) - 1, "Core works in the result list / core works "
-                                              "of the topic; the link lists those missed")):
-            self.counts.verticalHeaderItem(row).setToolTip(tip)
+        keys = [key for key, _ in self.ROWS]
+        for key, tip in (("role", "The role each file's list has in the topic: the core "
+                                  "set (known relevant), search results or another list"),
+                         ("in_file", "Entries of a work another entry of this file already "
+                                     "holds: merged into one work"),
+                         ("known", "Works of this file the topic already had, from any list "
+                                   "(the core set included)"),
+                         ("matched", "Core works this list contains (for a core set: its "
+                                     "works found in some result list)"),
+                         ("pending", self.PENDING_TIP),
+                         ("recall", "Core works in the result list / core works of the "
+                                    "topic; the link lists those missed")):
+            self.counts.verticalHeaderItem(keys.index(key)).setToolTip(tip)
         self.counts.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.counts.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.counts.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -125,9 +130,7 @@ class SummaryPage(QWizardPage):
                 if key == "recall" and recall is not None:
                     self.counts.setCellWidget(row, col, self._recall_label(recall))
                     continue
-                text = ("–" if recall is None else f"{recall.pending:,}") if key == "pending" \
-                    else "–" if key == "recall" else f"{getattr(summary, key):,}"
-                item = QTableWidgetItem(text)
+                item = QTableWidgetItem(self._cell(key, summary, recall))
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 self.counts.setItem(row, col, item)
         failures = self._state.failures
@@ -142,6 +145,15 @@ class SummaryPage(QWizardPage):
         self.matches_button.setEnabled(uncertain > 0)
         self.matches_button.setText(f"Review {uncertain} &uncertain match(es)…" if uncertain
                                     else "No uncertain matches")
+
+    @staticmethod
+    def _cell(key: str, summary: ImportSummary, recall: ListRecall | None) -> str:
+        """The text of row ``key`` for ``summary``: its role, a count, or – (no recall)."""
+        if key == "role":
+            return ROLE_NAMES[summary.role]
+        if key == "pending":
+            return "–" if recall is None else f"{recall.pending:,}"
+        return "–" if key == "recall" else f"{getattr(summary, key):,}"
 
     def _recall(self, summary: ImportSummary) -> ListRecall | None:
         """A result list's recall (with its missed core and those pending review); None

@@ -12,6 +12,8 @@ was deleted (the window then closes its tab); ``save_state``/``restore_state`` k
 layout in :class:`~litqeval_gui.gui.settings.Settings`; ``descriptor()`` names what it
 shows in plain JSON values (ids, so a rename keeps it) and ``from_descriptor`` opens it
 again when the project is reopened (:func:`~litqeval_gui.gui.screen_registry.reopen`).
+A screen that reads the reviewer (the window's settings, given to ``restore_state``) also
+has ``reviewer_changed(reviewer)``: the window calls it after File ▸ Switch Reviewer….
 Adding a screen: a package under ``gui/screens/`` and one entry in the registry, which
 gives the window its menu entry and the sidebar its context-menu entry.
 """
@@ -139,10 +141,14 @@ class LiveTopicScreen(TopicTarget):
 
     def refresh_if_touched(self, changes: Changes) -> None:
         if any(getattr(changes, flag) for flag in self.refresh_on):
-            if self.isVisible():  # type: ignore[attr-defined]  # a QWidget's
-                self.refresh()
-            else:
-                self._stale = True
+            self.refresh_when_shown()
+
+    def refresh_when_shown(self) -> None:
+        """Refresh now while shown, else when next shown."""
+        if self.isVisible():  # type: ignore[attr-defined]  # a QWidget's
+            self.refresh()
+        else:
+            self._stale = True
 
     def showEvent(self, event: Any) -> None:  # noqa: N802 — Qt override
         if self._stale:

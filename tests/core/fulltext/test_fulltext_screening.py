@@ -84,7 +84,9 @@ def test_exclusion_needs_a_reason_and_not_retrieved_is_counted(built, tmp_path):
         project.write(store.decide_op(ft, fourth, "include", ANN))  # found after all
         c = prisma_counts(project, "T", fulltext="full")
         assert (c.sought, c.not_retrieved, c.assessed, c.excluded_fulltext, c.included) == (
-            4, 1, 3, {"wrong outcome": 1}, 2)
+            9, 1, 3, {"wrong outcome": 1}, 2)  # the 8 includes and the maybe sent on
+        assert c.pending_sought == {"not yet decided": 5} and c.unbalanced() == []
         flow = prisma_flow(project, "T", fulltext="full")
         assert flow.records("not_retrieved") == [second]
-        assert flow.records("sought") == [first, second, third, fourth]
+        assert flow.records("sought")[:4] == [first, second, third, fourth]
+        assert flow.records("sought") == store.items(project, ft.id)

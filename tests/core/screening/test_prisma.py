@@ -39,27 +39,36 @@ def test_counts_number_by_number(built):
         ("pubmed", "PubMed", 10), ("scopus", "Scopus", 8), ("update", "PubMed", 4)]
     assert c.identified == {"PubMed": 14, "Scopus": 8}
     assert c.duplicates_removed == 22 - 16
-    assert c.removed_automation == 16 - 12  # undecided records of ta
+    assert c.removed_automation == 0  # the round is not finished: ta's 4 undecided records
+    assert c.not_yet_screened == 16 - 12  # are not yet screened
     assert c.removed_other == 0 and c.filtered_out == 0
     assert c.screened == 12
-    assert c.excluded_screening == 3  # the maybe goes on to full text
-    assert c.sought == 8  # decided: 1 not retrieved + 7 assessed
+    assert c.excluded_screening == 3  # the maybe was sent on to full text
+    assert c.pending_screening == {}
+    assert c.sought == 9  # 8 includes and the maybe: 1 not retrieved + 7 assessed + 1 pending
+    assert c.pending_sought == {"not yet decided": 1}
     assert c.not_retrieved == 1
-    assert c.assessed == 7  # 4 included, 3 excluded; one undecided is not yet assessed
+    assert c.assessed == 7  # 4 included, 3 excluded
     assert c.excluded_fulltext == {"wrong population": 2, "wrong study design": 1}
     assert c.included == c.included_databases == 4
     assert not c.entered.other_used
-    assert 22 - c.duplicates_removed - c.removed_automation - c.removed_other == c.screened
+    assert 22 - 6 - 0 - 0 - 4 == c.screened == 3 + 9 + 0
+    assert 9 == 1 + 7 + 1 and 7 == 3 + 4
+    assert c.unbalanced() == []
 
 
 def test_json_document_has_the_issue_keys(built):
     with Project.open(built, readonly=True) as project:
         document = prisma_counts(project, "T").as_json()
     whole = {
-        "identified": {"PubMed": 14, "Scopus": 8}, "duplicates_removed": 6,
-        "removed_automation": 4, "removed_other": 0, "screened": 12,
-        "excluded_screening": 3, "sought": 8, "not_retrieved": 1, "assessed": 7,
-        "excluded_fulltext": {"wrong population": 2, "wrong study design": 1}, "included": 4}
+        "identified": {"PubMed": 14, "Scopus": 8}, "identified_total": 22,
+        "removed_before_import": 0, "duplicates_removed": 6,
+        "removed_automation": 0, "removed_other": 0, "not_yet_screened": 4, "screened": 12,
+        "excluded_screening": 3, "pending_screening": {}, "sought": 9,
+        "pending_sought": {"not yet decided": 1}, "not_retrieved": 1, "assessed": 7,
+        "pending_assessed": {},
+        "excluded_fulltext": {"wrong population": 2, "wrong study design": 1}, "included": 4,
+        "finished_rounds": []}
     other = {"identified": {}, "sought": 0, "not_retrieved": 0, "assessed": 0,
              "excluded": {}, "included": 0}
     assert document == whole | {"other_methods": other, "rounds": [  # one round: the same
@@ -67,7 +76,7 @@ def test_json_document_has_the_issue_keys(built):
         | {"previous_included": 0}]}
 
 
-def test_without_full_text_the_full_text_numbers_are_zero(built):
+def test_without_full_text_what_passed_is_sought_and_pending(built):
     with Project.open(built) as project:
         project.db.execute("DELETE FROM screening_events WHERE screening_id = "
                            "(SELECT id FROM screenings WHERE name = 'ft')")
@@ -77,8 +86,11 @@ def test_without_full_text_the_full_text_numbers_are_zero(built):
         project.db.conn.commit()
         c = prisma_counts(project, "T")
     assert c.fulltext is None
-    assert (c.sought, c.not_retrieved, c.assessed, c.excluded_fulltext) == (0, 0, 0, {})
-    assert c.included == 8  # the title/abstract includes (not the maybe)
+    assert (c.sought, c.not_retrieved, c.assessed, c.excluded_fulltext) == (8, 0, 0, {})
+    assert c.pending_sought == {"not yet in the full-text screening": 8}  # the includes
+    assert c.pending_screening == {"maybe, not sent on": 1}
+    assert c.included == 0  # nothing is included before its report is assessed
+    assert c.unbalanced() == []
 
 
 def test_a_filtered_screening_counts_what_it_left_out_as_removed(built):
@@ -89,8 +101,10 @@ def test_a_filtered_screening_counts_what_it_left_out_as_removed(built):
                                       "exclude", ANN))
         c = prisma_counts(project, "T", screening="recent", fulltext="ft")
     assert filtered.size == 13  # works 0, 1, 2 (2000–2002) left out
-    assert (c.filtered_out, c.removed_other, c.screened, c.removed_automation) == (3, 3, 1, 12)
-    assert 22 - c.duplicates_removed - c.removed_automation - c.removed_other == c.screened
+    assert (c.filtered_out, c.removed_other, c.screened, c.not_yet_screened) == (3, 3, 1, 12)
+    assert 22 - c.duplicates_removed - c.removed_automation - c.removed_other \
+        - c.not_yet_screened == c.screened
+    assert c.unbalanced() == []
 
 
 def test_no_screening_identifies_the_result_lists(built, tmp_path):
@@ -102,6 +116,7 @@ def test_no_screening_identifies_the_result_lists(built, tmp_path):
         c = prisma_counts(project, "T")
     assert c.identified == {"a": 4, "Web of Science": 3}  # no database: the list's name
     assert (c.screening, c.screened, c.removed_automation, c.included) == (None, 0, 0, 0)
+    assert c.not_yet_screened == 7 and c.unbalanced() == []
 
 
 def test_entered_numbers_are_stored_and_added(built):
@@ -200,14 +215,17 @@ def test_the_records_behind_each_count(built):
             "SELECT r.id FROM records r JOIN imports i ON i.id = r.import_id "
             "WHERE i.database = 'PubMed'")}
     for stage, name, detail, n in c.rows():
-        if stage in ("identification", "screening"):  # entered numbers have no records
+        if stage in ("identification", "screening") and name != "removed_before_import":
+            # entered numbers have no records
             entered_here = OTHER.removed_other if name == "removed_other" else 0
             assert len(flow.records(name, detail)) == n - entered_here, (name, detail)
     assert set(flow.records("identified", "PubMed")) == pubmed
     assert flow.records("screened") == items[:12]
     assert flow.records("excluded_screening") == items[9:12]
-    assert flow.records("removed_automation") == items[12:]
-    assert flow.records("sought") == items[:8]
+    assert flow.records("not_yet_screened") == items[12:]
+    assert flow.records("removed_automation") == []
+    assert sorted(flow.records("sought")) == sorted(items[:9])
+    assert flow.records("pending_sought", "not yet decided") == [items[8]]
     assert flow.records("not_retrieved") == [items[7]]
     assert flow.records("excluded_fulltext", "wrong population") == items[4:6]
     assert flow.records("excluded_fulltext", "wrong study design") == [items[6]]
@@ -226,7 +244,7 @@ def test_a_graded_screening_excludes_grade_zero(built, tmp_path):
         for record, grade in zip(store.items(project, graded.id), "0123001", strict=False):
             project.write(store.decide_op(graded, record, grade, ANN))
         c = prisma_counts(project, "T", screening="graded")
-    assert (c.screened, c.excluded_screening, c.removed_automation) == (7, 3, 3)  # 0 0 0
+    assert (c.screened, c.excluded_screening, c.not_yet_screened) == (7, 3, 3)  # 0 0 0
     assert c.identified == {"PubMed": 10} and c.duplicates_removed == 0
 
 

@@ -48,18 +48,28 @@ def test_rounds_of_the_screening(two_rounds):
 
 def test_the_whole_screening_keeps_its_meaning_and_lists_each_round(two_rounds):
     with Project.open(two_rounds, readonly=True) as project:
-        document = prisma_counts(project, "T").as_json()
-    assert document.pop("rounds") == [ROUND_1, ROUND_2]
+        counts = prisma_counts(project, "T")
+    document = counts.as_json()
+    per_round = document.pop("rounds")
+    finished = [r.pop("finished_rounds") for r in per_round]
+    assert per_round == [ROUND_1, ROUND_2]
+    assert [[(f["round"], f["reviewer"], f["screened"], f["items"]) for f in found]
+            for found in finished] == [[(1, "ann", 10, 14)], []]
+    assert [f["round"] for f in document.pop("finished_rounds")] == [1]
     assert document == {
-        "identified": {"PubMed": 20, "Scopus": 8, "Embase": 2}, "duplicates_removed": 12,
-        "removed_automation": 5, "removed_other": 0, "screened": 13,
+        "identified": {"PubMed": 20, "Scopus": 8, "Embase": 2}, "identified_total": 30,
+        "removed_before_import": 0, "duplicates_removed": 12,
+        "removed_automation": 4, "removed_other": 0, "not_yet_screened": 1, "screened": 13,
         "excluded_screening": 7, "sought": 6, "not_retrieved": 1, "assessed": 5,
         "excluded_fulltext": {"wrong outcome": 1, "wrong population": 1}, "included": 3,
+        "pending_screening": {}, "pending_sought": {}, "pending_assessed": {},
         "other_methods": {"identified": {}, "sought": 0, "not_retrieved": 0, "assessed": 0,
                           "excluded": {}, "included": 0}}
-    for r in (ROUND_1, ROUND_2):  # identified − duplicates − automation = screened
+    for r in (ROUND_1, ROUND_2):  # identified − duplicates − automation − not yet = screened
         assert sum(r["identified"].values()) - r["duplicates_removed"] \
-            - r["removed_automation"] == r["screened"]
+            - r["removed_automation"] - r["not_yet_screened"] == r["screened"]
+    assert counts.unbalanced() == [] and all(r.unbalanced() == [] for r in counts.rounds)
+    assert counts.notes()[0].startswith("Round 1 finished by ann on ")
 
 
 def test_each_round_lists_its_own_records(two_rounds):
@@ -72,7 +82,7 @@ def test_each_round_lists_its_own_records(two_rounds):
         update_records = [r for (r,) in project.db.execute(
             "SELECT id FROM records WHERE import_id = ? ORDER BY rank", [update])]
     assert second.screened == items[14:17]
-    assert second.removed_automation == [items[17]]
+    assert second.not_yet_screened == [items[17]] and second.removed_automation == []
     assert second.duplicates_removed[:6] == update_records[:6]  # works 8–13
     assert second.included == [items[14]] and second.previous_included == items[:2]
     assert second.records("total_included") == [*items[:2], items[14]]
@@ -110,7 +120,8 @@ def test_the_diagram_of_a_grown_screening_takes_the_update_layout(two_rounds, tm
         assert heading in words
     assert _numbers(svg) == {
         ("identified", "PubMed", 10), ("identified", "Embase", 2),
-        ("duplicates_removed", "", 8), ("removed_automation", "", 1),
+        ("duplicates_removed", "", 8), ("removed_automation", "", 0),
+        ("not_yet_screened", "", 1),
         ("removed_other", "", 0), ("screened", "", 3), ("excluded_screening", "", 1),
         ("sought", "", 2), ("not_retrieved", "", 0), ("assessed", "", 2),
         ("excluded_fulltext", "wrong outcome", 1), ("included", "", 1),

@@ -59,7 +59,7 @@ def test_the_switch_is_stored_and_the_random_order_survives_reopening(made):
     round_ = phases.current_round(project, screening.id)
     assert (round_.number, round_.random.after_event, round_.random.seed,
             round_.random.reviewer) == (1, last_event, 7, "ann")
-    again = ScreeningSession(project, screening, "bob")  # any ordering asked for
+    again = ScreeningSession(project, screening, "ann")  # any ordering asked for
     assert again.random_phase and again.shown == expected[1]
     assert store.events(project, screening.id)[-1].ordering == "random sample:7"
     with pytest.raises(LitqError, match="already switched"):

@@ -82,7 +82,7 @@ def test_exports_hold_only_the_reviewers_own(blind, tmp_path):
 
 
 def test_unblinding_is_an_event_and_opens_the_view(blind):
-    project, screening, _ = blind
+    project, screening, ids = blind
     project.write(store.unblind_op(screening, "Ada"))
     opened = store.get_screening(project, screening.id)
     assert not opened.blind
@@ -90,7 +90,9 @@ def test_unblinding_is_an_event_and_opens_the_view(blind):
     # unblinded: the screening's current decisions, Bob's (made last) on records 0–5
     assert store.current_decisions(project, screening.id, "Ada") == store.current_decisions(
         project, screening.id)
-    assert ScreeningSession(project, opened, "Ada").screened == 6
+    # Ada's queue still serves what she has not decided herself: Bob's records 4 and 5
+    ada = ScreeningSession(project, opened, "Ada")
+    assert (ada.screened, ada.shown) == (4, ids[4])
 
 
 def test_unblinding_travels_with_a_decisions_file(tmp_path):

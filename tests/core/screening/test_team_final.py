@@ -137,14 +137,17 @@ def test_prisma_counts_the_resolution(pair):
     project, screening, ids = pair
     flow = prisma_flow(project, "T")
     assert len(flow.screened) == 9  # everything decided, conflicts too
-    # final: ids 0, 5, 8 include; 2, 3, 7 exclude; 1, 4, 6 open
-    assert sorted(flow.included) == sorted([ids[0], ids[5], ids[8]])
+    # final: ids 0, 5, 8 include (sought, no full text yet); 2, 3, 7 exclude; 1, 4, 6 open
+    assert sorted(flow.sought) == sorted([ids[0], ids[5], ids[8]])
     assert sorted(flow.excluded_screening) == sorted([ids[2], ids[3], ids[7]])
+    assert sorted(flow.records("pending_screening", "in conflict")) == sorted(
+        [ids[1], ids[4], ids[6]])
     project.write(store.resolve_op(screening, ids[6], "exclude", team.CONSENSUS))
     project.write(store.resolve_op(screening, ids[4], "include", team.CONSENSUS))
     flow = prisma_flow(project, "T")
     assert sorted(flow.excluded_screening) == sorted([ids[2], ids[3], ids[6], ids[7]])
-    assert ids[4] in flow.included  # Ada's maybe, Bob's include: resolved include
+    assert ids[4] in flow.sought  # Ada's maybe, Bob's include: resolved include
+    assert flow.records("pending_screening") == [ids[1]]
 
 
 def test_pooling_judges_by_the_final_decision(tmp_path):

@@ -94,7 +94,7 @@ def test_textless_records_are_ranked_last_unscored_then_decided_counted_and_expo
     again = rank(features, store.current_decisions(project, screening.id), screening.scheme)
     assert again.records[:39][-1] == items[42]  # the last text-less one still last
     counts = prisma_counts(project, "T")
-    assert (counts.screened, counts.excluded_screening, counts.removed_automation) == (4, 2, 39)
+    assert (counts.screened, counts.excluded_screening, counts.not_yet_screened) == (4, 2, 39)
 
     out = tmp_path / "decisions.csv"
     assert export_screening(project, screening, out, "csv") == 43

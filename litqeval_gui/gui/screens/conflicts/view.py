@@ -10,7 +10,8 @@ with it as "consensus"; a full-text exclusion asks for its reason
 resolution is a ``resolve`` event written on the project session's write path
 (:func:`~litqeval_gui.core.screening.store.resolve_op`); the list is read again whenever
 decisions change (a merge, a colleague's screen), and the next record is selected.
-A blind screening shows no one's decisions until it is unblinded (a button here).
+A blind screening shows no one's decisions until it is unblinded (a button here, which
+asks first: unblinding cannot be undone).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QSplitter,
     QTabWidget,
@@ -76,6 +78,7 @@ class ConflictsView(KeysWhileShown, ScreeningTarget, LiveTopicScreen, QWidget):
         self.topic = session.project.topic_name(screening.topic_id) or ""
         self.found: list[team.Conflict] = []
         self.reviewers: list[str] = []
+        self.settings = Settings()  # the window's in restore_state: who unblinds
         self.header = QLabel(wordWrap=True)
         self.pair = QComboBox(toolTip="Show the conflicts of one pair of reviewers")
         self.shown_kind = QComboBox(toolTip="Open conflicts only, or resolved ones too")
@@ -161,6 +164,10 @@ class ConflictsView(KeysWhileShown, ScreeningTarget, LiveTopicScreen, QWidget):
     def tooltip(self) -> str:
         return (f"Where the reviewers of screening {self.screening.name} (topic "
                 f"{self.topic}) disagree, and their agreement")
+
+    def restore_state(self, settings: Settings) -> None:
+        """Keep the window's settings: their reviewer (switched, maybe) unblinds."""
+        self.settings = settings
 
     # -- showing ------------------------------------------------------------------------
     @property
@@ -312,8 +319,18 @@ class ConflictsView(KeysWhileShown, ScreeningTarget, LiveTopicScreen, QWidget):
                                initiator=self)
 
     def unblind(self) -> None:
-        """Unblind the screening as the settings' reviewer (or consensus)."""
-        who = Settings().reviewer or self.resolver.text().strip() or team.CONSENSUS
+        """Unblind the screening as the settings' reviewer (or consensus), once the user
+        has confirmed what it does."""
+        who = self.settings.reviewer or self.resolver.text().strip() or team.CONSENSUS
+        answer = QMessageBox.question(
+            self, "Unblind this screening?",
+            f"Every reviewer of {self.screening.name} will then see everyone's decisions "
+            "(and the conflicts and agreement here).\n\nUnblinding is recorded with who "
+            f"({who}) and when, and cannot be undone.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No)
+        if answer != QMessageBox.StandardButton.Yes:
+            return
         self.session.write(store.unblind_op(self.screening, who), initiator=self,
                            on_failure=lambda exc: show_error(
                                self, "The screening was not unblinded", exc))

@@ -1,8 +1,8 @@
 """A topic at a glance: its lists (with each result list's recall against the core set),
 its screenings (how far, how many relevant — by the final decisions: the resolution
 where reviewers disagreed —, conflicts still open) and its pools (the depth released).
-A blind screening is counted as the reviewer of the app's settings sees it: their own
-decisions only.
+A blind screening is counted as the reviewer screening now (the window's settings)
+sees it: their own decisions only, counted again after a switch of reviewer.
 
 Every number is a live count read from the project when the screen is shown or the
 project changes; nothing here waits for an evaluation.
@@ -36,6 +36,7 @@ class OverviewView(LiveTopicScreen, QWidget):
         super().__init__(parent)
         self.session, self.topic = session, topic
         self.topic_id = session.project.topic_id(topic)
+        self.settings = Settings()  # the window's in restore_state: who reads
         self.lists = read_only_table(["List", "Role", "Database", "Records", "Works", "Recall",
                              "Core found"],
                             "Each list of the topic; recall = core works the list contains "
@@ -65,6 +66,16 @@ class OverviewView(LiveTopicScreen, QWidget):
     def tooltip(self) -> str:
         return f"Topic {self.topic} at a glance: lists, recall, screenings, pools"
 
+    def restore_state(self, settings: Settings) -> None:
+        """Count as the window's reviewer reads (a switch since, say)."""
+        before, self.settings = self.settings.reviewer, settings
+        if settings.reviewer != before:
+            self.refresh_when_shown()
+
+    def reviewer_changed(self, _reviewer: str) -> None:
+        """A blind screening is counted again as the new reviewer sees it."""
+        self.refresh_when_shown()
+
     # -- showing ---------------------------------------------------------------------
     def refresh(self) -> None:
         """Read every count again."""
@@ -80,7 +91,7 @@ class OverviewView(LiveTopicScreen, QWidget):
              if info.name in recall else "")
             for info in infos])
         screenings = screening_store.screenings(project, self.topic)
-        reviewer = Settings().reviewer or None
+        reviewer = self.settings.reviewer or None
         rows = []
         for screening in screenings:
             decided = screening_store.current_decisions(project, screening.id, reviewer)

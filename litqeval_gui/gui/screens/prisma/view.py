@@ -165,10 +165,13 @@ class PrismaView(LiveTopicScreen, QWidget):
         c = self.counts
         self.source.setText(
             f"Title/abstract screening: <b>{c.screening or 'none'}</b>; full text: "
-            f"<b>{c.fulltext or 'none (its numbers are zero)'}</b>. The newest "
+            f"<b>{c.fulltext or 'none (what passed is sought, pending)'}</b>. The newest "
             "title/abstract screening is counted, with the full text started from it." + (
                 f" Search round <b>{c.round}</b> of {len(numbers)}: earlier rounds are "
-                "the previous version of the review." if c.round else ""))
+                "the previous version of the review." if c.round else "")
+            + "".join(f"<br>{html.escape(note)}" for note in c.notes())
+            + "".join(f"<br><b>Not conserved</b>: {html.escape(problem)}"
+                      for problem in c.unbalanced()))
 
     # -- the records behind a number -------------------------------------------------
     def count_at(self, point: QPointF) -> tuple[str, str] | None:

@@ -2,9 +2,11 @@
 dialog or a drop; :func:`attach_one`), or a whole folder matched to a topic's works
 (:class:`FolderAttacher`): :func:`~litqeval_gui.core.records.attachments.match_folder`
 runs as a job with progress, then :class:`MatchDialog` lists the certain matches
-(ticked) and the uncertain ones (to tick), with the PDFs it could not match or read, and
-the choice to copy the files beside the project or link them where they are; the ticked
+(ticked) and the uncertain ones (to tick), each record with its id, year, first authors
+and DOI beside the PDF's own title, with the PDFs it could not match or read, and the
+choice to copy the files beside the project or link them where they are; the ticked
 pairs are attached in one write (:func:`~litqeval_gui.core.records.attachments.attach_matches`).
+The PDF shown can be replaced or detached (:class:`PdfActions`, :func:`detach_one`).
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFileDialog,
+    QHBoxLayout,
     QLabel,
     QProgressDialog,
+    QPushButton,
     QRadioButton,
     QTableWidget,
     QTableWidgetItem,
@@ -28,13 +32,17 @@ from PySide6.QtWidgets import (
 
 from litqeval_gui.core.jobs import Progress
 from litqeval_gui.core.records.attachments import (
+    Attachment,
+    Candidate,
     FolderMatch,
     attach_file,
     attach_matches,
+    candidates,
+    detach,
     match_folder,
 )
-from litqeval_gui.core.screening.store import record_title
 from litqeval_gui.gui.jobs import JobHandle
+from litqeval_gui.gui.list_actions import confirm
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
@@ -42,6 +50,9 @@ from litqeval_gui.gui.settings import Settings
 PDF_FILTER = "PDF files (*.pdf)"
 MATCH_TITLE = "Matching PDFs"
 ATTACH_TITLE = "Attaching PDFs"
+DETACH_TITLE = "Detaching a PDF"
+COLUMNS = ("Attach", "PDF", "Title in the PDF", "Record", "Year", "First authors", "DOI",
+           "Record title", "Matched by")
 
 
 def looked_up(urls: Iterable[QUrl]) -> list[Path]:
@@ -75,31 +86,73 @@ def attach_one(session: ProjectSession, record_id: int, path: Path, copy: bool,
         on_failure=lambda exc: show_error(parent, "The PDF was not attached", exc))
 
 
+def detach_one(session: ProjectSession, record_id: int, attached: Attachment,
+               parent: QWidget) -> JobHandle | None:
+    """Detach PDF…: once the user confirms, take ``attached`` off ``record_id``'s work as
+    a job (the project's copy deleted, a linked file left alone); None when cancelled."""
+    text = ("Detach the PDF from this record? The project's copy of it is deleted (the "
+            "file you attached it from is not touched)." if attached.mode == "copy" else
+            f"Detach {attached.path.name} from this record? The file itself stays where "
+            f"it is: {attached.path}")
+    if not confirm(parent, "Detach PDF", text, "Detach"):
+        return None
+
+    def job(project, _token):
+        yield Progress(0, 1, "Detaching the PDF")
+        return detach(project, record_id)
+
+    return session.jobs.run(
+        DETACH_TITLE, session.worker_job(job),
+        on_failure=lambda exc: show_error(parent, "The PDF was not detached", exc))
+
+
+class PdfActions(QWidget):
+    """Replace PDF… and Detach PDF… for the PDF shown (on the reader's bar)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.replace_button = QPushButton("Replace PDF…", toolTip="Attach another PDF to "
+                                          "this record in place of the one shown")
+        self.detach_button = QPushButton("Detach PDF…", toolTip="Take the PDF off this record "
+                                         "(a linked file is left where it is)")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        for button in (self.replace_button, self.detach_button):
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            row.addWidget(button)
+
+
 class MatchDialog(QDialog):
     """The matches of a folder to confirm: :meth:`pairs` (the ticked ones) and
-    :meth:`copy` after ``accept``."""
+    :meth:`copy` after ``accept``. Every row shows what tells its record apart; of the
+    candidates of one PDF at most one is ticked."""
 
-    def __init__(self, match: FolderMatch, titles: dict[int, str], folder: Path,
+    def __init__(self, match: FolderMatch, records: dict[int, Candidate], folder: Path,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent, windowTitle="Attach PDFs from Folder")
         self.rows: list[tuple[int, Path]] = []
-        self.table = QTableWidget(0, 4)
-        self.table.setHorizontalHeaderLabels(["Attach", "PDF", "Record", "Matched by"])
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(list(COLUMNS))
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setWordWrap(False)
         self.table.horizontalHeader().setStretchLastSection(True)
+        titles = match.pdf_titles
         for record_id, path, _score, how in sorted(match.uncertain, key=lambda m: -m[2]):
-            self._add(record_id, path, titles[record_id], how, False)  # to look at first
+            self._add(records[record_id], path, titles.get(path, ""), how, False)  # first
         for record_id, path, how in match.certain:
-            self._add(record_id, path, titles[record_id], how, True)
+            self._add(records[record_id], path, titles.get(path, ""), how, True)
         self.table.resizeColumnsToContents()
-        self.table.setColumnWidth(2, min(self.table.columnWidth(2), 420))
-        found = len(match.certain) + len(match.uncertain)
+        for column in (2, 5, 7):
+            self.table.setColumnWidth(column, min(self.table.columnWidth(column), 320))
+        self.table.itemChanged.connect(self._one_per_pdf)
+        pdfs = {path for _, path, *_ in match.certain + match.uncertain}
+        unsure = {path for _, path, *_ in match.uncertain}
         summary = QLabel(
-            f"<b>{found:,}</b> of the PDFs in {folder} match a record: "
-            f"{len(match.uncertain):,} uncertain (first, likeliest on top) — tick those that "
-            f"are right — and {len(match.certain):,} certain (ticked).", wordWrap=True)
+            f"<b>{len(pdfs):,}</b> of the PDFs in {folder} match a record: "
+            f"{len(unsure):,} uncertain (first, likeliest on top) — tick the record each "
+            f"is the full text of — and {len(match.certain):,} certain (ticked).",
+            wordWrap=True)
         self.left_out = QLabel(self._left_out_text(match), wordWrap=True)
         self.left_out.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.copy_button = QRadioButton("Copy them into the project's files folder "
@@ -109,7 +162,7 @@ class MatchDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Attach Ticked")
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(found > 0)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(bool(pdfs))
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -134,18 +187,31 @@ class MatchDialog(QDialog):
                          + (" …" if len(match.refused) > 5 else ""))
         return " ".join(parts)
 
-    def _add(self, record_id: int, path: Path, title: str, how: str, ticked: bool) -> None:
+    def _add(self, record: Candidate, path: Path, pdf_title: str, how: str,
+             ticked: bool) -> None:
         row = self.table.rowCount()
         self.table.insertRow(row)
         tick = QTableWidgetItem()
         tick.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
         tick.setCheckState(Qt.CheckState.Checked if ticked else Qt.CheckState.Unchecked)
         self.table.setItem(row, 0, tick)
-        for column, text in ((1, path.name), (2, title), (3, how)):
+        for column, text in enumerate((path.name, pdf_title, f"#{record.record_id}",
+                                       str(record.year or ""), record.first_authors(),
+                                       record.doi, record.title or "(no title)", how), 1):
             item = QTableWidgetItem(text)
-            item.setToolTip(str(path) if column == 1 else text)
+            item.setToolTip(str(path) if column == 1 else
+                            ", ".join(record.authors) if column == 5 else text)
             self.table.setItem(row, column, item)
-        self.rows.append((record_id, path))
+        self.rows.append((record.record_id, path))
+
+    def _one_per_pdf(self, item: QTableWidgetItem) -> None:
+        """A candidate ticked: the other records offered for the same PDF are unticked."""
+        if item.column() != 0 or item.checkState() != Qt.CheckState.Checked:
+            return
+        path = self.rows[item.row()][1]
+        for row, (_, other) in enumerate(self.rows):
+            if other == path and row != item.row():
+                self.table.item(row, 0).setCheckState(Qt.CheckState.Unchecked)
 
     def pairs(self) -> list[tuple[int, Path]]:
         """The ticked (record id, PDF) pairs."""
@@ -195,8 +261,8 @@ class FolderAttacher(QObject):
             yield Progress(0, 0, f"Listing the PDFs in {folder.name}")
             found = match_folder(project, self.topic, folder, token,
                                  lambda p: report(p.done, p.total, p.message))
-            ids = {record_id for record_id, *_ in found.certain + found.uncertain}
-            return found, {record_id: record_title(project, record_id) for record_id in ids}
+            return found, candidates(project, [record_id for record_id, *_ in
+                                               found.certain + found.uncertain])
 
         self.progress.setValue(0)
         handle = self.session.jobs.run(
@@ -216,9 +282,10 @@ class FolderAttacher(QObject):
         self.progress.reset()
         show_error(self.parent_widget, title, exc)
 
-    def _matched(self, folder: Path, match: FolderMatch, titles: dict[int, str]) -> None:
+    def _matched(self, folder: Path, match: FolderMatch,
+                 records: dict[int, Candidate]) -> None:
         self.progress.reset()
-        self.dialog = MatchDialog(match, titles, folder, self.parent_widget)
+        self.dialog = MatchDialog(match, records, folder, self.parent_widget)
         self.dialog.accepted.connect(self._confirmed)
         self.dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.dialog.open()

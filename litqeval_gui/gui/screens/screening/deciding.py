@@ -24,9 +24,14 @@ class Deciding:
     core: ScreeningSession
 
     def _reviewer_known(self) -> bool:
-        if not self.core.reviewer:
-            self.core.reviewer = ask_reviewer(self.settings, self)
-        return bool(self.core.reviewer)
+        """Whether the action has a name to carry (asked the first time). The window's
+        screens follow the name given (their ``reviewer_changed``): when that puts another
+        record on screen (their own decisions read in), this key acts on nothing."""
+        if self.core.reviewer:
+            return True
+        shown = self.core.shown
+        self.core.reviewer = ask_reviewer(self.settings, self)
+        return bool(self.core.reviewer) and self.core.shown == shown
 
     def decide(self, label: str, reason: str = "") -> None:
         """Decide (or change) the shown record; the next one appears at once."""
@@ -35,7 +40,7 @@ class Deciding:
         self.core.decide(label, reason)
         self.show_current()
         self.since_retrain += 1
-        if self.since_retrain >= self.retrain_every.value() and self._prioritised():
+        if self._prioritised() and self.since_retrain >= self.retrain_every.value():
             self.start_ranking()
 
     def not_stored(self, exc: BaseException) -> None:

@@ -5,19 +5,28 @@ not retrieved" is a decision of its own (key U). A record without a PDF says so,
 an Attach… button and room to drop a PDF file; a missing file says where it was; a
 changed one is shown with a warning line.
 
+The screen is laid out for reading the PDF (:meth:`FullTextDeciding.full_text_columns`):
+the record's details over the PDF, which takes most of the height, the decision keys
+under it, and beside it the counts, this record's decision and the exclusion reasons
+with how often each was given (:class:`ReasonTally`).
+
 :class:`FullTextDeciding` is mixed into the screening view before
 :class:`~.deciding.Deciding`; it changes nothing in a title/abstract screening.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import html
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
+    QFormLayout,
+    QGroupBox,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -40,7 +49,14 @@ from litqeval_gui.core.screening.store import Screening
 from litqeval_gui.gui.actions import make_action
 from litqeval_gui.gui.pdf import PdfReader
 from litqeval_gui.gui.reason_picker import pick_reason
-from litqeval_gui.gui.screens.screening.attach import attach_one, choose_pdf, looked_up
+from litqeval_gui.gui.screens.screening.attach import (
+    PdfActions,
+    attach_one,
+    choose_pdf,
+    detach_one,
+    looked_up,
+)
+from litqeval_gui.gui.screens.screening.late_records import LateRecordsControl
 from litqeval_gui.gui.screens.screening.record import RecordPane
 from litqeval_gui.gui.screens.screening.start import start_fulltext
 
@@ -57,9 +73,11 @@ def dropped_pdf(paths: Sequence[Path]) -> Path | None:
 
 class FullTextPane(QWidget):
     """The record (title, metadata, abstract) above its PDF; ``attach_requested`` gives
-    a PDF chosen or dropped for the shown record (and whether to copy it)."""
+    a PDF chosen or dropped for the shown record (and whether to copy it), also from
+    Replace PDF…; ``detach_requested`` is Detach PDF… (both on the reader's bar)."""
 
     attach_requested = Signal(Path, bool)
+    detach_requested = Signal()
 
     def __init__(self, lookup: Callable[[], Attachment | None],
                  parent: QWidget | None = None) -> None:
@@ -69,6 +87,10 @@ class FullTextPane(QWidget):
         self.abstract = RecordPane()
         self.reader = PdfReader()
         self.reader.failed.connect(lambda line: self._show_missing(line, "Attach another…"))
+        self.pdf_actions = PdfActions()
+        self.pdf_actions.replace_button.clicked.connect(self.choose)
+        self.pdf_actions.detach_button.clicked.connect(self.detach_requested)
+        self.reader.toolbar.layout().addWidget(self.pdf_actions)
         self.warning = QLabel(wordWrap=True, visible=False)
         self.warning.setStyleSheet("color: palette(bright-text)")
         self.missing = QLabel(wordWrap=True, alignment=Qt.AlignmentFlag.AlignCenter)
@@ -103,6 +125,7 @@ class FullTextPane(QWidget):
         self.splitter.addWidget(self.abstract)
         self.splitter.addWidget(full_text)
         self.splitter.setSizes([150, 600])
+        self.splitter.setStretchFactor(1, 1)  # a taller window makes the PDF taller
         self.splitter.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -177,9 +200,40 @@ class FullTextPane(QWidget):
             self.attach_requested.emit(path, self.copy_box.isChecked())
 
 
+class ReasonTally(QGroupBox):
+    """The screening's exclusion reasons, numbered as the picker numbers them, each with
+    how many records the reviewer excluded for it (a reason no longer listed while an
+    exclusion still has it, too)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Exclusion reasons", parent)
+        self.table = QLabel(textFormat=Qt.TextFormat.RichText, wordWrap=True)
+        hint = QLabel("E or R opens the picker: 1–9 picks a reason, or type a new one",
+                      wordWrap=True)
+        hint.setStyleSheet("color: palette(placeholder-text)")
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table)
+        layout.addWidget(hint)
+
+    def show_reasons(self, reasons: Sequence[str], used: Mapping[str, int]) -> None:
+        """``reasons`` in order with their counts in ``used`` (reason → exclusions)."""
+        quiet = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
+        listed = [(str(n) if n <= 9 else "", r) for n, r in enumerate(reasons, 1)]
+        listed += [("", r) for r in used if r not in reasons]
+        rows = "".join(
+            f"<tr><td style='color:{quiet}; padding-right:8px'>{number}</td>"
+            f"<td width='100%'>{html.escape(reason or 'no reason given')}</td>"
+            f"<td align='right'>" + (f"<b>{used[reason]:,}</b>" if used.get(reason) else
+                                     f"<span style='color:{quiet}'>0</span>") + "</td></tr>"
+            for number, reason in listed)
+        self.table.setText(f"<table width='100%' cellspacing='0' cellpadding='2'>{rows}"
+                           "</table>")
+
+
 class FullTextDeciding:
-    """The full-text phase's keys, mixed into the screening view (which provides
-    ``core``, ``session``, ``record``, ``shortcuts``, ``_button`` and ``show_current``)."""
+    """The full-text phase's keys and layout, mixed into the screening view (which
+    provides ``core``, ``session``, ``record``, ``shortcuts``, ``_button``,
+    ``show_current`` and the widgets :meth:`full_text_columns` places)."""
 
     _attached: tuple[int, Attachment | None] | None = None  # (record, its PDF) last looked up
 
@@ -198,6 +252,7 @@ class FullTextDeciding:
             return RecordPane()
         pane = FullTextPane(self.shown_attachment)
         pane.attach_requested.connect(self.attach_pdf)
+        pane.detach_requested.connect(self.detach_pdf)
         self.session.changed.connect(self._attachments_changed)
         return pane
 
@@ -209,7 +264,8 @@ class FullTextDeciding:
 
     def add_full_text(self, decide_row: QHBoxLayout) -> None:
         """Before full text, the Topic menu's Start Full-Text Screening…; at full text the
-        Not retrieved button (U), the reader's keys and their names in the key map."""
+        Not retrieved button (U), the offer of late records, the reader's keys and their
+        names in the key map."""
         if not self.full_text:
             self._actions.append(make_action(
                 self, "Start &Full-Text Screening…", self.start_full_text, scoped=True,
@@ -218,6 +274,9 @@ class FullTextDeciding:
             return
         self._button(decide_row, NOT_RETRIEVED, "Not retrieved (U)", "U",
                      self.report_not_retrieved)
+        self.late_records = LateRecordsControl(self, self)
+        self._actions.append(self.late_records.action)
+        self.reason_tally = ReasonTally()
         self.buttons["reason"].hide()  # E asks for the reason at full text (R still does)
         self.buttons[NOT_RETRIEVED].setToolTip(
             "Report not retrieved: the full text could not be obtained (PRISMA counts it)")
@@ -225,6 +284,45 @@ class FullTextDeciding:
             if key != "PgDown":  # already the screener's scroll key
                 self.shortcuts.add(key, slot)
         self.key_map.setText(self.key_map.text() + KEYS)
+
+    def full_text_columns(self, decide_row: QHBoxLayout, tool_rows: Sequence[QHBoxLayout],
+                          tag_row: QHBoxLayout, terms: QFormLayout) -> tuple[QWidget, QWidget]:
+        """The record's details over its PDF (most of the height) with the decision keys
+        under them; beside it the counts, the limit, this record's decision, tags, note
+        and moves, the exclusion reasons, the keys and the terms."""
+        main = QWidget()
+        left = QVBoxLayout(main)
+        left.addWidget(self.header)
+        left.addWidget(self.late_records.bar)
+        left.addWidget(self.single_line)
+        left.addWidget(self.record, 1)
+        left.addLayout(decide_row)
+        page = QWidget()
+        side = QVBoxLayout(page)
+        side.addWidget(self.progress)
+        limit = QFormLayout()  # narrow: a long row goes under its label
+        limit.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        limit.addRow("Limit to", self.team_limit)
+        side.addLayout(limit)
+        this_record = QGroupBox("This record")
+        column = QVBoxLayout(this_record)
+        column.addWidget(self.decision_label)
+        column.addLayout(tag_row)
+        for row in tool_rows:
+            column.addLayout(row)
+        side.addWidget(this_record)
+        side.addWidget(self.reason_tally)
+        side.addWidget(self.key_map)
+        side.addStretch(1)
+        side.addLayout(terms)
+        return main, page
+
+    def show_reasons(self) -> None:
+        """The reasons' tally, from the reviewer's current exclusions."""
+        core = self.core
+        excluded = core.exclusion_label()
+        self.reason_tally.show_reasons(self.screening.reasons, Counter(
+            core.reasons.get(r, "") for r, label in core.labels.items() if label == excluded))
 
     def start_full_text(self) -> Screening | None:
         """Start Full-Text Screening… of this screening, opened in a tab of its own."""
@@ -271,3 +369,9 @@ class FullTextDeciding:
         if self.core.shown is not None:
             attach_one(self.session, self.core.shown, path, copy, self)
 
+    def detach_pdf(self) -> None:
+        """Detach PDF…: the shown record's PDF taken off once the user confirms (a job;
+        the record then says it has none)."""
+        attached = self.shown_attachment()
+        if self.core.shown is not None and attached is not None:
+            detach_one(self.session, self.core.shown, attached, self)

@@ -14,8 +14,9 @@ from litqeval_gui.gui.screens.screening.ranking import MODELS
 
 
 class OrderingChoice:
-    """The view provides ``ordering`` (the combo), ``prioritiser``, ``ranking``, ``core``,
-    ``session``, ``since_retrain`` and :meth:`show_current`."""
+    """The view provides ``ordering`` (the combo; not at full text), ``prioritiser``,
+    ``ranking``, ``core``, ``session``, ``since_retrain``, ``full_text`` and
+    :meth:`show_current`."""
 
     ranking: Ranking | None
 
@@ -27,8 +28,11 @@ class OrderingChoice:
             return random_order(items, 0)
         return self.ranking.ordering() if self.ranking else None  # until the retrain
 
-    def _prioritised(self) -> bool:  # in a random phase no ranking changes the order
-        return self.ordering.currentData() in MODELS and not self.core.random_phase
+    def _prioritised(self) -> bool:
+        """Ranked by a model: never at full text (no ordering choice there, list order),
+        and in a random phase no ranking changes the order."""
+        return (not self.full_text and self.ordering.currentData() in MODELS
+                and not self.core.random_phase)
 
     def ordering_changed(self) -> None:
         key = self.ordering.currentData()

@@ -15,6 +15,7 @@ from litqeval_gui.core.screening.labels import NOT_RETRIEVED, label_text
 from litqeval_gui.core.screening.models import Trust
 from litqeval_gui.core.screening.panel import RECOMMENDED, Panel, Verdict
 from litqeval_gui.core.screening.queue import Ordering
+from litqeval_gui.core.screening.state import CONFLICT
 from litqeval_gui.gui.plots.curves import RecallCurvePlot
 
 STOP_TEXT = "✔ could stop"
@@ -72,27 +73,36 @@ class SideCurve(RecallCurvePlot):
 
 class ProgressPanel(QWidget):
     """Counts above, the rules' verdicts (the recommended one marked) with the recall
-    estimate, then the recall curve."""
+    estimate, then the recall curve; without ``stopping`` (a full-text screening, which
+    neither ranks nor stops early) the counts alone, and only :meth:`show_counts`."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, stopping: bool = True) -> None:
         super().__init__(parent)
         self.counts = QLabel(wordWrap=True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.counts)
+        if stopping:
+            self._add_stopping(layout)
+
+    def _add_stopping(self, layout: QVBoxLayout) -> None:
+        """The ordering, the model's trust, the rules' box and the recall curve."""
         self.ordering = QLabel(wordWrap=True)
         self.trust = QLabel(wordWrap=True)
         self.rules_box = QGroupBox("Stopping rules (advice only)")
         self.rules = QVBoxLayout(self.rules_box)
         self.rule_labels: list[QLabel] = []
         self.phase = QLabel(wordWrap=True, visible=False)
+        self.finished = QLabel(wordWrap=True, visible=False)
         self.estimate = QLabel(wordWrap=True)
         self.rules.addWidget(self.phase)
+        self.rules.addWidget(self.finished)
         self.rules.addWidget(self.estimate)
         self.curve = SideCurve(title="")
         self.curve.setMinimumHeight(180)
         self.curve.legend.setVisible(False)  # in a plot this small it covers the curve:
         self.curve_note = QLabel(wordWrap=True)  # the knee is said below it instead
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.counts, self.ordering, self.trust, self.rules_box):
+        for widget in (self.ordering, self.trust, self.rules_box):
             layout.addWidget(widget)
         layout.addWidget(self.curve, 1)
         layout.addWidget(self.curve_note)
@@ -100,13 +110,21 @@ class ProgressPanel(QWidget):
     def show_counts(self, screened: int, total: int, counts: Mapping[str, int],
                     labels: Sequence[str]) -> None:
         """Screened and remaining, then how many records carry each of ``labels``
-        (``counts``: label → decided records with it), each count named by its label."""
+        (``counts``: label → records whose final decision it is, and ``conflict`` →
+        records in an open conflict), each count named by its label."""
         per_label = " · ".join(f"<b>{counts.get(label, 0):,}</b> {LABEL_COUNTED.get(label, '')}"
                                if label in LABEL_COUNTED
                                else f"grade {label}: <b>{counts.get(label, 0):,}</b>"
                                for label in labels)
+        conflicts = counts.get(CONFLICT, 0)
         self.counts.setText(f"<b>{screened:,}</b> screened · <b>{total - screened:,}</b> "
-                            f"remaining · {per_label}")
+                            f"remaining · {per_label}"
+                            + (f" · <b>{conflicts:,}</b> in conflict" if conflicts else ""))
+
+    def show_finished(self, text: str) -> None:
+        """The round's finish ("Round 1 finished by …"), or nothing while it is open."""
+        self.finished.setText(html.escape(text))
+        self.finished.setVisible(bool(text))
 
     def show_ordering(self, ordering: Ordering, retraining: bool,
                       trust: Trust | None) -> None:

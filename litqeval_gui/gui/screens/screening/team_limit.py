@@ -8,6 +8,10 @@ work list's records on screen one after the other — an undecided one pinned, o
 decision stepped back to (a decision key changes it) — and, once a decision on the record
 it put there has committed, the next one. A blind screening offers no limit: both lists
 tell what another reviewer saw.
+
+Beside it, :attr:`TeamLimit.single` sets the screening to single screening (a second
+reviewer checks a sample: :func:`~litqeval_gui.core.screening.team.single_screening_op`;
+not while it is blind) or back to dual screening.
 """
 
 from __future__ import annotations
@@ -15,11 +19,13 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from PySide6.QtWidgets import QComboBox, QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QVBoxLayout, QWidget
 
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.screening import store, team
 from litqeval_gui.core.screening.labels import label_text
+from litqeval_gui.gui.notify import show_error
 
 ALL, CONFLICTS, SEEN_BY_ONE = "all", "conflicts", "seen-by-one"
 LIMITS = {ALL: "All records", CONFLICTS: "Open conflicts",
@@ -41,10 +47,17 @@ class TeamLimit(QWidget):
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.choice.setMinimumContentsLength(10)
         self.status = QLabel(wordWrap=True)  # where in the list, and who decided what
+        self.single = QCheckBox("Single screening", toolTip=(
+            "One reviewer screens, a second checks a sample: a record anyone decided is not "
+            "served to the others (check with Limit to: Seen by one other reviewer). Off "
+            "(dual screening): each reviewer screens every record they have not decided"))
+        self.single.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.single.toggled.connect(self._set_single)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.choice)
         layout.addWidget(self.status)
+        layout.addWidget(self.single)
         self.status.hide()
         self.listed: list[int] = []
         self.decided: dict[int, dict[str, str]] = {}  # record → reviewer → label
@@ -113,6 +126,23 @@ class TeamLimit(QWidget):
             else:
                 core.back_at, core.pinned = None, record_id
         self.view.show_current()
+
+    def show_mode(self) -> None:
+        """The single-screening box as the screening is set (not while it is blind)."""
+        core = self.view.core
+        self.single.blockSignals(True)
+        self.single.setChecked(core.single_screening)
+        self.single.blockSignals(False)
+        self.single.setEnabled(not core.screening.blind)
+
+    def _set_single(self, single: bool) -> None:
+        """Store the choice; the screen reads its queue again once it has committed (a
+        failure shows why and the box as stored)."""
+        def failed(exc: BaseException) -> None:
+            show_error(self, "The screening's setting was not saved", exc)
+            self.show_mode()
+        self.view.session.write(team.single_screening_op(self.view.core.screening, single),
+                                initiator=self, on_failure=failed)
 
     def _say(self, text: str) -> None:
         self.status.setText(text)

@@ -12,13 +12,16 @@ decisions commit, the stopping panel is read in the background
 (:class:`~.panel_reader.PanelReader`); a ranking job runs after every ``retrain every``
 decisions ("Ordering": :class:`~.ordering_choice.OrderingChoice`). "Simulate…" replays
 the screening with known labels (:class:`~.simulation.SimulationDialog`); the decision
-line names whose each label is (:mod:`.decision_line`).
+line names whose each label is (:mod:`.decision_line`). A full-text screening neither
+ranks nor stops early: it shows no ordering, question, retraining, stopping panel or
+random sampling, and gives the PDF most of the screen (:mod:`.fulltext`). A screening
+set to single screening says so in one line under the header.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt
@@ -45,15 +48,17 @@ from litqeval_gui.core.records.model import Record
 from litqeval_gui.core.records.queries import record_detail
 from litqeval_gui.core.screening import store, team
 from litqeval_gui.core.screening.export import decided_records, export_screening
-from litqeval_gui.core.screening.labels import GRADED
+from litqeval_gui.core.screening.labels import FULL_TEXT, GRADED
 from litqeval_gui.core.screening.panel import Panel
 from litqeval_gui.core.screening.retrain import Ranking, stored_ranking
 from litqeval_gui.core.screening.session import ScreeningSession
+from litqeval_gui.core.screening.state import StateCounts, state_counts
 from litqeval_gui.core.screening.store import Screening
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.screens import ScreeningTarget
 from litqeval_gui.gui.screens.screening.deciding import Deciding
 from litqeval_gui.gui.screens.screening.decision_line import decision_text
+from litqeval_gui.gui.screens.screening.export_filter import ask_labels
 from litqeval_gui.gui.screens.screening.fulltext import FullTextDeciding
 from litqeval_gui.gui.screens.screening.history import HistoryList
 from litqeval_gui.gui.screens.screening.ordering_choice import OrderingChoice
@@ -61,6 +66,7 @@ from litqeval_gui.gui.screens.screening.panel_reader import PanelReader
 from litqeval_gui.gui.screens.screening.progress import ProgressPanel
 from litqeval_gui.gui.screens.screening.random_phase import RandomPhaseControl
 from litqeval_gui.gui.screens.screening.ranking import ORDERINGS, Prioritiser
+from litqeval_gui.gui.screens.screening.round_finish import RoundFinishControl
 from litqeval_gui.gui.screens.screening.seeding import SeedDialog
 from litqeval_gui.gui.screens.screening.simulation import SimulationDialog
 from litqeval_gui.gui.screens.screening.tags import TagBar
@@ -99,7 +105,8 @@ class ScreeningView(KeysWhileShown, ScreeningTarget, OrderingChoice, FullTextDec
                                        reviewer=lambda: self.core.reviewer)
         self.prioritiser.ranked.connect(self._ranked)
         self.prioritiser.busy.connect(lambda _running: self.show_current())
-        self.ranking: Ranking | None = stored_ranking(project, screening.id)
+        self.ranking: Ranking | None = (None if screening.phase == FULL_TEXT
+                                        else stored_ranking(project, screening.id))
         self.writer = QueuedWriter(session, self, self.not_stored,
                                    self._take_in_others)
         self.core = ScreeningSession(project, screening, self.settings.reviewer,
@@ -113,8 +120,12 @@ class ScreeningView(KeysWhileShown, ScreeningTarget, OrderingChoice, FullTextDec
         self.panel_reader.failed.connect(
             lambda exc: show_error(self, "The stopping panel could not be read", exc))
         self.simulation: SimulationDialog | None = None
+        self.states: StateCounts | None = None  # the latest reading of the item states
 
         self.header = QLabel(wordWrap=True)
+        self.single_line = QLabel(
+            "Single screening: a record another reviewer decided is not served to you; "
+            "check a sample with Limit to: Seen by one other reviewer.", wordWrap=True)
         self.record = self.record_pane()  # a click takes the focus, Tab never does
         self.decision_label = QLabel(wordWrap=True)
         self.tag_bar = TagBar(self.remove_tag)
@@ -149,7 +160,20 @@ class ScreeningView(KeysWhileShown, ScreeningTarget, OrderingChoice, FullTextDec
         self.key_map = QLabel(self._key_map_text(), wordWrap=True)
         self.key_map.setStyleSheet("color: palette(placeholder-text)")
         self.add_full_text(decide_row)  # the PDF's keys, not retrieved (gui/.../fulltext.py)
+        if not self.full_text:
+            self._add_ranking(question)
+        self.progress = ProgressPanel(stopping=not self.full_text)
+        self.team_limit = TeamLimit(self)  # limited to conflicts or records one has seen
+        self.history = HistoryList(self.go_to)
+        self._layout(decide_row, (edit_row, move_row), tag_row)
+        self.show_current()
+        self.refresh_panel()
 
+    # -- building ---------------------------------------------------------------------
+    def _add_ranking(self, question: str) -> None:
+        """What a title/abstract screening is ranked and stopped by: the ordering, the
+        cold start's question, retraining, Known relevant…, Simulate… and random
+        sampling (with their Topic-menu actions)."""
         self.ordering = QComboBox(toolTip="How the records are ordered")
         for key, text in ORDERINGS.items():
             self.ordering.addItem(text, key)
@@ -171,20 +195,13 @@ class ScreeningView(KeysWhileShown, ScreeningTarget, OrderingChoice, FullTextDec
         self.retrain_action.triggered.connect(self.start_ranking)
         self._actions += [self.retrain_action]  # Simulate: the Topic menu's own entry
         self.random_phase = RandomPhaseControl(self, self)
-        self._actions.append(self.random_phase.action)
-        self.progress = ProgressPanel()
-        self.team_limit = TeamLimit(self)  # limited to conflicts or records one has seen
-        self.history = HistoryList(self.go_to)
-
-        self.ordering.setCurrentIndex(self.ordering.findData(
-            parameters.get(project, parameters.SCREENING_MODEL) if self.ranking else "list"))
+        self.round_finish = RoundFinishControl(self, self)
+        self._actions += [self.random_phase.action, self.round_finish.action]
+        self.ordering.setCurrentIndex(self.ordering.findData(parameters.get(
+            self.session.project, parameters.SCREENING_MODEL) if self.ranking else "list"))
         self.ordering.currentIndexChanged.connect(self.ordering_changed)
         self.question_edit.editingFinished.connect(self.question_changed)
-        self._layout(decide_row, (edit_row, move_row), tag_row)
-        self.show_current()
-        self.refresh_panel()
 
-    # -- building ---------------------------------------------------------------------
     def _button(self, row: QHBoxLayout, name: str, text: str, key: str, slot) -> None:
         button = QPushButton(text)
         button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Space scrolls, never clicks
@@ -203,12 +220,56 @@ class ScreeningView(KeysWhileShown, ScreeningTarget, OrderingChoice, FullTextDec
 
     def _layout(self, decide_row: QHBoxLayout, tool_rows: tuple[QHBoxLayout, ...],
                 tag_row: QHBoxLayout) -> None:
+        """The record's column and the side's tabs (the progress, or at full text the
+        record's decision and reasons; the history) in a splitter."""
         terms = QFormLayout()
         terms.addRow("Include terms", self.include_edit)
         terms.addRow("Exclude terms", self.exclude_edit)
+        if self.full_text:
+            main, page = self.full_text_columns(decide_row, tool_rows, tag_row, terms)
+            tab, stretch, sizes = "Screening", (1, 0), [880, 400]  # the PDF takes the width
+            edits, others = [self.include_edit, self.exclude_edit], []
+        else:
+            main, page = self._columns(decide_row, tool_rows, tag_row, terms)
+            tab, stretch, sizes = "Progress", (3, 2), [700, 450]
+            edits = [self.include_edit, self.exclude_edit, self.question_edit,
+                     self.retrain_every]
+            others = [self.ordering, self.retrain_button, self.simulate_button,
+                      self.seed_button]
+        scroll = QScrollArea(widgetResizable=True, frameShape=QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(page)  # a low window scrolls the side, never clips it
+        scroll.setMinimumWidth(page.minimumSizeHint().width()
+                               + scroll.verticalScrollBar().sizeHint().width())
+        self.side = QTabWidget()
+        self.side.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.side.addTab(scroll, tab)
+        self.side.addTab(self.history, "History")
+        self.side.currentChanged.connect(lambda _index: self.refresh_history())
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(main)
+        self.splitter.addWidget(self.side)
+        self.splitter.setStretchFactor(0, stretch[0])
+        self.splitter.setStretchFactor(1, stretch[1])
+        self.splitter.setSizes(sizes)
+        self.splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.splitter)
+        for widget in (*edits, *others):
+            widget.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # a click on the background too
+        for edit in edits:
+            edit.installEventFilter(self)
+
+    def _columns(self, decide_row: QHBoxLayout, tool_rows: tuple[QHBoxLayout, ...],
+                 tag_row: QHBoxLayout, terms: QFormLayout) -> tuple[QWidget, QWidget]:
+        """A title/abstract screening's columns: the record with its keys and terms; the
+        ordering, retraining and the stopping panel."""
         main = QWidget()
         left = QVBoxLayout(main)
         left.addWidget(self.header)
+        left.addWidget(self.single_line)
         left.addWidget(self.record, 1)
         left.addWidget(self.decision_label)
         left.addLayout(tag_row)
@@ -235,35 +296,7 @@ class ScreeningView(KeysWhileShown, ScreeningTarget, OrderingChoice, FullTextDec
         side = QVBoxLayout(progress_tab)
         side.addLayout(controls)
         side.addWidget(self.progress, 1)
-        scroll = QScrollArea(widgetResizable=True, frameShape=QFrame.Shape.NoFrame)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setWidget(progress_tab)  # a low window scrolls the rules, never clips them
-        scroll.setMinimumWidth(progress_tab.minimumSizeHint().width()
-                               + scroll.verticalScrollBar().sizeHint().width())
-        self.side = QTabWidget()
-        self.side.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.side.addTab(scroll, "Progress")
-        self.side.addTab(self.history, "History")
-        self.side.currentChanged.connect(lambda _index: self.refresh_history())
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(main)
-        self.splitter.addWidget(self.side)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)
-        self.splitter.setSizes([700, 450])
-        self.splitter.setChildrenCollapsible(False)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.splitter)
-        for widget in (self.ordering, self.question_edit, self.retrain_every,
-                       self.retrain_button, self.simulate_button, self.seed_button,
-                       self.include_edit,
-                       self.exclude_edit):
-            widget.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
-        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # a click on the background too
-        for edit in (self.include_edit, self.exclude_edit, self.question_edit,
-                     self.retrain_every):
-            edit.installEventFilter(self)
+        return main, progress_tab
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 — Qt override
         """Enter or Escape in a text field hands the focus back to the record, where the
@@ -290,16 +323,27 @@ class ScreeningView(KeysWhileShown, ScreeningTarget, OrderingChoice, FullTextDec
     def screen_actions(self) -> list[QAction]:
         return self._actions
 
+    def _kept_splitters(self) -> dict[str, QSplitter]:
+        """The splitters whose sizes the settings keep, by name: a full-text screening's
+        own (a narrower side, the record's details over its PDF)."""
+        if not self.full_text:
+            return {self.key: self.splitter}
+        return {f"{self.key}.full_text": self.splitter,
+                f"{self.key}.full_text.pdf": self.record.splitter}
+
     def save_state(self, settings: Settings) -> None:
-        settings.set_splitter_sizes(self.key, self.splitter.sizes())
+        for name, splitter in self._kept_splitters().items():
+            settings.set_splitter_sizes(name, splitter.sizes())
 
     def restore_state(self, settings: Settings) -> None:
         self.settings = settings
-        self.core.reviewer = settings.reviewer or self.core.reviewer
-        sizes = settings.splitter_sizes(self.key)
-        if sizes:
-            self.splitter.setSizes(sizes)
-        self.splitter.splitterMoved.connect(lambda *_: self.save_state(settings))
+        if settings.reviewer:  # the window's (a switch since these were read, say)
+            self.reviewer_changed(settings.reviewer)
+        for name, splitter in self._kept_splitters().items():
+            sizes = settings.splitter_sizes(name)
+            if sizes:
+                splitter.setSizes(sizes)
+            splitter.splitterMoved.connect(lambda *_: self.save_state(settings))
 
     def project_changed(self, changes: Changes, initiator: object) -> None:
         """Gone with its topic; after decisions commit, the stopping panel is read again
@@ -310,6 +354,22 @@ class ScreeningView(KeysWhileShown, ScreeningTarget, OrderingChoice, FullTextDec
         if changes.decisions and not self.target_gone:
             self.writer.decisions_changed(initiator)
             self.refresh_panel()
+
+    def reviewer_changed(self, reviewer: str) -> None:
+        """Screen as ``reviewer`` (File ▸ Switch Reviewer…): decisions made from now on
+        carry the name; once the screen's queued writes have committed, the screening is
+        read again as they see it (a blind screening: their own decisions)."""
+        if reviewer != self.core.reviewer:
+            self.core.reviewer = reviewer
+            self.writer.when_idle(self._read_as_reviewer)
+
+    def _read_as_reviewer(self) -> None:
+        core = self.core
+        core.known_tags = store.tags_used(self.session.project, self.screening.id,
+                                          core.reviewer)
+        core.reload(core.requested)
+        self.team_limit.start()  # its work list as they see it; shows the record
+        self.refresh_panel()
 
     # -- state ------------------------------------------------------------------------------
     def _take_in_others(self) -> None:
@@ -335,16 +395,16 @@ class ScreeningView(KeysWhileShown, ScreeningTarget, OrderingChoice, FullTextDec
         core = self.core
         record_id = core.shown
         screened, total = core.screened, self.screening.size
-        self.progress.show_counts(screened, total, Counter(core.labels.values()),
-                                  self.counted_labels)
-        ordering = self.core.queue.ordering
-        self.progress.show_ordering(ordering, self.prioritiser.running,
-                                    self.ranking.trust if self.ranking and
-                                    ordering.name == "model" else None)
+        self.progress.show_counts(screened, total, self.label_counts(), self.counted_labels)
+        if self.full_text:
+            self.show_reasons()
+        else:
+            self._show_ranking()
         for name in ("undo", "back"):
             self.buttons[name].setEnabled(bool(core.order))
         self.buttons["forward"].setEnabled(core.back_at is not None)
-        self.random_phase.refresh()
+        self.team_limit.show_mode()
+        self.single_line.setVisible(core.single_screening and not core.screening.blind)
         if record_id is None:
             self.record.clear()
             self.header.setText("<b>Every record of this screening is decided.</b> "
@@ -374,6 +434,14 @@ class ScreeningView(KeysWhileShown, ScreeningTarget, OrderingChoice, FullTextDec
         self.decision_label.setText(decision_text(label, decided, core.reviewer,
                                                   core.note_of(record_id)))
 
+    def _show_ranking(self) -> None:
+        """The ordering (retraining, the model's trust) and the random phase's control."""
+        ordering = self.core.queue.ordering
+        self.progress.show_ordering(ordering, self.prioritiser.running,
+                                    self.ranking.trust if self.ranking and
+                                    ordering.name == "model" else None)
+        self.random_phase.refresh()
+
     def _where(self, record_id: int, number: int, of: int) -> str:
         """" · list order", and the record's rank in that order only where it differs
         from the counter ``number`` of ``of`` (e.g. a record pinned in a prioritised
@@ -386,14 +454,40 @@ class ScreeningView(KeysWhileShown, ScreeningTarget, OrderingChoice, FullTextDec
             f", which ranks it {place[0]:,} of {place[1]:,}"
         return f" · {queue.ordering.name.split(':')[0]} order{shown}"
 
+    def label_counts(self) -> Mapping[str, int]:
+        """Records per final decision and in conflict: the latest reading of the item
+        states (:mod:`~litqeval_gui.core.screening.state`, what the exports and PRISMA
+        count) once it has read every decision on screen, else the screen's own (the
+        same until reviewers disagree or a conflict is resolved)."""
+        states = self.states
+        if states is not None and states.screened == self.core.screened:
+            return states.states
+        return Counter(self.core.labels.values())
+
+    def show_states(self, states: StateCounts | None) -> None:
+        """A new reading of the item states: the counts show it."""
+        self.states = states
+        self.progress.show_counts(self.core.screened, self.screening.size,
+                                  self.label_counts(), self.counted_labels)
+
     def refresh_panel(self) -> None:
         """Ask for each rule's verdict and the recall curve from the committed decisions;
-        they are read in the background and shown by :meth:`show_panel`."""
-        self.panel_reader.request()
+        they are read in the background and shown by :meth:`show_panel`. A full-text
+        screening has no stopping panel: its history is shown again at once."""
+        if self.full_text:
+            self.show_states(state_counts(self.session.project, self.screening,
+                                          self.core.reviewer or None))
+            self.late_records.refresh()
+            self.refresh_history()
+        else:
+            self.panel_reader.request()
 
     def show_panel(self, panel: Panel) -> None:
         self.progress.show_panel(panel)
         self.random_phase.show_advice(panel)
+        self.round_finish.show_panel(panel)
+        self.progress.show_finished(self.round_finish.status)
+        self.show_states(panel.counts)
         self.refresh_history()
 
     def refresh_history(self) -> None:
@@ -450,11 +544,18 @@ class ScreeningView(KeysWhileShown, ScreeningTarget, OrderingChoice, FullTextDec
         return self.screening.name, lambda: decided_records(self.session.project,
                                                             self.screening)[0]
 
-    def export_writer(self, target: Path, fmt: str) -> int:
+    def export_options(self, parent: QWidget) -> dict[str, list[str]] | None:
+        """Asked before the file: which decisions to export (:mod:`.export_filter`), as
+        :meth:`export_writer`'s keywords; None when cancelled."""
+        labels = ask_labels(self.screening, parent)
+        return None if labels is None else {"labels": labels}
+
+    def export_writer(self, target: Path, fmt: str, labels: list[str] | None = None) -> int:
         """The records with their decision columns (CSV, XLSX; see core.screening.export),
-        as the reviewer reads them (a blind screening: their own decisions only)."""
+        as the reviewer reads them (a blind screening: their own decisions only); only
+        those whose decision is one of ``labels``, when given."""
         return export_screening(self.session.project, self.screening, target, fmt,
-                                reviewer=self.core.reviewer)
+                                labels=labels, reviewer=self.core.reviewer)
 
     def closeEvent(self, event) -> None:  # noqa: N802 — Qt override
         self.prioritiser.stop()  # a ranking arriving later is dropped
