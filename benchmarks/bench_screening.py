@@ -40,10 +40,10 @@ from litqeval_gui.core.projectfile.project import Project  # noqa: E402
 from litqeval_gui.core.projectfile.writes import WritePath  # noqa: E402
 from litqeval_gui.core.records import ingest  # noqa: E402
 from litqeval_gui.core.screening import store  # noqa: E402
-from litqeval_gui.core.screening.features import screening_features  # noqa: E402
-from litqeval_gui.core.screening.models import classifier  # noqa: E402
-from litqeval_gui.core.screening.queue import random_order  # noqa: E402
-from litqeval_gui.core.screening.retrain import retrain  # noqa: E402
+from litqeval_gui.core.screening.ranking.features import screening_features  # noqa: E402
+from litqeval_gui.core.screening.ranking.models import classifier  # noqa: E402
+from litqeval_gui.core.screening.ranking.queue import random_order  # noqa: E402
+from litqeval_gui.core.screening.ranking.retrain import retrain  # noqa: E402
 from litqeval_gui.core.screening.session import ScreeningSession  # noqa: E402
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000

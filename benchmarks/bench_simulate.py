@@ -42,11 +42,11 @@ from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import ingest
 from litqeval_gui.core.records.queries import RecordFilter
 from litqeval_gui.core.records.rows import SELECT_CONTENT, record_from_row
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.features import build_features
-from litqeval_gui.core.screening.models import MODELS
-from litqeval_gui.core.screening.panel import RECOMMENDED
-from litqeval_gui.core.screening.simulate import simulate
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.ranking.features import build_features
+from litqeval_gui.core.screening.ranking.models import MODELS
+from litqeval_gui.core.screening.simulation.simulate import simulate
+from litqeval_gui.core.screening.stopping.panel import RECOMMENDED
 from litqeval_gui.metrics.screening_effort import effort
 
 DEFAULT_MODEL = "logistic"

@@ -12,7 +12,7 @@ after the last relevant record). Named so, ASReview 3 builds each part with its 
 (the tuned ELAS settings come only with ``--ai``): TfidfVectorizer() (single words, no
 stop words), MultinomialNB(alpha=1) or LogisticRegression() (C = 1, lbfgs), balanced
 sample weights (ratio 1) and one record per query, retraining after every record. We
-import the CSV into a project and run :func:`~litqeval_gui.core.screening.simulate.simulate`
+import the CSV into a project and run :func:`~litqeval_gui.core.screening.simulation.simulate.simulate`
 (import + features + simulation timed, as ASReview's wall time covers reading the file
 and its features). Printed per seed and as means: wall time of each and the ratio
 (goal: ours at least 3× faster), and WSS@95 of each (goal: ours ≥ ASReview's − 0.02),
@@ -53,9 +53,9 @@ from litqeval_gui.core.records import ingest  # noqa: E402
 from litqeval_gui.core.records.queries import RecordFilter  # noqa: E402
 from litqeval_gui.core.records.rows import SELECT_CONTENT, record_from_row  # noqa: E402
 from litqeval_gui.core.screening import store  # noqa: E402
-from litqeval_gui.core.screening.features import build_features  # noqa: E402
-from litqeval_gui.core.screening.known import parse_label  # noqa: E402
-from litqeval_gui.core.screening.simulate import simulate  # noqa: E402
+from litqeval_gui.core.screening.ranking.features import build_features  # noqa: E402
+from litqeval_gui.core.screening.ranking.known import parse_label  # noqa: E402
+from litqeval_gui.core.screening.simulation.simulate import simulate  # noqa: E402
 from litqeval_gui.metrics.screening_effort import wss_insights  # noqa: E402
 from litqeval_gui.metrics.tar import tar_at_recall  # noqa: E402
 from tests.support.screening import labelled_records  # noqa: E402

@@ -33,7 +33,7 @@ from support import figure, load_average  # noqa: E402
 from litqeval_gui.core.jobs import run_job  # noqa: E402
 from litqeval_gui.core.projectfile.project import Project  # noqa: E402
 from litqeval_gui.core.screening import store, team  # noqa: E402
-from litqeval_gui.core.screening.exchange import export_decisions, merge_decisions  # noqa: E402
+from litqeval_gui.core.screening.reviewers.exchange import export_decisions, merge_decisions  # noqa: E402
 from tests.support.screening import screening_project  # noqa: E402
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000

@@ -39,14 +39,14 @@ from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import queries
 from litqeval_gui.core.records.attachments import attach_file, files_folder
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening import team as team_store
-from litqeval_gui.core.screening.features import screening_features
-from litqeval_gui.core.screening.finishing import finish_round_op
 from litqeval_gui.core.screening.fulltext import create_fulltext_screening
-from litqeval_gui.core.screening.known import core_labels
-from litqeval_gui.core.screening.retrain import retrain
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.ranking.features import screening_features
+from litqeval_gui.core.screening.ranking.known import core_labels
+from litqeval_gui.core.screening.ranking.retrain import retrain
+from litqeval_gui.core.screening.reviewers import team as team_store
 from litqeval_gui.core.screening.session import ScreeningSession
+from litqeval_gui.core.screening.stopping.finishing import finish_round_op
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: the PDFs
 from tests.support.fulltext_pdfs import write_pdf  # noqa: E402

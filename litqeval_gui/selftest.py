@@ -201,7 +201,7 @@ def advance_pool(run: SelfTest) -> str:
     """A pool of the TREC run advances one depth: its record goes to the pool's screening,
     is judged there, and the pool's state read back after reopening shows depth 1 judged."""
     from litqeval_gui.core.pooling import state, store
-    from litqeval_gui.core.screening import store as screening_store
+    from litqeval_gui.core.screening.log import store as screening_store
     from litqeval_gui.core.screening.session import ScreeningSession
 
     project = run.open_project()
@@ -233,7 +233,7 @@ def reopen_project(run: SelfTest) -> str:
 def screen_and_undo(run: SelfTest) -> str:
     """A screening decision and its undo are both in the event log after reopening, and
     the record is undecided again (issue 14 §7)."""
-    from litqeval_gui.core.screening import store
+    from litqeval_gui.core.screening.log import store
     from litqeval_gui.core.screening.session import ScreeningSession
 
     project = run.open_project()

@@ -10,7 +10,7 @@ import pytest
 from litqeval_gui.cli import main
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.attachments import attachment, files_folder
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 from tests.support.fulltext_pdfs import damaged_pdf, write_pdf
 from tests.support.prisma import build_review
 

@@ -5,7 +5,7 @@ import json
 from litqeval_gui.cli import main
 from litqeval_gui.core.pooling import store
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store as screening_store
+from litqeval_gui.core.screening.log import store as screening_store
 from tests.support.pooling import pool_project, two_run_layers
 
 

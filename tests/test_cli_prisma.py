@@ -12,7 +12,7 @@ import pytest
 from litqeval_gui.cli import main
 from litqeval_gui.cli import prisma as command
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 from tests.support.prisma import build_review
 from tests.support.prisma_rounds import ROUND_1, ROUND_2, build_two_rounds
 

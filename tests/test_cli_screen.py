@@ -7,10 +7,10 @@ import json
 from litqeval_gui.cli import main
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.features import screening_features
-from litqeval_gui.core.screening.queue import random_order
-from litqeval_gui.core.screening.retrain import retrain, stored_ranking
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.ranking.features import screening_features
+from litqeval_gui.core.screening.ranking.queue import random_order
+from litqeval_gui.core.screening.ranking.retrain import retrain, stored_ranking
 from tests.support.screening import labelled_records, screening_project, write_labelled_csv
 
 
@@ -56,7 +56,7 @@ def test_a_screening_made_decided_and_read_from_the_command_line(tmp_path, capsy
     code, out, _ = run(capsys, "screen-status", path, "--topic", "T", "--screening", "S",
                        "--json")
     status = json.loads(out)
-    # a maybe goes on to the next phase: it counts as relevant (core/screening/labels.py)
+    # a maybe goes on to the next phase: it counts as relevant (core/screening/log/labels.py)
     assert code == 0 and (status["records"], status["screened"], status["relevant"]) == (12, 3, 2)
     assert status["labels"] == {"include": 1, "exclude": 1, "maybe": 1}
     assert status["stopping"] and all(not rule["stop"] for rule in status["stopping"])

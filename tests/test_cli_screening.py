@@ -11,7 +11,7 @@ from litqeval_gui.cli import main
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import exporting, ingest
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 from litqeval_gui.metrics.screening_effort import wss_insights
 from litqeval_gui.metrics.stopping import RULES
 from litqeval_gui.metrics.tar import tar_at_recall

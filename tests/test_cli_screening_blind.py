@@ -8,7 +8,7 @@ import json
 
 from litqeval_gui.cli import main
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 from tests.support.screening import screening_project
 
 

@@ -9,9 +9,9 @@ from litqeval_gui.cli import main
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.pooling import store
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store as screening_store
-from litqeval_gui.core.screening.features import build_features
-from litqeval_gui.core.screening.retrain import retrain
+from litqeval_gui.core.screening.log import store as screening_store
+from litqeval_gui.core.screening.ranking.features import build_features
+from litqeval_gui.core.screening.ranking.retrain import retrain
 from litqeval_gui.core.screening.session import ScreeningSession
 from tests.support.pooling import pool_project, two_run_layers
 from tests.support.screening import screening_project

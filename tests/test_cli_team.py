@@ -9,7 +9,8 @@ from sklearn.metrics import cohen_kappa_score
 
 from litqeval_gui.cli import main
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store, team
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.reviewers import team
 from tests.support.screening import screening_project
 
 ADA = ["include", "include", "exclude", "exclude", "exclude", "include"]

@@ -15,14 +15,15 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.reviewers import REVIEWER_ENV
 from litqeval_gui.core.records import queries
-from litqeval_gui.core.screening import decision_rows, store, team
-from litqeval_gui.core.screening.finishing import finishes
 from litqeval_gui.core.screening.fulltext import DEFAULT_REASONS, create_fulltext_screening
-from litqeval_gui.core.screening.labels import GRADED, IEM, label_text, phase_labels
-from litqeval_gui.core.screening.panel import screening_panel
-from litqeval_gui.core.screening.retrain import stored_ranking
+from litqeval_gui.core.screening.log import decision_rows, store
+from litqeval_gui.core.screening.log.labels import GRADED, IEM, label_text, phase_labels
+from litqeval_gui.core.screening.ranking.retrain import stored_ranking
+from litqeval_gui.core.screening.reviewers import team
 from litqeval_gui.core.screening.session import ScreeningSession
-from litqeval_gui.core.screening.updates import round_counts
+from litqeval_gui.core.screening.stopping.finishing import finishes
+from litqeval_gui.core.screening.stopping.panel import screening_panel
+from litqeval_gui.core.screening.stopping.updates import round_counts
 
 SCHEMES = {"include-exclude": IEM, "graded": GRADED}
 

@@ -14,13 +14,13 @@ from litqeval_gui.cli.screen import REVIEWER_ENV, _reviewer
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.records.queries import find_list
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.features_apart import features_apart
-from litqeval_gui.core.screening.finishing import finish_round_op
 from litqeval_gui.core.screening.fulltext import add_late_op
-from litqeval_gui.core.screening.phases import new_seed, start_random_op
-from litqeval_gui.core.screening.retrain import has_ranking, retrain
-from litqeval_gui.core.screening.updates import add_update
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.ranking.features_apart import features_apart
+from litqeval_gui.core.screening.ranking.retrain import has_ranking, retrain
+from litqeval_gui.core.screening.stopping.finishing import finish_round_op
+from litqeval_gui.core.screening.stopping.phases import new_seed, start_random_op
+from litqeval_gui.core.screening.stopping.updates import add_update
 
 
 def cmd_screen_random(args: argparse.Namespace) -> None:

@@ -17,11 +17,12 @@ from litqeval_gui.core.projectfile.parameters import COUNT
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import exporting
 from litqeval_gui.core.records.queries import RecordFilter, find_list
-from litqeval_gui.core.screening import known, store
 from litqeval_gui.core.screening.export import export_screening
-from litqeval_gui.core.screening.features import TFIDF, build_features
-from litqeval_gui.core.screening.models import MODELS
-from litqeval_gui.core.screening.simulate import recall_band, simulate
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.ranking import known
+from litqeval_gui.core.screening.ranking.features import TFIDF, build_features
+from litqeval_gui.core.screening.ranking.models import MODELS
+from litqeval_gui.core.screening.simulation.simulate import recall_band, simulate
 
 
 def _reader(args: argparse.Namespace) -> str | None:

@@ -1,6 +1,6 @@
 """Team screening offline (issue 25): screen-export-decisions, merge, conflicts,
 agreement, screen-resolve, screen-unblind, screen-settings (dual or single screening) — over
-:mod:`litqeval_gui.core.screening.exchange`, ``team`` and ``store``."""
+:mod:`litqeval_gui.core.screening.reviewers.exchange`, ``team`` and ``store``."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from litqeval_gui.cli.common import Command, TextProgress, emit, open_for_writin
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store, team
-from litqeval_gui.core.screening.exchange import export_decisions, merge_decisions
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.reviewers import team
+from litqeval_gui.core.screening.reviewers.exchange import export_decisions, merge_decisions
 
 
 def cmd_export_decisions(args: argparse.Namespace) -> None:

@@ -44,8 +44,8 @@ from litqeval_gui.core.records.exporting import export_records
 from litqeval_gui.core.records.ingest import import_file
 from litqeval_gui.core.records.linkage import LinkItem, LinkSettings, find_links
 from litqeval_gui.core.records.model import Record, normalise_title
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.store import Screening
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.store import Screening
 from litqeval_gui.resources import resource
 
 TOPIC_FILES = ("polyp_detection.json", "soil_carbon.json", "misinformation.json")

@@ -1,10 +1,10 @@
 """File ▸ Export My Decisions… and File ▸ Merge Decisions… (issue 25 §2), over
-:mod:`litqeval_gui.core.screening.exchange`.
+:mod:`litqeval_gui.core.screening.reviewers.exchange`.
 
 Export writes the reviewer of the settings' events of one screening (the one shown, else
 one of the sidebar's topic) to a decisions file. Merge takes a colleague's decisions
 file or a copy of the whole project and runs
-:func:`~litqeval_gui.core.screening.exchange.merge_decisions` as a job on the session
+:func:`~litqeval_gui.core.screening.reviewers.exchange.merge_decisions` as a job on the session
 (progress in the status bar); it ends in a report of what was added, already present,
 not matched (with examples) and the conflicts it brought, or in one line saying why
 nothing changed (a foreign or damaged file).
@@ -18,8 +18,12 @@ from typing import Any
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.screening.exchange import MergeReport, export_decisions, merge_decisions
-from litqeval_gui.core.screening.store import Screening
+from litqeval_gui.core.screening.log.store import Screening
+from litqeval_gui.core.screening.reviewers.exchange import (
+    MergeReport,
+    export_decisions,
+    merge_decisions,
+)
 from litqeval_gui.gui.jobs import JobHandle
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.screens.conflicts import pick_screening

@@ -14,8 +14,8 @@ from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import copying
 from litqeval_gui.core.records.copying import copy_project
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.exchange import merge_decisions
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.reviewers.exchange import merge_decisions
 from tests.support.screening import screening_project
 
 LABELS = ("include", "exclude")

@@ -148,7 +148,7 @@ def test_renaming_onto_a_taken_or_empty_name_is_refused(project):
 
 def _screen_two(p):
     """A screening over list scopus of T with two decisions (one changed, so 3 events)."""
-    from litqeval_gui.core.screening import store
+    from litqeval_gui.core.screening.log import store
 
     screening = store.create_screening(p, "T", "S", ["scopus"])
     first, second = store.items(p, screening.id)[:2]

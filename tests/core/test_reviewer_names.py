@@ -3,7 +3,7 @@ sorted; a resolution's "consensus" is no reviewer."""
 
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.reviewers import reviewer_names
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.session import ScreeningSession
 from tests.support.screening import screening_project
 

@@ -71,7 +71,7 @@ def test_a_records_screening_events_go_with_it(tmp_path, small_files):
     record deleted takes its events, undo included; deleting the list says decisions
     changed. Before, only core/manage deleted them by hand, and a plain delete left them."""
     from litqeval_gui.core.records import lists
-    from litqeval_gui.core.screening import store
+    from litqeval_gui.core.screening.log import store
     from litqeval_gui.core.screening.session import ScreeningSession
 
     core, results = small_files

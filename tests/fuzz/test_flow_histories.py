@@ -27,18 +27,19 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.model import Record
 from litqeval_gui.core.records.queries import RecordFilter, find_list
-from litqeval_gui.core.screening import state, store
+from litqeval_gui.core.screening import state
 from litqeval_gui.core.screening.export import decided_records
-from litqeval_gui.core.screening.finishing import finish_round_op
 from litqeval_gui.core.screening.fulltext import (
     DEFAULT_REASONS,
     add_late_op,
     create_fulltext_screening,
 )
-from litqeval_gui.core.screening.panel import screening_panel
-from litqeval_gui.core.screening.prisma import Flow, prisma_counts, prisma_flow
-from litqeval_gui.core.screening.prisma_entered import Entered, entered_op
-from litqeval_gui.core.screening.updates import add_update
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.prisma.entered import Entered, entered_op
+from litqeval_gui.core.screening.prisma.flow import Flow, prisma_counts, prisma_flow
+from litqeval_gui.core.screening.stopping.finishing import finish_round_op
+from litqeval_gui.core.screening.stopping.panel import screening_panel
+from litqeval_gui.core.screening.stopping.updates import add_update
 from tests.fuzz.support import COUNTS, examples
 from tests.support.prisma import import_list
 from tests.support.synthetic import topic_records

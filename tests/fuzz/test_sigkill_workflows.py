@@ -48,7 +48,7 @@ from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.pooling import store as pool_store
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import ingest
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 from tests.fuzz.support import COUNTS, FIGURES, scale
 from tests.fuzz.test_fuzz_importers import consistent
 from tests.support import pooling
@@ -94,7 +94,7 @@ CLI = REPORTING + textwrap.dedent("""
 # advances the pool while nothing waits, as `pool-advance --while-judged` does
 POOLER = REPORTING + textwrap.dedent("""
     from litqeval_gui.core.pooling import store
-    from litqeval_gui.core.screening import store as screening_store
+    from litqeval_gui.core.screening.log import store as screening_store
 
     project = Project.open(sys.argv[1])
     say("started")

@@ -110,7 +110,7 @@ def made(tmp_path):
     """A project with topic T, list L (60 records, 12 relevant) and screening S of L, and
     the reviewer "Ann" in the settings; (path, labels)."""
     from litqeval_gui.core.projectfile.project import Project
-    from litqeval_gui.core.screening import store
+    from litqeval_gui.core.screening.log import store
     from litqeval_gui.gui.settings import Settings
     from tests.support.screening import screening_project
 

@@ -1,7 +1,7 @@
 """Closing a project while a screen behind the current tab is stale: removing the tabs
 must not show it (it would refresh from the closed project; PySide crashed on that)."""
 
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 
 
 def test_closing_the_project_never_refreshes_a_stale_screen(window, made, qtbot):

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication, QGroupBox, QLabel, QPushButton, QWid
 
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.attachments import attach_file
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 from litqeval_gui.gui.plots.curves import RecallCurvePlot
 from litqeval_gui.gui.screens.screening.view import ScreeningView
 from litqeval_gui.gui.settings import Settings

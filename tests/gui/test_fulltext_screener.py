@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.attachments import attach_file, attachment
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 from litqeval_gui.gui.reason_picker import ReasonPicker
 from litqeval_gui.gui.screens.screening.fulltext import FullTextPane
 from litqeval_gui.gui.screens.screening.record import RecordPane

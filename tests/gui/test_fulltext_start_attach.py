@@ -16,7 +16,8 @@ from litqeval_gui.core.records.attachments import (
     attachment,
     candidates,
 )
-from litqeval_gui.core.screening import fulltext, store
+from litqeval_gui.core.screening import fulltext
+from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.session import ScreeningSession, write_now
 from litqeval_gui.gui.reason_picker import ReasonPicker
 from litqeval_gui.gui.screens.screening import fulltext as fulltext_screen

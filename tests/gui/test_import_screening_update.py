@@ -7,10 +7,11 @@ from PySide6.QtCore import Qt
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import ingest
-from litqeval_gui.core.screening import phases, store
-from litqeval_gui.core.screening.features import screening_features
-from litqeval_gui.core.screening.retrain import retrain, stored_ranking
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.ranking.features import screening_features
+from litqeval_gui.core.screening.ranking.retrain import retrain, stored_ranking
 from litqeval_gui.core.screening.session import ScreeningSession
+from litqeval_gui.core.screening.stopping import phases
 from litqeval_gui.gui.import_wizard.state import WizardState
 from litqeval_gui.gui.import_wizard.summary import SummaryPage
 from litqeval_gui.gui.session import ProjectSession

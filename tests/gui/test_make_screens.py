@@ -11,9 +11,10 @@ from PySide6.QtGui import QColor, QImage
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.attachments import attachment
 from litqeval_gui.core.records.pdf_match import pdf_text
-from litqeval_gui.core.screening import store, team
-from litqeval_gui.core.screening.finishing import finishes
-from litqeval_gui.core.screening.prisma import prisma_counts
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.prisma.flow import prisma_counts
+from litqeval_gui.core.screening.reviewers import team
+from litqeval_gui.core.screening.stopping.finishing import finishes
 from litqeval_gui.gui.screens.screening.record import INCLUDE_COLOUR
 from litqeval_gui.gui.settings import ENV_DIR
 

@@ -2,7 +2,7 @@
 and follows decisions as they are made."""
 
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.session import ScreeningSession
 from tests.support.topics import TOPIC, build_topic
 

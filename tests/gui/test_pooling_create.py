@@ -15,7 +15,7 @@ from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.pooling import store
 from litqeval_gui.core.pooling.runs import cosine_ranking
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store as screening_store
+from litqeval_gui.core.screening.log import store as screening_store
 from litqeval_gui.gui.screens.pooling import PoolingView
 from litqeval_gui.gui.screens.pooling.create import CreatePoolDialog
 from litqeval_gui.gui.session import ProjectSession

@@ -7,7 +7,7 @@ import pytest
 
 from litqeval_gui.core.pooling import store
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store as screening_store
+from litqeval_gui.core.screening.log import store as screening_store
 from litqeval_gui.core.screening.session import ScreeningSession
 from litqeval_gui.gui.screen_registry import SCREENS
 from litqeval_gui.gui.screens.pooling import PoolingView

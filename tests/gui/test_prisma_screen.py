@@ -9,8 +9,8 @@ from PySide6.QtGui import QImage
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.prisma_svg import counted_lines
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.prisma.diagram import counted_lines
 from litqeval_gui.gui.screens.prisma import PrismaView
 from litqeval_gui.gui.screens.prisma.render import PNG_SCALE, save_diagram
 from litqeval_gui.gui.session import ProjectSession

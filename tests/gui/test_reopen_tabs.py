@@ -10,7 +10,7 @@ import pytest
 from litqeval_gui.core.pooling import store as pool_store
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import lists, queries
-from litqeval_gui.core.screening import store as screening_store
+from litqeval_gui.core.screening.log import store as screening_store
 from litqeval_gui.gui.main_window import MainWindow
 from litqeval_gui.gui.screen_registry import SCREENS
 from litqeval_gui.gui.settings import Settings

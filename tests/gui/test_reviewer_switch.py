@@ -7,7 +7,7 @@ reviewer without changing the saved one."""
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.session import ScreeningSession
 from litqeval_gui.gui.reviewer_switch import SwitchReviewerDialog
 from litqeval_gui.gui.settings import Settings

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from litqeval_gui.core.projectfile.changes import NOTHING
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 
 
 def test_save_a_copy_holds_every_decision_queued_before_it(window, made, qtbot, tmp_path,

@@ -4,7 +4,7 @@ closes when the topic is deleted; the window's topic entries come from the regis
 import pytest
 
 from litqeval_gui.core.records import lists, queries
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 from litqeval_gui.gui.screen_registry import SCREENS, topic_screens
 from litqeval_gui.gui.screens import TopicTarget
 from litqeval_gui.gui.screens import screening as screening_screens

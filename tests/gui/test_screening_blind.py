@@ -2,7 +2,7 @@
 stopping panel and the model's training labels leave a colleague's out."""
 
 from litqeval_gui.core.jobs import NEVER, run_job
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.session import ScreeningSession
 from litqeval_gui.gui.screens.screening.ranking import ranking_job
 from litqeval_gui.gui.screens.screening.view import ScreeningView

@@ -7,8 +7,8 @@ import csv
 
 from PySide6.QtWidgets import QDialog, QFileDialog
 
-from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.export import AUDIT_COLUMNS
+from litqeval_gui.core.screening.log import store
 from litqeval_gui.gui.screens.screening.export_filter import ExportFilterDialog
 from tests.support.screening_screen import settle
 

@@ -3,7 +3,7 @@ the open screener: it reads them in once its own queued writes have committed.""
 
 from PySide6.QtCore import Qt
 
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.session import ScreeningSession
 from tests.support.screening_screen import screening_view, settle
 

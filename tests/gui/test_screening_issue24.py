@@ -9,7 +9,7 @@ import csv
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication, QInputDialog
 
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 from litqeval_gui.gui.screens.screening.view import ScreeningView
 from tests.support.screening_screen import logged_events, screening_view, settle
 
@@ -72,7 +72,7 @@ def test_the_counts_name_each_label(qtbot, session):
 
 
 def test_stepping_back_counts_decisions_not_a_queue_position(qtbot, session):
-    from litqeval_gui.core.screening.queue import random_order
+    from litqeval_gui.core.screening.ranking.queue import random_order
 
     view = screening_view(qtbot, session)
     for key in (Qt.Key.Key_E, Qt.Key.Key_E, Qt.Key.Key_I):

@@ -9,11 +9,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from litqeval_gui.cli.screen import status
-from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.export import decided_records
-from litqeval_gui.core.screening.finishing import finishes
 from litqeval_gui.core.screening.fulltext import create_fulltext_screening
-from litqeval_gui.core.screening.prisma import prisma_counts
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.prisma.flow import prisma_counts
+from litqeval_gui.core.screening.stopping.finishing import finishes
 from litqeval_gui.gui.screens.screening.view import ScreeningView
 from tests.support.screening_screen import screening_view, settle
 

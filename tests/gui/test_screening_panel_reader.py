@@ -7,7 +7,8 @@ import time
 
 from PySide6.QtCore import Qt
 
-from litqeval_gui.core.screening import panel, store
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.stopping import panel
 from litqeval_gui.gui.screens.screening import panel_reader
 from litqeval_gui.gui.screens.screening.panel_reader import PanelReader
 from tests.support.screening_screen import curve_points, screening_view, settle

@@ -1,6 +1,6 @@
 """The stopping panel shows the recall estimate and marks the recommended rule."""
 
-from litqeval_gui.core.screening.panel import default_rules, panel
+from litqeval_gui.core.screening.stopping.panel import default_rules, panel
 from litqeval_gui.gui.screens.screening.progress import ProgressPanel
 from litqeval_gui.metrics.stopping import RandomSampleStop
 

@@ -5,8 +5,9 @@ stopping panel shows the phase, the random-sample test's numbers and the estimat
 from PySide6.QtWidgets import QMessageBox
 
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import phases, store
-from litqeval_gui.core.screening.queue import random_order
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.ranking.queue import random_order
+from litqeval_gui.core.screening.stopping import phases
 from litqeval_gui.gui.screens.screening.random_phase import ADVISED, BUTTON
 from litqeval_gui.gui.screens.screening.view import ScreeningView
 from tests.support.screening_screen import logged_events, screening_view, settle
@@ -71,7 +72,7 @@ def test_switching_serves_the_seeded_order_and_the_panel_reads_the_sample(
 def test_the_button_says_when_the_switch_is_advised(qtbot, session, made):
     view = screening_view(qtbot, session)
     assert view.random_phase.button.text() == BUTTON
-    from litqeval_gui.core.screening.panel import default_rules, panel
+    from litqeval_gui.core.screening.stopping.panel import default_rules, panel
     view.show_panel(panel([1] * 40 + [0] * 300, 1000, default_rules()))
     assert view.random_phase.button.text() == ADVISED
 
@@ -105,7 +106,7 @@ def test_an_open_screener_takes_in_a_search_update_as_round_two(qtbot, made, tmp
     from litqeval_gui.core.jobs import run_job
     from litqeval_gui.core.records import ingest
     from litqeval_gui.core.records.queries import find_list
-    from litqeval_gui.core.screening.updates import add_update_op
+    from litqeval_gui.core.screening.stopping.updates import add_update_op
     from litqeval_gui.gui.session import ProjectSession
     from tests.gui.themed import shoot_both
     from tests.support.screening import labelled_records, write_labelled_csv

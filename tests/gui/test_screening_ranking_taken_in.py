@@ -5,8 +5,8 @@ ordering's index the job built."""
 
 from PySide6.QtCore import Qt
 
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.retrain import stored_ranking
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.ranking.retrain import stored_ranking
 from tests.support.screening_screen import screening_view, settle
 
 

@@ -9,8 +9,8 @@ from PySide6.QtWidgets import QApplication, QInputDialog
 from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.queries import record_detail
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.retrain import stored_ranking
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.ranking.retrain import stored_ranking
 from litqeval_gui.gui.screens import screening as screening_screens
 from litqeval_gui.gui.screens.screening.record import EXCLUDE_COLOUR, INCLUDE_COLOUR
 from litqeval_gui.gui.screens.screening.view import ScreeningView

@@ -6,7 +6,7 @@ import numpy as np
 from PySide6.QtWidgets import QFileDialog
 
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.screening.simulation_band import LabelSource, simulate_screening
+from litqeval_gui.core.screening.simulation.simulation_band import LabelSource, simulate_screening
 from tests.support.screening import LABEL_COLUMN
 from tests.support.screening_screen import screening_view
 

@@ -5,8 +5,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog
 
 from litqeval_gui.core.records.queries import RecordFilter
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.selection import selection
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.ranking.selection import selection
 from tests.support.screening_screen import logged_events, screening_view, settle
 
 

@@ -13,8 +13,9 @@ from PySide6.QtWidgets import QApplication
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store, team
-from litqeval_gui.core.screening.simulation_band import LabelSource, source_labels
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.reviewers import team
+from litqeval_gui.core.screening.simulation.simulation_band import LabelSource, source_labels
 from litqeval_gui.gui.screens.conflicts import ConflictsView
 from litqeval_gui.gui.screens.conflicts import view as conflicts_view
 from litqeval_gui.gui.screens.screening import simulation

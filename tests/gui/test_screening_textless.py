@@ -10,7 +10,7 @@ from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import ingest, queries
 from litqeval_gui.core.records.model import Record
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 from litqeval_gui.gui.screens.records.view import RecordsView
 from litqeval_gui.gui.screens.screening.record import NO_TEXT, record_html
 from litqeval_gui.gui.session import ProjectSession

@@ -13,7 +13,8 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from sklearn.metrics import cohen_kappa_score
 
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store, team
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.reviewers import team
 from litqeval_gui.gui import team_exchange
 from litqeval_gui.gui.screens.conflicts import ConflictsView
 from litqeval_gui.gui.screens.conflicts.agreement_panel import AgreementPanel

@@ -14,7 +14,7 @@ from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.ingest import import_file
 from litqeval_gui.core.records.model import Record
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 from tests.support.synthetic import topic_records
 from tests.support.topics import write_list
 

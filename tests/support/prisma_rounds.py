@@ -8,10 +8,10 @@ from pathlib import Path
 
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.queries import find_list
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.finishing import finish_round_op
 from litqeval_gui.core.screening.fulltext import create_fulltext_screening
-from litqeval_gui.core.screening.updates import add_update
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.stopping.finishing import finish_round_op
+from litqeval_gui.core.screening.stopping.updates import add_update
 from tests.support.prisma import ANN, import_list
 from tests.support.synthetic import topic_records
 

@@ -21,7 +21,7 @@ from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import ingest
 from litqeval_gui.core.records.model import Record
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 from tests.support import synthetic
 
 THEME = ("robotic", "laparoscopic", "surgery", "suturing", "haptic", "console",

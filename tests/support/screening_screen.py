@@ -3,7 +3,7 @@ the screen itself, a settled write path, the progress curve and the event log re
 
 
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 from litqeval_gui.gui.screens.screening.view import ScreeningView
 
 

@@ -21,9 +21,9 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.pooling import store
 from litqeval_gui.core.pooling.store import Pool
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store as screening_store
-from litqeval_gui.core.screening import team
-from litqeval_gui.core.screening.labels import GRADED_RELEVANT_FROM, is_relevant
+from litqeval_gui.core.screening.log import store as screening_store
+from litqeval_gui.core.screening.log.labels import GRADED_RELEVANT_FROM, is_relevant
+from litqeval_gui.core.screening.reviewers import team
 from litqeval_gui.metrics import pooling as metrics
 
 

@@ -11,7 +11,7 @@ run) is the one screened.
 :func:`advance` releases the next depth: in one write it raises the pool's depth and
 appends the works new at that depth that are not judged yet to the screening, so the
 file never holds one without the other. Judgements are the screening's decisions
-(relevant: :func:`~litqeval_gui.core.screening.labels.is_relevant`) and the grades of
+(relevant: :func:`~litqeval_gui.core.screening.log.labels.is_relevant`) and the grades of
 the pool's qrels lists (relevant: grade ≥ 1); each decision is an event committed by
 the screening core, so the pool's state survives a crash with every judgement made.
 """
@@ -34,8 +34,8 @@ from litqeval_gui.core.projectfile.project import Project, now
 from litqeval_gui.core.projectfile.stored import DamagedDataError, read_buffer, read_json
 from litqeval_gui.core.projectfile.writes import Done, Op
 from litqeval_gui.core.records.queries import find_list
-from litqeval_gui.core.screening import store as screening_store
-from litqeval_gui.core.screening.retrain import stored_ranking
+from litqeval_gui.core.screening.log import store as screening_store
+from litqeval_gui.core.screening.ranking.retrain import stored_ranking
 from litqeval_gui.metrics.pooling import DEFAULT_FULL_DEPTH, PRESETS, LowYieldRule, StopParams
 
 POOLS = Changes(decisions=True)

@@ -54,7 +54,7 @@ Then, named by what they do:
   ``screening_unblinds`` records who unblinded a blind screening and when.
 - ``_screening_rounds`` (issue 28 §3, §4): ``screening_items.round`` (1 for the items a
   screening was created with; a search update added to a running screening is the next
-  round, :mod:`litqeval_gui.core.screening.updates`), ``screening_rounds`` (per round
+  round, :mod:`litqeval_gui.core.screening.stopping.updates`), ``screening_rounds`` (per round
   after the first: the list that brought it, when, by whom and what it added) and
   ``screening_random_phases`` (per round: the random-sampling phase of the stopping
   test, begun after event ``after_event`` of the screening, its records served in the
@@ -65,7 +65,7 @@ Then, named by what they do:
   copy's name in the project's ``.litq.files`` folder — its sha256 and size, ``mode``
   copy or link, when it was added; one per record, going with it).
 - ``_round_finishes``: ``screening_finishes``, a title/abstract round the reviewer
-  declared finished (:mod:`litqeval_gui.core.screening.finishing`): who, when, the
+  declared finished (:mod:`litqeval_gui.core.screening.stopping.finishing`): who, when, the
   stopping rule read then, its verdict, evidence (JSON) and recall estimate, and the
   round's items, screened and relevant records at that moment.
 

@@ -7,7 +7,7 @@ another connection or process writes meanwhile (a step-by-step backup would star
 after each such write). The copy is one self-contained file (journal mode DELETE, no
 ``-wal`` beside it) that keeps the ``created`` stamp and the screenings' ``uuid``: it is a
 copy of the same project, so the decisions a colleague makes on it merge back
-(:mod:`~litqeval_gui.core.screening.exchange`). Its target is refused as an export's is
+(:mod:`~litqeval_gui.core.screening.reviewers.exchange`). Its target is refused as an export's is
 (:func:`~litqeval_gui.core.records.exporting.check_target`) and written whole
 (:func:`~litqeval_gui.core.records.exporting.write_whole`).
 """

@@ -36,10 +36,11 @@ from litqeval_gui.core.records.exporting import (
     write_whole,
 )
 from litqeval_gui.core.records.model import Record
-from litqeval_gui.core.screening import store, team
-from litqeval_gui.core.screening.labels import phase_labels
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.labels import phase_labels
+from litqeval_gui.core.screening.log.store import Screening
+from litqeval_gui.core.screening.reviewers import team
 from litqeval_gui.core.screening.state import CONFLICT, UNDECIDED, item_states
-from litqeval_gui.core.screening.store import Screening
 
 DECISION_COLUMNS = ("decision", "phase", "reason", "note", "tags", "reviewer", "decided_at",
                     "pdf")

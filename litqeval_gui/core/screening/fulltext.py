@@ -1,13 +1,13 @@
 """The full-text phase: a screening of the reports a title/abstract screening let through.
 
 :func:`create_fulltext_screening` makes screening ``phase = full_text`` whose items are
-the parent's records whose final decision (:func:`~.team.final_decisions`: a
+the parent's records whose final decision (:func:`~litqeval_gui.core.screening.reviewers.team.final_decisions`: a
 resolution wins; an open conflict lets nothing through) is ``include`` — with
 ``with_maybe`` also ``maybe`` — or, in a graded screening, a relevant grade; in the
 parent's order, its lists and label scheme, the parent kept as ``parent_id``. Its
 exclusions need a reason from its list (:data:`DEFAULT_REASONS` unless given; the
-team edits them with :func:`~.store.set_reasons_op`), and a report that could not be
-obtained is decided ``not_retrieved`` (:mod:`.labels`), which PRISMA counts as not
+team edits them with :func:`~litqeval_gui.core.screening.log.store.set_reasons_op`), and a report that could not be
+obtained is decided ``not_retrieved`` (:mod:`~litqeval_gui.core.screening.log.labels`), which PRISMA counts as not
 retrieved. The PDFs are the records' attachments
 (:mod:`litqeval_gui.core.records.attachments`).
 
@@ -25,9 +25,10 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.writes import Done, Op
 from litqeval_gui.core.records.queries import list_info
-from litqeval_gui.core.screening import store, team
-from litqeval_gui.core.screening.labels import FULL_TEXT, GRADED, is_relevant
-from litqeval_gui.core.screening.store import DECISIONS, Screening
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.labels import FULL_TEXT, GRADED, is_relevant
+from litqeval_gui.core.screening.log.store import DECISIONS, Screening
+from litqeval_gui.core.screening.reviewers import team
 
 DEFAULT_REASONS = ("wrong population", "wrong intervention", "wrong comparator",
                    "wrong outcome", "wrong study design", "wrong publication type",

@@ -1,7 +1,7 @@
 """One reviewer screening one screening, without Qt: the session the screen, the CLI,
 the self-test and the benchmarks all drive.
 
-:class:`ScreeningSession` keeps the queue (:class:`~.queue.Queue`) and the current
+:class:`ScreeningSession` keeps the queue (:class:`~litqeval_gui.core.screening.ranking.queue.Queue`) and the current
 labels, tags, notes and reasons in memory and updates them the moment an action is
 taken, so the next record is known at once; each action's op goes to ``write(op, then)``
 — :func:`write_now` commits it before returning (the CLI, tests), the app queues it on
@@ -12,12 +12,12 @@ A note or tags given to an undecided record wait for its decision; given to a de
 one they are stored at once as the same decision again (the event log keeps both).
 Waiting tags are kept in the project too (:func:`pending_tags_parameter`), so a restart
 shows the tagged record again with its tags.
-The queue serves the screening's current round first (:mod:`.phases`: a search update's
+The queue serves the screening's current round first (:mod:`~litqeval_gui.core.screening.stopping.phases`: a search update's
 records are a round of their own) and, once the round switched to random screening
 (:meth:`~ScreeningSession.start_random`), the round's records in its seeded random order
 whatever ordering is asked for; items an ordering lacks (added since it was made) come
 after the ones it ranks.
-In a team's dual screening (:func:`~.team.screens_apart`) what counts as decided is the
+In a team's dual screening (:func:`~litqeval_gui.core.screening.reviewers.team.screens_apart`) what counts as decided is the
 reviewer's own decisions: their queue serves every record they have not decided
 themselves, and ←/→ step through their own; a reviewer screening alone, or a screening
 set to single screening, counts everyone's.
@@ -37,9 +37,13 @@ from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.changes import NOTHING
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.writes import Done, Op
-from litqeval_gui.core.screening import store, team
-from litqeval_gui.core.screening.labels import GRADED, is_relevant
-from litqeval_gui.core.screening.phases import (
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.labels import GRADED, is_relevant
+from litqeval_gui.core.screening.log.store import DECISIONS, Context, Event, Screening
+from litqeval_gui.core.screening.ranking.queue import Ordering, Queue, first_of, list_order
+from litqeval_gui.core.screening.ranking.retrain import stored_ranking
+from litqeval_gui.core.screening.reviewers import team
+from litqeval_gui.core.screening.stopping.phases import (
     RandomPhase,
     Round,
     current_round,
@@ -47,9 +51,6 @@ from litqeval_gui.core.screening.phases import (
     random_ordering,
     start_random_op,
 )
-from litqeval_gui.core.screening.queue import Ordering, Queue, first_of, list_order
-from litqeval_gui.core.screening.retrain import stored_ranking
-from litqeval_gui.core.screening.store import DECISIONS, Context, Event, Screening
 
 Then = Callable[[Any], None]
 Writer = Callable[[Op, Then | None], object]
@@ -314,7 +315,7 @@ class ScreeningSession:
 
     def start_random(self, seed: int | None = None, then: Then | None = None) -> None:
         """Switch the current round to random screening after the decisions made so far
-        (:func:`~.phases.start_random_op`): the next record is the first undecided one of
+        (:func:`~litqeval_gui.core.screening.stopping.phases.start_random_op`): the next record is the first undecided one of
         the round's random order (the one on screen is not kept: the sample is what the
         random order serves); ``then(round)`` once it is stored."""
         if self.random_phase:

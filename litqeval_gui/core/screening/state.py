@@ -1,7 +1,7 @@
 """Where each item of a screening stands: the one reading every count of a screening takes
 (the screener's panel, ``screen-status``, the exports, the overview, PRISMA).
 
-An item's state is its final decision (:func:`~.team.final_events`: the latest
+An item's state is its final decision (:func:`~litqeval_gui.core.screening.reviewers.team.final_events`: the latest
 resolution where reviewers conflicted, else their common label), :data:`CONFLICT` while
 its reviewers disagree unresolved, or :data:`UNDECIDED` when nobody decided it. In a
 blind screening read by a reviewer, it is that reviewer's own decision (blind mode
@@ -14,9 +14,10 @@ from collections import Counter
 from dataclasses import dataclass
 
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store, team
-from litqeval_gui.core.screening.labels import is_relevant
-from litqeval_gui.core.screening.store import Event, Screening
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.labels import is_relevant
+from litqeval_gui.core.screening.log.store import Event, Screening
+from litqeval_gui.core.screening.reviewers import team
 
 UNDECIDED = "undecided"
 CONFLICT = "conflict"

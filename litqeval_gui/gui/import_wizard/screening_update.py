@@ -1,9 +1,9 @@
 """The import summary's offer to grow a running screening with a search update (issue 28
 §4): for each result list imported into a topic whose title/abstract screening it can
-grow (:func:`~litqeval_gui.core.screening.updates.updatable`), a line says how many of
+grow (:func:`~litqeval_gui.core.screening.stopping.updates.updatable`), a line says how many of
 its works are new to the screening, already screened or already queued, and a button
 adds the new ones as the screening's next round
-(:func:`~litqeval_gui.core.screening.updates.add_update_op`, on the write path). A
+(:func:`~litqeval_gui.core.screening.stopping.updates.add_update_op`, on the write path). A
 ranked screening is then ranked again by the project's model in the background, so the
 new works enter the queue in the current model's order."""
 
@@ -16,10 +16,10 @@ from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QPushButton, QWidg
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.records.ingest import ImportSummary
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.retrain import has_ranking
-from litqeval_gui.core.screening.store import Screening
-from litqeval_gui.core.screening.updates import (
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.store import Screening
+from litqeval_gui.core.screening.ranking.retrain import has_ranking
+from litqeval_gui.core.screening.stopping.updates import (
     UpdateReport,
     add_update_op,
     preview_update,

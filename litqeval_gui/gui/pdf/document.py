@@ -21,7 +21,7 @@ import pypdfium2 as pdfium
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.records.pdf_match import PDFIUM_LOCK, open_pdf
-from litqeval_gui.core.screening.highlight import highlight_spans
+from litqeval_gui.core.screening.ranking.highlight import highlight_spans
 
 Rect = tuple[float, float, float, float]
 MAX_HITS = 2000  # a search stops counting here
@@ -113,7 +113,7 @@ class PdfFile:
 
     def term_hits(self, index: int, include: Sequence[str], exclude: Sequence[str]) -> list[Hit]:
         """Where the include and exclude terms occur on page ``index`` (the screener's
-        rules, :func:`~litqeval_gui.core.screening.highlight.highlight_spans`); none
+        rules, :func:`~litqeval_gui.core.screening.ranking.highlight.highlight_spans`); none
         where the page has no text layer."""
         if not any(include) and not any(exclude):
             return []

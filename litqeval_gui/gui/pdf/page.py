@@ -13,7 +13,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QWidget
 
-from litqeval_gui.core.screening.highlight import INCLUDE
+from litqeval_gui.core.screening.ranking.highlight import INCLUDE
 from litqeval_gui.gui.pdf.document import Hit, Rect
 
 MARK = {INCLUDE: QColor("#b7eb8f"), "exclude": QColor("#ffb3b3"),  # as the abstract's terms

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from PySide6.QtGui import QAction
 
 from litqeval_gui.core.projectfile.changes import Changes
-from litqeval_gui.core.screening.store import Screening, get_screening
+from litqeval_gui.core.screening.log.store import Screening, get_screening
 from litqeval_gui.gui.settings import Settings
 
 if TYPE_CHECKING:

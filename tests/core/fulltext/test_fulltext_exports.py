@@ -10,9 +10,9 @@ import rispy
 from litqeval_gui.cli import main
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.attachments import attach_file
-from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.export import export_screening
 from litqeval_gui.core.screening.fulltext import create_fulltext_screening
+from litqeval_gui.core.screening.log import store
 from tests.support.fulltext_pdfs import write_pdf
 from tests.support.prisma import ANN, build_review
 

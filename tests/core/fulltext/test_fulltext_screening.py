@@ -7,13 +7,13 @@ import pytest
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.fulltext import (
     DEFAULT_REASONS,
     create_fulltext_screening,
     parent_of,
 )
-from litqeval_gui.core.screening.prisma import prisma_counts, prisma_flow
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.prisma.flow import prisma_counts, prisma_flow
 from tests.support.prisma import ANN, build_review
 
 BOB = store.Context(reviewer="bob")

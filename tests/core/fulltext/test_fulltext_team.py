@@ -5,9 +5,10 @@ import math
 
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store, team
-from litqeval_gui.core.screening.exchange import export_decisions, merge_decisions
 from litqeval_gui.core.screening.fulltext import create_fulltext_screening
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.reviewers import team
+from litqeval_gui.core.screening.reviewers.exchange import export_decisions, merge_decisions
 from tests.support.prisma import build_review
 
 ANN, BOB = store.Context(reviewer="ann"), store.Context(reviewer="bob")

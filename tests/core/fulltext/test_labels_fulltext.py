@@ -4,7 +4,7 @@ neither relevant nor training data; a full-text exclusion needs one of the reaso
 import pytest
 
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.screening.labels import (
+from litqeval_gui.core.screening.log.labels import (
     GRADED,
     IEM,
     check_decision,

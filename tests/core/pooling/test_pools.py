@@ -12,9 +12,9 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.pooling import state, store
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store as screening_store
-from litqeval_gui.core.screening.features import build_features
-from litqeval_gui.core.screening.retrain import retrain, stored_ranking
+from litqeval_gui.core.screening.log import store as screening_store
+from litqeval_gui.core.screening.ranking.features import build_features
+from litqeval_gui.core.screening.ranking.retrain import retrain, stored_ranking
 from litqeval_gui.core.screening.session import ScreeningSession
 from litqeval_gui.metrics.pooling import AGGRESSIVE
 from tests.support.pooling import docid, pool_project, two_run_layers
@@ -195,7 +195,7 @@ KILLED = textwrap.dedent("""
     import os, signal, sys
     from litqeval_gui.core.pooling import state, store
     from litqeval_gui.core.projectfile.project import Project
-    from litqeval_gui.core.screening import store as screening_store
+    from litqeval_gui.core.screening.log import store as screening_store
     from litqeval_gui.core.screening.session import ScreeningSession
 
     project = Project.open(sys.argv[1])

@@ -12,13 +12,13 @@ import time
 import pytest
 
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 from tests.support.screening import screening_project
 
 SCREENER = textwrap.dedent("""
     import sys
     from litqeval_gui.core.projectfile.project import Project
-    from litqeval_gui.core.screening import store
+    from litqeval_gui.core.screening.log import store
     from litqeval_gui.core.screening.session import ScreeningSession
 
     project = Project.open(sys.argv[1])

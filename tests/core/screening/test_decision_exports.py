@@ -12,8 +12,8 @@ from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import queries
 from litqeval_gui.core.records.ingest import import_file
-from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.export import AUDIT_COLUMNS, export_audit, export_screening
+from litqeval_gui.core.screening.log import store
 from tests.support.prisma import build_review
 
 

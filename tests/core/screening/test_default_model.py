@@ -4,8 +4,8 @@ import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.screening.features import Features, tfidf
-from litqeval_gui.core.screening.simulate import simulate
+from litqeval_gui.core.screening.ranking.features import Features, tfidf
+from litqeval_gui.core.screening.simulation.simulate import simulate
 from tests.support import synthetic
 
 

@@ -11,15 +11,15 @@ from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.parameters import SCREENING_FEATURES
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import ingest
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.features import (
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.ranking.features import (
     MissingVectorsError,
     parse_features,
     screening_features,
 )
-from litqeval_gui.core.screening.features_apart import features_apart
-from litqeval_gui.core.screening.retrain import rank
-from litqeval_gui.core.screening.simulate import simulate
+from litqeval_gui.core.screening.ranking.features_apart import features_apart
+from litqeval_gui.core.screening.ranking.retrain import rank
+from litqeval_gui.core.screening.simulation.simulate import simulate
 from tests.support.screening import (
     labelled_records,
     opened_screening,

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.queries import RecordFilter
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.store import Context
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.store import Context
 from tests.support.screening import screening_project
 
 ME = Context(reviewer="Ada", ordering="list")

@@ -9,8 +9,9 @@ from litqeval_gui.core.errors import JobCancelled
 from litqeval_gui.core.jobs import CancelToken, run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.scaleout import main_importable
-from litqeval_gui.core.screening import features_apart, store
-from litqeval_gui.core.screening.features import screening_features
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.ranking import features_apart
+from litqeval_gui.core.screening.ranking.features import screening_features
 from tests.support.screening import screening_project
 
 

@@ -1,6 +1,6 @@
 """Keyword highlighting: whole words, prefixes, case, several words, overlaps."""
 
-from litqeval_gui.core.screening.highlight import highlight_spans
+from litqeval_gui.core.screening.ranking.highlight import highlight_spans
 
 
 def _marked(text, include, exclude):

@@ -13,15 +13,15 @@ import time
 import pytest
 
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.exchange import export_decisions
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.reviewers.exchange import export_decisions
 from tests.support.screening import screening_project
 
 MERGER = textwrap.dedent("""
     import sys
     from litqeval_gui.core.jobs import run_job
     from litqeval_gui.core.projectfile.project import Project
-    from litqeval_gui.core.screening.exchange import merge_decisions
+    from litqeval_gui.core.screening.reviewers.exchange import merge_decisions
 
     with Project.open(sys.argv[1]) as project:
         run_job(merge_decisions(project, sys.argv[2]),

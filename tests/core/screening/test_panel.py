@@ -7,8 +7,8 @@ import pytest
 
 from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.panel import (
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.stopping.panel import (
     default_rules,
     first_stop,
     panel,

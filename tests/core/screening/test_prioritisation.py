@@ -10,18 +10,19 @@ from sklearn.utils.class_weight import compute_sample_weight
 
 from litqeval_gui.core.errors import JobCancelled, LitqError
 from litqeval_gui.core.jobs import CancelToken, run_job
-from litqeval_gui.core.screening import known, store
-from litqeval_gui.core.screening.features import Features, screening_features, tfidf
-from litqeval_gui.core.screening.models import (
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.ranking import known
+from litqeval_gui.core.screening.ranking.features import Features, screening_features, tfidf
+from litqeval_gui.core.screening.ranking.models import (
     RELEVANT_WEIGHT,
     balanced_weights,
     model_trust,
     training_set,
 )
-from litqeval_gui.core.screening.queue import Queue, random_order
-from litqeval_gui.core.screening.retrain import has_ranking, rank, retrain, stored_ranking
+from litqeval_gui.core.screening.ranking.queue import Queue, random_order
+from litqeval_gui.core.screening.ranking.retrain import has_ranking, rank, retrain, stored_ranking
 from litqeval_gui.core.screening.session import ScreeningSession
-from litqeval_gui.core.screening.simulate import simulate
+from litqeval_gui.core.screening.simulation.simulate import simulate
 from litqeval_gui.metrics.tar import tar_at_recall
 from tests.support.screening import (
     LABEL_COLUMN,

@@ -14,11 +14,11 @@ from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.stored import DamagedDataError
 from litqeval_gui.core.records.queries import RecordFilter
-from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.fulltext import create_fulltext_screening
-from litqeval_gui.core.screening.prisma import prisma_counts, prisma_flow
-from litqeval_gui.core.screening.prisma_entered import Entered, entered, entered_op
-from litqeval_gui.core.screening.prisma_svg import counted_lines, prisma_svg, write_prisma_csv
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.prisma.diagram import counted_lines, prisma_svg, write_prisma_csv
+from litqeval_gui.core.screening.prisma.entered import Entered, entered, entered_op
+from litqeval_gui.core.screening.prisma.flow import prisma_counts, prisma_flow
 from tests.support.prisma import ANN, build_review, import_list
 from tests.support.synthetic import topic_records
 

@@ -14,18 +14,18 @@ import pytest
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.queries import find_list
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.prisma import (
-    diagram_round,
-    prisma_counts,
-    prisma_flow,
-    rounds,
-)
-from litqeval_gui.core.screening.prisma_svg import (
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.prisma.diagram import (
     SVG_NS,
     counted_lines,
     prisma_svg,
     write_prisma_csv,
+)
+from litqeval_gui.core.screening.prisma.flow import (
+    diagram_round,
+    prisma_counts,
+    prisma_flow,
+    rounds,
 )
 from tests.support.prisma import build_review
 from tests.support.prisma_rounds import ROUND_1, ROUND_2, build_two_rounds

@@ -12,10 +12,11 @@ from scipy.stats import hypergeom
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import phases, store
-from litqeval_gui.core.screening.panel import screening_panel
-from litqeval_gui.core.screening.queue import random_order
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.ranking.queue import random_order
 from litqeval_gui.core.screening.session import ScreeningSession
+from litqeval_gui.core.screening.stopping import phases
+from litqeval_gui.core.screening.stopping.panel import screening_panel
 from tests.support.screening import screening_project
 
 N = 100

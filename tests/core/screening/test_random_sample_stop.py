@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from scipy.stats import hypergeom
 
-from litqeval_gui.core.screening.panel import first_stop
-from litqeval_gui.core.screening.simulate import random_sample_stop
+from litqeval_gui.core.screening.simulation.simulate import random_sample_stop
+from litqeval_gui.core.screening.stopping.panel import first_stop
 from litqeval_gui.metrics.stopping import RandomSampleStop
 
 

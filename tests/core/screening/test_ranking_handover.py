@@ -4,10 +4,10 @@ ordering per ranking whose position index the queue reuses instead of rebuilding
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.writes import WritePath
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.features import screening_features
-from litqeval_gui.core.screening.queue import Ordering, Queue, first_of
-from litqeval_gui.core.screening.retrain import retrain, stored_ranking
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.ranking.features import screening_features
+from litqeval_gui.core.screening.ranking.queue import Ordering, Queue, first_of
+from litqeval_gui.core.screening.ranking.retrain import retrain, stored_ranking
 from litqeval_gui.core.screening.session import ScreeningSession
 from tests.support.screening import screening_project
 

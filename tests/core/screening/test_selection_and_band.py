@@ -6,18 +6,18 @@ import pytest
 from litqeval_gui.core.errors import JobCancelled, LitqError
 from litqeval_gui.core.jobs import CancelToken, run_job
 from litqeval_gui.core.records.queries import RecordFilter
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.features import build_features
-from litqeval_gui.core.screening.panel import project_rules
-from litqeval_gui.core.screening.selection import selection, selection_size, years
-from litqeval_gui.core.screening.simulate import simulate
-from litqeval_gui.core.screening.simulation_band import (
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.store import Context
+from litqeval_gui.core.screening.ranking.features import build_features
+from litqeval_gui.core.screening.ranking.selection import selection, selection_size, years
+from litqeval_gui.core.screening.simulation.simulate import simulate
+from litqeval_gui.core.screening.simulation.simulation_band import (
     LabelSource,
     label_sources,
     simulate_screening,
     spread,
 )
-from litqeval_gui.core.screening.store import Context
+from litqeval_gui.core.screening.stopping.panel import project_rules
 from litqeval_gui.metrics.tar import tar_at_recall
 from tests.support.screening import LABEL_COLUMN, opened_screening
 

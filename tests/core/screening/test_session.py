@@ -7,8 +7,8 @@ import pytest
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.queue import Ordering
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.ranking.queue import Ordering
 from litqeval_gui.core.screening.session import ScreeningSession
 from tests.support.screening import screening_project
 

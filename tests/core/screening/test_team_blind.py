@@ -9,12 +9,13 @@ import pytest
 
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import panel, store
-from litqeval_gui.core.screening.exchange import export_decisions, merge_decisions
 from litqeval_gui.core.screening.export import export_audit, export_screening
-from litqeval_gui.core.screening.features import build_features
-from litqeval_gui.core.screening.retrain import retrain
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.ranking.features import build_features
+from litqeval_gui.core.screening.ranking.retrain import retrain
+from litqeval_gui.core.screening.reviewers.exchange import export_decisions, merge_decisions
 from litqeval_gui.core.screening.session import ScreeningSession
+from litqeval_gui.core.screening.stopping import panel
 from tests.support.screening import screening_project
 
 ADA = ["include", "exclude", "exclude", "include"]

@@ -9,8 +9,9 @@ import pytest
 
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store, team
-from litqeval_gui.core.screening.exchange import export_decisions, merge_decisions
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.reviewers import team
+from litqeval_gui.core.screening.reviewers.exchange import export_decisions, merge_decisions
 from litqeval_gui.core.screening.session import ScreeningSession
 from tests.support.screening import screening_project
 

@@ -12,9 +12,11 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.pooling import state
 from litqeval_gui.core.pooling import store as pool_store
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import known, store, team
 from litqeval_gui.core.screening.export import agreement_path, export_screening
-from litqeval_gui.core.screening.prisma import prisma_flow
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.prisma.flow import prisma_flow
+from litqeval_gui.core.screening.ranking import known
+from litqeval_gui.core.screening.reviewers import team
 from tests.core.screening.test_team_conflicts import ADA, BOB
 from tests.support.pooling import docid, pool_project
 from tests.support.screening import screening_project

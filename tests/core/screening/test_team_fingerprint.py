@@ -9,8 +9,8 @@ import json
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import ingest
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.exchange import (
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.reviewers.exchange import (
     abstract_digest,
     export_decisions,
     merge_decisions,

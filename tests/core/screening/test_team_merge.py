@@ -13,8 +13,9 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import ingest
-from litqeval_gui.core.screening import store, team
-from litqeval_gui.core.screening.exchange import export_decisions, merge_decisions
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.reviewers import team
+from litqeval_gui.core.screening.reviewers.exchange import export_decisions, merge_decisions
 from tests.support.screening import screening_project
 
 

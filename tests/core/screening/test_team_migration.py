@@ -8,7 +8,7 @@ import sqlite_utils
 
 from litqeval_gui.core.projectfile.project import APPLICATION_ID, Project
 from litqeval_gui.core.projectfile.schema import MIGRATIONS, SCHEMA_VERSION
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 
 BEFORE = [m.__name__ for m in MIGRATIONS].index("_team_screening")  # the version before it
 

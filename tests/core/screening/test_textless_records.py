@@ -14,13 +14,13 @@ from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import ingest
 from litqeval_gui.core.records.importing import read_records
 from litqeval_gui.core.records.importing.common import NOTHING
-from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.export import export_screening
-from litqeval_gui.core.screening.features import Features, blank_last, screening_features
-from litqeval_gui.core.screening.prisma import prisma_counts
-from litqeval_gui.core.screening.retrain import rank, retrain, stored_ranking
-from litqeval_gui.core.screening.seeding import find_in_screening
-from litqeval_gui.core.screening.simulate import simulate
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.prisma.flow import prisma_counts
+from litqeval_gui.core.screening.ranking.features import Features, blank_last, screening_features
+from litqeval_gui.core.screening.ranking.retrain import rank, retrain, stored_ranking
+from litqeval_gui.core.screening.ranking.seeding import find_in_screening
+from litqeval_gui.core.screening.simulation.simulate import simulate
 from tests.support.screening import labelled_records
 
 HEADER = ["record_id", "title", "abstract", "doi", "label_included", "pubmed_id", "authors",

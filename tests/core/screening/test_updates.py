@@ -11,10 +11,11 @@ from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import ingest
 from litqeval_gui.core.records.queries import find_list
-from litqeval_gui.core.screening import phases, store
-from litqeval_gui.core.screening.panel import screening_panel
+from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.session import ScreeningSession
-from litqeval_gui.core.screening.updates import (
+from litqeval_gui.core.screening.stopping import phases
+from litqeval_gui.core.screening.stopping.panel import screening_panel
+from litqeval_gui.core.screening.stopping.updates import (
     RoundCount,
     add_update,
     preview_update,

@@ -8,8 +8,8 @@ from PySide6.QtWidgets import QInputDialog, QWidget
 from litqeval_gui.core.demo import sample_screening
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import queries
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.store import Screening
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.store import Screening
 from litqeval_gui.gui.screens.conflicts.view import ConflictsView
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings

@@ -1,8 +1,8 @@
 """The agreement panel of the conflicts screen: per reviewer pair, Cohen's κ with its 95 %
 interval, the weighted κ of grades (its weights named), raw agreement, the k×k table and
 the records both screened — before and after resolution
-(:func:`~litqeval_gui.core.screening.team.agreement`), and a button to save it as CSV or
-JSON (:func:`~litqeval_gui.core.screening.team.write_agreement`).
+(:func:`~litqeval_gui.core.screening.reviewers.team.agreement`), and a button to save it as CSV or
+JSON (:func:`~litqeval_gui.core.screening.reviewers.team.write_agreement`).
 
 Drawn as rich text in the palette's colours, so it reads in the light and the dark theme.
 """
@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import team
-from litqeval_gui.core.screening.labels import label_text
-from litqeval_gui.core.screening.store import Screening
+from litqeval_gui.core.screening.log.labels import label_text
+from litqeval_gui.core.screening.log.store import Screening
+from litqeval_gui.core.screening.reviewers import team
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.metrics.agreement import Kappa
 

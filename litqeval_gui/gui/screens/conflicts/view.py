@@ -1,5 +1,5 @@
 """The conflicts screen (issue 25 §3): the records of a screening whose reviewers'
-current decisions differ (:func:`~litqeval_gui.core.screening.team.conflicts`), each
+current decisions differ (:func:`~litqeval_gui.core.screening.reviewers.team.conflicts`), each
 reviewer's decision, reason and note side by side, filtered by reviewer pair, resolved
 from the keyboard; beside it the agreement panel (:mod:`.agreement_panel`).
 
@@ -8,7 +8,7 @@ Keys (live while the screen is shown): ↑/↓ or K/J move; a decision key (I, E
 with it as "consensus"; a full-text exclusion asks for its reason
 (:func:`~litqeval_gui.gui.reason_picker.pick_reason`, a new one joins the list). A
 resolution is a ``resolve`` event written on the project session's write path
-(:func:`~litqeval_gui.core.screening.store.resolve_op`); the list is read again whenever
+(:func:`~litqeval_gui.core.screening.log.store.resolve_op`); the list is read again whenever
 decisions change (a merge, a colleague's screen), and the next record is selected.
 A blind screening shows no one's decisions until it is unblinded (a button here, which
 asks first: unblinding cannot be undone).
@@ -38,8 +38,8 @@ from PySide6.QtWidgets import (
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.records import queries
-from litqeval_gui.core.screening import store, team
-from litqeval_gui.core.screening.labels import (
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.labels import (
     EXCLUSION,
     FULL_TEXT,
     GRADED,
@@ -47,7 +47,8 @@ from litqeval_gui.core.screening.labels import (
     label_text,
     phase_labels,
 )
-from litqeval_gui.core.screening.store import Screening
+from litqeval_gui.core.screening.log.store import Screening
+from litqeval_gui.core.screening.reviewers import team
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.reason_picker import pick_reason
 from litqeval_gui.gui.screens import LiveTopicScreen, ScreeningTarget

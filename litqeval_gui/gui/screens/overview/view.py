@@ -15,9 +15,9 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from litqeval_gui.core.evaluation.recall import recall_report
 from litqeval_gui.core.pooling import store as pool_store
 from litqeval_gui.core.records import queries
-from litqeval_gui.core.screening import store as screening_store
-from litqeval_gui.core.screening import team
-from litqeval_gui.core.screening.labels import is_relevant
+from litqeval_gui.core.screening.log import store as screening_store
+from litqeval_gui.core.screening.log.labels import is_relevant
+from litqeval_gui.core.screening.reviewers import team
 from litqeval_gui.gui.screens import LiveTopicScreen
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings

@@ -31,8 +31,8 @@ from litqeval_gui.core.pooling.simulation import QRELS, TREC_RUN
 from litqeval_gui.core.pooling.store import Pool
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import queries
-from litqeval_gui.core.screening import store as screening_store
-from litqeval_gui.core.screening.retrain import has_ranking
+from litqeval_gui.core.screening.log import store as screening_store
+from litqeval_gui.core.screening.ranking.retrain import has_ranking
 from litqeval_gui.gui.checklist import add_checkable, checked_values
 from litqeval_gui.gui.jobs import JobHandle
 from litqeval_gui.gui.notify import show_error

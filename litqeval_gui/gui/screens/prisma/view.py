@@ -1,9 +1,9 @@
-"""A topic's PRISMA 2020 flow diagram (:mod:`litqeval_gui.core.screening.prisma`), drawn
+"""A topic's PRISMA 2020 flow diagram (:mod:`litqeval_gui.core.screening.prisma.flow`), drawn
 from the project and redrawn when decisions, lists or the entered numbers change, with
 buttons to save it (SVG, PNG, PDF), save its counts (CSV) and enter the numbers no
 import gives (records removed before import, the other-methods column). A click on a
 number of the databases-and-registers column lists its records
-(:meth:`~litqeval_gui.core.screening.prisma.Flow.records`). A screening that grew with
+(:meth:`~litqeval_gui.core.screening.prisma.flow.Flow.records`). A screening that grew with
 search updates is drawn round by round (its newest round first, in PRISMA 2020's
 template for updated reviews; a box above the diagram picks another round).
 
@@ -37,20 +37,20 @@ from PySide6.QtWidgets import (
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.records import queries
 from litqeval_gui.core.records.model import Record
-from litqeval_gui.core.screening.prisma import (
+from litqeval_gui.core.screening.prisma.diagram import counted_lines, prisma_svg, write_prisma_csv
+from litqeval_gui.core.screening.prisma.entered import (
+    Entered,
+    entered_op,
+    source_labels,
+    source_labels_op,
+)
+from litqeval_gui.core.screening.prisma.flow import (
     PrismaCounts,
     diagram_round,
     prisma_counts,
     prisma_flow,
     round_numbers,
 )
-from litqeval_gui.core.screening.prisma_entered import (
-    Entered,
-    entered_op,
-    source_labels,
-    source_labels_op,
-)
-from litqeval_gui.core.screening.prisma_svg import counted_lines, prisma_svg, write_prisma_csv
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.screens import LiveTopicScreen
 from litqeval_gui.gui.screens.prisma.render import save_diagram

@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping
 
-from litqeval_gui.core.screening.labels import label_text
+from litqeval_gui.core.screening.log.labels import label_text
 
 
 def decision_text(label: str | None, decided: Mapping[str, str], reviewer: str,

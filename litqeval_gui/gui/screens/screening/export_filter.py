@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
 )
 
 from litqeval_gui.core.screening.export import CONFLICT, UNDECIDED
-from litqeval_gui.core.screening.labels import GRADED, is_relevant, label_text, phase_labels
-from litqeval_gui.core.screening.store import Screening
+from litqeval_gui.core.screening.log.labels import GRADED, is_relevant, label_text, phase_labels
+from litqeval_gui.core.screening.log.store import Screening
 
 TEXT = {UNDECIDED: "undecided", CONFLICT: "conflict (reviewers disagree, not resolved)"}
 

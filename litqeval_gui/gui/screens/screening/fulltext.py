@@ -39,13 +39,13 @@ from PySide6.QtWidgets import (
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.records.attachments import Attachment, attachment
 from litqeval_gui.core.records.model import Record
-from litqeval_gui.core.screening.labels import (
+from litqeval_gui.core.screening.log.labels import (
     EXCLUSION,
     FULL_TEXT,
     NOT_RETRIEVED,
     phase_labels,
 )
-from litqeval_gui.core.screening.store import Screening
+from litqeval_gui.core.screening.log.store import Screening
 from litqeval_gui.gui.actions import make_action
 from litqeval_gui.gui.pdf import PdfReader
 from litqeval_gui.gui.reason_picker import pick_reason

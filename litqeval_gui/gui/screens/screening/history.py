@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from litqeval_gui.core.screening.labels import label_text
-from litqeval_gui.core.screening.store import Event
+from litqeval_gui.core.screening.log.labels import label_text
+from litqeval_gui.core.screening.log.store import Event
 
 AUDIT_COLUMNS = ("When (UTC)", "Event", "Label", "Reason", "Note", "Reviewer", "Ordering",
                  "Position", "Model")

@@ -7,9 +7,9 @@ random phase), and the record on screen stays until decided."""
 from __future__ import annotations
 
 from litqeval_gui.core.projectfile import parameters
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.queue import Ordering, list_order, random_order
-from litqeval_gui.core.screening.retrain import Ranking
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.ranking.queue import Ordering, list_order, random_order
+from litqeval_gui.core.screening.ranking.retrain import Ranking
 from litqeval_gui.gui.screens.screening.ranking import MODELS
 
 

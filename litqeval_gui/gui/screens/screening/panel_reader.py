@@ -1,5 +1,5 @@
 """The stopping panel read in the background: :class:`PanelReader` computes
-:func:`~litqeval_gui.core.screening.panel.screening_panel` on a thread of its own with
+:func:`~litqeval_gui.core.screening.stopping.panel.screening_panel` on a thread of its own with
 its own connection, so a decision never waits for it.
 
 Requests are numbered; the thread always computes for the latest one (requests made
@@ -21,8 +21,8 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 
-from litqeval_gui.core.screening import panel
-from litqeval_gui.core.screening.store import Screening
+from litqeval_gui.core.screening.log.store import Screening
+from litqeval_gui.core.screening.stopping import panel
 from litqeval_gui.gui.session import ProjectSession
 
 MIN_GAP = 0.25  # seconds from the end of one reading to the start of the next

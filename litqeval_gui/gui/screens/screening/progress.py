@@ -1,6 +1,6 @@
 """Progress of a screening: counts, the ordering, the round and phase the stopping rules
 read (a search update's round, the random-sampling phase), the rules' advice and the
-recall curve with the knee (:class:`~litqeval_gui.core.screening.panel.Panel`)."""
+recall curve with the knee (:class:`~litqeval_gui.core.screening.stopping.panel.Panel`)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from PySide6.QtCore import QSize
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
 
-from litqeval_gui.core.screening.labels import NOT_RETRIEVED, label_text
-from litqeval_gui.core.screening.models import Trust
-from litqeval_gui.core.screening.panel import RECOMMENDED, Panel, Verdict
-from litqeval_gui.core.screening.queue import Ordering
+from litqeval_gui.core.screening.log.labels import NOT_RETRIEVED, label_text
+from litqeval_gui.core.screening.ranking.models import Trust
+from litqeval_gui.core.screening.ranking.queue import Ordering
 from litqeval_gui.core.screening.state import CONFLICT
+from litqeval_gui.core.screening.stopping.panel import RECOMMENDED, Panel, Verdict
 from litqeval_gui.gui.plots.curves import RecallCurvePlot
 
 STOP_TEXT = "✔ could stop"

@@ -15,8 +15,8 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QComboBox, QMessageBox, QPushButton, QWidget
 
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.screening.panel import Panel
 from litqeval_gui.core.screening.session import ScreeningSession
+from litqeval_gui.core.screening.stopping.panel import Panel
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.metrics.stopping import RandomSampleStop
 

@@ -12,10 +12,10 @@ from PySide6.QtCore import QObject, Signal
 from litqeval_gui.core.jobs import CancelToken
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening.features import Features
-from litqeval_gui.core.screening.features_apart import features_apart
-from litqeval_gui.core.screening.retrain import Ranking, retrain
-from litqeval_gui.core.screening.store import Screening
+from litqeval_gui.core.screening.log.store import Screening
+from litqeval_gui.core.screening.ranking.features import Features
+from litqeval_gui.core.screening.ranking.features_apart import features_apart
+from litqeval_gui.core.screening.ranking.retrain import Ranking, retrain
 from litqeval_gui.gui.jobs import JobFactory, JobHandle
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.session import ProjectSession

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from litqeval_gui.core.records.model import Record
-from litqeval_gui.core.screening.highlight import INCLUDE, highlight_spans
+from litqeval_gui.core.screening.ranking.highlight import INCLUDE, highlight_spans
 
 INCLUDE_COLOUR = "#b7eb8f"  # green: an include term
 EXCLUDE_COLOUR = "#ffb3b3"  # red: an exclude term

@@ -1,5 +1,5 @@
 """The screener's "Finish Screening Round…": the reviewer's decision that the current
-title/abstract round is done (:func:`~litqeval_gui.core.screening.finishing.finish_round_op`).
+title/abstract round is done (:func:`~litqeval_gui.core.screening.stopping.finishing.finish_round_op`).
 Asked with what the recommended stopping rule says now; once finished, the round's
 records never screened are excluded by automation tools in PRISMA, and the side panel
 says who finished it and when."""
@@ -13,9 +13,9 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from litqeval_gui.core.projectfile.writes import Done
-from litqeval_gui.core.screening.finishing import Finish, finish_round_op, finishes
-from litqeval_gui.core.screening.panel import RECOMMENDED, Panel
 from litqeval_gui.core.screening.session import ScreeningSession
+from litqeval_gui.core.screening.stopping.finishing import Finish, finish_round_op, finishes
+from litqeval_gui.core.screening.stopping.panel import RECOMMENDED, Panel
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.session import ProjectSession
 

@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from litqeval_gui.core.screening.labels import GRADED
-from litqeval_gui.core.screening.seeding import find_in_screening
+from litqeval_gui.core.screening.log.labels import GRADED
+from litqeval_gui.core.screening.ranking.seeding import find_in_screening
 from litqeval_gui.core.screening.session import ScreeningSession
 
 

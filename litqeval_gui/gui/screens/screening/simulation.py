@@ -3,7 +3,7 @@ several seeds, as a background job (progress, Cancel; the window stays live), th
 the recall curve as a band over the seeds with its median, WSS@95, nP@95, snP@95 and
 last_rel with their spread, and where each stopping rule would have stopped and the
 recall then. Everything is computed by
-:func:`~litqeval_gui.core.screening.simulation_band.simulate_screening`."""
+:func:`~litqeval_gui.core.screening.simulation.simulation_band.simulate_screening`."""
 
 from __future__ import annotations
 
@@ -28,8 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from litqeval_gui.core.screening.models import MODELS
-from litqeval_gui.core.screening.simulation_band import (
+from litqeval_gui.core.screening.log.store import Screening
+from litqeval_gui.core.screening.ranking.models import MODELS
+from litqeval_gui.core.screening.simulation.simulation_band import (
     MEASURES,
     Band,
     LabelSource,
@@ -37,7 +38,6 @@ from litqeval_gui.core.screening.simulation_band import (
     label_sources,
     simulate_screening,
 )
-from litqeval_gui.core.screening.store import Screening
 from litqeval_gui.gui.jobs import JobFactory, JobHandle
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.plot_saving import ask_and_save_plot

@@ -30,15 +30,15 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import queries
 from litqeval_gui.core.records.queries import RecordFilter
-from litqeval_gui.core.screening import store
 from litqeval_gui.core.screening.fulltext import (
     DEFAULT_REASONS,
     create_fulltext_screening,
     passed_on,
 )
-from litqeval_gui.core.screening.labels import FULL_TEXT, GRADED, IEM, PHASES
-from litqeval_gui.core.screening.selection import selection_size, years
-from litqeval_gui.core.screening.store import Screening
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.labels import FULL_TEXT, GRADED, IEM, PHASES
+from litqeval_gui.core.screening.log.store import Screening
+from litqeval_gui.core.screening.ranking.selection import selection_size, years
 from litqeval_gui.gui.checklist import add_checkable, checked_values
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.settings import Settings

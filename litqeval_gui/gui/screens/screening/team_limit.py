@@ -1,7 +1,7 @@
 """The screener limited to a team's work list (issue 25 §3): the records in an open
-conflict (:func:`~litqeval_gui.core.screening.team.conflicts`: reconsider them, or decide
+conflict (:func:`~litqeval_gui.core.screening.reviewers.team.conflicts`: reconsider them, or decide
 them as a further reviewer) or those only one other reviewer has seen
-(:func:`~litqeval_gui.core.screening.team.seen_by_one`, minus the reviewer's own).
+(:func:`~litqeval_gui.core.screening.reviewers.team.seen_by_one`, minus the reviewer's own).
 
 :class:`TeamLimit` is the screener's "Limit to" choice. While it limits, it puts the
 work list's records on screen one after the other — an undecided one pinned, one with a
@@ -10,7 +10,7 @@ it put there has committed, the next one. A blind screening offers no limit: bot
 tell what another reviewer saw.
 
 Beside it, :attr:`TeamLimit.single` sets the screening to single screening (a second
-reviewer checks a sample: :func:`~litqeval_gui.core.screening.team.single_screening_op`;
+reviewer checks a sample: :func:`~litqeval_gui.core.screening.reviewers.team.single_screening_op`;
 not while it is blind) or back to dual screening.
 """
 
@@ -23,8 +23,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QVBoxLayout, QWidget
 
 from litqeval_gui.core.projectfile.changes import Changes
-from litqeval_gui.core.screening import store, team
-from litqeval_gui.core.screening.labels import label_text
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.labels import label_text
+from litqeval_gui.core.screening.reviewers import team
 from litqeval_gui.gui.notify import show_error
 
 ALL, CONFLICTS, SEEN_BY_ONE = "all", "conflicts", "seen-by-one"

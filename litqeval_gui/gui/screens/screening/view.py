@@ -46,14 +46,15 @@ from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.records.model import Record
 from litqeval_gui.core.records.queries import record_detail
-from litqeval_gui.core.screening import store, team
 from litqeval_gui.core.screening.export import decided_records, export_screening
-from litqeval_gui.core.screening.labels import FULL_TEXT, GRADED
-from litqeval_gui.core.screening.panel import Panel
-from litqeval_gui.core.screening.retrain import Ranking, stored_ranking
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.labels import FULL_TEXT, GRADED
+from litqeval_gui.core.screening.log.store import Screening
+from litqeval_gui.core.screening.ranking.retrain import Ranking, stored_ranking
+from litqeval_gui.core.screening.reviewers import team
 from litqeval_gui.core.screening.session import ScreeningSession
 from litqeval_gui.core.screening.state import StateCounts, state_counts
-from litqeval_gui.core.screening.store import Screening
+from litqeval_gui.core.screening.stopping.panel import Panel
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.screens import ScreeningTarget
 from litqeval_gui.gui.screens.screening.deciding import Deciding

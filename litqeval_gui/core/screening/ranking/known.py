@@ -16,9 +16,10 @@ import numpy as np
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import queries, works
-from litqeval_gui.core.screening import store, team
-from litqeval_gui.core.screening.features import work_ids
-from litqeval_gui.core.screening.labels import is_relevant
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.labels import is_relevant
+from litqeval_gui.core.screening.ranking.features import work_ids
+from litqeval_gui.core.screening.reviewers import team
 
 TRUE_WORDS = {"1", "yes", "true", "included", "include", "y"}
 FALSE_WORDS = {"0", "no", "false", "excluded", "exclude", "n"}

@@ -1,9 +1,9 @@
 """Simulation over several seeds for a screening's records, summarised as a band
 (issue 14 §6, the GUI's half; the runs themselves are
-:func:`~litqeval_gui.core.screening.simulate.simulate`).
+:func:`~litqeval_gui.core.screening.simulation.simulate.simulate`).
 
 Labels come from a :class:`LabelSource`: a labelled import column, the topic's core
-set, or another screening's decisions (:mod:`~litqeval_gui.core.screening.known`).
+set, or another screening's decisions (:mod:`~litqeval_gui.core.screening.ranking.known`).
 Each seed gives one recall curve (:func:`~litqeval_gui.metrics.tar.recall_curve`) and
 its WSS@95, nP@95, snP@95 and last_rel; :class:`Band` keeps them per seed and gives
 the curve's median with a percentile band (0–100 = min–max) and each measure's and
@@ -19,11 +19,12 @@ import numpy as np
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, scaled
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import works
-from litqeval_gui.core.screening import known, store
-from litqeval_gui.core.screening.features_apart import features_apart
-from litqeval_gui.core.screening.panel import project_rules
-from litqeval_gui.core.screening.simulate import Simulation, simulate
-from litqeval_gui.core.screening.store import Screening
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.store import Screening
+from litqeval_gui.core.screening.ranking import known
+from litqeval_gui.core.screening.ranking.features_apart import features_apart
+from litqeval_gui.core.screening.simulation.simulate import Simulation, simulate
+from litqeval_gui.core.screening.stopping.panel import project_rules
 from litqeval_gui.metrics.tar import recall_curve
 
 MEASURES = {"wss_at_95": "WSS@95", "np_at_95": "nP@95", "snp_at_95": "snP@95",

@@ -38,8 +38,8 @@ from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.writes import Op
 from litqeval_gui.core.records.exporting import check_target, write_whole
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.labels import GRADED, NOT_RETRIEVED, SCHEMES, phase_labels
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.labels import GRADED, NOT_RETRIEVED, SCHEMES, phase_labels
 from litqeval_gui.metrics.agreement import Kappa, kappa_agreement
 
 CONSENSUS = "consensus"

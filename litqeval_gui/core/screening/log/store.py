@@ -13,7 +13,7 @@ targeting it; a record's current decision is its latest effective event (the vie
 ``screening_effective`` and ``screening_current``). Undo and redo form one stack per
 screening: the effective events, in id order, are exactly the decisions not taken back
 (whoever made them, merged colleagues' included). Team screening (merged colleagues' events, resolutions, blind
-screenings) is read through :mod:`.team` and the ``reviewer`` of the readers here.
+screenings) is read through :mod:`~litqeval_gui.core.screening.reviewers.team` and the ``reviewer`` of the readers here.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from litqeval_gui.core.projectfile.project import Project, now
 from litqeval_gui.core.projectfile.stored import DamagedDataError, read_json, read_strings
 from litqeval_gui.core.projectfile.writes import Done, Op, chunks
 from litqeval_gui.core.records.queries import RecordFilter, find_list
-from litqeval_gui.core.screening.labels import IEM, PHASES, SCHEMES, check_decision
+from litqeval_gui.core.screening.log.labels import IEM, PHASES, SCHEMES, check_decision
 
 DECISIONS = Changes(decisions=True)
 
@@ -113,7 +113,7 @@ def create_screening(project: Project, topic: str, name: str, lists: Sequence[st
                      records: Sequence[int] | None = None, blind: bool = False,
                      parent: int | None = None) -> Screening:
     """Create screening ``name`` of ``topic`` over the named lists (a write); ``blind``:
-    each reviewer sees only their own decisions until it is unblinded (:mod:`.team`);
+    each reviewer sees only their own decisions until it is unblinded (:mod:`~litqeval_gui.core.screening.reviewers.team`);
     ``parent``: the screening it continues (a full text's title/abstract screening,
     :mod:`.fulltext`).
 
@@ -160,7 +160,7 @@ def create_screening(project: Project, topic: str, name: str, lists: Sequence[st
 def append_items(project: Project, screening_id: int, record_ids: Iterable[int],
                  round_: int = 1) -> int:
     """Append the records not yet in the screening after its last item, in order, as
-    items of round ``round_`` (:mod:`.phases`); runs inside the caller's write op (so it
+    items of round ``round_`` (:mod:`~litqeval_gui.core.screening.stopping.phases`); runs inside the caller's write op (so it
     commits with what the caller changes). Returns how many were added."""
     db = project.db
     present = {row[0] for row in db.execute(
@@ -257,7 +257,7 @@ def decide_op(screening: Screening, record_id: int, label: str, context: Context
               reason: str = "", note: str = "") -> Op:
     """Record ``label`` for ``record_id`` (new or changed) as one event; the op's value is
     the stored :class:`Event`; a label of the phase, a full-text exclusion with one of
-    the screening's reasons (:func:`~.labels.check_decision`)."""
+    the screening's reasons (:func:`~litqeval_gui.core.screening.log.labels.check_decision`)."""
     check_decision(screening.scheme, screening.phase, screening.reasons, label, reason)
     if not context.reviewer.strip():
         raise LitqError("every decision needs the reviewer's name")

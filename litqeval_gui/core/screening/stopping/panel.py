@@ -1,7 +1,7 @@
 """The stopping panel (SPEC §5): every rule's verdict and evidence, and the recall curve.
 
 Over the screening history in screening order (1 = relevant, see
-:func:`~litqeval_gui.core.screening.labels.is_relevant`) and N = the screening's size,
+:func:`~litqeval_gui.core.screening.log.labels.is_relevant`) and N = the screening's size,
 each rule of :mod:`litqeval_gui.metrics.stopping` gives "safe to stop" with its
 evidence; the curve is :func:`~litqeval_gui.metrics.tar.recall_curve` of the history
 with the knee of :class:`~litqeval_gui.metrics.stopping.KneeMethod` marked; once the
@@ -9,7 +9,7 @@ reviewer screens a random sample (the random-sample rule's ``random_from`` is se
 recall estimate with its interval from that sample
 (:func:`~litqeval_gui.metrics.recall_estimate.recall_from_sample`).
 :func:`screening_panel` reads a screening's current round
-(:func:`~litqeval_gui.core.screening.phases.round_history`): a search update's records
+(:func:`~litqeval_gui.core.screening.stopping.phases.round_history`): a search update's records
 are a new round, evaluated apart, and a round switched to random screening gives the
 rules that read a random sample (the random-sample rule, the hypergeometric test) where
 its sample begins. The rules advise;
@@ -27,11 +27,11 @@ import numpy as np
 
 from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.labels import is_relevant
-from litqeval_gui.core.screening.phases import Round, round_history
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.labels import is_relevant
+from litqeval_gui.core.screening.log.store import Screening
 from litqeval_gui.core.screening.state import StateCounts, state_counts
-from litqeval_gui.core.screening.store import Screening
+from litqeval_gui.core.screening.stopping.phases import Round, round_history
 from litqeval_gui.metrics.recall_estimate import RecallEstimate, recall_from_sample
 from litqeval_gui.metrics.stopping import (
     BatchCriticalDepth,

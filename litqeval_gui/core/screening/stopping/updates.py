@@ -6,7 +6,7 @@ screening. Works are matched through the linkage (a record's ``work_id``): a wor
 screening already holds is not queued again — its decision, if it has one, stands
 (``already_screened``), and an undecided one stays where it is (``already_queued``) —
 and the list's other works (passing the screening's record filter) become the items of
-a new round (:mod:`.phases`), whose stopping evidence the panel reads apart from the
+a new round (:mod:`~litqeval_gui.core.screening.stopping.phases`), whose stopping evidence the panel reads apart from the
 earlier rounds'. The list joins the screening's lists (so PRISMA counts its records as
 identified). The new items are ranked by the current model once the screening is ranked
 again (the CLI does it at once, the app in the background); until then the queue serves
@@ -21,9 +21,9 @@ from dataclasses import asdict, dataclass
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project, now
 from litqeval_gui.core.projectfile.writes import Done, Op
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.labels import is_relevant
-from litqeval_gui.core.screening.store import DECISIONS, Screening
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.labels import is_relevant
+from litqeval_gui.core.screening.log.store import DECISIONS, Screening
 
 TITLE_ABSTRACT = "title_abstract"
 

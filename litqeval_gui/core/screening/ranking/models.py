@@ -10,7 +10,7 @@ the few relevant ones found so far higher early on:
 * ``logistic`` (the default): LogisticRegression, C = 1, solved by liblinear; in the
   dual when features outnumber the labelled records (TF-IDF: ~50x faster than the
   primal at the same optimum), in the primal otherwise (embeddings). With the default
-  features (1–2-gram TF-IDF, :mod:`~litqeval_gui.core.screening.features`), mean WSS@95
+  features (1–2-gram TF-IDF, :mod:`~litqeval_gui.core.screening.ranking.features`), mean WSS@95
   over 5 seeds (asreview-insights' convention) on the three shared reviews went from
   0.674 / 0.809 / 0.828 (unigrams, balanced) to 0.734 / 0.782 / 0.863 (Nagtegaal,
   Cohen ACE, Radjenovic; ``benchmarks/bench_simulate.py``; ASReview LAB's best model
@@ -29,7 +29,7 @@ the few relevant ones found so far higher early on:
   is screened, which is the one its own finds favour). ACE favours raw-count unigrams,
   the other two pairs and sublinear counts: no single model leads everywhere.
   Retraining more often (every 0.5 %, 0.25 %, every record) moves none of the three by
-  more than 0.003 (:mod:`~litqeval_gui.core.screening.simulate`).
+  more than 0.003 (:mod:`~litqeval_gui.core.screening.simulation.simulate`).
 * ``svm``: LinearSVC, C = 1; its decision value d is read as a probability 1/(1+e^−d).
   Four times slower to fit than ``logistic`` on 1–2-grams, for WSS@95 within 0.01.
 * ``nb``: MultinomialNB, α = 1 (scikit-learn's and ASReview's ``nb`` default), fitted
@@ -44,7 +44,7 @@ per bit [g ≥ 1, g ≥ 2, g ≥ 3], score = the sum of the three bit probabilit
 targets are all equal has that constant probability.
 
 Training set: the reviewer's decisions (targets from
-:func:`~litqeval_gui.core.screening.labels.training_target`) plus the topic's core
+:func:`~litqeval_gui.core.screening.log.labels.training_target`) plus the topic's core
 records not decided, as positives (grade 3 in a graded screening). Cold start, in
 order: a classifier once both classes (two grades) are present; else the cosine to the
 centroid of the positives; else the cosine to the review question; else no ranking.
@@ -64,9 +64,9 @@ from sklearn.naive_bayes import MultinomialNB
 from sklearn.svm import LinearSVC
 
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.screening.features import TFIDF, Features
-from litqeval_gui.core.screening.labels import GRADED, training_target
-from litqeval_gui.core.screening.store import Event
+from litqeval_gui.core.screening.log.labels import GRADED, training_target
+from litqeval_gui.core.screening.log.store import Event
+from litqeval_gui.core.screening.ranking.features import TFIDF, Features
 from litqeval_gui.metrics.agreement import kendall_tau_b
 from litqeval_gui.metrics.relevance import (
     per_grade_f1,

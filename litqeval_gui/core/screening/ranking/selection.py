@@ -2,7 +2,7 @@
 chosen lists (each once, its first record in list order then rank) whose title or
 abstract contains a text and whose year lies in a range — the records screen's
 :class:`~litqeval_gui.core.records.queries.RecordFilter`, so a selection reads exactly as a
-browsed list does. :func:`~litqeval_gui.core.screening.store.create_screening` takes
+browsed list does. :func:`~litqeval_gui.core.screening.log.store.create_screening` takes
 the same filter; these functions preview it.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.queries import RecordFilter, find_list, year_span
-from litqeval_gui.core.screening import store
+from litqeval_gui.core.screening.log import store
 
 
 def selection(project: Project, topic: str, lists: Sequence[str],

@@ -12,7 +12,7 @@ a title and have no identifier.
 :func:`merge_decisions` (a job) brings such a file, or every shared screening of another
 ``.litq`` copy, in. An event is identified by (reviewer, ``at``, kind), so merging is
 idempotent and order-independent (a reviewer's current decision is their latest by
-``at``, see :mod:`.team`); records are matched by DOI, then PMID, then a normalised
+``at``, see :mod:`~litqeval_gui.core.screening.reviewers.team`); records are matched by DOI, then PMID, then a normalised
 title (with the abstract's digest, with its year, then alone) unique in the screening, whatever their ids or import order; what matches nothing
 is reported, not stored; the screening's unblind events come along (unblinding is the
 screening's state, not a reviewer's decision). An undo/redo whose target has not arrived yet keeps the
@@ -37,8 +37,9 @@ from litqeval_gui.core.projectfile.stored import read_json, read_strings
 from litqeval_gui.core.projectfile.writes import Done
 from litqeval_gui.core.records.exporting import check_target, write_whole
 from litqeval_gui.core.records.model import normalise_doi, normalise_pmid, normalise_title
-from litqeval_gui.core.screening import store, team
-from litqeval_gui.core.screening.labels import phase_labels
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.labels import phase_labels
+from litqeval_gui.core.screening.reviewers import team
 
 FORMAT = "litqeval-decisions"
 VERSION = 1

@@ -2,7 +2,7 @@
 screening session that drives them: :mod:`~litqeval_gui.core.screening.session`).
 
 Orderings: ``list`` (the items' list order), ``random`` (a seeded permutation) and
-``model`` (a stored ranking of a retrain, :mod:`~litqeval_gui.core.screening.retrain`).
+``model`` (a stored ranking of a retrain, :mod:`~litqeval_gui.core.screening.ranking.retrain`).
 The queue's next record is the first undecided one in the ordering; deciding,
 undoing and switching orderings cost O(1) amortised (no re-read of the project).
 """

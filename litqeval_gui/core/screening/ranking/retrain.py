@@ -1,10 +1,10 @@
 """Retraining as a cancellable job whose result is a stored ranking the queue switches to.
 
 :func:`retrain` reads the current decisions, scores every item
-(:func:`~litqeval_gui.core.screening.models.score_items`), orders the undecided items by
+(:func:`~litqeval_gui.core.screening.ranking.models.score_items`), orders the undecided items by
 score (highest first; ties keep list order; items without text last, unscored:
-:func:`~litqeval_gui.core.screening.features.blank_last`) followed by the decided ones,
-adds the cross-validated :class:`~litqeval_gui.core.screening.models.Trust` when enough
+:func:`~litqeval_gui.core.screening.ranking.features.blank_last`) followed by the decided ones,
+adds the cross-validated :class:`~litqeval_gui.core.screening.ranking.models.Trust` when enough
 labels exist, and stores it as the screening's latest ranking (one write: the record ids
 and scores as little-endian int64 / float64 arrays: plain bytes, no serialised objects).
 """
@@ -22,16 +22,16 @@ from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import Project, now
 from litqeval_gui.core.projectfile.stored import DamagedDataError, read_buffer, read_json
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.features import Features, blank_last
-from litqeval_gui.core.screening.models import (
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.store import DECISIONS, Screening
+from litqeval_gui.core.screening.ranking.features import Features, blank_last
+from litqeval_gui.core.screening.ranking.models import (
     Trust,
     model_trust,
     score_items,
     training_set,
 )
-from litqeval_gui.core.screening.queue import Ordering
-from litqeval_gui.core.screening.store import DECISIONS, Screening
+from litqeval_gui.core.screening.ranking.queue import Ordering
 
 
 @dataclass(frozen=True)

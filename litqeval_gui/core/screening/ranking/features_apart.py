@@ -5,7 +5,7 @@ At 100 000 records scikit-learn's vectoriser tokenises and counts in calls that 
 Python's GIL for seconds; built on a job thread, that froze the window (11 s with the
 former 1–2-gram vocabulary, ``benchmarks/bench_screening_gui.py``). The features are the
 kind the project's ``screening.features`` parameter names; from :data:`APART_FROM` items,
-TF-IDF features (:func:`~litqeval_gui.core.screening.features.screening_features`) are
+TF-IDF features (:func:`~litqeval_gui.core.screening.ranking.features.screening_features`) are
 built by a child process (forkserver where available, else spawn, never plain fork) on
 its own read-only connection, and handed back as ``.npy``/``.npz`` files in a temporary
 folder (plain numeric arrays, read with ``allow_pickle=False``; no serialised objects).
@@ -28,9 +28,9 @@ from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.parameters import SCREENING_FEATURES
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.scaleout import in_child, main_importable
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.features import TFIDF, Features, screening_features
-from litqeval_gui.core.screening.store import Screening
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.store import Screening
+from litqeval_gui.core.screening.ranking.features import TFIDF, Features, screening_features
 
 APART_FROM = 20_000  # items
 

@@ -28,7 +28,7 @@ The random-sample rule (:class:`~litqeval_gui.metrics.stopping.RandomSampleStop`
 procedure of its own: screening follows the model's order until the rule advises the
 switch, then draws the records not yet screened in a random order (seeded by the run's
 seed) until its test says stop; the recall then counts what the random records found.
-The rule the app recommends (:data:`~litqeval_gui.core.screening.panel.RECOMMENDED`)
+The rule the app recommends (:data:`~litqeval_gui.core.screening.stopping.panel.RECOMMENDED`)
 carries ``"recommended": true``.
 """
 
@@ -45,9 +45,9 @@ from scipy.stats import hypergeom
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
 from litqeval_gui.core.projectfile.parameters import NON_NEGATIVE
-from litqeval_gui.core.screening.features import Features, blank_last
-from litqeval_gui.core.screening.models import check_model, predict
-from litqeval_gui.core.screening.panel import RECOMMENDED, default_rules, first_stop
+from litqeval_gui.core.screening.ranking.features import Features, blank_last
+from litqeval_gui.core.screening.ranking.models import check_model, predict
+from litqeval_gui.core.screening.stopping.panel import RECOMMENDED, default_rules, first_stop
 from litqeval_gui.metrics.screening_effort import effort, screened_to_reach
 from litqeval_gui.metrics.stopping import RandomSampleStop, StoppingRule, significance
 from litqeval_gui.metrics.tar import recall_curve, tar_at_recall

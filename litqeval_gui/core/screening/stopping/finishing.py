@@ -3,7 +3,7 @@ screened will not be (SPEC §7; table ``screening_finishes``).
 
 Until a round is finished its unscreened records are *not yet screened*; once it is,
 they are *excluded by automation tools* in PRISMA, and the diagram's note names the
-stopping rule read at that moment (the recommended one, :data:`~.panel.RECOMMENDED`),
+stopping rule read at that moment (the recommended one, :data:`~litqeval_gui.core.screening.stopping.panel.RECOMMENDED`),
 its verdict and the recall estimate. A finish is one write and cannot be taken back; a
 decision made afterwards still counts as screened.
 """
@@ -18,9 +18,9 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project, now
 from litqeval_gui.core.projectfile.stored import read_json
 from litqeval_gui.core.projectfile.writes import Done, Op
-from litqeval_gui.core.screening.labels import FULL_TEXT
-from litqeval_gui.core.screening.panel import RECOMMENDED, screening_panel
-from litqeval_gui.core.screening.store import DECISIONS, Screening
+from litqeval_gui.core.screening.log.labels import FULL_TEXT
+from litqeval_gui.core.screening.log.store import DECISIONS, Screening
+from litqeval_gui.core.screening.stopping.panel import RECOMMENDED, screening_panel
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ One record is one report and one study (the project does not link several report
 a study). Identification counts records: ``identified``, the live records of each
 identification list (the title/abstract screening's lists, every result list of the
 topic without one), keyed by the label the user gave the list
-(:func:`~.prisma_entered.source_labels_op`), else the import's ``database`` (as people
+(:func:`~litqeval_gui.core.screening.prisma.entered.source_labels_op`), else the import's ``database`` (as people
 write it, :data:`DATABASE_NAMES`), else the list's name, plus the records the user
 entered as removed before import; ``duplicates_removed``, those records minus their
 distinct works.
@@ -13,7 +13,7 @@ Every distinct work is then in exactly one box, placed by :func:`_placer` from t
 item states of :mod:`.state` (the final decision: a resolution wins): filtered out by
 the screening's record filter (removed for other reasons, with the entered number);
 never screened — *excluded by automation tools* once its round is finished
-(:mod:`.finishing`), else *not yet screened*; excluded at title/abstract; *pending*
+(:mod:`~litqeval_gui.core.screening.stopping.finishing`), else *not yet screened*; excluded at title/abstract; *pending*
 at screening (an open conflict, a maybe not sent on); passed, so *sought*: pending
 (not yet in the full-text screening, or not yet decided there), not retrieved
 (:data:`~labels.NOT_RETRIEVED`, or an exclusion whose reason says so,
@@ -22,13 +22,13 @@ maybe), excluded per reason, or included. So every stage is conserved
 (:meth:`PrismaCounts.unbalanced`).
 
 The full-text screening counted continues the title/abstract screening (:func:`_pair`).
-A screening that grew with search updates (:mod:`.updates`) has rounds (:func:`rounds`);
+A screening that grew with search updates (:mod:`~litqeval_gui.core.screening.stopping.updates`) has rounds (:func:`rounds`);
 ``round_number`` counts one: its lists' records, the duplicates of works seen before,
 the works first seen in it, each placed as above, and ``previous_included``, the
 earlier rounds' included works (PRISMA 2020's template for updated reviews).
 
 The other-methods column (websites, citation searching…) is entered by the user and
-stored as per-topic parameters (:mod:`.prisma_entered`); its reports assessed are sought
+stored as per-topic parameters (:mod:`~litqeval_gui.core.screening.prisma.entered`); its reports assessed are sought
 − not retrieved and its studies included are assessed − excluded. The diagram's
 "Studies included in review" adds both columns' studies.
 """
@@ -43,12 +43,13 @@ from dataclasses import asdict, dataclass, field, replace
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.queries import RecordFilter
-from litqeval_gui.core.screening import state, store
-from litqeval_gui.core.screening.finishing import Finish, finishes
+from litqeval_gui.core.screening import state
 from litqeval_gui.core.screening.fulltext import parent_of
-from litqeval_gui.core.screening.labels import GRADED, NOT_RETRIEVED, is_relevant
-from litqeval_gui.core.screening.prisma_entered import Entered, entered, source_labels
-from litqeval_gui.core.screening.store import Screening
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.labels import GRADED, NOT_RETRIEVED, is_relevant
+from litqeval_gui.core.screening.log.store import Screening
+from litqeval_gui.core.screening.prisma.entered import Entered, entered, source_labels
+from litqeval_gui.core.screening.stopping.finishing import Finish, finishes
 
 NOT_RETRIEVED_REASONS = ("not retrievable", "not retrieved", "report not retrieved")  # casefolded
 NO_REASON = "no reason given"

@@ -2,7 +2,7 @@
 migration ``_screening_rounds``).
 
 A screening's items form rounds: round 1 holds the items it was created with, each
-search update added to it (:mod:`.updates`) is the next round. The stopping panel
+search update added to it (:mod:`~litqeval_gui.core.screening.stopping.updates`) is the next round. The stopping panel
 evaluates the current (latest) round on its own: its items are N and its decisions, in
 screening order, the history (:func:`round_history`).
 
@@ -28,10 +28,10 @@ import numpy as np
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project, now
 from litqeval_gui.core.projectfile.writes import Done, Op
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.labels import is_relevant
-from litqeval_gui.core.screening.queue import Ordering, random_order
-from litqeval_gui.core.screening.store import DECISIONS, Screening
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.labels import is_relevant
+from litqeval_gui.core.screening.log.store import DECISIONS, Screening
+from litqeval_gui.core.screening.ranking.queue import Ordering, random_order
 
 RANDOM_SAMPLE = "random sample"  # the random phase's ordering is named "random sample:SEED"
 

@@ -16,8 +16,8 @@ from pathlib import Path
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.model import normalise_doi, normalise_id
-from litqeval_gui.core.screening.labels import check_decision
-from litqeval_gui.core.screening.store import Screening
+from litqeval_gui.core.screening.log.labels import check_decision
+from litqeval_gui.core.screening.log.store import Screening
 
 MAX_ROWS = 1_000_000
 

@@ -11,7 +11,7 @@ list), sublinear tf (1 + log count), smooth idf, terms in more than 95 % of the 
 dropped (with two or more records), rows scaled to unit length: the feature extractor
 of ASReview's ``elas_u4``. Against single words with raw counts (ASReview's plain
 ``tfidf``), together with the heavier weight of relevant records
-(:mod:`~litqeval_gui.core.screening.models`), it raised the default model's mean WSS@95
+(:mod:`~litqeval_gui.core.screening.ranking.models`), it raised the default model's mean WSS@95
 on Nagtegaal 2019 and Radjenovic 2013 by 0.06 and 0.035 and lowered it on Cohen ACE by
 0.027 (5 seeds each); the vocabulary is ~13x larger and a fit ~3x slower. The rows'
 column indices are sorted once here: scikit-learn's fit checks ``X.max()``, which on
@@ -45,8 +45,8 @@ from litqeval_gui.core.evaluation.settings import load_settings
 from litqeval_gui.core.evaluation.vector_store import latest_set, load_vectors, set_status
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.screening import store
-from litqeval_gui.core.screening.store import Screening
+from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.store import Screening
 
 TFIDF = "tfidf"
 MAX_DF = 0.95

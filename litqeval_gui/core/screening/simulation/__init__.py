@@ -1,0 +1,2 @@
+"""Simulated screening with known labels: one run (simulate) and many seeds summarised as
+a band (simulation_band)."""
