@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from litqeval_gui.core.jobs import run_job
@@ -16,3 +18,14 @@ def make_project(path: Path, small_files, topic: str = "search eval") -> Path:
         run_job(ingest.import_file(project, core, topic=topic, role="core"))
         run_job(ingest.import_file(project, results, topic=topic, role="results"))
     return path
+
+
+@contextmanager
+def ris_project(folder: Path, ris: str, **options) -> Iterator[Project]:
+    """A new project in ``folder`` holding ``ris`` imported as topic T's results (the
+    import's other ``options`` as given), open while inside."""
+    path = folder / "results.ris"
+    path.write_text(ris, encoding="utf-8")
+    with Project.create(folder / "p.litq") as opened:
+        run_job(ingest.import_file(opened, path, topic="T", role="results", **options))
+        yield opened

@@ -23,6 +23,7 @@ from litqeval_gui.core.records.attachments import (
 )
 from litqeval_gui.core.records.pdf_match import _attachment_names
 from tests.support.fulltext_pdfs import damaged_pdf, write_pdf
+from tests.support.projects import ris_project
 
 RIS = """TY  - JOUR
 TI  - Deep learning for polyp detection in colonoscopy videos
@@ -68,10 +69,7 @@ ER  -
 
 @pytest.fixture()
 def project(tmp_path):
-    ris = tmp_path / "results.ris"
-    ris.write_text(RIS, encoding="utf-8")
-    with Project.create(tmp_path / "p.litq") as opened:
-        run_job(ingest.import_file(opened, ris, topic="T", role="results", database="PubMed"))
+    with ris_project(tmp_path, RIS, database="PubMed") as opened:
         yield opened
 
 

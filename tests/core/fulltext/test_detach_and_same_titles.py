@@ -7,9 +7,6 @@ file never)."""
 import pytest
 
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.records import ingest
 from litqeval_gui.core.records.attachments import (
     attach_file,
     attachment,
@@ -19,6 +16,7 @@ from litqeval_gui.core.records.attachments import (
     match_folder,
 )
 from tests.support.fulltext_pdfs import write_pdf
+from tests.support.projects import ris_project
 
 TITLE = "Robotic knee arthroplasty versus conventional surgery: a randomised trial"
 RIS = f"""TY  - JOUR
@@ -46,10 +44,7 @@ ER  -
 
 @pytest.fixture()
 def project(tmp_path):
-    ris = tmp_path / "results.ris"
-    ris.write_text(RIS, encoding="utf-8")
-    with Project.create(tmp_path / "p.litq") as opened:
-        run_job(ingest.import_file(opened, ris, topic="T", role="results"))
+    with ris_project(tmp_path, RIS) as opened:
         yield opened
 
 
