@@ -164,3 +164,20 @@ def test_workers_are_sent_a_byte_range_not_the_piece(tmp_path, monkeypatch):
     assert max(len(repr(task)) for task in sent) < 500
     assert sent[0][1] == 0 and sent[-1][2] == path.stat().st_size
     assert all(a[2] == b[1] for a, b in zip(sent, sent[1:], strict=False))  # contiguous
+
+
+def test_a_ctrl_c_after_the_command_finished_changes_nothing(tmp_path):
+    """A Ctrl-C that arrives once the command is done (its import committed and reported,
+    the interpreter ending) is ignored: exit 0, not death by SIGINT."""
+    project = tmp_path / "p.litq"
+    Project.create(project).close()
+    script = ("import os, signal, sys\n"
+              "from litqeval_gui.cli import main\n"
+              f"sys.argv = ['litqeval', 'info', {str(project)!r}]\n"
+              "code = main()\n"
+              "os.kill(os.getpid(), signal.SIGINT)  # as a terminal's Ctrl-C, late\n"
+              "sys.exit(code)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "p.litq" in done.stdout

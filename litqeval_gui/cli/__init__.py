@@ -98,6 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         args.func(args)
+        if argv is None and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # done: a late Ctrl-C changes nothing
         sys.stdout.flush()  # a closed pipe shows here, not at exit
     except BrokenPipeError:  # ``litqeval … | head``: the reader has all it wanted
         _silence_stdout()
