@@ -11,6 +11,7 @@ from litqeval_gui.cli.common import Command, TextProgress, emit, open_for_writin
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records.lists import plain_name
 from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.reviewers import team
 from litqeval_gui.core.screening.reviewers.exchange import export_decisions, merge_decisions
@@ -34,6 +35,8 @@ def cmd_merge(args: argparse.Namespace) -> None:
         lines = [f"merged into {', '.join(report.screenings)}: {report.added} event(s) added, "
                  f"{report.present} already present, {report.unmatched} unmatched; "
                  f"conflicts {report.conflicts_before} -> {report.conflicts_after}"]
+        lines += [f"  {plain_name(name)}: {n} event(s) added"
+                  for name, n in report.added_by.items()]
         lines += [f"  not matched: {title}" for title in report.examples]
         if report.skipped_screenings:
             lines.append("screenings not in this project: "

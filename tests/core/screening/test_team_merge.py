@@ -262,3 +262,58 @@ def test_a_decisions_file_is_never_written_onto_a_project_and_never_half(tmp_pat
     lines = (tmp_path / "ada.jsonl").read_text(encoding="utf-8").splitlines()
     assert json.loads(lines[0])["events"] == 2 and len(lines) == 3
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ada.jsonl", "ada.litq", "other.litq"]
+
+
+def _rewritten(source, target, change):
+    """The decisions file ``source`` with ``change(event)`` applied to each event line."""
+    header, *events = [json.loads(line) for line in source.read_text().splitlines()]
+    for event in events:
+        change(event)
+    target.write_text("\n".join(json.dumps(line) for line in [header, *events]) + "\n")
+    return target
+
+
+def test_a_decisions_file_decides_only_as_its_own_reviewer(tmp_path, template):
+    """Bob's file that names Ada in an event, undoes Ada's decision, or resolves as
+    consensus is refused whole in one line, and nothing changes; Bob's own file merges,
+    and the report says per reviewer what it added."""
+    ada, bob = copy(template, tmp_path, "ada"), copy(template, tmp_path, "bob")
+    [record] = screen(ada, "Ada", ["exclude"])
+    screen(bob, "Bob", ["include", "exclude"])
+    export(ada, "Ada", tmp_path / "ada.jsonl")
+    merge(bob, tmp_path / "ada.jsonl")  # Bob's copy knows Ada's decision
+    export(bob, "Bob", tmp_path / "bob.jsonl")
+    before = state(ada)
+
+    def as_ada(event):
+        event["reviewer"] = "Ada"
+    spoofed = _rewritten(tmp_path / "bob.jsonl", tmp_path / "spoofed.jsonl", as_ada)
+    with pytest.raises(LitqError) as refused:
+        merge(ada, spoofed)
+    assert str(refused.value) == (
+        "spoofed.jsonl is 'Bob''s decisions file but 2 of its events are not theirs "
+        "(line 2: a decide by 'Ada'; line 3: a decide by 'Ada'); a decisions file adds "
+        "only its own reviewer's decisions; nothing was merged")
+
+    def consensus(event):
+        event["kind"], event["reviewer"] = "resolve", "consensus"
+    with pytest.raises(LitqError, match="line 2: a resolve by 'consensus'"):
+        merge(ada, _rewritten(tmp_path / "bob.jsonl", tmp_path / "c.jsonl", consensus))
+
+    def undo_ada(event):
+        ada_at = [e for e in store_events(ada) if e.record_id == record][0].at
+        event.update(kind="undo", label="", target={"reviewer": "Ada", "at": ada_at})
+    with pytest.raises(LitqError, match="line 2: an undo of a decision by 'Ada'"):
+        merge(ada, _rewritten(tmp_path / "bob.jsonl", tmp_path / "u.jsonl", undo_ada))
+    assert state(ada) == before  # Ada's exclude stands
+
+    report = merge(ada, tmp_path / "bob.jsonl")
+    assert (report.added, report.added_by) == (2, {"Bob": 2})
+    with Project.open(ada) as project:
+        screening = store.find_screening(project, "T", "s")
+        assert team.by_reviewer(project, screening.id)["Ada"][record].label == "exclude"
+
+
+def store_events(path):
+    with Project.open(path) as project:
+        return store.events(project, store.find_screening(project, "T", "s").id)

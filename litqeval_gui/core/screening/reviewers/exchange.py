@@ -14,7 +14,9 @@ a title and have no identifier.
 idempotent and order-independent (a reviewer's current decision is their latest by
 ``at``, see :mod:`~litqeval_gui.core.screening.reviewers.team`); records are matched by DOI, then PMID, then a normalised
 title (with the abstract's digest, with its year, then alone) unique in the screening, whatever their ids or import order; what matches nothing
-is reported, not stored; the screening's unblind events come along (unblinding is the
+is reported, not stored. A decisions file adds only its own reviewer's events (their
+decisions, undos and redos of them, their resolutions): one naming anyone else is
+refused whole (:func:`_only_its_reviewer`). The screening's unblind events come along (unblinding is the
 screening's state, not a reviewer's decision). An undo/redo whose target has not arrived yet keeps the
 target's key (``target_key``) and is tied to it when it does. All of a merge is one
 write: a failure or a kill midway changes nothing.
@@ -36,6 +38,7 @@ from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.stored import read_json, read_strings
 from litqeval_gui.core.projectfile.writes import Done
 from litqeval_gui.core.records.exporting import check_target, write_whole
+from litqeval_gui.core.records.lists import plain_name
 from litqeval_gui.core.records.model import normalise_doi, normalise_pmid, normalise_title
 from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.log.labels import phase_labels
@@ -169,6 +172,32 @@ def _is_event(event: object) -> bool:
             and all(isinstance(v, str | int) or v is None for v in event["record"].values()))
 
 
+def _only_its_reviewer(path: Path, header: dict[str, Any], events: list[dict[str, Any]]
+                       ) -> None:
+    """A decisions file carries one reviewer's events: their decisions, their undos and
+    redos of their own decisions, the resolutions they made. Anything else — an event
+    naming another reviewer, an undo aimed at someone else's decision, a resolution "by
+    consensus" — refuses the whole file in one line that lists the first few."""
+    reviewer = header.get("reviewer")
+    if not isinstance(reviewer, str) or not reviewer.strip():
+        raise LitqError(f"{path.name}: the header names no reviewer")
+    foreign = []
+    for number, event in enumerate(events, 2):
+        target = event.get("target")
+        aimed = target.get("reviewer") if isinstance(target, dict) else reviewer
+        if event["reviewer"] != reviewer:
+            foreign.append(f"line {number}: a {event['kind']} by {plain_name(event['reviewer'])!r}")
+        elif event["kind"] in ("undo", "redo") and aimed != reviewer:
+            foreign.append(f"line {number}: an {event['kind']} of a decision by "
+                           f"{plain_name(str(aimed))!r}")
+    if foreign:
+        shown = "; ".join(foreign[:3]) + (f"; and {len(foreign) - 3} more" if len(foreign) > 3
+                                          else "")
+        raise LitqError(f"{path.name} is {plain_name(reviewer)!r}'s decisions file but "
+                        f"{len(foreign)} of its events are not theirs ({shown}); a decisions "
+                        "file adds only its own reviewer's decisions; nothing was merged")
+
+
 @dataclass
 class MergeReport:
     """What a merge did, over the screenings merged into."""
@@ -183,6 +212,7 @@ class MergeReport:
     new_conflicts: list[int] = field(default_factory=list)  # record ids, screening order
     skipped_screenings: list[str] = field(default_factory=list)
     unblinded: bool = False  # the source brought an unblind event
+    added_by: dict[str, int] = field(default_factory=dict)  # reviewer -> events added
 
     def as_dict(self) -> dict[str, Any]:
         return {"screenings": self.screenings, "added": self.added, "present": self.present,
@@ -190,7 +220,8 @@ class MergeReport:
                 "conflicts_before": self.conflicts_before,
                 "conflicts_after": self.conflicts_after,
                 "new_conflicts": self.new_conflicts,
-                "skipped_screenings": self.skipped_screenings, "unblinded": self.unblinded}
+                "skipped_screenings": self.skipped_screenings, "unblinded": self.unblinded,
+                "added_by": dict(sorted(self.added_by.items()))}
 
 
 def _by_uuid(project: Project, uuid: str) -> store.Screening | None:
@@ -212,6 +243,7 @@ def _sources(project: Project, path: Path, report: MergeReport
             raise LitqError(f"{path.name} holds decisions of screening "
                             f"{screening.get('name')!r} of topic {screening.get('topic')!r} "
                             "from another project; it merges only into a copy of that project")
+        _only_its_reviewer(path, header, events)
         unblinds = header.get("unblinds") or []
         if not (isinstance(unblinds, list) and all(
                 isinstance(u, dict) and isinstance(u.get("reviewer"), str)
@@ -373,6 +405,9 @@ def merge_decisions(project: Project, source: str | Path, token: CancelToken = N
 
     project.write(op)
     report.added = sum(len(rows) for _, rows, _, _ in plans)
+    for _, rows, _, _ in plans:
+        for row in rows:
+            report.added_by[row[7]] = report.added_by.get(row[7], 0) + 1
     report.unblinded = any(new for _, _, new, _ in plans)
     for screening, _, _, before in plans:
         after = [c.record_id for c in team.conflicts(project, screening.id)]
