@@ -19,9 +19,10 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening.export import export_audit
 from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.prisma.counts import PrismaCounts
 from litqeval_gui.core.screening.prisma.diagram import write_prisma_csv, write_prisma_svg
 from litqeval_gui.core.screening.prisma.entered import entered, entered_op, source_labels_op
-from litqeval_gui.core.screening.prisma.flow import PrismaCounts, diagram_round, prisma_counts
+from litqeval_gui.core.screening.prisma.flow import diagram_round, prisma_counts
 
 _ENTERED = {"removed_other": "removed_other", "other": "other_identified",
             "other_sought": "other_sought", "other_not_retrieved": "other_not_retrieved",

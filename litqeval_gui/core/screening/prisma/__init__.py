@@ -1,2 +1,2 @@
-"""The PRISMA 2020 flow: every work placed in one box and counted (flow), the numbers the
-user enters (entered), and the diagram and its CSV (diagram)."""
+"""The PRISMA 2020 flow: every work placed in one box (flow), its counts and equations
+(counts), the numbers the user enters (entered), and the diagram and its CSV (diagram)."""

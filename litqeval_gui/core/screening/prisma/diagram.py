@@ -30,7 +30,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from litqeval_gui.core.records.exporting import check_target, escape_formula, write_whole
-from litqeval_gui.core.screening.prisma.flow import PrismaCounts
+from litqeval_gui.core.screening.prisma.counts import PrismaCounts
 
 SVG_NS = "http://www.w3.org/2000/svg"
 BOX, GAP, COLUMN_GAP, SIDE, MARGIN = 260, 44, 56, 30, 12
