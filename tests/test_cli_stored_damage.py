@@ -57,6 +57,11 @@ def test_a_cut_relevant_mask_is_computed_again_and_said_not_read_as_garbage(
 @pytest.mark.parametrize(("command", "sql", "message"), [
     (("evaluate", "--theta", "0.3"), "UPDATE vectors SET data = substr(data, 1, 10) "
      "WHERE record_id = 1", "the stored lsa vector of record 1 is damaged (10 bytes"),
+    (("evaluate", "--theta", "0.3"), "UPDATE vectors SET data = zeroblob(length(data)) "
+     "WHERE record_id IN (2, 3)", "the stored lsa vector of record 2 is damaged (all zeros, "
+     "a vector with no direction; 2 such vector(s))"),
+    (("evaluate",), "UPDATE vectors SET data = zeroblob(length(data)); "
+     "DELETE FROM evaluation_results", "vector with no direction"),
     (("report", "OUT"), "UPDATE vectors SET dtype = '|O'; DELETE FROM evaluation_results",
      "stored type '|O' is not one of <f4"),
     (("report", "OUT"), "UPDATE embedding_sets SET notes = '[1'", "set is damaged (notes:"),

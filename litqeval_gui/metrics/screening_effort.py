@@ -28,7 +28,9 @@ NAN = float("nan")
 
 def wss_insights(labels: np.ndarray, recall: float) -> float:
     """WSS@``recall`` as asreview-insights computes it on ``labels`` (priors already
-    left out); NaN without a relevant record."""
+    left out); NaN without a relevant record. Its index is the number of relevant counts k
+    with k/p ≤ ``recall``, minus one; when no count qualifies (p = 1 at 95 %) insights'
+    ``y[i - 1]`` wraps to the last value, WSS@100, and so does this."""
     rel = np.asarray(labels, dtype=np.int64)
     n, p = rel.size, int(rel.sum())
     if p == 0:
@@ -37,7 +39,7 @@ def wss_insights(labels: np.ndarray, recall: float) -> float:
     when = np.searchsorted(np.cumsum(rel), ks)
     reference = np.searchsorted(np.round(np.linspace(0, p, n)), ks)
     k = int(np.searchsorted(ks / p, recall, side="right"))
-    return float((reference[k - 1] - when[k - 1]) / n) if k else NAN
+    return float((reference[k - 1] - when[k - 1]) / n)  # k = 0 wraps, as insights'
 
 
 def recall_after(labels: np.ndarray, fraction: float) -> float:

@@ -18,12 +18,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 from scipy.stats import hypergeom
 
 from litqeval_gui.metrics.pooling import LowYieldRule, StopParams, pooling_decision
+
+IntArray = TypeVar("IntArray", int, np.ndarray)
 
 JSONScalar = int | float | str | bool
 
@@ -235,13 +237,21 @@ def significance(confidence: float) -> float:
     return float(1 - Fraction(str(float(confidence))))
 
 
+def target_remaining(before: int, found: IntArray, recall_target: float) -> IntArray:
+    """K_tar = ⌊(before + found)/τ⌋ + 1 − before in integers (``found`` an int or an int
+    array): τ is read exactly as the decimal it prints as (0.95 → 19/20), so 19/0.95 is 20,
+    never 19.999…, and 0.5000000001 is not rounded to 0.5."""
+    tau = Fraction(str(float(recall_target)))
+    return (before + found) * tau.denominator // tau.numerator + 1 - before
+
+
 def hypergeometric_p(before: int, k: int, n: int, urn: int,
                      recall_target: float) -> tuple[int, float]:
     """(K_tar, p) of Callaghan & Müller-Hansen's test (see :class:`HypergeometricTest`):
     ``before`` relevant found before a random sample of ``n`` drawn from ``urn`` records
     holding ``k`` relevant; K_tar = ⌊(before + k)/τ⌋ + 1 − before, p = P(X <= k) with
-    X ~ Hypergeom(urn, K_tar, n), 0 when K_tar > urn."""
-    k_tar = math.floor((before + k) / recall_target + 1e-9) + 1 - before
+    X ~ Hypergeom(urn, K_tar, n), 0 when K_tar > urn (K_tar by :func:`target_remaining`)."""
+    k_tar = int(target_remaining(before, k, recall_target))
     return k_tar, 0.0 if k_tar > urn else float(hypergeom.cdf(k, urn, k_tar, n))
 
 

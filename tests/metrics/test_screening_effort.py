@@ -23,6 +23,12 @@ def test_wss_insights_by_hand():
     assert wss_insights(labels, 1.0) == pytest.approx(0.2)
     assert wss_insights(labels, 0.5) == pytest.approx(0.3)
     assert np.isnan(wss_insights(np.zeros(5), 0.95))
+    # One relevant record: no count k has k/1 ≤ 0.95, and insights' y[i − 1] wraps to the
+    # last value, WSS@100. Relevant at position 3 of 9: the reference round(linspace(0, 1, 9))
+    # reaches 1 at index 5 (0.5 rounds to even, 0), the record is found at index 2: (5 − 2)/9.
+    one = np.array([0, 0, 1, 0, 0, 0, 0, 0, 0])
+    assert wss_insights(one, 0.95) == pytest.approx(3 / 9)
+    assert wss_insights(one, 0.95) == wss_insights(one, 1.0)
 
 
 def test_effort_figures_by_hand():

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 from math import comb
 
 import pytest
@@ -248,6 +247,15 @@ def test_hypergeometric_edge_cases():
     assert impossible.stop and impossible.evidence["p_value"] == 0.0
     with pytest.raises(ValueError):
         HypergeometricTest(random_from=5).decide([0, 0], 10)
+
+
+def test_hypergeometric_k_tar_is_exact_for_targets_just_above_a_fraction():
+    # τ = 0.5000000001, one relevant seen: 1/τ = 1.9999999996, so K_tar = ⌊1.99…⌋ + 1 − 1 = 1
+    # (the urn must have held at least 1 more). A float floor nudged by 1e-9 gave 2, a
+    # K_tar one too large and so a p-value too small (less conservative).
+    assert hypergeometric_p(1, 0, 10, 100, 0.5000000001)[0] == 1
+    assert hypergeometric_p(1, 0, 10, 100, 0.5)[0] == 2  # exactly 1/0.5 = 2: ⌊2⌋ + 1 − 1
+    assert hypergeometric_p(19, 0, 0, 700, 0.95)[0] == 2  # 19/0.95 is 20 exactly
     with pytest.raises(ValueError):
         HypergeometricTest(recall_target=0.0)
 
@@ -259,7 +267,7 @@ def _needed_by_hand(before: int, k: int, n: int, urn: int) -> int:
     """The smallest number of further draws, all irrelevant, after which
     P(X <= k) < 0.05 (τ = 0.95), X ~ Hypergeom(urn, K_tar, size), by a plain loop over
     the sizes and the probability summed from binomial coefficients."""
-    k_tar = math.floor((before + k) / 0.95 + 1e-9) + 1 - before
+    k_tar = (20 * (before + k)) // 19 + 1 - before  # ⌊r/0.95⌋ in integers
     for size in range(n, urn + 1):
         p = sum(comb(k_tar, j) * comb(urn - k_tar, size - j) for j in range(k + 1)) \
             / comb(urn, size)

@@ -48,6 +48,7 @@ from litqeval_gui.core.records.model import (
 
 MAX_DIM = 16_384
 MAX_VALUES = 2**29  # 2 GB of float32: beyond this the file is refused
+FLOAT32_MAX = float(np.finfo(np.float32).max)
 CHUNK_VALUES = 2**22  # values checked and scaled at a time (32 MB as float64)
 MAX_LINE_CHARS = 4_000_000  # one text line of a CSV/JSONL vector file
 MAX_ID_FILE_BYTES = 512 * 2**20
@@ -179,7 +180,8 @@ class _Rows:
         self.rows: list[NDArray[np.float32]] = []
         self.lines: list[int] = []
 
-    def add(self, row_id: str, values: NDArray[np.float32], line: int) -> None:
+    def add(self, row_id: str, values: NDArray[np.float64], line: int) -> None:
+        """Keep a row (float64 values, stored as float32 once they are known to fit)."""
         if not row_id:
             raise VectorFileError(f"{self.path}: line {line} has no id")
         if not row_id.isascii():
@@ -195,8 +197,13 @@ class _Rows:
                 f"{self.path}: line {line} (id {row_id!r}) has {values.size} dimensions; "
                 f"line {self.lines[0]} has {self.rows[0].size}")
         _check_size(self.path, values.size, values.size * (len(self.rows) + 1))
+        big = np.flatnonzero(np.isfinite(values) & (np.abs(values) > FLOAT32_MAX))
+        if big.size:
+            raise VectorFileError(f"{self.path}: line {line} (id {row_id!r}): the value "
+                                  f"{values[big[0]]:.3g} is beyond float32's range "
+                                  f"(±{FLOAT32_MAX:.3g})")
         self.ids.append(row_id)
-        self.rows.append(values)
+        self.rows.append(values.astype(np.float32))
         self.lines.append(line)
 
     def finish(self) -> VectorFile:
@@ -215,7 +222,7 @@ def _read_table(path: Path, delimiter: str) -> VectorFile:
             if not any(cell.strip() for cell in cells):
                 continue
             try:
-                values = np.array([float(cell) for cell in cells[1:]], dtype=np.float32)
+                values = np.array([float(cell) for cell in cells[1:]], dtype=np.float64)
             except ValueError:
                 if number == 1 and not any(_is_number(c) for c in cells[1:]):
                     continue  # a header row
@@ -255,7 +262,10 @@ def _read_jsonl(path: Path) -> VectorFile:
             raise VectorFileError(f'{path}: line {number} needs an object with "id" and '
                                   '"vector" (or "embedding")')
         try:
-            values = np.asarray(vector, dtype=np.float32)
+            values = np.asarray(vector, dtype=np.float64)
+        except OverflowError:  # an integer beyond float64
+            raise VectorFileError(f"{path}: line {number}: a number beyond float32's range "
+                                  f"(±{FLOAT32_MAX:.3g})") from None
         except (ValueError, TypeError):
             raise VectorFileError(f"{path}: line {number}: the vector is not a list of "
                                   "numbers") from None

@@ -402,6 +402,11 @@ def load_vectors(db: sqlite_utils.Database, emb: EmbeddingSet
         matrix = np.vstack(parts).astype(np.float32, copy=False) if parts else np.empty((0, dim),
                                                                                         np.float32)
         check_finite(matrix, f"{what} set")
+        flat = np.flatnonzero(~matrix.any(axis=1))
+        if flat.size:
+            raise DamagedDataError(f"{what} of record {ids[flat[0]]}",
+                                   f"all zeros, a vector with no direction; {flat.size:,} "
+                                   "such vector(s)")
         _CACHE.clear()
         _CACHE[key] = (ids, matrix)
     return _CACHE[key]

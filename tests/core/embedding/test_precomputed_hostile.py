@@ -39,9 +39,16 @@ HOSTILE_JSONL = {
                  "line 1: Exceeds the limit (4300 digits)"),
     "lone surrogate": ('{"id": "ok", "vector": [1, 2]}\n{"id": "x\\ud800", "vector": [1, 2]}',
                        "line 2: the id is not text (surrogates not allowed: '\\ud800')"),
+    "300 digits": ('{"id": "a", "vector": [1' + "0" * 300 + ', 1]}',
+                   "line 1 (id 'a'): the value 1e+300 is beyond float32's range (±3.4e+38)"),
+    "400 digits": ('{"id": "a", "vector": [1' + "0" * 400 + ', 1]}',
+                   "line 1: a number beyond float32's range (±3.4e+38)"),
+    "1e300": ('{"id": "a", "vector": [1, 2]}\n{"id": "b", "vector": [1e300, 2]}',
+              "line 2 (id 'b'): the value 1e+300 is beyond float32's range"),
 }
 
 
+@pytest.mark.filterwarnings("error")  # and no numpy warning before it
 @pytest.mark.parametrize("case", HOSTILE_JSONL)
 def test_hostile_jsonl_is_one_line(tmp_path, case):
     text, message = HOSTILE_JSONL[case]

@@ -49,7 +49,12 @@ from litqeval_gui.core.screening.ranking.features import Features, blank_last
 from litqeval_gui.core.screening.ranking.models import check_model, predict
 from litqeval_gui.core.screening.stopping.panel import RECOMMENDED, default_rules, first_stop
 from litqeval_gui.metrics.screening_effort import effort, screened_to_reach
-from litqeval_gui.metrics.stopping import RandomSampleStop, StoppingRule, significance
+from litqeval_gui.metrics.stopping import (
+    RandomSampleStop,
+    StoppingRule,
+    significance,
+    target_remaining,
+)
 from litqeval_gui.metrics.tar import recall_curve, tar_at_recall
 
 RETRAIN_FRACTION = 0.01
@@ -182,7 +187,7 @@ def random_sample_stop(rule: RandomSampleStop, labels: np.ndarray,
     urn = sample.size
     k = np.cumsum(sample)
     drawn = np.arange(1, urn + 1)
-    k_tar = np.floor((before + k) / rule.recall_target + 1e-9).astype(np.int64) + 1 - before
+    k_tar = target_remaining(before, k, rule.recall_target)
     p = np.where(k_tar > urn, 0.0, hypergeom_cdf(k, urn, k_tar, drawn))
     stops = np.flatnonzero(p < significance(rule.confidence))
     if not stops.size or stops[0] + 1 == urn:
