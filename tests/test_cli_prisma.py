@@ -140,8 +140,9 @@ def test_png_and_pdf_are_drawn_in_a_child_process(built, tmp_path, capsys):
     assert (code, err) == (2, "litqeval: error: --png writes a .png file, not x.jpg\n")
     code, out, err = run(capsys, "prisma", built, "--topic", "T", "--png",
                          tmp_path / "missing" / "x.png")
-    assert (code, err) == (2, f"litqeval: error: cannot write {tmp_path / 'missing' / 'x.png'}: "
-                              f"folder {tmp_path / 'missing'} does not exist\n")
+    assert (code, err) == (2, f"litqeval: error: {tmp_path / 'missing' / 'x.png'}: cannot "
+                              f"write the diagram (the folder {tmp_path / 'missing'} does not "
+                              "exist)\n")
     code, out, err = run(capsys, "prisma", built, "--topic", "T", "--pdf", built.with_suffix(".pdf"))
     assert code == 0, err  # p.pdf beside p.litq is not the project
 

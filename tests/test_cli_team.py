@@ -170,3 +170,75 @@ def test_dual_by_default_single_screening_when_set(tmp_path, capsys):
     code, _, err = run(capsys, "screen-settings", path, "--topic", "T", "--screening",
                        "blind", "--single-screening")
     assert code == 2 and "is blind" in err
+
+
+EVIL = "\x1b]0;PWNED\x07\x1b[2J\x1b[31mEvil\x00"  # a terminal's title, clear, red; a NUL
+
+
+def test_names_and_reasons_reach_the_terminal_as_plain_text(tmp_path, capsys):
+    """A merged file's hostile name comes in plain; one an older project stored raw
+    (written here straight into the table) is printed plain by conflicts and agreement."""
+    path, _ = screening_project(tmp_path, 8)
+    run(capsys, "screen-new", path, "--topic", "T", "--screening", "S")
+    with Project.open(path, readonly=True) as project:
+        screening = store.find_screening(project, "T", "S")
+        ids = store.items(project, screening.id)[:2]
+        title = store.record_title(project, ids[0])
+    bob = tmp_path / "bob.litq"
+    shutil.copy(path, bob)
+    decide(capsys, path, "Ada", ["include", "include"], ids)
+    decide(capsys, bob, "Bob", ["exclude", "include"], ids)
+    run(capsys, "screen-export-decisions", bob, "--topic", "T", "--screening", "S",
+        "--reviewer", "Bob", tmp_path / "bob.jsonl")
+    lines = [json.loads(line) for line in (tmp_path / "bob.jsonl").read_text().splitlines()]
+    for line in lines:
+        line["reviewer"] = EVIL
+    (tmp_path / "evil.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    code, out, err = run(capsys, "merge", path, tmp_path / "evil.jsonl")
+    assert code == 0, err
+    assert "  ]0;PWNED [2J [31mEvil: 2 event(s) added" in out.splitlines()
+    with Project.open(path) as project:  # as a project stored before names were plain
+        project.write(lambda p: p.db.execute(
+            "INSERT INTO screening_events (screening_id, record_id, kind, label, reason, "
+            "reviewer, at, phase) VALUES (?, ?, 'decide', 'exclude', ?, ?, "
+            "'2999-01-01T00:00:00+00:00', 'title_abstract')",
+            [screening.id, ids[0], "\x1b[2Jwhy", "\x1b[31mOld\n"]) and store.DECISIONS)
+    code, out, _ = run(capsys, "conflicts", path, "--topic", "T", "--screening", "S")
+    assert out == (f"{ids[0]}: [31mOld exclude ([2Jwhy); Ada include; ]0;PWNED [2J [31mEvil "
+                   f"exclude (unresolved)  {title[:60]}\n")
+    code, out, _ = run(capsys, "agreement", path, "--topic", "T", "--screening", "S")
+    assert "\x1b" not in out and "\x00" not in out
+    assert out.startswith("[31mOld / Ada: 1 both decided")
+    assert "\n[31mOld / ]0;PWNED [2J [31mEvil: 1 both decided" in out
+
+
+def test_merge_of_a_copy_takes_the_reviewers_named(tmp_path, capsys):
+    path, _ = screening_project(tmp_path, 8)
+    run(capsys, "screen-new", path, "--topic", "T", "--screening", "S")
+    with Project.open(path, readonly=True) as project:
+        ids = store.items(project, store.find_screening(project, "T", "S").id)[:3]
+    decide(capsys, path, "Ada", ["include"], ids[:1])
+    bob = tmp_path / "bob.litq"
+    shutil.copy(path, bob)
+    decide(capsys, bob, "Bob", ["exclude", "include", "include"], ids)
+    code, out, err = run(capsys, "merge", path, bob)
+    assert (code, out) == (2, "")
+    assert err == ("litqeval: error: bob.litq holds the decisions of 2 reviewers ('Ada': "
+                   "none new, 'Bob': 3 new); say whose to take with --reviewer NAME (once "
+                   "per reviewer)\n")
+    code, out, err = run(capsys, "merge", path, bob, "--reviewer", "Bob")
+    assert code == 0, err
+    assert out.splitlines()[1:] == ["  Bob: 3 event(s) added"]
+
+
+def test_screen_reasons_add_takes_plain_text_only(tmp_path, capsys):
+    path, _ = screening_project(tmp_path, 4)
+    run(capsys, "screen-new", path, "--topic", "T", "--screening", "S")
+    code, out, err = run(capsys, "screen-reasons", path, "--topic", "T", "--screening", "S",
+                         "--add", "\x1b[31mred\x01", "wrong\tdesign")
+    assert (code, out) == (0, "reasons of 'S': [31mred, wrong design\n"), err
+    code, out, err = run(capsys, "screen-reasons", path, "--topic", "T", "--screening", "S",
+                         "--add", "\x1b")
+    assert (code, out) == (2, "")
+    assert err == ("litqeval: error: an exclusion reason needs a text; '\\x1b' is nothing "
+                   "but control characters\n")

@@ -3,12 +3,16 @@ counts as CSV; the numbers no import gives are entered here too) and screen-audi
 event of a screening as CSV). ``--png`` and ``--pdf`` have Qt draw the SVG in a child
 process (:mod:`litqeval_gui.gui.render_svg`; in the bundle the executable itself with the
 hidden argument ``--render-svg``, see ``packaging/launch.py``): this process never loads
-Qt."""
+Qt. The files asked for are written all or none, and the numbers given are stored only
+when they are: a refused number, target or drawing changes nothing."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
+import functools
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -17,10 +21,11 @@ from pathlib import Path
 from litqeval_gui.cli.common import Command, emit, open_for_writing, pair
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records.exporting import Staged, check_target
 from litqeval_gui.core.screening.export import export_audit
 from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.prisma.counts import PrismaCounts
-from litqeval_gui.core.screening.prisma.diagram import write_prisma_csv, write_prisma_svg
+from litqeval_gui.core.screening.prisma.diagram import counts_csv, prisma_svg
 from litqeval_gui.core.screening.prisma.entered import entered, entered_op, source_labels_op
 from litqeval_gui.core.screening.prisma.flow import diagram_round, prisma_counts
 
@@ -99,39 +104,52 @@ def cmd_prisma(args: argparse.Namespace) -> None:
         out = getattr(args, kind)
         if out is not None and out.suffix.lower() != f".{kind}":
             raise LitqError(f"--{kind} writes a .{kind} file, not {out.name}")
+    for out in (args.svg, args.csv, args.png, args.pdf):
+        if out is not None:
+            check_target(out, args.project)
     changes = _changes(args)
     labels = dict(pair(part, "--source") for part in args.source or [])
     opened = open_for_writing(args.project) if changes or labels else \
         Project.open(args.project, readonly=True)
-    with opened as project:
-        ops = []  # every change checked before any is written
-        if changes:
-            numbers = dataclasses.replace(entered(project, args.topic), **changes)
-            ops.append(entered_op(project, args.topic, numbers))
-        if labels:
-            ops.append(source_labels_op(project, args.topic, labels))
-        for op in ops:
-            project.write(op)
-        counts = prisma_counts(project, args.topic, screening=args.screening,
-                               fulltext=args.fulltext)
-        shown = diagram_round(project, args.topic, screening=counts.screening,
-                              round_number=args.round)  # the screening counted
-        drawn = counts if shown is None else prisma_counts(
-            project, args.topic, screening=args.screening, fulltext=args.fulltext,
-            round_number=shown)
-    written = []
-    if args.svg:
-        written.append(str(write_prisma_svg(drawn, args.svg, project=args.project)))
-    if args.csv:
-        written.append(str(write_prisma_csv(counts, args.csv, project=args.project)))
-    for image in (args.png, args.pdf):
-        if image is not None:
-            written.append(str(render_diagram(drawn, image, args.project)))
+    with Staged() as outputs, opened as project:
+        # one transaction: the numbers are stored only when every file could be made
+        with project.transaction() if changes or labels else contextlib.nullcontext():
+            if changes:
+                numbers = dataclasses.replace(entered(project, args.topic), **changes)
+                entered_op(project, args.topic, numbers)(project)
+            if labels:
+                source_labels_op(project, args.topic, labels)(project)
+            counts = prisma_counts(project, args.topic, screening=args.screening,
+                                   fulltext=args.fulltext)
+            shown = diagram_round(project, args.topic, screening=counts.screening,
+                                  round_number=args.round)  # the screening counted
+            drawn = counts if shown is None else prisma_counts(
+                project, args.topic, screening=args.screening, fulltext=args.fulltext,
+                round_number=shown)
+            _stage(outputs, args, drawn, counts)
+        outputs.move()
+    written = [str(out) for out in (args.svg, args.csv, args.png, args.pdf) if out is not None]
     notes = [f"the diagram shows round {shown}" + (
         " (the update layout: earlier rounds are the previous version)" if shown > 1
         else "")] if shown is not None and (args.svg or args.png or args.pdf) else []
     emit(args, counts.as_json(),
          lambda: "\n".join([_text(counts), *notes, *(f"wrote {path}" for path in written)]))
+
+
+def _stage(outputs: Staged, args: argparse.Namespace, drawn: PrismaCounts,
+           counts: PrismaCounts) -> None:
+    """Write each file asked for beside its target: the diagram of ``drawn``, the CSV of
+    ``counts``."""
+    svg = prisma_svg(drawn) if args.svg or args.png or args.pdf else ""
+    if args.svg:
+        outputs.write(args.svg, lambda partial: partial.write_text(svg, encoding="utf-8"),
+                      "the diagram")
+    if args.csv:
+        outputs.write(args.csv, lambda partial: counts_csv(counts, partial), "the counts")
+    for image in (args.png, args.pdf):
+        if image is not None:
+            outputs.write(image, functools.partial(render_diagram, svg, image.name),
+                          "the diagram")
 
 
 RENDER_FLAG = "--render-svg"  # packaging/launch.py dispatches it to gui/render_svg.py
@@ -145,24 +163,23 @@ def render_command() -> list[str]:
     return [sys.executable, "-m", "litqeval_gui.gui.render_svg"]
 
 
-def render_diagram(counts: PrismaCounts, out: Path, project: Path) -> Path:
-    """``out`` (PNG or PDF by its suffix) drawn from the counts' SVG by Qt in a child
-    process; its one-line failure as a :class:`LitqError`."""
-    if not out.parent.is_dir():
-        raise LitqError(f"cannot write {out}: folder {out.parent} does not exist")
+def render_diagram(svg: str, name: str, out: Path) -> None:
+    """``svg`` drawn by Qt in a child process as ``out``, PNG or PDF by the suffix of
+    ``name`` (the file asked for); its one-line failure as a :class:`LitqError`."""
     with tempfile.TemporaryDirectory(prefix="litqeval-prisma-") as folder:
-        svg = write_prisma_svg(counts, Path(folder) / "diagram.svg", project=project)
+        source, drawn = Path(folder) / "diagram.svg", Path(folder) / f"diagram{Path(name).suffix}"
+        source.write_text(svg, encoding="utf-8")
         try:
-            done = subprocess.run([*render_command(), str(svg), str(out), "--project",
-                                   str(project)], capture_output=True, text=True,
-                                  timeout=RENDER_TIMEOUT, check=False)
+            done = subprocess.run([*render_command(), str(source), str(drawn)],
+                                  capture_output=True, text=True, timeout=RENDER_TIMEOUT,
+                                  check=False)
         except subprocess.TimeoutExpired:
-            raise LitqError(f"drawing {out.name} took over {RENDER_TIMEOUT} s; "
+            raise LitqError(f"drawing {name} took over {RENDER_TIMEOUT} s; "
                             "write --svg and convert it") from None
-    if done.returncode != 0:
-        reason = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
-        raise LitqError(f"cannot draw {out.name}: {reason}")
-    return out
+        if done.returncode != 0:
+            reason = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
+            raise LitqError(f"cannot draw {name}: {reason}")
+        shutil.copyfile(drawn, out)
 
 
 def cmd_screen_audit(args: argparse.Namespace) -> None:

@@ -6,18 +6,23 @@ app's screener."""
 from __future__ import annotations
 
 import argparse
+import csv
 import os
+import sqlite3
+import sys
 from dataclasses import asdict
 from pathlib import Path
 
 from litqeval_gui.cli.common import Command, emit, open_for_writing
-from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.errors import LitqError, database_reason, environment_message
+from litqeval_gui.core.paths import check_input
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.reviewers import REVIEWER_ENV
 from litqeval_gui.core.records import queries
 from litqeval_gui.core.screening.fulltext import DEFAULT_REASONS, create_fulltext_screening
 from litqeval_gui.core.screening.log import decision_rows, store
 from litqeval_gui.core.screening.log.labels import GRADED, IEM, label_text, phase_labels
+from litqeval_gui.core.screening.log.store import plain_text
 from litqeval_gui.core.screening.ranking.retrain import stored_ranking
 from litqeval_gui.core.screening.reviewers import team
 from litqeval_gui.core.screening.session import ScreeningSession
@@ -85,27 +90,50 @@ def cmd_screen_reasons(args: argparse.Namespace) -> None:
 
 
 def _reviewer(args: argparse.Namespace) -> str:
-    name = (args.reviewer or os.environ.get(REVIEWER_ENV, "")).strip()
-    if not name:
-        raise LitqError(f"say who decides: --reviewer NAME (or set {REVIEWER_ENV})")
-    return name
+    return plain_text(args.reviewer or os.environ.get(REVIEWER_ENV, ""),
+                      f"say who decides: --reviewer NAME (or set {REVIEWER_ENV})")
 
 
 def cmd_screen_decide(args: argparse.Namespace) -> None:
     reviewer = _reviewer(args)
+    if args.csv:
+        check_input(args.csv)  # a FIFO would block, /dev/zero never end
+        csv.field_size_limit(sys.maxsize)  # a note may be long, as an import's cells
     with open_for_writing(args.project) as project:
         screening = store.find_screening(project, args.topic, args.screening)
         rows = decision_rows.read_rows(args.csv) if args.csv else \
             [(0, [args.record[0], args.record[1], args.reason or "", args.note or ""])]
         decisions = decision_rows.resolve(project, screening, rows)  # all checked first
         session = ScreeningSession(project, screening, reviewer)
-        for row in decisions:
-            session.decide(row.label, row.reason, record_id=row.record_id, note=row.note)
+        for made, row in enumerate(decisions):
+            try:
+                session.decide(row.label, row.reason, record_id=row.record_id, note=row.note)
+            except (LitqError, OSError, sqlite3.DatabaseError, KeyboardInterrupt) as err:
+                if not made:
+                    raise
+                raise _kept(err, made, decisions, project) from None
         screened = session.screened
     emit(args, {"decided": len(decisions), "screened": screened, "of": screening.size,
                 "reviewer": reviewer},
          lambda: f"{len(decisions)} decision(s) by {reviewer}; {screened:,} of "
                  f"{screening.size:,} records screened")
+
+
+def _kept(err: BaseException, made: int, decisions: list[decision_rows.DecisionRow],
+          project: Project) -> BaseException:
+    """The error that stopped ``screen-decide`` after ``made`` decisions, saying that those
+    are kept (each was committed as it was made) and from which row none was."""
+    kept = (f"{made:,} of {len(decisions):,} decisions were made and are kept (each is "
+            f"committed as it is made); none from line {decisions[made].line} on")
+    if isinstance(err, KeyboardInterrupt):
+        return KeyboardInterrupt(f"interrupted; {kept}")
+    if isinstance(err, sqlite3.DatabaseError):
+        reason = database_reason(err, project.path) or f"database error: {err}"
+    elif isinstance(err, OSError):
+        reason = environment_message(err, str(err.filename or project.path))
+    else:
+        reason = str(err)
+    return LitqError(f"{reason}; {kept}")
 
 
 def status(project: Project, screening: store.Screening, reviewer: str | None = None,

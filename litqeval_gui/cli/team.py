@@ -1,6 +1,10 @@
 """Team screening offline (issue 25): screen-export-decisions, merge, conflicts,
 agreement, screen-resolve, screen-unblind, screen-settings (dual or single screening) — over
-:mod:`litqeval_gui.core.screening.reviewers.exchange`, ``team`` and ``store``."""
+:mod:`litqeval_gui.core.screening.reviewers.exchange`, ``team`` and ``store``.
+
+Names and reasons read from a project are printed as plain one-line text
+(:func:`~litqeval_gui.core.records.lists.plain_name`): a project stored before they were
+made plain may hold a terminal's escapes in them."""
 
 from __future__ import annotations
 
@@ -22,13 +26,14 @@ def cmd_export_decisions(args: argparse.Namespace) -> None:
         screening = store.find_screening(project, args.topic, args.screening)
         count = export_decisions(project, screening, args.reviewer, args.out)
     emit(args, {"reviewer": args.reviewer, "events": count, "file": str(args.out)},
-         lambda: f"{count} event(s) of {args.reviewer} written to {args.out}")
+         lambda: f"{count} event(s) of {plain_name(args.reviewer)} written to {args.out}")
 
 
 def cmd_merge(args: argparse.Namespace) -> None:
     progress = TextProgress()
     with open_for_writing(args.project) as project:
-        report = run_job(merge_decisions(project, args.source), progress)
+        report = run_job(merge_decisions(project, args.source, reviewers=args.reviewer),
+                         progress)
     progress.finish()
 
     def text() -> str:
@@ -37,10 +42,12 @@ def cmd_merge(args: argparse.Namespace) -> None:
                  f"conflicts {report.conflicts_before} -> {report.conflicts_after}"]
         lines += [f"  {plain_name(name)}: {n} event(s) added"
                   for name, n in report.added_by.items()]
-        lines += [f"  not matched: {title}" for title in report.examples]
+        lines += [f"  not taken: {n} event(s) of {plain_name(name)} (not named with "
+                  "--reviewer)" for name, n in sorted(report.not_taken.items())]
+        lines += [f"  not matched: {plain_name(title)}" for title in report.examples]
         if report.skipped_screenings:
             lines.append("screenings not in this project: "
-                         + ", ".join(report.skipped_screenings))
+                         + ", ".join(map(plain_name, report.skipped_screenings)))
         return "\n".join(lines)
     emit(args, report.as_dict(), text)
 
@@ -60,10 +67,12 @@ def cmd_conflicts(args: argparse.Namespace) -> None:
         if not document:
             return "no conflicts"
         return "\n".join(
-            f"{c['record']}: " + "; ".join(f"{who} {d['label']}"
+            f"{c['record']}: " + "; ".join(f"{plain_name(who)} {d['label']}"
+                                           + (f" ({plain_name(d['reason'])})"
+                                              if d["reason"] else "")
                                            for who, d in c["decisions"].items())
-            + (f" -> {c['resolution']['label']} ({c['resolution']['by']})"
-               if c["resolution"] else " (unresolved)") + f"  {c['title'][:60]}"
+            + (f" -> {c['resolution']['label']} ({plain_name(c['resolution']['by'])})"
+               if c["resolution"] else " (unresolved)") + f"  {plain_name(c['title'])[:60]}"
             for c in document)
     emit(args, {"conflicts": document}, text)
 
@@ -85,7 +94,7 @@ def cmd_unblind(args: argparse.Namespace) -> None:
             raise LitqError(f"screening {screening.name!r} is not blind")
         project.write(store.unblind_op(screening, args.reviewer))
     emit(args, {"screening": screening.name, "unblinded_by": args.reviewer},
-         lambda: f"screening {screening.name!r} unblinded by {args.reviewer}")
+         lambda: f"screening {screening.name!r} unblinded by {plain_name(args.reviewer)}")
 
 
 def cmd_settings(args: argparse.Namespace) -> None:
@@ -122,7 +131,8 @@ def cmd_agreement(args: argparse.Namespace) -> None:
     def text() -> str:
         if not pairs:
             return "fewer than two reviewers have decided in this screening"
-        lines = [f"{p['a']} / {p['b']}: {p['both']} both decided, {p['agree']} agree, "
+        lines = [f"{plain_name(p['a'])} / {plain_name(p['b'])}: {p['both']} both decided, "
+                 f"{p['agree']} agree, "
                  f"{kappa_text(p)}; after resolution {kappa_text(p['after_resolution'])}"
                  for p in pairs]
         lines.append(f"conflicts: {summary.resolved} resolved, {summary.unresolved} unresolved")
@@ -143,6 +153,10 @@ def register(command: Command) -> None:
     p = command("merge", cmd_merge,
                 "bring a colleague's decisions file (or copy of the project) in")
     p.add_argument("source", type=Path, metavar="FILE_OR_PROJECT")
+    p.add_argument("--reviewer", action="append", metavar="NAME",
+                   help="take this reviewer's decisions from a copy of the project (once "
+                        "per reviewer; default: the copy's only reviewer); the copy's "
+                        "other events not here yet are left out")
 
     p = command("screen-resolve", cmd_resolve,
                 "settle a record's final decision (a third reviewer or 'consensus')")

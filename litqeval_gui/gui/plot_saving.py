@@ -13,6 +13,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.records.exporting import check_target
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.plots.export import FORMATS
 
@@ -34,6 +35,8 @@ def ask_and_save_plot(parent: QWidget, default_name: str, save: Callable[[Path],
     if not name:
         return
     try:
-        save(plot_target(name, chosen))
+        target = plot_target(name, chosen)
+        check_target(target)  # a folder, a FIFO, a device, a database: refused in one line
+        save(target)
     except (OSError, ValueError, LitqError) as exc:
         show_error(parent, "The plot was not saved", exc)

@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from litqeval_gui.core.records.lists import plain_name
+
 
 class ReasonPicker(QDialog):
     """Pick one of ``reasons`` (or type a new one); :attr:`reason` after ``accept``."""
@@ -67,7 +69,7 @@ class ReasonPicker(QDialog):
             self.list.setCurrentItem(shown[min(max(at + step, 0), len(shown) - 1)])
 
     def _take(self, reason: str) -> None:
-        self.reason = " ".join(reason.split())
+        self.reason = plain_name(reason)  # as the screening's list stores it
         if self.reason:
             self.accept()
 

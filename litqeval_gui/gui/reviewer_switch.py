@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from litqeval_gui.core.projectfile.reviewers import reviewer_names
+from litqeval_gui.core.records.lists import plain_name
 
 
 class SwitchReviewerDialog(QDialog):
@@ -33,7 +34,7 @@ class SwitchReviewerDialog(QDialog):
         super().__init__(parent, windowTitle="Switch Reviewer")
         self.used = QListWidget(toolTip="The reviewers who have decided in this project's "
                                 "screenings")
-        self.used.addItems(list(used))
+        self.used.addItems([plain_name(name) for name in used])
         self.name = QLineEdit(current, placeholderText="Your name")
         self.name.setClearButtonEnabled(True)
         self.used.currentTextChanged.connect(self.name.setText)
@@ -43,8 +44,8 @@ class SwitchReviewerDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.name.textChanged.connect(lambda text: self.ok.setEnabled(bool(text.strip())))
-        self.ok.setEnabled(bool(current.strip()))
+        self.name.textChanged.connect(lambda text: self.ok.setEnabled(bool(plain_name(text))))
+        self.ok.setEnabled(bool(plain_name(current)))
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel("Who screens from now on? Every decision records the name."))
         if used:
@@ -58,8 +59,9 @@ class SwitchReviewerDialog(QDialog):
         self.name.setFocus()
 
     def chosen(self) -> str:
-        """The name in the field, without surrounding white space."""
-        return self.name.text().strip()
+        """The name in the field as plain one-line text (:func:`plain_name`, as every
+        decision stores it)."""
+        return plain_name(self.name.text())
 
     def accept(self) -> None:
         if self.chosen():  # an empty name is refused: every decision needs one

@@ -5,22 +5,38 @@ Export writes the reviewer of the settings' events of one screening (the one sho
 one of the sidebar's topic) to a decisions file. Merge takes a colleague's decisions
 file or a copy of the whole project and runs
 :func:`~litqeval_gui.core.screening.reviewers.exchange.merge_decisions` as a job on the session
-(progress in the status bar); it ends in a report of what was added, already present,
-not matched (with examples) and the conflicts it brought, or in one line saying why
-nothing changed (a foreign or damaged file).
+(progress in the status bar); it ends in a report of what was added (per reviewer),
+already present, not matched (with examples), a copy's events left out, and the
+conflicts it brought, or in one line saying why nothing changed (a foreign or damaged
+file). A copy holding decisions of several reviewers asks whose to take
+(:class:`WhoseDialog`, none ticked) and merges again with those.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QVBoxLayout,
+    QWidget,
+)
 
 from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.records.lists import plain_name
 from litqeval_gui.core.screening.log.store import Screening
 from litqeval_gui.core.screening.reviewers.exchange import (
     MergeReport,
+    WhoseDecisions,
     export_decisions,
     merge_decisions,
 )
@@ -76,9 +92,12 @@ def export_my_decisions(window: Any, target: str | Path | None = None) -> Path |
     return Path(target)
 
 
-def merge_into_project(window: Any, source: str | Path | None = None) -> JobHandle | None:
-    """Merge ``source`` (asked when None) into the open project as a job; its report is
-    shown when it ends (:func:`show_merge_report`). None when nothing was started."""
+def merge_into_project(window: Any, source: str | Path | None = None,
+                       reviewers: Sequence[str] | None = None) -> JobHandle | None:
+    """Merge ``source`` (asked when None) into the open project as a job, taking a copy's
+    events of ``reviewers`` (default: as the core chooses); its report is shown when it
+    ends (:func:`show_merge_report`), or whose decisions to take is asked
+    (:func:`ask_whose`). None when nothing was started."""
     if source is None:
         name, _ = QFileDialog.getOpenFileName(window, "Merge Decisions",
                                               str(window.settings.last_dir), MERGE_FILTER)
@@ -92,12 +111,57 @@ def merge_into_project(window: Any, source: str | Path | None = None) -> JobHand
         show_error(window, "Nothing was merged", "that is the open project itself; choose a "
                    "colleague's decisions file or their copy of the project")
         return None
-    window.merge_report = None
+    window.merge_report = window.whose_dialog = None
     return session.jobs.run(
         MERGE_TITLE, session.worker_job(lambda project, token: merge_decisions(
-            project, path, token)),
+            project, path, token, reviewers)),
         on_success=lambda report: show_merge_report(window, report),
-        on_failure=lambda exc: show_error(window, "Nothing was merged", exc))
+        on_failure=lambda exc: ask_whose(window, path, exc.reviewers)
+        if isinstance(exc, WhoseDecisions) else show_error(window, "Nothing was merged", exc))
+
+
+class WhoseDialog(QDialog):
+    """Whose decisions to take from a copy: its ``reviewers`` (name → events not here
+    yet), none ticked; OK needs one. :meth:`chosen` after ``accept``."""
+
+    def __init__(self, source: str, reviewers: dict[str, int],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent, windowTitle="Whose decisions?")
+        self.list = QListWidget()
+        for name, new in reviewers.items():
+            item = QListWidgetItem(f"{plain_name(name)} — {new:,} new event(s)")
+            item.setData(Qt.ItemDataRole.UserRole, name)
+            item.setCheckState(Qt.CheckState.Unchecked)
+            self.list.addItem(item)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok.setEnabled(False)
+        self.list.itemChanged.connect(lambda _item: self.ok.setEnabled(bool(self.chosen())))
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(f"{plain_name(source)} holds the decisions of several "
+                                "reviewers. Whose do you take? The others' that are not "
+                                "here yet are left out."))
+        layout.addWidget(self.list)
+        layout.addWidget(buttons)
+
+    def chosen(self) -> list[str]:
+        """The ticked reviewers' names."""
+        items = [self.list.item(i) for i in range(self.list.count())]
+        return [item.data(Qt.ItemDataRole.UserRole) for item in items
+                if item.checkState() == Qt.CheckState.Checked]
+
+
+def ask_whose(window: Any, path: Path, reviewers: dict[str, int]) -> WhoseDialog:
+    """Ask whose decisions to take from the copy ``path`` (opened, not run; kept as
+    ``window.whose_dialog``); OK merges it again with those."""
+    dialog = WhoseDialog(path.name, reviewers, window)
+    dialog.accepted.connect(lambda: merge_into_project(window, path, dialog.chosen()))
+    dialog.open()
+    window.whose_dialog = dialog
+    return dialog
 
 
 def _remember_folder(window: Any, chosen: str) -> None:
@@ -110,6 +174,10 @@ def report_text(report: MergeReport) -> str:
     lines = [f"Merged into {', '.join(report.screenings) or 'no screening'}: "
              f"{report.added:,} event(s) added, {report.present:,} already present, "
              f"{report.unmatched:,} not matched to a record here."]
+    lines += [f"  {plain_name(name)}: {n:,} event(s) added"
+              for name, n in sorted(report.added_by.items())]
+    lines += [f"  not taken: {n:,} event(s) of {plain_name(name)} (not chosen)"
+              for name, n in sorted(report.not_taken.items())]
     lines += [f"  not matched: {title}" for title in report.examples]
     new = len(report.new_conflicts)
     lines.append(f"Conflicts: {report.conflicts_before:,} before, {report.conflicts_after:,} "

@@ -93,7 +93,7 @@ def test_decisions_made_on_the_copy_merge_back(project_file, tmp_path):
             theirs = store.find_screening(bens, "T", "S")
             assert [e.label for e in store.events(bens, theirs.id)] == ["include"]
             bens.write(store.decide_op(theirs, second, "exclude", store.Context("Ben")))
-        report = run_job(merge_decisions(project, copy))
+        report = run_job(merge_decisions(project, copy, reviewers=["Ben"]))
         assert (report.screenings, report.added, report.present) == (["S"], 1, 1)
 
 

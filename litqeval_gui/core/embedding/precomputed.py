@@ -39,6 +39,7 @@ from litqeval_gui.core.embedding.backends import (
 )
 from litqeval_gui.core.embedding.errors import VectorFileError
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
+from litqeval_gui.core.paths import check_input
 from litqeval_gui.core.records.model import (
     OTHER_ID_KINDS,
     normalise_doi,
@@ -81,8 +82,7 @@ def read_vectors(path: str | os.PathLike[str], ids_path: str | os.PathLike[str] 
     """Read and check a vector file (module docstring); ``ids_path`` is required for .npy."""
     path = Path(path)
     suffix = path.suffix.lower()
-    if not path.is_file():
-        raise VectorFileError(f"{path}: no such file")
+    check_input(path, VectorFileError)
     if suffix == ".npy":
         if ids_path is None:
             raise VectorFileError(f"{path}: a .npy file needs an id list "
@@ -138,8 +138,7 @@ def _npy_chunks(path: Path, array: np.memmap) -> Iterator[NDArray]:
 
 
 def _read_ids(path: Path) -> list[str]:
-    if not path.is_file():
-        raise VectorFileError(f"{path}: no such id list")
+    check_input(path, VectorFileError)
     if path.stat().st_size > MAX_ID_FILE_BYTES:
         raise VectorFileError(f"{path}: an id list over {MAX_ID_FILE_BYTES // 2**20} MB "
                               "is not an id list")

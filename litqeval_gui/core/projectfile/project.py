@@ -34,6 +34,7 @@ from litqeval_gui.core.errors import (
     environment_message,
     listing,
 )
+from litqeval_gui.core.paths import check_input
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.imports import discard_unfinished_imports
 from litqeval_gui.core.projectfile.locking import ProjectLock
@@ -119,8 +120,9 @@ class Project:
         """Open an existing project: check it read-only, then (writers) lock it and
         migrate an older schema."""
         path = Path(path)
-        if not path.is_file():
+        if not (path.exists() or path.is_symlink()):
             raise ProjectError(f"{path}: no such project file")
+        check_input(path, ProjectError)  # a folder, a FIFO, a device: said as such
         _sniff(path)
         if readonly:
             db = _connect(path, readonly=True)
@@ -339,10 +341,11 @@ def _check(db: sqlite_utils.Database, path: Path) -> tuple[int, int, tuple[int, 
             raise CorruptProjectError(f"{path} has an invalid schema version ({version})")
         if version > SCHEMA_VERSION:
             row = db.execute("SELECT value FROM meta WHERE key = 'app_version'").fetchone()
-            written_by = row[0] if row and isinstance(row[0], str) else f"schema {version}"
+            written_by = row[0][:40] if row and isinstance(row[0], str) else __version__
+            by = "" if written_by == __version__ else f", written by a newer version ({written_by})"
             raise ProjectTooNewError(
-                f"this project was written by a newer version ({written_by[:40]}); "
-                f"this is LitQEval GUI {__version__} — please update")
+                f"this project has schema {version}{by}; this LitQEval GUI {__version__} "
+                f"reads schema ≤ {SCHEMA_VERSION} — please update")
         result = db.execute("PRAGMA quick_check").fetchone()[0]
         if result != "ok":
             raise _damaged(path, f"integrity check: {result[:200]}")

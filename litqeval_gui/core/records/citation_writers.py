@@ -8,7 +8,8 @@ record; values are single lines (line breaks become spaces).
 BibTeX: a proper entry type (:func:`~litqeval_gui.core.records.reference_types.bibtex_type`)
 with a ``type`` field keeping the record's own type when it differs, ``and``-joined
 authors, ``journal`` (``booktitle`` for papers in proceedings and chapters), pages as
-``first--last``, text LaTeX-encoded (identifiers and URL verbatim) and keys made of first
+``first--last``, text LaTeX-encoded (identifiers and URL verbatim, unless their braces
+would end the value early: then LaTeX-encoded too) and keys made of first
 author, year and first title word (``smith2021semantic``; repeats get ``b``, ``c``, …),
 unique in the file and the same on every export of the same records.
 
@@ -24,7 +25,9 @@ that reference managers show: RIS ``N1`` (EndNote's Notes, a Zotero note) and ``
 (keywords, Zotero tags), as ASReview writes its labels; BibTeX ``annote`` and
 ``keywords``; and its full text's path: RIS ``L1`` as a ``file://`` URL (Zotero's RIS
 import attaches it as the PDF), BibTeX ``file`` as ``Full Text PDF:PATH:application/pdf``
-(Zotero's and JabRef's form; a backslash, colon or semicolon in it escaped).
+(Zotero's and JabRef's form; a backslash, colon, semicolon or brace in it escaped with a
+backslash, a control character or line break as ``\\uXXXX``: any path reads back whole,
+as one value of one line).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from __future__ import annotations
 import re
 import textwrap
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -197,7 +200,7 @@ def write_bibtex(records: list[Record], path: Path,
                     "url": record.url, "doi": record.doi, "pmid": record.pmid,
                     **{kind: record.ids.get(kind, "") for kind in OTHER_ID_KINDS}}
         fields = [model.Field(k, latex(_one_line(v))) for k, v in text.items() if v]
-        fields += [model.Field(k, v) for k, v in verbatim.items() if v]
+        fields += [model.Field(k, _verbatim(v, latex)) for k, v in verbatim.items() if v]
         if extra.attachment:
             fields.append(model.Field("file", f"Full Text PDF:{_bibtex_path(extra.attachment)}"
                                               ":application/pdf"))
@@ -209,8 +212,30 @@ def write_bibtex(records: list[Record], path: Path,
     return len(records)
 
 
+_PATH_ESCAPES = {c: "\\" + c for c in "\\:;{}"}
+_UNWRITTEN = frozenset(("Cc", "Cs", "Zl", "Zp"))  # control, surrogate, line breaks
+
+
 def _bibtex_path(path: str) -> str:
-    return path.replace("\\", "\\\\").replace(":", "\\:").replace(";", "\\;")
+    """``path`` for a BibTeX ``file`` field (module docstring): every brace escaped, so
+    the value never ends early, and no line break."""
+    return "".join(_PATH_ESCAPES.get(c) or (f"\\u{ord(c):04x}" if unicodedata.category(c)
+                                            in _UNWRITTEN else c) for c in path)
+
+
+_BRACE = re.compile(r"(?<!\\)[{}]")  # bibtexparser's: a brace after a backslash is text
+
+
+def _verbatim(value: str, latex: Callable[[str], str]) -> str:
+    """``value`` on one line, verbatim while its braces balance (and it does not end in
+    a backslash, which would escape the closing brace); else ``latex(value)``."""
+    value = _one_line(value)
+    depth = 0
+    for brace in _BRACE.finditer(value):
+        depth += 1 if brace.group() == "{" else -1
+        if depth < 0:
+            break
+    return value if depth == 0 and not value.endswith("\\") else latex(value)
 
 
 def _medline_initials(author: str) -> str:

@@ -40,11 +40,9 @@ def copy_project(source: Project | str | Path, target: str | Path) -> Path:
 
 
 def _check(target: Path, project: Path) -> None:
-    """Refuse a target an export may not overwrite, one in a missing folder, and one with
-    a journal left beside it (SQLite would replay it into the copy)."""
+    """Refuse a target an export may not overwrite and one with a journal left beside it
+    (SQLite would replay it into the copy)."""
     check_target(target, project)
-    if not target.parent.is_dir():
-        raise LitqError(f"{target}: the folder {target.parent} does not exist")
     for suffix in _JOURNALS:
         journal = Path(f"{target}{suffix}")
         if journal.exists():

@@ -9,16 +9,17 @@ gives it (a database's table layout). With ``attachments`` (a full text's path p
 record, see :mod:`~litqeval_gui.core.records.attachments`) and at least one of them
 set, CSV and XLSX add a ``pdf`` column, RIS an ``L1`` and BibTeX a ``file`` field.
 
-The file is written next to its target and moved into place when complete; a target
-that is a project, one of its side files (``-wal``, ``-shm``, ``-journal``, lock, backups)
-or any SQLite database is refused before anything is written. CSV cells that a spreadsheet
-would run as a formula are escaped as OWASP advises (a leading ``'``, see
-:func:`escape_formula`); XLSX cells are always
-stored as strings, never formulas.
+The file is written next to its target and moved into place when complete (a link's
+target is replaced, the link kept); a target that is a project, one of its side files
+(``-wal``, ``-shm``, ``-journal``, lock, backups), any SQLite database, a folder or a
+special file (a FIFO, a device) is refused before anything is written. CSV cells that a
+spreadsheet would run as a formula are escaped as OWASP advises (a leading ``'``, see
+:func:`escape_formula`); XLSX cells are always stored as strings, never formulas.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import functools
 import os
@@ -28,6 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.paths import output_file
 from litqeval_gui.core.records.citation_writers import (
     Annotation,
     write_bibtex,
@@ -91,34 +93,75 @@ def export_records(records: Iterable[Record], path: str | Path, fmt: str, *,
 
 def write_whole(path: str | Path, write: Callable[[Path], object], what: str) -> Path:
     """Run ``write(partial)`` on a hidden file beside ``path``, then move it onto ``path``:
-    the target is replaced whole or left as it was, never half-written. An OSError
+    the target is replaced whole or left as it was, never half-written (a link: the file
+    it points to, see :func:`~litqeval_gui.core.paths.output_file`). An OSError
     becomes one line naming ``what`` ("the export", "the report"…)."""
-    target = Path(path)
-    partial = target.with_name(f".{target.name}.{secrets.token_hex(4)}.partial")
-    try:
-        write(partial)
-        os.replace(partial, target)
-    except OSError as err:
-        raise LitqError(f"{target}: cannot write {what} ({err.strerror})") from None
-    finally:
-        partial.unlink(missing_ok=True)
-    return target
+    with Staged() as staged:
+        staged.write(path, write, what)
+        staged.move()
+    return Path(path)
+
+
+class Staged:
+    """Files written together or not at all: :meth:`write` makes each whole in a hidden
+    file beside its target, :meth:`move` then moves them all into place; leaving the
+    ``with`` block removes every hidden file not moved (the targets stay as they were)."""
+
+    def __init__(self) -> None:
+        self._staged: list[tuple[Path, Path, Path, str]] = []  # given, real, partial, what
+        self._reals: set[Path] = set()  # each target's resolved path
+
+    def __enter__(self) -> Staged:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for _, _, partial, _ in self._staged:
+            with contextlib.suppress(OSError):  # none made (a name too long), or gone
+                partial.unlink()
+
+    def write(self, path: str | Path, write: Callable[[Path], object], what: str) -> None:
+        """``write(partial)`` for target ``path`` (module docstring of
+        :mod:`~litqeval_gui.core.paths`: a special file is refused)."""
+        target = Path(path)
+        real = output_file(target)
+        if real.resolve() in self._reals:
+            raise LitqError(f"{target}: two of the files to write are this one; give each "
+                            "its own name")
+        self._reals.add(real.resolve())
+        if not real.parent.is_dir():
+            raise LitqError(f"{target}: cannot write {what} (the folder {real.parent} does "
+                            "not exist)")
+        partial = real.with_name(f".{real.name}.{secrets.token_hex(4)}.partial")
+        self._staged.append((target, real, partial, what))
+        try:
+            write(partial)
+        except OSError as err:
+            raise LitqError(f"{target}: cannot write {what} ({err.strerror})") from None
+
+    def move(self) -> None:
+        """Move every file written into place."""
+        for target, real, partial, what in self._staged:
+            try:
+                os.replace(partial, real)
+            except OSError as err:
+                raise LitqError(f"{target}: cannot write {what} ({err.strerror})") from None
 
 
 def check_target(target: Path, project: str | Path | None = None) -> None:
     """Refuse (:class:`LitqError`) to export onto ``project``, its ``-wal``/``-shm``/
-    ``-journal``/lock/backup files, a folder, or any existing SQLite database."""
-    if target.is_dir():
-        raise LitqError(f"{target} is a folder; give the export a file name")
+    ``-journal``/lock/backup files, a folder, a special file (a FIFO, a device: see
+    :func:`~litqeval_gui.core.paths.output_file`) or any existing SQLite
+    database."""
+    real = output_file(target)
     if project is not None:
-        home, there = Path(project).resolve(), target.resolve()
+        home, there = Path(project).resolve(), real.resolve()
         name, project_name = there.name.casefold(), home.name.casefold()  # any file system
         if there.parent == home.parent and name.startswith(project_name) and \
                 _SIDE_FILE.fullmatch(name[len(project_name):]):
             raise LitqError(f"{target}: refusing to export onto the project {project} or "
                             "one of its own files; choose another file name")
     try:
-        with open(target, "rb") as handle:
+        with open(real, "rb") as handle:
             head = handle.read(len(SQLITE_HEADER))
     except OSError:
         return  # no such file (or unreadable: writing will say so)
@@ -195,19 +238,20 @@ def write_sheet(path: Path, name: str, rows: Iterable[Sequence[object]]) -> None
     from openpyxl.cell import WriteOnlyCell
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
-    book = Workbook(write_only=True)
-    sheet = book.create_sheet(name)
+    with open(path, "wb") as handle:  # first: a failure here leaves no sheet half-written
+        book = Workbook(write_only=True)
+        sheet = book.create_sheet(name)
 
-    def cell(value: object) -> object:
-        if not isinstance(value, str):
-            return value
-        text = WriteOnlyCell(sheet, ILLEGAL_CHARACTERS_RE.sub("", value))
-        text.data_type = "s"
-        return text
+        def cell(value: object) -> object:
+            if not isinstance(value, str):
+                return value
+            text = WriteOnlyCell(sheet, ILLEGAL_CHARACTERS_RE.sub("", value))
+            text.data_type = "s"
+            return text
 
-    for row in rows:
-        sheet.append([cell(value) for value in row])
-    book.save(path)
+        for row in rows:
+            sheet.append([cell(value) for value in row])
+        book.save(handle)
 
 
 # --------------------------------------------------------------------------- spreadsheet formulas

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from litqeval_gui.core.errors import ImportCancelled, ImportRefused, JobCancelled
 from litqeval_gui.core.jobs import NEVER, CancelToken, Progress, gc_paused, scaled
+from litqeval_gui.core.paths import check_input
 from litqeval_gui.core.projectfile.changes import IMPORTED, NOTHING, Changes
 from litqeval_gui.core.projectfile.imports import delete_import
 from litqeval_gui.core.projectfile.project import Project, now
@@ -106,8 +107,7 @@ def import_file(
     path = Path(path)
     if role not in ROLES:
         raise ImportRefused(f"role must be one of {', '.join(ROLES)}, not {role!r}")
-    if not path.is_file():
-        raise ImportRefused(f"{path}: no such file")
+    check_input(path, ImportRefused)
     name = plain_name(name or path.stem)  # a file name may hold a newline
     if not name:
         raise ImportRefused(f"{path}: the list needs a name (--name); its file name gives none")

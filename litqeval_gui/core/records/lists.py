@@ -151,11 +151,15 @@ def _has_verdicts(project: Project, records_sql: str) -> bool:
         f"AND (a IN ({records_sql}) OR b IN ({records_sql})) LIMIT 1").fetchone() is not None
 
 
+_REPLACED = {"Cc": " ", "Cs": "\ufffd"}  # control characters; lone surrogates
+
+
 def plain_name(text: str) -> str:
     """``text`` as a one-line name: control characters (a newline or a tab in a file
-    name) become spaces, each run of white space one space, none at the ends."""
-    return " ".join("".join(" " if unicodedata.category(c) == "Cc" else c
-                            for c in text).split())
+    name, a terminal's escape) become spaces, a lone surrogate (an undecodable byte of a
+    file name or argument) U+FFFD, each run of white space one space, none at the ends.
+    Names (lists, topics, reviewers) and exclusion reasons follow it."""
+    return " ".join("".join(_REPLACED.get(unicodedata.category(c), c) for c in text).split())
 
 
 def _new_name(new: str, what: str) -> str:

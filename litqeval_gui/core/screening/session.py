@@ -37,6 +37,7 @@ from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.changes import NOTHING
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.writes import Done, Op
+from litqeval_gui.core.records.lists import plain_name
 from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.log.labels import GRADED, is_relevant
 from litqeval_gui.core.screening.log.store import DECISIONS, Context, Event, Screening
@@ -91,8 +92,17 @@ class ScreeningSession:
         self.screening = screening
         self.reviewer = reviewer
         self.write = write or write_now(project)
-        self.known_tags = store.tags_used(project, screening.id, reviewer)
+        self.known_tags = store.tags_used(project, screening.id, self.reviewer)
         self.reload(ordering or list_order(store.items(project, screening.id)))
+
+    @property
+    def reviewer(self) -> str:
+        """Who decides, as plain one-line text (:func:`plain_name`): the name the ops store."""
+        return self._reviewer
+
+    @reviewer.setter
+    def reviewer(self, name: str) -> None:
+        self._reviewer = plain_name(name)
 
     # -- state ----------------------------------------------------------------------------
     def reload(self, ordering: Ordering) -> None:

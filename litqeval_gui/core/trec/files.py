@@ -27,6 +27,7 @@ from typing import Literal
 import numpy as np
 
 from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.paths import check_input
 from litqeval_gui.core.records.importing.trec import MAX_GRADE, SHAPES, parse_line
 
 _WHITESPACE = np.zeros(256, dtype=bool)
@@ -125,6 +126,7 @@ def _file_columns(path: Path, fmt: str, rejected: _Rejected) -> Iterator[Columns
     block of about :data:`BLOCK_BYTES` of whole lines at a time; malformed lines go to
     ``rejected``. A NUL byte or text that is not UTF-8 refuses the file."""
     lineno, offset = 1, 0
+    check_input(path)  # a FIFO would block, /dev/zero never end
     try:
         handle = path.open("rb")
     except OSError as err:
@@ -270,10 +272,8 @@ def run_paths(arguments: list[Path]) -> list[Path]:
         if arg.is_dir():
             paths.extend(sorted(p for p in arg.iterdir()
                                 if p.is_file() and not p.name.startswith(".")))
-        elif arg.is_file():
-            paths.append(arg)
         else:
-            raise LitqError(f"{arg}: no such file or folder")
+            paths.append(check_input(arg))
     if not paths:
         raise LitqError("no run file given")
     names = [p.stem for p in paths]

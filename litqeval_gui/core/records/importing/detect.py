@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from litqeval_gui.core.errors import ImportRefused
+from litqeval_gui.core.paths import check_input
 from litqeval_gui.core.records.importing import formats
 from litqeval_gui.core.records.importing.common import sniff_encoding
 
@@ -17,7 +18,8 @@ _GZIP = b"\x1f\x8b"
 def detect(path: str | Path) -> tuple[str, str]:
     """``(format, encoding)`` of ``path`` judged by content; reads only the head.
 
-    Raises :class:`ImportRefused` for a missing, empty, binary or unrecognised file.
+    Raises :class:`ImportRefused` for a missing, empty, binary or unrecognised file, and
+    for a path that is no regular file (a folder, a FIFO, a device).
     """
     fmt, encoding = inspect(path)
     if fmt is None:
@@ -55,13 +57,10 @@ def inspect(path: str | Path) -> tuple[str | None, str]:
 
 
 def _read_head(path: str | Path) -> tuple[bytes, bool]:
+    check_input(path, ImportRefused)  # a FIFO would block, /dev/zero never end
     try:
         with open(path, "rb") as handle:
             head = handle.read(HEAD_BYTES + 1)
-    except FileNotFoundError:
-        raise ImportRefused(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ImportRefused(f"{path}: is a folder, not a file") from None
     except OSError as err:
         raise ImportRefused(f"{path}: cannot read the file ({err.strerror})") from None
     return head[:HEAD_BYTES], len(head) <= HEAD_BYTES

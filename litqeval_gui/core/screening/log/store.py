@@ -14,10 +14,15 @@ targeting it; a record's current decision is its latest effective event (the vie
 screening: the effective events, in id order, are exactly the decisions not taken back
 (whoever made them, merged colleagues' included). Team screening (merged colleagues' events, resolutions, blind
 screenings) is read through :mod:`~litqeval_gui.core.screening.reviewers.team` and the ``reviewer`` of the readers here.
+
+Reviewer names and exclusion reasons are plain one-line text
+(:func:`~litqeval_gui.core.records.lists.plain_name`, as list names are): every op here
+that stores one makes it so (:func:`plain_text`), and refuses one that is then empty.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -28,6 +33,7 @@ from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import Project, now
 from litqeval_gui.core.projectfile.stored import DamagedDataError, read_json, read_strings
 from litqeval_gui.core.projectfile.writes import Done, Op, chunks
+from litqeval_gui.core.records.lists import plain_name
 from litqeval_gui.core.records.queries import RecordFilter, find_list
 from litqeval_gui.core.screening.log.labels import IEM, PHASES, SCHEMES, check_decision
 
@@ -100,6 +106,28 @@ def _event(row: Sequence) -> Event:
     return Event(*values)
 
 
+def plain_text(text: str, needed: str) -> str:
+    """``text`` as plain one-line text (:func:`~litqeval_gui.core.records.lists.plain_name`);
+    when nothing is left, a :class:`LitqError`: ``needed`` ("every decision needs the
+    reviewer's name"), and why when ``text`` was not blank."""
+    plain = plain_name(text)
+    if not plain:
+        raise LitqError(needed if not text.strip() else f"{needed}; {text[:20]!r}"
+                        f"{'…' if len(text) > 20 else ''} is nothing but control characters")
+    return plain
+
+
+def plain_reasons(reasons: Iterable[str]) -> list[str]:
+    """Exclusion reasons as plain one-line text (:func:`plain_text`), each once, in order."""
+    return list(dict.fromkeys(plain_text(r, "an exclusion reason needs a text")
+                              for r in reasons))
+
+
+def _reviewer(context: Context, needed: str = "every decision needs the reviewer's name"
+              ) -> Context:
+    return dataclasses.replace(context, reviewer=plain_text(context.reviewer, needed))
+
+
 def _stamp() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="microseconds")
 
@@ -128,6 +156,7 @@ def create_screening(project: Project, topic: str, name: str, lists: Sequence[st
         raise LitqError(f"unknown label scheme {scheme!r}; use one of {', '.join(SCHEMES)}")
     if not lists:
         raise LitqError("a screening needs at least one list")
+    reasons = plain_reasons(reasons)
     topic_id = project.topic_id(topic)
     import_ids = [find_list(project, topic, list_name).id for list_name in lists]
     chosen = record_filter or RecordFilter()
@@ -145,7 +174,7 @@ def create_screening(project: Project, topic: str, name: str, lists: Sequence[st
         screening_id = db.execute(
             "INSERT INTO screenings (topic_id, name, phase, scheme, source, reasons, created, "
             "blind, parent_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [topic_id, name, phase, scheme, source, json.dumps(list(reasons)), now(),
+            [topic_id, name, phase, scheme, source, json.dumps(reasons), now(),
              int(blind), parent]).lastrowid
         rows = [(screening_id, record, position) for position, record in enumerate(chosen_ids, 1)]
         for chunk in chunks(rows, 10_000):
@@ -245,8 +274,9 @@ def items(project: Project, screening_id: int) -> list[int]:
 
 
 def set_reasons_op(screening_id: int, reasons: Iterable[str]) -> Op:
-    """Replace the screening's list of exclusion reasons."""
-    text = json.dumps([r.strip() for r in reasons if r.strip()])
+    """Replace the screening's list of exclusion reasons (:func:`plain_reasons`: one
+    emptied by its control characters refused)."""
+    text = json.dumps(plain_reasons(reasons))
     return lambda p: p.db.execute(
         "UPDATE screenings SET reasons = ? WHERE id = ?", [text, screening_id]) and DECISIONS
 
@@ -257,10 +287,11 @@ def decide_op(screening: Screening, record_id: int, label: str, context: Context
               reason: str = "", note: str = "") -> Op:
     """Record ``label`` for ``record_id`` (new or changed) as one event; the op's value is
     the stored :class:`Event`; a label of the phase, a full-text exclusion with one of
-    the screening's reasons (:func:`~litqeval_gui.core.screening.log.labels.check_decision`)."""
+    the screening's reasons (:func:`~litqeval_gui.core.screening.log.labels.check_decision`).
+    The reviewer's name and the reason are stored as plain text (module docstring)."""
+    reason = plain_name(reason)
     check_decision(screening.scheme, screening.phase, screening.reasons, label, reason)
-    if not context.reviewer.strip():
-        raise LitqError("every decision needs the reviewer's name")
+    context = _reviewer(context)
 
     def op(p: Project) -> Done[Event]:
         if p.db.execute("SELECT 1 FROM screening_items WHERE screening_id = ? AND record_id = ?",
@@ -285,6 +316,8 @@ def redo_op(screening: Screening, context: Context) -> Op:
 
 
 def _take_op(screening: Screening, context: Context, kind: str) -> Op:
+    context = _reviewer(context)
+
     def op(p: Project) -> Done[Event | None]:
         target = (_undo_target if kind == "undo" else _redo_target)(p, screening.id,
                                                                       context.reviewer)
@@ -301,24 +334,24 @@ def resolve_op(screening: Screening, record_id: int, label: str, resolver: str, 
                reason: str = "", note: str = "") -> Op:
     """Settle ``record_id``'s final decision as ``label`` (a ``resolve`` event by
     ``resolver``, a named third reviewer or "consensus"); the value is the event."""
+    reason = plain_name(reason)
     check_decision(screening.scheme, screening.phase, screening.reasons, label, reason)
-    if not resolver.strip():
-        raise LitqError("a resolution needs the resolver's name (or 'consensus')")
+    context = _reviewer(Context(resolver), "a resolution needs the resolver's name "
+                                           "(or 'consensus')")
 
     def op(p: Project) -> Done[Event]:
         if p.db.execute("SELECT 1 FROM screening_items WHERE screening_id = ? AND record_id = ?",
                         [screening.id, record_id]).fetchone() is None:
             raise LitqError(f"record {record_id} is not in screening {screening.name!r}")
-        event_id = _insert(p, screening, record_id, "resolve", None, Context(resolver),
-                           label=label, reason=reason, note=note)
+        event_id = _insert(p, screening, record_id, "resolve", None, context, label=label,
+                           reason=reason, note=note)
         return Done(DECISIONS, event(p, event_id))
     return op
 
 
 def unblind_op(screening: Screening, reviewer: str) -> Op:
     """Unblind a blind screening, recorded as who did it and when."""
-    if not reviewer.strip():
-        raise LitqError("unblinding needs the reviewer's name")
+    reviewer = plain_text(reviewer, "unblinding needs the reviewer's name")
 
     def op(p: Project) -> Done[None]:
         p.db.execute("INSERT INTO screening_unblinds (screening_id, reviewer, at) "

@@ -19,12 +19,15 @@ stopping rule (:meth:`PrismaCounts.notes`). Each line that shows a count is a
 tell which number was clicked and a test can read every number back, and an ``id``
 (``count-1``, ``count-2``…) by which a renderer finds its bounds. A long line is
 broken into several ``<text>`` elements (renderers differ on ``<tspan>``); the count's
-attributes are on the last, which holds the "(n = …)".
+attributes are on the last, which holds the "(n = …)". The SVG is always valid XML: a
+character XML 1.0 forbids in a name or reason (a control character, a lone surrogate)
+is drawn as U+FFFD, and so written in the CSV.
 """
 
 from __future__ import annotations
 
 import csv
+import re
 import textwrap
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -41,6 +44,13 @@ INCLUDED_HEIGHT = 64  # so that the band's "Included" fits beside the box
 DATABASES_FILL, OTHER_FILL, BAND_FILL = "#ffc000", "#d9d9d9", "#9dc3e6"
 
 Line = tuple[str, str, str]  # text, count name ("" for a heading), detail
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _text(value: str) -> str:
+    """``value`` with each character XML 1.0 forbids replaced by U+FFFD (module
+    docstring)."""
+    return _NOT_XML.sub("\ufffd", value)
 
 
 def _n(value: int) -> str:
@@ -272,6 +282,9 @@ def prisma_svg(counts: PrismaCounts) -> str:
                                       "class": "note", "style": FONT}).text = part
     for child in d.svg:  # one element a line (ET.indent would add spaces inside <text>)
         child.tail = "\n"
+    for element in d.svg.iter():
+        element.text = element.text and _text(element.text)
+        element.attrib = {key: _text(value) for key, value in element.attrib.items()}
     return ET.tostring(d.svg, encoding="unicode", xml_declaration=False) + "\n"
 
 
@@ -283,30 +296,23 @@ def counted_lines(svg: str) -> dict[str, tuple[str, str]]:
             if e.get("data-count") and not e.get("data-column")}
 
 
-def write_prisma_svg(counts: PrismaCounts, path: str | Path, *,
-                     project: str | Path | None = None) -> Path:
-    """Write the diagram to ``path`` whole (never onto ``project`` or a database)."""
-    target = Path(path)
-    check_target(target, project)
-    text = prisma_svg(counts)
-    return write_whole(target, lambda partial: partial.write_text(text, encoding="utf-8"),
-                       "the diagram")
-
-
 CSV_COLUMNS = ("stage", "count", "detail", "n")
 
 
 def write_prisma_csv(counts: PrismaCounts, path: str | Path, *,
                      project: str | Path | None = None) -> Path:
-    """Write :meth:`PrismaCounts.rows` as CSV (names escaped: never a formula)."""
+    """Write :func:`counts_csv` to ``path`` whole (never onto ``project`` or a
+    database)."""
     target = Path(path)
     check_target(target, project)
+    return write_whole(target, lambda partial: counts_csv(counts, partial), "the counts")
 
-    def write(partial: Path) -> None:
-        with open(partial, "w", encoding="utf-8-sig", newline="") as handle:
-            writer = csv.writer(handle)
-            writer.writerow(CSV_COLUMNS)
-            writer.writerows((stage, name, escape_formula(detail), n)
-                             for stage, name, detail, n in counts.rows())
 
-    return write_whole(target, write, "the counts")
+def counts_csv(counts: PrismaCounts, path: Path) -> None:
+    """Write :meth:`PrismaCounts.rows` as CSV at ``path`` (names escaped: never a
+    formula)."""
+    with open(path, "w", encoding="utf-8-sig", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(CSV_COLUMNS)
+        writer.writerows((stage, name, escape_formula(_text(detail)), n)
+                         for stage, name, detail, n in counts.rows())

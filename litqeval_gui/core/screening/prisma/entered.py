@@ -4,16 +4,26 @@ other-methods column, and the label each identification list is counted under.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.stored import DamagedDataError
 from litqeval_gui.core.projectfile.writes import Op
+from litqeval_gui.core.records.lists import plain_name
 from litqeval_gui.core.records.queries import find_list
 
 NUMBER = parameters.Range(0, integer=True)
+MOST = 10**12  # more records than any search finds
+
+
+def _problem(value: object) -> str | None:
+    """Why ``value`` is no count of :data:`NUMBER` (an integer too large for a float
+    too), or None."""
+    if isinstance(value, int) and value > MOST:
+        return f"must be at most {MOST:,}"
+    return NUMBER.problem(value)
 
 
 @dataclass(frozen=True)
@@ -47,7 +57,7 @@ class Entered:
                    **{f"other source {k!r}": v for k, v in self.other_identified.items()},
                    **{f"other reason {k!r}": v for k, v in self.other_excluded.items()}}
         for name, value in numbers.items():
-            wrong = NUMBER.problem(value)
+            wrong = _problem(value)
             if wrong:
                 return f"{name} {wrong}"
         if any(not key.strip() for key in (*self.other_identified, *self.other_excluded)):
@@ -77,7 +87,7 @@ def entered(project: Project, topic: str) -> Entered:
         parameter = _pairs(topic_id, name)
         stored = parameters.get(project, parameter)
         if not all(isinstance(p, list) and len(p) == 2 and isinstance(p[0], str)
-                   and NUMBER.problem(p[1]) is None and not isinstance(p[1], bool)
+                   and _problem(p[1]) is None and not isinstance(p[1], bool)
                    for p in stored):
             raise DamagedDataError(f"the stored parameter {parameter.key!r}",
                                    "it is not a list of [name, count] pairs")
@@ -92,8 +102,12 @@ def entered(project: Project, topic: str) -> Entered:
 
 
 def entered_op(project: Project, topic: str, numbers: Entered) -> Op:
-    """Store the topic's entered numbers (one write); numbers that cannot stand together
-    (:meth:`Entered.problem`) are refused with one line and nothing is written."""
+    """Store the topic's entered numbers (one write; their names as plain one-line text,
+    :func:`~litqeval_gui.core.records.lists.plain_name`); numbers that cannot stand
+    together (:meth:`Entered.problem`) are refused with one line and nothing is written."""
+    numbers = replace(numbers, **{
+        kind: {plain_name(name): n for name, n in getattr(numbers, kind).items()}
+        for kind in ("other_identified", "other_excluded")})
     problem = numbers.problem()
     if problem:
         raise LitqError(f"PRISMA numbers of topic {topic!r}: {problem}")
@@ -129,10 +143,11 @@ def source_labels_op(project: Project, topic: str, labels: dict[str, str]) -> Op
     """Label lists (list name → label; an empty label takes the list's own back) for
     the diagram, keeping the other lists' labels; an unknown list is refused."""
     chosen = source_labels(project, topic)
-    for list_name, label in labels.items():
+    for list_name, given in labels.items():
         import_id = find_list(project, topic, list_name).id
-        if label.strip():
-            chosen[import_id] = label.strip()
+        label = plain_name(given)
+        if label:
+            chosen[import_id] = label
         else:
             chosen.pop(import_id, None)
     return parameters.set_value_op(_labels(project.topic_id(topic)),

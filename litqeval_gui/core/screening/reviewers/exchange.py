@@ -14,12 +14,18 @@ a title and have no identifier.
 idempotent and order-independent (a reviewer's current decision is their latest by
 ``at``, see :mod:`~litqeval_gui.core.screening.reviewers.team`); records are matched by DOI, then PMID, then a normalised
 title (with the abstract's digest, with its year, then alone) unique in the screening, whatever their ids or import order; what matches nothing
-is reported, not stored. A decisions file adds only its own reviewer's events (their
-decisions, undos and redos of them, their resolutions): one naming anyone else is
-refused whole (:func:`_only_its_reviewer`). The screening's unblind events come along (unblinding is the
-screening's state, not a reviewer's decision). An undo/redo whose target has not arrived yet keeps the
-target's key (``target_key``) and is tied to it when it does. All of a merge is one
-write: a failure or a kill midway changes nothing.
+is reported, not stored. Every event is checked, its names and reason made plain, as
+:mod:`.decisions_file` says, and a reason must be on the screening's list. A decisions
+file adds only its own reviewer's events (their decisions, undos and redos of them,
+their resolutions): one naming anyone else is refused whole
+(:func:`~.decisions_file.only_its_reviewer`). A copy adds only the events of the
+reviewers the merge names — by default the copy's only reviewer; a copy of several
+needs naming them (:class:`WhoseDecisions`) — and leaves out, counting them, everyone
+else's events not here yet (:func:`_choose`). The screening's unblind events come
+along (unblinding is the screening's state, not a reviewer's decision). An undo/redo
+whose target has not arrived yet keeps the target's key (``target_key``) and is tied to
+it when it does. All of a merge is one write: a failure or a kill midway changes
+nothing.
 """
 
 from __future__ import annotations
@@ -31,22 +37,31 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.errors import LitqError, listing
 from litqeval_gui.core.jobs import NEVER, CancelToken, Progress
+from litqeval_gui.core.paths import check_input
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.stored import read_json, read_strings
 from litqeval_gui.core.projectfile.writes import Done
 from litqeval_gui.core.records.exporting import check_target, write_whole
-from litqeval_gui.core.records.lists import plain_name
 from litqeval_gui.core.records.model import normalise_doi, normalise_pmid, normalise_title
 from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.log.labels import phase_labels
 from litqeval_gui.core.screening.reviewers import team
+from litqeval_gui.core.screening.reviewers.decisions_file import (
+    FORMAT,
+    VERSION,
+    Entry,
+    fault,
+    header_screening,
+    only_its_reviewer,
+    plain_event,
+    plain_unblinds,
+    read_file,
+    shown,
+)
 
-FORMAT = "litqeval-decisions"
-VERSION = 1
-_KINDS = ("decide", "undo", "redo", "resolve")
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 EXAMPLES = 5
 
@@ -136,66 +151,7 @@ def _unblinds(project: Project, screening_id: int) -> list[dict[str, str]]:
 
 # -- reading what to merge ---------------------------------------------------------------
 
-def _read_file(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Header and events of a decisions file, or one clear line why not."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            rows = [json.loads(line) for line in handle if line.strip()]
-    except (OSError, UnicodeDecodeError) as err:
-        raise LitqError(f"cannot read {path.name}: {err}") from None
-    except json.JSONDecodeError as err:
-        raise LitqError(f"{path.name} is not a decisions file (line {err.lineno} is not "
-                        "JSON)") from None
-    header = rows[0] if rows and isinstance(rows[0], dict) else {}
-    if header.get("format") != FORMAT:
-        raise LitqError(f"{path.name} is not a LitQEval decisions file")
-    if header.get("version") != VERSION:
-        raise LitqError(f"{path.name} is a decisions file of version {header.get('version')}; "
-                        f"this version reads version {VERSION}")
-    events = rows[1:]
-    for number, event in enumerate(events, 2):
-        if not _is_event(event):
-            raise LitqError(f"{path.name}: line {number} is not a decision event")
-    return header, events
-
-
-def _is_event(event: object) -> bool:
-    """Whether a decisions-file line has an event's shape (types of every field)."""
-    if not (isinstance(event, dict) and event.get("kind") in _KINDS
-            and isinstance(event.get("reviewer"), str) and event["reviewer"].strip()
-            and isinstance(event.get("at"), str) and isinstance(event.get("record"), dict)):
-        return False
-    texts = ("label", "reason", "note", "phase", "ordering", "model")
-    position = event.get("position")
-    return (all(isinstance(event.get(k, ""), str) for k in texts)
-            and (position is None or type(position) is int)
-            and all(isinstance(v, str | int) or v is None for v in event["record"].values()))
-
-
-def _only_its_reviewer(path: Path, header: dict[str, Any], events: list[dict[str, Any]]
-                       ) -> None:
-    """A decisions file carries one reviewer's events: their decisions, their undos and
-    redos of their own decisions, the resolutions they made. Anything else — an event
-    naming another reviewer, an undo aimed at someone else's decision, a resolution "by
-    consensus" — refuses the whole file in one line that lists the first few."""
-    reviewer = header.get("reviewer")
-    if not isinstance(reviewer, str) or not reviewer.strip():
-        raise LitqError(f"{path.name}: the header names no reviewer")
-    foreign = []
-    for number, event in enumerate(events, 2):
-        target = event.get("target")
-        aimed = target.get("reviewer") if isinstance(target, dict) else reviewer
-        if event["reviewer"] != reviewer:
-            foreign.append(f"line {number}: a {event['kind']} by {plain_name(event['reviewer'])!r}")
-        elif event["kind"] in ("undo", "redo") and aimed != reviewer:
-            foreign.append(f"line {number}: an {event['kind']} of a decision by "
-                           f"{plain_name(str(aimed))!r}")
-    if foreign:
-        shown = "; ".join(foreign[:3]) + (f"; and {len(foreign) - 3} more" if len(foreign) > 3
-                                          else "")
-        raise LitqError(f"{path.name} is {plain_name(reviewer)!r}'s decisions file but "
-                        f"{len(foreign)} of its events are not theirs ({shown}); a decisions "
-                        "file adds only its own reviewer's decisions; nothing was merged")
+Source = tuple[store.Screening, list[Entry], list[tuple[str, str]]]  # ours, events, unblinds
 
 
 @dataclass
@@ -213,6 +169,7 @@ class MergeReport:
     skipped_screenings: list[str] = field(default_factory=list)
     unblinded: bool = False  # the source brought an unblind event
     added_by: dict[str, int] = field(default_factory=dict)  # reviewer -> events added
+    not_taken: dict[str, int] = field(default_factory=dict)  # a copy's, reviewer -> events
 
     def as_dict(self) -> dict[str, Any]:
         return {"screenings": self.screenings, "added": self.added, "present": self.present,
@@ -221,7 +178,20 @@ class MergeReport:
                 "conflicts_after": self.conflicts_after,
                 "new_conflicts": self.new_conflicts,
                 "skipped_screenings": self.skipped_screenings, "unblinded": self.unblinded,
-                "added_by": dict(sorted(self.added_by.items()))}
+                "added_by": dict(sorted(self.added_by.items())),
+                "not_taken": dict(sorted(self.not_taken.items()))}
+
+
+class WhoseDecisions(LitqError):
+    """A copy of the project holds events of several reviewers and the merge was not told
+    whose to take; ``reviewers``: reviewer → their events not here yet."""
+
+    def __init__(self, path: Path, reviewers: dict[str, int]) -> None:
+        self.reviewers = reviewers
+        counts = listing([f"{shown(name)}: {n or 'none'} new" for name, n in reviewers.items()])
+        super().__init__(f"{path.name} holds the decisions of {len(reviewers)} reviewers "
+                         f"({counts}); say whose to take")
+        self.cli_hint = "with --reviewer NAME (once per reviewer)"
 
 
 def _by_uuid(project: Project, uuid: str) -> store.Screening | None:
@@ -229,27 +199,27 @@ def _by_uuid(project: Project, uuid: str) -> store.Screening | None:
     return store.get_screening(project, row[0]) if row else None
 
 
-def _sources(project: Project, path: Path, report: MergeReport
-             ) -> list[tuple[store.Screening, list[dict[str, Any]], list[dict[str, Any]]]]:
-    """(our screening, the events and the unblind events to merge into it) from a
-    decisions file or a project."""
-    with open(path, "rb") as handle:
-        is_project = handle.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
-    if not is_project:
-        header, events = _read_file(path)
-        screening = header.get("screening") or {}
-        ours = _by_uuid(project, str(screening.get("uuid", "")))
-        if ours is None:
-            raise LitqError(f"{path.name} holds decisions of screening "
-                            f"{screening.get('name')!r} of topic {screening.get('topic')!r} "
-                            "from another project; it merges only into a copy of that project")
-        _only_its_reviewer(path, header, events)
-        unblinds = header.get("unblinds") or []
-        if not (isinstance(unblinds, list) and all(
-                isinstance(u, dict) and isinstance(u.get("reviewer"), str)
-                and isinstance(u.get("at"), str) for u in unblinds)):
-            raise LitqError(f"{path.name}: the header's unblinds are damaged")
-        return [(ours, events, unblinds)]
+def _file_source(project: Project, path: Path, reviewers: set[str] | None) -> Source:
+    """(our screening, the events, the unblind events) of a decisions file, refused
+    whole unless every event is its reviewer's (and that reviewer is among
+    ``reviewers``, when given)."""
+    header, entries = read_file(path)
+    screening = header_screening(path, header)
+    ours = _by_uuid(project, screening["uuid"])
+    if ours is None:
+        raise LitqError(f"{path.name} holds decisions of screening "
+                        f"{shown(screening.get('name'))} of topic {shown(screening.get('topic'))} "
+                        "from another project; it merges only into a copy of that project")
+    reviewer = only_its_reviewer(path, header, entries)
+    if reviewers is not None and reviewer not in reviewers:
+        raise LitqError(f"{path.name} holds only {shown(reviewer)}'s decisions; nothing was "
+                        "merged")
+    return ours, entries, plain_unblinds(path, header.get("unblinds") or [])
+
+
+def _copy_sources(project: Project, path: Path, report: MergeReport) -> list[Source]:
+    """(our screening, the events, the unblind events) of every screening a copy of the
+    project shares with it, each event checked as a decisions file's are."""
     if path.resolve() == project.path.resolve():
         raise LitqError("a project cannot be merged into itself")
     found = []
@@ -259,13 +229,65 @@ def _sources(project: Project, path: Path, report: MergeReport
             ours = _by_uuid(project, theirs.uuid)
             if ours is None:
                 report.skipped_screenings.append(theirs.name)
-            else:
-                found.append((ours, _event_lines(other, theirs, None),
-                              _unblinds(other, theirs.id)))
+                continue
+            entries = []
+            for number, event in enumerate(_event_lines(other, theirs, None), 1):
+                where = f"screening {shown(theirs.name)}, event {number}"
+                wrong = fault(event)
+                if wrong:
+                    raise LitqError(f"{path.name}: {where} is damaged ({wrong})")
+                entries.append((where, plain_event(f"{path.name}: {where}", event)))
+            found.append((ours, entries, plain_unblinds(path, _unblinds(other, theirs.id))))
     if not found:
         raise LitqError(f"{path.name} shares no screening with this project (it is not a "
                         "copy of it)")
     return found
+
+
+def _identity(event: dict[str, Any]) -> tuple[str, str, str]:
+    return event["reviewer"], event["at"], event["kind"]
+
+
+def _present(project: Project, screening_id: int) -> set[tuple[str, str, str]]:
+    """The identities (reviewer, ``at``, kind) of the screening's events."""
+    return set(project.db.execute(
+        "SELECT reviewer, at, kind FROM screening_events WHERE screening_id = ?",
+        [screening_id]))
+
+
+def _choose(project: Project, path: Path, sources: list[Source],
+            reviewers: set[str] | None, report: MergeReport) -> list[Source]:
+    """A copy's events to merge: those of ``reviewers`` (their own decisions, their undos
+    and redos of them, their resolutions) — by default of the copy's only reviewer — and
+    those already here; every other is left out and counted in ``report.not_taken``. A
+    copy of several reviewers and none named: :class:`WhoseDecisions`."""
+    present = {ours.id: _present(project, ours.id) for ours, _, _ in sources}
+    new: dict[str, int] = {}
+    for ours, entries, _ in sources:
+        for _, event in entries:
+            fresh = _identity(event) not in present[ours.id]
+            new[event["reviewer"]] = new.get(event["reviewer"], 0) + fresh
+    if reviewers is None:
+        if len(new) > 1:
+            raise WhoseDecisions(path, dict(sorted(new.items())))
+        reviewers = set(new)
+    unknown = sorted(reviewers - set(new))
+    if unknown:
+        raise LitqError(f"{path.name} holds no event of {shown(unknown[0])}; its reviewers: "
+                        f"{listing([shown(who) for who in sorted(new)]) or 'none'}")
+    chosen = []
+    for ours, entries, unblinds in sources:
+        kept = []
+        for where, event in entries:
+            aimed = event["target"]["reviewer"] if event["target"] else event["reviewer"]
+            if (event["reviewer"] in reviewers and aimed == event["reviewer"]) or \
+                    _identity(event) in present[ours.id]:
+                kept.append((where, event))
+            else:
+                report.not_taken[event["reviewer"]] = report.not_taken.get(
+                    event["reviewer"], 0) + 1
+        chosen.append((ours, kept, unblinds))
+    return chosen
 
 
 # -- merging -----------------------------------------------------------------------------
@@ -304,16 +326,18 @@ def _key(reviewer: str, at: str) -> str:
     return json.dumps({"reviewer": reviewer, "at": at}, sort_keys=True)
 
 
-def _plan(project: Project, screening: store.Screening, events: Iterable[dict[str, Any]],
-          report: MergeReport) -> list[tuple[Any, ...]]:
-    """The rows to insert (sorted by time stamp), counting present and unmatched events."""
-    present = set(project.db.execute(
-        "SELECT reviewer, at, kind FROM screening_events WHERE screening_id = ?",
-        [screening.id]))
+def _plan(project: Project, screening: store.Screening, entries: list[Entry],
+          report: MergeReport, source: str) -> list[tuple[Any, ...]]:
+    """The rows to insert (sorted by time stamp), counting present and unmatched events;
+    a label the screening does not have, or a reason not on its list, refuses the merge
+    (one line naming the first few)."""
+    present = _present(project, screening.id)
     matcher = _Matcher(_fingerprints(project, screening.id))
     rows, seen = [], set()
-    for event in sorted(events, key=lambda e: (e["at"], e["reviewer"], e["kind"])):
-        identity = (event["reviewer"], event["at"], event["kind"])
+    unlisted: dict[str, None] = {}  # reasons not on the screening's list, in order
+    for event in sorted((e for _, e in entries), key=lambda e: (e["at"], e["reviewer"],
+                                                                e["kind"])):
+        identity = _identity(event)
         if identity in present or identity in seen:
             report.present += 1
             continue
@@ -327,22 +351,34 @@ def _plan(project: Project, screening: store.Screening, events: Iterable[dict[st
         label = str(event.get("label") or "")
         if event["kind"] in ("decide", "resolve"):
             if label not in phase_labels(screening.scheme, screening.phase):
-                raise LitqError(f"label {label!r} of {event['reviewer']} is not a label of "
-                                f"screening {screening.name!r}")
-        target = event.get("target")
-        target_key = (_key(str(target.get("reviewer")), str(target.get("at")))
-                      if event["kind"] in ("undo", "redo") and isinstance(target, dict)
-                      else None)
+                raise LitqError(f"label {shown(label)} of {shown(event['reviewer'])} is not "
+                                f"a label of screening {screening.name!r}")
+        target = event["target"]
+        target_key = (_key(target["reviewer"], target["at"])
+                      if event["kind"] in ("undo", "redo") and target is not None else None)
+        if event["reason"] and event["reason"] not in screening.reasons:
+            unlisted[event["reason"]] = None
         seen.add(identity)
         tags = event.get("tags") or []
-        if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-            raise LitqError(f"the tags of an event of {event['reviewer']} are not a list of text")
         rows.append((screening.id, record_id, event["kind"], label or None,
-                     event.get("reason") or None, event.get("note") or None,
+                     event["reason"] or None, event.get("note") or None,
                      json.dumps(tags) if tags else None, event["reviewer"], event["at"],
                      event.get("phase") or screening.phase, event.get("ordering") or None,
                      event.get("position"), event.get("model") or None, target_key))
+    if unlisted:
+        raise _unlisted(source, screening, list(unlisted))
     return rows
+
+
+def _unlisted(source: str, screening: store.Screening, reasons: list[str]) -> LitqError:
+    """The refusal of reasons a screening does not list (the first three named)."""
+    named = ", ".join(map(shown, reasons[:3])) + (f" and {len(reasons) - 3} more"
+                                                  if len(reasons) > 3 else "")
+    error = LitqError(f"{source} gives {len(reasons)} reason(s) that are not on the reason "
+                      f"list of screening {screening.name!r} ({named}); add them to the list "
+                      "first if they are right; nothing was merged")
+    error.cli_hint = "(litqeval screen-reasons --add REASON)"
+    return error
 
 
 _INSERT = ("INSERT INTO screening_events (screening_id, record_id, kind, label, reason, note, "
@@ -366,30 +402,37 @@ def _tie_targets(project: Project, screening_id: int) -> None:
         [(decides[key], eid) for eid, key in waiting if key in decides])
 
 
-def merge_decisions(project: Project, source: str | Path, token: CancelToken = NEVER
+def merge_decisions(project: Project, source: str | Path, token: CancelToken = NEVER,
+                    reviewers: Iterable[str] | None = None
                     ) -> Generator[Progress, None, MergeReport]:
     """Merge a decisions file or another copy's screenings into ``project`` (a job; the
-    value is the :class:`MergeReport`). Refuses, changing nothing, a file of another
-    screening, a damaged file, or a label the screening does not have."""
+    value is the :class:`MergeReport`); ``reviewers``: whose events to take
+    (:func:`_choose`). Refuses, changing nothing, a file of another screening, a damaged
+    file, an event not its reviewer's, a label the screening does not have or a reason
+    not on its list."""
     path = Path(source)
-    if not path.is_file():
-        raise LitqError(f"{path} does not exist")
+    check_input(path)
+    named = None if reviewers is None else {store.plain_text(
+        r, "say whose decisions to take: a reviewer's name") for r in reviewers}
     report = MergeReport()
     yield Progress(0, 3, f"reading {path.name}")
-    sources = _sources(project, path, report)
+    with open(path, "rb") as handle:
+        is_project = handle.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
+    sources = (_choose(project, path, _copy_sources(project, path, report), named, report)
+               if is_project else [_file_source(project, path, named)])
     token.raise_if_cancelled()
     yield Progress(1, 3, "matching records")
     plans = []
-    for screening, events, unblinds in sources:
+    for screening, entries, unblinds in sources:
         report.screenings.append(screening.name)
         before = {c.record_id for c in team.conflicts(project, screening.id)}
         report.conflicts_before += len(before)
         known = set(map(tuple, project.db.execute(
             "SELECT reviewer, at FROM screening_unblinds WHERE screening_id = ?",
             [screening.id])))
-        new_unblinds = sorted({(u["reviewer"], u["at"]) for u in unblinds} - known)
-        plans.append((screening, _plan(project, screening, events, report), new_unblinds,
-                      before))
+        new_unblinds = sorted(set(unblinds) - known)
+        plans.append((screening, _plan(project, screening, entries, report, path.name),
+                      new_unblinds, before))
         token.raise_if_cancelled()
     yield Progress(2, 3, f"writing {sum(len(plan[1]) for plan in plans)} events")
 
