@@ -1,11 +1,16 @@
 """Issue 11 §3: Ctrl-C during a large RIS import ends it cleanly: one line, exit 130,
 the project unchanged, and no process left behind."""
 
+import contextlib
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -19,51 +24,150 @@ from tests.support import synthetic
 from tests.test_cli_bad_input import dump
 
 CLI = [sys.executable, "-m", "litqeval_gui.cli"]
+POLL = 0.02  # seconds between two looks at the import's processes or project
+ENDS_WITHIN = 300.0  # seconds after the Ctrl-C: an import still running then hangs
+HELPERS_END_WITHIN = 60.0  # seconds after the import ended for its helpers to end
+RECORDS = 30_000  # in the large RIS file (big_import)
+
+Moment = Callable[[int, Path], bool]  # (the import's pid, its project): Ctrl-C now?
 
 
-def interrupt_import(project, big, delay: float, *, helpers_first: int = 3,
-                     ) -> tuple[subprocess.CompletedProcess, float, set[int]]:
-    """Start ``litqeval import`` in its own process group, wait until ``helpers_first`` of
-    its helper processes run (3: the resource tracker, the forkserver and a worker; 0: from
-    the start) plus ``delay`` seconds, then Ctrl-C the group as a terminal does. Returns the
-    finished process, seconds from Ctrl-C to its exit, and its helpers' pids (those seen)."""
+@dataclass
+class Interrupted:
+    """An interrupted import: how it ended, the seconds from the Ctrl-C to its end (None:
+    it ended before its moment came, no Ctrl-C sent), its helper processes seen, and
+    those still running after it ended (killed since)."""
+
+    done: subprocess.CompletedProcess
+    seconds: float | None
+    helpers: set[int]
+    left: set[int]
+
+
+def interrupt_import(project: Path, big: Path, moment: Moment) -> Interrupted:
+    """Start ``litqeval import`` in its own process group, wait for ``moment``, then Ctrl-C
+    the group as a terminal does. Whatever happens, nothing it started outlives this: an
+    import still running :data:`ENDS_WITHIN` s after the Ctrl-C fails the test, and its
+    group is killed; so are helpers that outlive it by :data:`HELPERS_END_WITHIN` s."""
     proc = subprocess.Popen([*CLI, "import", str(project), str(big), "--topic", "T",
                              "--role", "results"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     helpers: set[int] = set()
-    deadline = time.monotonic() + 60
-    while len(helpers) < helpers_first and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.02)
-        helpers = _descendants(proc.pid)  # the forkserver and two workers
-    end = time.monotonic() + delay
-    while time.monotonic() < end:  # helpers started meanwhile are watched too
+    try:
+        while proc.poll() is None and not moment(proc.pid, project):
+            helpers |= _descendants(proc.pid)
+            time.sleep(POLL)
         helpers |= _descendants(proc.pid)
-        time.sleep(0.02)
-    helpers |= _descendants(proc.pid)
-    sent = time.monotonic()
-    if proc.poll() is None:  # (a late Ctrl-C may find the import finished)
-        os.killpg(proc.pid, signal.SIGINT)
-    out, err = proc.communicate(timeout=120)
-    ended = time.monotonic() - sent
-    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err), ended, helpers
+        sent = None
+        if proc.poll() is None:  # (the import may have ended before its moment)
+            sent = time.monotonic()
+            os.killpg(proc.pid, signal.SIGINT)
+        try:
+            out, err = proc.communicate(timeout=ENDS_WITHIN)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"the import did not end within {ENDS_WITHIN:.0f} s of the Ctrl-C")
+        seconds = None if sent is None else time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            _kill_group(proc.pid)
+            proc.communicate()
+    done = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    return Interrupted(done, seconds, helpers, leftovers(helpers, proc.pid))
 
 
-def leftovers(helpers: set[int]) -> set[int]:
-    """Helpers still running (not zombies) a few seconds after the import ended."""
-    deadline = time.monotonic() + 10
-    alive = helpers
+def leftovers(helpers: set[int], group: int | None = None) -> set[int]:
+    """``helpers`` still running (not zombies) :data:`HELPERS_END_WITHIN` s after the
+    import ended, and then killed, with ``group``'s other processes."""
+    deadline = time.monotonic() + HELPERS_END_WITHIN
+    alive = _running(helpers)
     while alive and time.monotonic() < deadline:
-        alive = {pid for pid in helpers if os.path.exists(f"/proc/{pid}")
-                 and open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"}
-        time.sleep(0.1)
+        time.sleep(POLL)
+        alive = _running(alive)
+    for pid in alive:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    if group is not None:
+        _kill_group(group)
     return alive
+
+
+def _running(pids: set[int]) -> set[int]:
+    def state(pid: int) -> str:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                return stat.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return "gone"
+    return {pid for pid in pids if state(pid) not in ("gone", "Z")}
+
+
+def _kill_group(group: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(group, signal.SIGKILL)
+
+
+def loading(library: str) -> Moment:
+    """While the command loads its modules: once it has mapped the shared library whose
+    path holds ``library`` (a module's extension)."""
+    def moment(pid: int, project: Path) -> bool:
+        try:
+            with open(f"/proc/{pid}/maps") as maps:
+                return any(library in line for line in maps)
+        except OSError:
+            return False
+    return moment
+
+
+def preloading(pid: int, project: Path) -> bool:
+    """While the parser's forkserver preloads this program's modules: it runs and has
+    started no worker yet."""
+    servers = [child for child in _children(pid) if b"forkserver" in _cmdline(child)]
+    return any(not _children(server) for server in servers)
+
+
+def workers_started(pid: int, project: Path) -> bool:
+    """Once the parser's forkserver has started a worker."""
+    return any(_children(child) for child in _children(pid)
+               if b"forkserver" in _cmdline(child))
+
+
+def rows_stored(count: int) -> Moment:
+    """Once the import has stored more than ``count`` records (in its pending list)."""
+    def moment(pid: int, project: Path) -> bool:
+        try:
+            with contextlib.closing(sqlite3.connect(f"{project.as_uri()}?mode=ro",
+                                                    uri=True)) as conn:
+                return conn.execute("SELECT count(*) FROM records").fetchone()[0] > count
+        except sqlite3.Error:  # (the schema being set up, a lock)
+            return False
+    return moment
+
+
+def _children(pid: int) -> set[int]:
+    return {child for child in _descendants(pid) if _parent(child) == pid}
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return int(stat.read().rsplit(")", 1)[1].split()[1])
+    except OSError:
+        return None
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            return cmdline.read()
+    except OSError:
+        return b""
 
 
 @pytest.fixture
 def big_import(tmp_path):
     project = tmp_path / "p.litq"
     Project.create(project).close()
-    records, _ = synthetic.generate(30_000, dup_rate=0.1, seed=5)
+    records, _ = synthetic.generate(RECORDS, dup_rate=0.1, seed=5)
     big = tmp_path / "big.ris"
     exporting.export_records(records, big, "ris")
     assert big.stat().st_size >= parallel.PARALLEL_MIN_BYTES  # parsed by worker processes
@@ -72,15 +176,44 @@ def big_import(tmp_path):
 
 @pytest.mark.slow
 def test_ctrl_c_during_a_parallel_ris_import(big_import):
+    """Ctrl-C while the workers parse and send their pieces: on a busy machine
+    multiprocessing.Pool's terminate once hung for good (its task thread and a worker
+    blocked on full pipes); the workers are killed instead."""
     project, big = big_import
     before = dump(project)
-    done, _, helpers = interrupt_import(project, big, 0.3)
-    assert len(helpers) >= 3
-    assert done.returncode == 130, done.stderr
-    assert done.stderr == "litqeval: interrupted; the project is unchanged\n"
-    assert not leftovers(helpers)
+    run = interrupt_import(project, big, rows_stored(parallel.MAIN_PIECES
+                                                     * parallel.PIECE_RECORDS))
+    assert run.seconds is not None, "the import ended before a worker's piece was stored"
+    assert len(run.helpers) >= 3  # the resource tracker, the forkserver, a worker
+    assert run.done.returncode == 130, run.done.stderr
+    assert run.done.stderr == "litqeval: interrupted; the project is unchanged\n"
+    assert not run.left
     assert dump(project) == before
     assert not os.path.exists(f"{project}.lock")
+
+
+@pytest.mark.slow
+def test_ctrl_c_ends_the_import_beside_a_worker_that_answers_nothing(big_import):
+    """A worker that makes no progress (stopped here; on a busy machine, one blocked on a
+    pipe nobody reads) does not hold the import up: it is killed, not waited for."""
+    project, big = big_import
+    before = dump(project)
+    first_result = rows_stored(parallel.MAIN_PIECES * parallel.PIECE_RECORDS)
+
+    def a_worker_stopped(pid: int, project: Path) -> bool:
+        workers = {worker for server in _children(pid) if b"forkserver" in _cmdline(server)
+                   for worker in _children(server)}
+        if not workers or not first_result(pid, project):
+            return False
+        os.kill(min(workers), signal.SIGSTOP)
+        return True
+
+    run = interrupt_import(project, big, a_worker_stopped)
+    assert run.seconds is not None, "the import ended before a worker's piece was stored"
+    assert (run.done.returncode, run.done.stderr) == (
+        130, "litqeval: interrupted; the project is unchanged\n")
+    assert not run.left
+    assert dump(project) == before
 
 
 @pytest.mark.parametrize("late", ["at the last progress report", "after the job"])
@@ -127,19 +260,63 @@ def test_an_interrupt_just_after_the_import_is_registered_leaves_nothing(tmp_pat
     assert dump(project) == before
 
 
+class CtrlCAsSqliteReturns(sqlite3.Connection):
+    """A connection on which a Ctrl-C arrives while SQLite runs the ``nth`` statement
+    ``sql``: Python raises it as the call returns, the statement done."""
+
+    sql, nth, seen = "", 0, 0
+
+    def execute(self, sql, *args):
+        cursor = super().execute(sql, *args)
+        if sql == self.sql:
+            type(self).seen += 1
+            if self.seen == self.nth:
+                raise KeyboardInterrupt
+        return cursor
+
+
+@pytest.mark.parametrize(("sql", "nth"), [("BEGIN IMMEDIATE", 1), ("BEGIN IMMEDIATE", 2),
+                                          ("COMMIT", 2), ("PRAGMA synchronous = NORMAL", 1)])
+def test_a_ctrl_c_as_sqlite_begins_or_commits_a_write(tmp_path, capsys, monkeypatch, sql, nth):
+    """The 2nd BEGIN IMMEDIATE is the first rows' write (not flushed: synchronous NORMAL for
+    it): a Ctrl-C there left its transaction open, and restoring synchronous inside it
+    failed: 'database error: Safety level may not be changed inside a transaction', exit 2,
+    the pending import left behind."""
+    project = tmp_path / "p.litq"
+    core = tmp_path / "core.ris"
+    core.write_text(CORE_RIS, encoding="utf-8")
+    assert cli.main(["new", str(project)]) == 0
+    before = dump(project)
+    connect = sqlite3.connect
+    monkeypatch.setattr(CtrlCAsSqliteReturns, "sql", sql)
+    monkeypatch.setattr(CtrlCAsSqliteReturns, "nth", nth)
+    monkeypatch.setattr(CtrlCAsSqliteReturns, "seen", 0)
+    monkeypatch.setattr(sqlite3, "connect", lambda *args, **kwargs: connect(
+        *args, **kwargs, factory=CtrlCAsSqliteReturns))
+    capsys.readouterr()
+    code = cli.main(["import", str(project), str(core), "--topic", "T", "--role", "core"])
+    monkeypatch.undo()
+    assert (code, capsys.readouterr().err) == (130, "litqeval: interrupted; the project is "
+                                                    "unchanged\n")
+    assert dump(project) == before
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(("helpers_first", "delay"), [(0, 0.3), (0, 0.9), (2, 0.2)])
-def test_ctrl_c_while_the_import_starts(big_import, helpers_first, delay):
-    """Issue 27 §3: Ctrl-C while the command loads its modules (0.3 s, 0.9 s from the
-    start) or while the parser's forkserver preloads them (0.2 s after it appears, beside
-    the resource tracker): one line, exit 130 — not a KeyboardInterrupt traceback (exit −2)
-    nor 'internal error: EOFError' (the forkserver killed by the Ctrl-C)."""
+@pytest.mark.parametrize("moment", [loading("_sqlite3.cpython"), loading("_multiarray_umath"),
+                                    preloading],
+                         ids=["loading sqlite3", "loading numpy", "forkserver preloading"])
+def test_ctrl_c_while_the_import_starts(big_import, moment):
+    """Issue 27 §3: Ctrl-C while the command loads its modules (sqlite3, just after its
+    handler is set; numpy, later) or while the parser's forkserver preloads them: one
+    line, exit 130 — not a KeyboardInterrupt traceback (exit −2) nor 'internal error:
+    EOFError' (the forkserver killed by the Ctrl-C)."""
     project, big = big_import
     before = dump(project)
-    done, _, helpers = interrupt_import(project, big, delay, helpers_first=helpers_first)
-    assert (done.returncode, done.stderr) == (130, "litqeval: interrupted; the project is "
-                                                   "unchanged\n")
-    assert not leftovers(helpers)
+    run = interrupt_import(project, big, moment)
+    assert run.seconds is not None, "the import ended before its moment came"
+    assert (run.done.returncode, run.done.stderr) == (
+        130, "litqeval: interrupted; the project is unchanged\n")
+    assert not run.left
     assert dump(project) == before
     assert not os.path.exists(f"{project}.lock")
 

@@ -2,6 +2,7 @@
 
 import codecs
 import json
+import multiprocessing
 import re
 import subprocess
 import sys
@@ -153,7 +154,7 @@ def test_pieces_of_bytes_and_of_text_agree(monkeypatch):
 
 
 def test_without_worker_processes_the_pieces_are_parsed_here(tmp_path, monkeypatch):
-    """A sandbox without processes or semaphores: the import still runs, serially."""
+    """A sandbox without processes: the import still runs, serially."""
     class NoProcesses:
         def get_start_method(self):
             return "forkserver"
@@ -161,8 +162,11 @@ def test_without_worker_processes_the_pieces_are_parsed_here(tmp_path, monkeypat
         def set_forkserver_preload(self, modules):
             pass
 
-        def Pool(self, *args, **kwargs):  # noqa: N802 — the multiprocessing API's name
-            raise PermissionError(13, "semaphores are not available")
+        def Pipe(self):  # noqa: N802 — the multiprocessing API's name
+            return multiprocessing.Pipe()
+
+        def Process(self, *args, **kwargs):  # noqa: N802
+            raise PermissionError(13, "processes are not available")
 
     monkeypatch.setattr(parallel, "PIECE_RECORDS", 300)
     monkeypatch.setattr(parallel, "process_context", NoProcesses)

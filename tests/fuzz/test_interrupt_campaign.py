@@ -1,6 +1,7 @@
 """Ctrl-C at random moments of a parallel RIS import (see tests/test_cli_interrupt.py):
 every run must end with one line, exit 130, the project unchanged and no process left.
-``make fuzz`` prints the longest time from Ctrl-C to exit."""
+A moment is an event: once a random number of its records is stored (from none to all:
+while this process and the workers parse, up to the linking). ``make fuzz`` prints the longest time from Ctrl-C to exit."""
 
 import random
 import shutil
@@ -11,7 +12,7 @@ import pytest
 from litqeval_gui.core.projectfile.project import Project
 from tests.fuzz.support import COUNTS, FIGURES, scale
 from tests.test_cli_bad_input import dump
-from tests.test_cli_interrupt import big_import, interrupt_import, leftovers
+from tests.test_cli_interrupt import RECORDS, big_import, interrupt_import, rows_stored
 
 __all__ = ["big_import"]  # the fixture
 
@@ -26,15 +27,17 @@ def test_ctrl_c_at_random_moments(big_import):
         for leftover in project.parent.glob(f"{project.name}*"):
             leftover.unlink()  # with the -wal/-shm of the previous run
         shutil.copy(base, project)
-        done, seconds, helpers = interrupt_import(project, big, random.Random(run).uniform(0, 4))
+        stored = random.Random(run).randrange(RECORDS)
+        interrupted = interrupt_import(project, big, rows_stored(stored))
+        done = interrupted.done
         COUNTS["ctrl-c: runs"] += 1
-        assert not leftovers(helpers)
+        assert not interrupted.left
         if done.stderr == "litqeval: interrupted; the project is unchanged\n":
             assert done.returncode == 130
             assert dump(project) == before
             COUNTS["ctrl-c: interrupted, project unchanged"] += 1
             FIGURES["ctrl-c: longest seconds to exit"] = max(
-                seconds, FIGURES.get("ctrl-c: longest seconds to exit", 0.0))
+                interrupted.seconds, FIGURES.get("ctrl-c: longest seconds to exit", 0.0))
         else:  # the Ctrl-C came after the import was committed: it must be whole
             # (exit 0: too late to matter; -SIGINT: it hit the interpreter's shutdown)
             assert done.returncode in (0, 130, -signal.SIGINT), done.stderr

@@ -18,10 +18,12 @@ it with TruncatedSVD.
 XXᵀ·Q runs on :func:`threads` threads (scipy's sparse products release the GIL): each
 thread sums whole rows of Xᵀ·Q or X·(XᵀQ), term by term in ascending order as one
 product would, so the result has the same bytes on any number of threads. The dense
-steps (QR, Rayleigh–Ritz) run on one BLAS thread (:data:`BLAS_THREADS`): their bytes
-would otherwise depend on the BLAS's thread count (the vectors' components flip sign),
-and on a busy machine (or beside the map child compiling) two BLAS threads spin while
-waiting for a core: the five QRs of 50 000 × 266 took 19.6 s instead of 4.0 s.
+steps (QR, Rayleigh–Ritz) run on one BLAS thread
+(:func:`~litqeval_gui.core.embedding.blas.one_blas_thread`, which also holds when two
+topics' SVDs overlap on two threads): their bytes would otherwise depend on the BLAS's
+thread count (the vectors' components flip sign), and on a busy machine (or beside the
+map child compiling) two BLAS threads spin while waiting for a core: the five QRs of
+50 000 × 266 took 19.6 s instead of 4.0 s.
 """
 
 from __future__ import annotations
@@ -39,7 +41,6 @@ from numpy.typing import NDArray
 from scipy import linalg, sparse
 from scipy.sparse import _sparsetools  # the kernels of sparse @ dense, with an output
 from sklearn.feature_extraction.text import TfidfTransformer, TfidfVectorizer
-from threadpoolctl import threadpool_limits
 
 from litqeval_gui.core.embedding.backends import (
     BackendInfo,
@@ -49,6 +50,7 @@ from litqeval_gui.core.embedding.backends import (
     document_texts,
     text_embeddings,
 )
+from litqeval_gui.core.embedding.blas import one_blas_thread
 from litqeval_gui.core.embedding.errors import EmbeddingError
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress, scaled
 
@@ -56,7 +58,6 @@ LSA_MAX_DIM = 256
 LSA_SEED = 0
 OVERSAMPLES = 10
 POWER_ITERATIONS = 5
-BLAS_THREADS = 1  # of the dense steps (module docstring)
 TERM_BLOCK = 200_000  # terms per block of XᵀQ: bounds its memory (block × (k+10) floats)
 
 
@@ -167,7 +168,7 @@ def lsa_rows(x: sparse.csr_matrix, dim: int, seed: int,
     width = min(dim + OVERSAMPLES, n)
     gram = GramOperator(x, threads())
     q = np.random.default_rng(seed).standard_normal((n, width), dtype=np.float32)
-    with ThreadPoolExecutor(threads()) as pool, threadpool_limits(BLAS_THREADS, "blas"):
+    with ThreadPoolExecutor(threads()) as pool, one_blas_thread():
         for step in range(POWER_ITERATIONS):
             yield Progress(step, POWER_ITERATIONS + 1, f"SVD: power iteration {step + 1}")
             checkpoint(token)

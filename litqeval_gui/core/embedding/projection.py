@@ -40,9 +40,9 @@ from typing import IO, Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.decomposition import PCA
-from threadpoolctl import threadpool_limits
 
 from litqeval_gui.core.embedding.backends import checkpoint
+from litqeval_gui.core.embedding.blas import one_blas_thread
 from litqeval_gui.core.embedding.errors import ProjectionError
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
 from litqeval_gui.core.records.exporting import write_whole
@@ -61,10 +61,6 @@ UMAP_NEIGHBOURS = 15
 UMAP_MIN_DIST = 0.1
 MIN_ROWS = 5  # fewer distinct rows make no map worth drawing
 NN_DESCENT_ROWS = 4096  # from this many rows on UMAP finds neighbours with pynndescent
-# BLAS threads of a UMAP fit (its spectral start, ARPACK): on two threads the map's bytes
-# depend on the machine's cores, and the threads spin (50 000 rows: 3.9 s on one, 9.8 s
-# on two at load 4.7)
-MAP_BLAS_THREADS = 1
 
 
 @dataclass(frozen=True)
@@ -194,7 +190,8 @@ def project(vectors: ArrayLike, method: Method = "umap", seed: int = MAP_SEED,
     coords = _umap(rows, seed, token) if method == "umap" else _pca(rows, seed)
     yield Progress(2, 3, "measuring the map's fidelity")
     checkpoint(token)
-    fidelity = projection_fidelity(coords, rows)
+    with one_blas_thread():
+        fidelity = projection_fidelity(coords, rows)
     yield Progress(3, 3, "done")
     return Projection(coords, method, params, fidelity)
 
@@ -223,12 +220,14 @@ def _umap(rows: NDArray[np.float32], seed: int, token: CancelToken) -> NDArray[n
 
 
 def _fit_umap(rows: NDArray[np.float32], seed: int) -> NDArray[np.float32]:
-    """UMAP's coordinates of ``rows``: one thread (the seed asks for it) and
-    :data:`MAP_BLAS_THREADS` BLAS threads, so the same bytes on any machine's cores."""
+    """UMAP's coordinates of ``rows``: one thread (the seed asks for it) and one BLAS
+    thread (its spectral start, ARPACK, gives other bytes on two, and two spin on a busy
+    machine: 50 000 rows took 3.9 s on one, 9.8 s on two at load 4.7), so the same bytes
+    on any machine's cores."""
     umap = _import_umap()
     model = umap.UMAP(n_components=2, metric="cosine", n_neighbors=UMAP_NEIGHBOURS,
                       min_dist=UMAP_MIN_DIST, random_state=seed, n_jobs=1)
-    with warnings.catch_warnings(), threadpool_limits(MAP_BLAS_THREADS, "blas"):
+    with warnings.catch_warnings(), one_blas_thread():
         # "n_jobs overridden by random_state": as intended
         warnings.filterwarnings("ignore", message="n_jobs value", category=UserWarning)
         return np.asarray(model.fit_transform(rows), dtype=np.float32)
@@ -331,4 +330,6 @@ def _at_least_distinct(rows: NDArray[np.float32], count: int) -> bool:
 
 
 def _pca(rows: NDArray[np.float32], seed: int) -> NDArray[np.float32]:
-    return PCA(n_components=2, random_state=seed).fit_transform(rows).astype(np.float32)
+    """PCA's first two scores of ``rows``, on one BLAS thread (as UMAP's fit)."""
+    with one_blas_thread():
+        return PCA(n_components=2, random_state=seed).fit_transform(rows).astype(np.float32)

@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from litqeval_gui.core.embedding.backends import Embeddings
+from litqeval_gui.core.embedding.blas import one_blas_thread
 from litqeval_gui.core.embedding.projection import (
     MAP_SEED,
     Projection,
@@ -97,7 +98,16 @@ def compute_topic(task: TopicTask, token: CancelToken = NEVER) -> Job[Computed]:
     when there are vectors to compute
     (:func:`~litqeval_gui.core.embedding.projection.fit_in_child`), else (or where no
     child can start) on another thread
-    (:func:`~litqeval_gui.core.embedding.projection.compile_in_background`)."""
+    (:func:`~litqeval_gui.core.embedding.projection.compile_in_background`). All of it on
+    one BLAS thread (:func:`~litqeval_gui.core.embedding.blas.one_blas_thread`), so the
+    bytes are the same serially, on worker processes and beside other topics on the
+    threads of one Dask worker."""
+    with one_blas_thread():
+        return (yield from _computed(task, token))
+
+
+def _computed(task: TopicTask, token: CancelToken) -> Job[Computed]:
+    """:func:`compute_topic`'s steps."""
     settings, embedded, projection = task.settings, None, None
     ids, vectors = task.vectors
     if task.map_ids is None:

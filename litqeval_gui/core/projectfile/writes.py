@@ -77,26 +77,28 @@ def immediate(db: sqlite_utils.Database, synced: bool = True,
               ) -> Iterator[sqlite_utils.Database]:
     """A write transaction that takes the write lock at ``BEGIN IMMEDIATE`` (a deferred one
     could read a snapshot and then fail to upgrade); inside a running one, a savepoint.
-    ``synced=False``: its commit is not flushed to disk (``synchronous = NORMAL`` for it)."""
+    ``synced=False``: its commit is not flushed to disk (``synchronous = NORMAL`` for it).
+
+    Whatever ends it early is rolled back: also a Ctrl-C that Python raises as ``BEGIN``
+    returns, and a ``COMMIT`` that failed (a full disk); the level is set back after."""
     conn = db.conn
     if conn.in_transaction:
         with db.atomic():
             yield db
         return
     level = None if synced else conn.execute("PRAGMA synchronous").fetchone()[0]
-    if level is not None:
-        conn.execute("PRAGMA synchronous = NORMAL")
     try:
+        if level is not None:
+            conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield db
-        except BaseException as exc:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            if isinstance(exc, sqlite3.DatabaseError) and database_reason(exc):
-                _shrink_wal(conn)
-            raise
+        yield db
         conn.execute("COMMIT")
+    except BaseException as exc:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.DatabaseError) and database_reason(exc):
+            _shrink_wal(conn)
+        raise
     finally:
         if level is not None:
             conn.execute(f"PRAGMA synchronous = {int(level)}")

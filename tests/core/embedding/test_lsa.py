@@ -10,7 +10,7 @@ from sklearn.decomposition import TruncatedSVD
 from sklearn.feature_extraction.text import TfidfVectorizer
 from threadpoolctl import threadpool_limits
 
-from litqeval_gui.core.embedding import lsa
+from litqeval_gui.core.embedding import blas, lsa
 from litqeval_gui.core.embedding.backends import Document
 from litqeval_gui.core.embedding.errors import EmbeddingCancelled, EmbeddingError
 from litqeval_gui.core.embedding.lsa import GramOperator, LsaBackend, lsa_rows, tfidf_matrix
@@ -171,6 +171,6 @@ def test_the_dense_steps_run_on_one_blas_thread_whatever_the_callers_limit(make_
         with threadpool_limits(limit, "blas"):
             results.append(run_job(lsa_rows(x, 8, seed=0)))
             assert blas_threads() == {limit}
-    assert seen and all(threads == {lsa.BLAS_THREADS} for threads in seen)
+    assert seen and all(threads == {blas.BLAS_THREADS} for threads in seen)
     assert len(seen) == 2 * (lsa.POWER_ITERATIONS + 1)
     assert results[0].tobytes() == results[1].tobytes()

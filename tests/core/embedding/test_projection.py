@@ -13,7 +13,7 @@ import pytest
 from sklearn.decomposition import PCA
 from threadpoolctl import threadpool_limits
 
-from litqeval_gui.core.embedding import projection
+from litqeval_gui.core.embedding import blas, projection
 from litqeval_gui.core.embedding.errors import EmbeddingCancelled, ProjectionError
 from litqeval_gui.core.embedding.projection import project
 from litqeval_gui.core.jobs import CancelToken, run_job
@@ -174,7 +174,7 @@ def test_a_umap_map_is_fitted_on_one_blas_thread_and_gives_the_callers_limit_bac
         with threadpool_limits(limit, "blas"):
             maps.append(run_job(project(rows)).coords)
             assert blas_threads() == {limit}
-    assert seen == [{projection.MAP_BLAS_THREADS}] * 2
+    assert seen == [{blas.BLAS_THREADS}] * 2
     assert maps[0].tobytes() == maps[1].tobytes()
 
 

@@ -13,15 +13,16 @@ A UTF-8 file (LF or CRLF) is cut as bytes: this process only checks that each pi
 decodes, and the worker that parses a piece reads its byte range from the file and
 decodes it. Other files (UTF-16, cp1252, lone CRs) are decoded here first, with the notes
 and refusals of a serial parse, and written as UTF-8 to a temporary file the workers read
-the same way. A task is only a path and a byte range: the pipe to the workers never holds
-megabytes, so stopping them never waits on a half-sent piece.
+the same way. A task is only a path and a byte range: the pipe to a worker never holds
+megabytes.
 
-Workers are forked from a ``forkserver`` that has imported this module once (safe
-beside Qt threads, and a later import starts its workers in milliseconds); where the
-platform has no forkserver (Windows) they are spawned. The pool starts in a thread
-while this process decodes and cuts the file, with Ctrl-C (SIGINT) blocked, so neither the
-forkserver (while it preloads) nor a worker ever receives it: this process alone handles
-it, and stops them.
+Workers (:class:`~litqeval_gui.core.records.importing.workers.Workers`: each on a pipe
+of its own, killed when the import ends, however it ends, so stopping them cannot hang) are
+forked from a ``forkserver`` that has imported this module once (safe beside Qt threads,
+and a later import starts its workers in milliseconds); where the platform has no
+forkserver (Windows) they are spawned. They start in a thread while this process decodes
+and cuts the file, with Ctrl-C (SIGINT) blocked, so neither the forkserver (while it
+preloads) nor a worker ever receives it: this process alone handles it, and stops them.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ import codecs
 import contextlib
 import gc
 import marshal
-import multiprocessing
 import os
 import signal
 import sys
@@ -38,7 +38,6 @@ import tempfile
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from multiprocessing import resource_tracker
-from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import BinaryIO
 
@@ -46,6 +45,7 @@ from litqeval_gui.core.jobs import NEVER, CancelToken, Progress, run_job
 from litqeval_gui.core.projectfile.writes import CHUNK_ROWS
 from litqeval_gui.core.records.importing import _choose_format, _collector, read_records, ris
 from litqeval_gui.core.records.importing.common import ParseResult, decode
+from litqeval_gui.core.records.importing.workers import Workers
 from litqeval_gui.core.records.model import RejectedRecord
 from litqeval_gui.core.records.rows import record_row
 from litqeval_gui.core.scaleout import (
@@ -64,6 +64,7 @@ PieceResult = tuple[list[bytes], list[RejectedRecord], list[str], list[str], int
 Piece = tuple[int, int, int, int]  # byte range (begin, end), first line, first record number
 Task = tuple[str, int, int, str, str, dict[str, str] | None, int, int]
 Sink = Callable[[list[tuple], int], object]  # (rows, rank offset)
+Parsers = Workers[Task, PieceResult]  # the parsers of a RIS file's pieces
 
 
 def read_rows(path: str | Path, sink: Sink, *, fmt: str = "auto",
@@ -94,14 +95,14 @@ def read_rows(path: str | Path, sink: Sink, *, fmt: str = "auto",
     return result
 
 
-def _start_pool() -> Pool | None:
+def _start_pool() -> Parsers | None:
     """:data:`WORKERS` processes, forked from a forkserver that has this module loaded,
     or None where processes cannot be started (this process then parses every piece).
 
     Workers run without the cyclic garbage collector (see
     :func:`~litqeval_gui.core.jobs.gc_paused`): they only parse, and end with the import.
     They ignore Ctrl-C (SIGINT reaches the whole process group): this process handles
-    it and stops them; a worker dying of it would print a traceback and be replaced.
+    it and stops them; a worker dying of it would print a traceback.
     """
     if not main_importable():
         return None
@@ -110,8 +111,8 @@ def _start_pool() -> Pool | None:
         context.set_forkserver_preload(_preload())
     try:
         with _sigint_blocked():  # inherited by the forkserver (and its workers) started here
-            return context.Pool(WORKERS, initializer=_worker_start,
-                                initargs=(serves_a_window(),))
+            return Workers(context, WORKERS, _parse_piece, _worker_start,
+                           (serves_a_window(),))
     except (OSError, ImportError):  # no processes, sockets or semaphores (sandboxes)
         return None
 
@@ -147,16 +148,15 @@ def _preload() -> list[str]:
     return [__name__] + ([entry] if entry and entry != "__main__" else [])
 
 
-def _stop(starting: Future[Pool | None]) -> None:
-    """Stop the workers once their pool has started (at once on cancel or error). A start
-    that failed was raised by :func:`_results` already, or gives way to the error under way."""
+def _stop(starting: Future[Parsers | None]) -> None:
+    """Kill the workers once they have started (at once on cancel or error). A start that
+    failed was raised by :func:`_results` already, or gives way to the error under way."""
     try:
-        pool = starting.result()
+        workers = starting.result()
     except Exception:  # noqa: BLE001 — reported elsewhere (see above)
         return
-    if pool is not None:
-        pool.terminate()
-        pool.join()
+    if workers is not None:
+        workers.stop()
 
 
 def _parse_piece(task: Task) -> PieceResult:
@@ -238,7 +238,8 @@ def _pieces(data: str | bytes, start: int = 0) -> Iterator[tuple[str | bytes, in
         number += ris.count_records(data, begin, finish, PIECE_RECORDS)
 
 
-def _results(pool: Future[Pool | None], tasks: list[Task]) -> Iterator[PieceResult | None]:
+def _results(pool: Future[Parsers | None], tasks: list[Task],
+             ) -> Iterator[PieceResult | None]:
     """Piece results in file order: parsed here until the workers are up (at most
     :data:`MAIN_PIECES`), the rest by the workers; ``None`` while waiting for them."""
     mine = 0
@@ -249,14 +250,7 @@ def _results(pool: Future[Pool | None], tasks: list[Task]) -> Iterator[PieceResu
     if workers is None:
         yield from map(_parse_piece, tasks[mine:])
         return
-    pending = workers.imap(_parse_piece, tasks[mine:])
-    for _ in tasks[mine:]:
-        while True:
-            try:
-                yield pending.next(timeout=0.05)
-                break
-            except multiprocessing.TimeoutError:
-                yield None
+    yield from workers.results(tasks[mine:])
 
 
 def piece_tasks(source: str, pieces: list[Piece], path: str, encoding: str,
@@ -269,7 +263,7 @@ def piece_tasks(source: str, pieces: list[Piece], path: str, encoding: str,
 def _ris_in_pieces(path: str, source: str, pieces: list[Piece], encoding: str,
                    notes: list[str],
                    where: dict[str, str] | None, token: CancelToken, sink: Sink,
-                   pool: Future[Pool | None]) -> Generator[Progress, None, ParseResult]:
+                   pool: Future[Parsers | None]) -> Generator[Progress, None, ParseResult]:
     """Pieces of ``source`` are parsed by worker processes (the first few here); their rows
     reach ``sink`` in file order as they arrive, so writing overlaps parsing."""
     tasks = piece_tasks(source, pieces, path, encoding, where)
