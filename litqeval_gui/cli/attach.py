@@ -4,11 +4,14 @@
 PDF back. A folder's certain matches are attached in one write; uncertain ones are
 listed, each candidate record with its id, year, authors and DOI beside the PDF's own
 title, for ``--record ID FILE`` (or the app's dialog) to confirm, and unreadable PDFs
-are named with the reason."""
+are named with the reason. Every file is checked before anything is copied
+(:func:`~litqeval_gui.core.records.pdf_match.check_pdf`); a copy over 200 MB is
+announced on stderr first."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from litqeval_gui.cli.common import Command, TextProgress, emit, open_for_writing
@@ -30,6 +33,11 @@ def _record_id(text: str, option: str) -> int:
         raise LitqError(f"{option} takes a record id (a number), not {text!r}") from None
 
 
+def _notice(line: str) -> None:
+    """A large copy announced on stderr before it is made."""
+    print(f"litqeval: {line}", file=sys.stderr, flush=True)
+
+
 def _check_record(project: Project, topic: str, record_id: int) -> None:
     """One line unless the topic exists and has record ``record_id``."""
     project.topic_id(topic)  # the topic exists
@@ -42,7 +50,7 @@ def _one(args: argparse.Namespace) -> None:
     record_id, path = _record_id(args.record[0], "--record"), Path(args.record[1])
     with open_for_writing(args.project) as project:
         _check_record(project, args.topic, record_id)
-        got = attach_file(project, record_id, path, copy=not args.link)
+        got = attach_file(project, record_id, path, copy=not args.link, notify=_notice)
     emit(args, {"record_id": record_id, "path": str(got.path), "sha256": got.sha256,
                 "mode": got.mode, "status": got.status},
          lambda: f"attached {path.name} to record {record_id} ({got.mode}: {got.path})")
@@ -71,7 +79,7 @@ def _folder(args: argparse.Namespace) -> None:
             progress.finish()
         attached = 0 if args.dry_run else attach_matches(
             project, [(record_id, path) for record_id, path, _ in found.certain],
-            copy=not args.link)
+            copy=not args.link, notify=_notice)
         records = candidates(project, [record_id for record_id, *_ in found.uncertain])
     document = {
         "attached": attached,

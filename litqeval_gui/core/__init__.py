@@ -14,7 +14,8 @@ linter's "Core's layers" contract in ``pyproject.toml`` keeps the arrows pointin
                  link), ``linkage`` and ``works`` (de-duplication; a large import's links
                  found in a child process: ``links_apart``), uncertain ``matches``,
                  read-side ``queries``, renaming and deleting ``lists``, ``exporting``,
-                 full-text PDFs (``attachments``; reading and matching them: ``pdf_match``)
+                 full-text PDFs (``attachments``; checking and matching them:
+                 ``pdf_match``; PDFium only in a bounded child: ``pdf_child``, ``pdf_pages``)
                  and a consistent copy of the whole project file (``copying``)
 ``embedding/``   vectors (LSA, MiniLM, precomputed) and the 2D map projection
 ``trec/``        TREC run files and qrels without a project: ``tar-eval``, pool simulation

@@ -8,6 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
+from litqeval_gui.core.records.pdf_child import PdfChild
 from litqeval_gui.gui.pdf import PdfReader
 from litqeval_gui.gui.pdf.document import PdfFile
 from tests.support.fulltext_pdfs import damaged_pdf, write_pdf
@@ -60,7 +61,8 @@ def test_pages_are_drawn_as_they_come_into_view(qtbot, three_pages):
     reader = _reader(qtbot, three_pages)
     assert reader.page_total == 3 and reader.page_count.text() == "of 3"
     assert reader.pages[0].width() == pytest.approx(612 * reader.zoom, abs=1)  # fit width
-    first_line = PdfFile(three_pages).search("Page 1 of the study")[0].rects[0]
+    with PdfChild() as child:
+        first_line = PdfFile(three_pages, child).search("Page 1 of the study")[0].rects[0]
     assert _dark_share(reader, 0, first_line) > 0.05  # the text is drawn where it is
     assert _dark_share(reader, 0, (72, 400, 400, 500)) == 0  # blank paper below it
     assert reader.pages[2].image is None  # two views below: not drawn yet

@@ -56,6 +56,13 @@ def write_pdf(path: Path, pages: Sequence[Sequence[str | tuple[int, str]]], *,
                        + b"> /U <" + b"cd" * 32 + b"> /P -4 >>")
         trailer += b" /Encrypt %d 0 R /ID [<00112233445566778899aabbccddeeff> " \
                    b"<00112233445566778899aabbccddeeff>]" % len(objects)
+    path.write_bytes(pdf_bytes(objects, trailer))
+    return path
+
+
+def pdf_bytes(objects: Sequence[bytes], trailer: bytes = b"/Root 1 0 R") -> bytes:
+    """A PDF file of ``objects`` (numbered from 1) with a cross-reference table and
+    ``trailer``'s entries."""
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, body in enumerate(objects, start=1):
@@ -65,8 +72,7 @@ def write_pdf(path: Path, pages: Sequence[Sequence[str | tuple[int, str]]], *,
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
     out += b"trailer\n<< /Size %d " % (len(objects) + 1) + trailer + b" >>\nstartxref\n%d\n%%%%EOF\n" % xref
-    path.write_bytes(bytes(out))
-    return path
+    return bytes(out)
 
 
 def damaged_pdf(path: Path) -> Path:

@@ -11,11 +11,15 @@ Either way the row keeps the file's sha256 and size, so :func:`attachment` says 
 the file is ``ok``, ``missing`` (moved or deleted) or ``changed`` (other content).
 A work has at most one attachment: attaching to one of its records replaces the
 work's earlier one, and any record of the work finds it; :func:`detach` removes it
-(one write). A PDF that cannot be read (damaged, or locked by a password) is refused
-in one line and nothing changes; the file's copy is made before the one write that
-records it (an unrecorded copy left by a failed write is only a spare file in the
-``.files`` folder). After a write that replaced or detached a copy, the copy is
-deleted unless another attachment uses it; a linked file is never touched.
+(one write). A file that fails :func:`~.pdf_match.check_pdf` (not a PDF, damaged,
+locked by a password, too many pages, a page that cannot be used, too costly to read)
+is refused in one line before anything is copied, and nothing changes; a copy over
+:data:`LARGE_COPY` is announced first (:func:`copy_notice`); a files folder, or a copy's
+name in it, that is a symbolic link is refused (copies stay beside the project). The
+file's copy is made before the one write that records it (an unrecorded copy left by a
+failed write is only a spare file in the ``.files`` folder). After a write that
+replaced or detached a copy, the copy is deleted unless another attachment uses it; a
+linked file is never touched.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,21 +38,23 @@ from litqeval_gui.core.errors import LitqError, environment_message
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import Project, now
 from litqeval_gui.core.projectfile.writes import Done, Op
+from litqeval_gui.core.records.pdf_child import PdfChild
 from litqeval_gui.core.records.pdf_match import (
     FolderMatch,
     PdfRefused,
+    check_pdf,
     match_folder,
-    open_pdf,
     pdf_text,
 )
 from litqeval_gui.core.records.rows import SELECT_CONTENT, record_from_row
 
 __all__ = ["Attachment", "Candidate", "Detached", "FolderMatch", "PdfRefused", "attach_file",
            "attach_matches", "attachment", "attachment_column", "attachment_paths",
-           "attachment_status", "candidates", "detach", "detach_op", "files_folder",
-           "list_attachments", "match_folder", "pdf_text"]
+           "attachment_status", "candidates", "copy_notice", "detach", "detach_op",
+           "files_folder", "list_attachments", "match_folder", "pdf_text"]
 
 STATUSES = ("ok", "missing", "changed")
+LARGE_COPY = 200_000_000  # bytes: a copy this large is announced before it is made
 _CHUNK = 1 << 20
 _COPY_NAME = re.compile(r"[0-9a-f]{64}\.pdf")  # what _copy_in names a copy
 
@@ -192,11 +198,26 @@ def list_attachments(project: Project, list_id: int) -> list[str]:
         "SELECT id FROM live_records WHERE import_id = ? ORDER BY rank, id", [list_id])])
 
 
+def _no_link(path: Path, what: str) -> None:
+    """One line when ``path`` is a symbolic link: copies go only into the project's own
+    folder, never where a planted link points."""
+    if path.is_symlink():
+        raise LitqError(f"{path}: {what} is a symbolic link (to {os.readlink(path)}); the "
+                        "project's copies are kept only in a real folder beside it: remove "
+                        "the link, or link the PDF instead of copying it")
+
+
 def _copy_in(project: Project, source: Path, sha256: str) -> str:
-    """``source`` copied to the files folder as ``<sha256>.pdf`` (kept if already there)."""
+    """``source`` copied to the files folder as ``<sha256>.pdf`` (kept if already there);
+    one line, nothing copied, when the folder or that name in it is a symbolic link or
+    the folder is no folder."""
     folder = files_folder(project)
     name = f"{sha256}.pdf"
     target = folder / name
+    _no_link(folder, "the files folder")
+    if folder.exists() and not folder.is_dir():
+        raise LitqError(f"{folder}: the files folder is not a folder")
+    _no_link(target, "the copy's name in the files folder")
     if target.is_file() and _digest(target)[0] == sha256:
         return name
     try:
@@ -213,6 +234,19 @@ def _copy_in(project: Project, source: Path, sha256: str) -> str:
     return name
 
 
+def copy_notice(project: Project, path: Path) -> str | None:
+    """The line announcing a copy of ``path`` larger than :data:`LARGE_COPY` into the
+    files folder (None for a smaller file or one that cannot be read)."""
+    try:
+        size = Path(path).stat().st_size
+    except OSError:
+        return None
+    if size <= LARGE_COPY:
+        return None
+    return (f"{Path(path).name} is {size / 1e6:,.0f} MB: copying it into "
+            f"{files_folder(project).name}")
+
+
 @dataclass(frozen=True)
 class _Row:
     record_id: int
@@ -222,19 +256,30 @@ class _Row:
     mode: str
 
 
-def _prepare(project: Project, path: Path, copy: bool) -> tuple[str, str, int]:
-    """The stored path, checksum and size of ``path`` after checking it opens as a PDF
-    (and copying it in copy mode); one line when it cannot be used."""
+def _checked(path: Path, child: PdfChild | None = None) -> Path:
+    """``path`` made absolute, after :func:`~.pdf_match.check_pdf` (in ``child``): one
+    line when it is no file or not a PDF that can be used."""
     path = Path(path).expanduser().absolute()
     if not path.is_file():
         raise LitqError(f"{path}: no such file")
-    with open_pdf(path):
-        pass
+    check_pdf(path, child=child)
+    return path
+
+
+def _stored(project: Project, path: Path, copy: bool,
+            notify: Callable[[str], object]) -> tuple[str, str, int]:
+    """The stored path, checksum and size of the checked ``path`` (copied in copy mode,
+    a large copy announced to ``notify`` first)."""
     try:
         sha256, size = _digest(path)
     except OSError as err:
         raise LitqError(environment_message(err, f"cannot read {path}")) from None
-    return (_copy_in(project, path, sha256) if copy else str(path)), sha256, size
+    if not copy:
+        return str(path), sha256, size
+    notice = copy_notice(project, path)
+    if notice:
+        notify(notice)
+    return _copy_in(project, path, sha256), sha256, size
 
 
 def _work_of(project: Project, record_id: int) -> tuple[int, int]:
@@ -308,12 +353,20 @@ def detach(project: Project, record_id: int) -> Detached:
     return Detached(record_id, _resolved(project, stored, mode), mode, stored in removed)
 
 
-def attach_file(project: Project, record_id: int, path: Path, *, copy: bool = True) -> Attachment:
+def _quiet(_line: str) -> None:
+    """Where a notice goes when nobody listens."""
+
+
+def attach_file(project: Project, record_id: int, path: Path, *, copy: bool = True,
+                notify: Callable[[str], object] = _quiet) -> Attachment:
     """Attach the PDF at ``path`` to record ``record_id``'s work (module docstring), in
-    one write; refused in one line (nothing changed) for an unreadable PDF or record."""
+    one write; refused in one line (nothing changed, nothing copied) for a file that
+    fails :func:`~.pdf_match.check_pdf` or an unknown record. A copy larger than
+    :data:`LARGE_COPY` is announced to ``notify`` (:func:`copy_notice`) before it is
+    made."""
     if project.db.execute("SELECT 1 FROM records WHERE id = ?", [record_id]).fetchone() is None:
         raise LitqError(f"no record #{record_id} in the project")
-    stored, sha256, size = _prepare(project, path, copy)
+    stored, sha256, size = _stored(project, _checked(path), copy, notify)
     done = project.write(attach_op([_Row(record_id, stored, sha256, size,
                                          "copy" if copy else "link")]))
     _drop_spare_copies(project, done.value)
@@ -323,15 +376,15 @@ def attach_file(project: Project, record_id: int, path: Path, *, copy: bool = Tr
 
 
 def attach_matches(project: Project, pairs: Iterable[tuple[int, Path]], *,
-                   copy: bool = True) -> int:
+                   copy: bool = True, notify: Callable[[str], object] = _quiet) -> int:
     """Attach each (record id, PDF path) pair in one write (the confirmed matches of
-    :func:`match_folder`); returns how many. Every PDF is checked first: one that
-    cannot be read refuses them all in one line, nothing changed."""
-    pairs = [(record_id, Path(path)) for record_id, path in pairs]
-    for _, path in pairs:
-        with open_pdf(path):
-            pass
+    :func:`match_folder`); returns how many. Every PDF is checked first: one that fails
+    :func:`~.pdf_match.check_pdf` refuses them all in one line, nothing changed, nothing
+    copied; large copies are announced as by :func:`attach_file`."""
+    with PdfChild() as child:
+        pairs = [(record_id, _checked(path, child)) for record_id, path in pairs]
     mode = "copy" if copy else "link"
-    rows = [_Row(record_id, *_prepare(project, path, copy), mode) for record_id, path in pairs]
+    rows = [_Row(record_id, *_stored(project, path, copy, notify), mode)
+            for record_id, path in pairs]
     _drop_spare_copies(project, project.write(attach_op(rows)).value)
     return len(rows)

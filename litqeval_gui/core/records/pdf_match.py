@@ -1,11 +1,11 @@
-"""Full texts as PDFs, read without Qt (PDFium through ``pypdfium2``), and a folder of
-PDFs matched to a topic's works.
+"""Full texts as PDFs, read without Qt (PDFium through ``pypdfium2``, in the bounded PDF
+child of :mod:`~.pdf_child`, never in this process), and a folder of PDFs matched to a
+topic's works.
 
-Nothing in a PDF is executed: PDFium is asked for pages, text and the document
-information only; no form environment is made (that is where JavaScript would run) and
-nothing is launched. PDFium is not thread-safe, so every call into it holds
-:data:`PDFIUM_LOCK` (the GUI's reader takes the same lock). A PDF that cannot be read —
-damaged, not a PDF, or needing a password — raises :class:`PdfRefused`, one line.
+Nothing in a PDF is executed (:mod:`~.pdf_pages`). :func:`check_pdf` is the check a
+full text passes before it is attached or matched; a PDF that fails it — not a PDF,
+damaged, needing a password, too many pages, a page that cannot be used, too costly to
+read — raises :class:`PdfRefused`, one line.
 
 :func:`match_folder` (read-only, a job with progress and cancel) tries each PDF under a
 folder in this order, the first that finds one work deciding:
@@ -31,16 +31,14 @@ compare (:attr:`FolderMatch.pdf_titles`).
 from __future__ import annotations
 
 import re
-import threading
+import stat
 from collections import defaultdict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PureWindowsPath
 from urllib.parse import unquote, urlsplit
 
 import numpy as np
-import pypdfium2 as pdfium
 from rapidfuzz import fuzz, process
 
 from litqeval_gui.core.errors import LitqError
@@ -52,9 +50,15 @@ from litqeval_gui.core.records.model import (
     normalise_pmid,
     normalise_title,
 )
+from litqeval_gui.core.records.pdf_child import (
+    MAX_PAGES,
+    Inspected,
+    PdfChild,
+    Unreadable,
+    using,
+)
 from litqeval_gui.core.records.rows import SELECT_CONTENT, record_from_row
 
-PDFIUM_LOCK = threading.RLock()
 CERTAIN_TITLE = 95.0  # rapidfuzz ratio (0-100) of normalised titles
 TITLE_MARGIN = 5.0
 UNCERTAIN_TITLE = 80.0
@@ -71,53 +75,53 @@ _ATTACHMENT_FIELDS = ("L1", "L2", "file", "file_attachments1", "file_attachments
 
 
 class PdfRefused(LitqError):
-    """A PDF that cannot be read: damaged, not a PDF, or locked by a password."""
+    """A PDF that cannot be used: not a PDF, damaged, locked by a password, too many
+    pages, a page that cannot be read, or too costly to read (:mod:`~.pdf_child`)."""
 
 
-def _reason(exc: Exception) -> str:
-    text = str(exc).lower()
-    if "password" in text:
-        return "it is encrypted (a password is needed to open it)"
-    if isinstance(exc, OSError):
-        return exc.strerror or str(exc)
-    return "it is damaged or not a PDF"
+HEADER_WITHIN = 1024  # bytes: where a PDF's ``%PDF-`` header must be (as readers accept it)
 
 
-@contextmanager
-def open_pdf(path: Path) -> Iterator[pdfium.PdfDocument]:
-    """The PDF at ``path`` open read-only, inside :data:`PDFIUM_LOCK`; :class:`PdfRefused`
-    with one line when it cannot be opened or has no pages."""
-    with PDFIUM_LOCK:
-        try:
-            doc = pdfium.PdfDocument(Path(path))
-        except (pdfium.PdfiumError, OSError, ValueError) as exc:
-            raise PdfRefused(f"{Path(path).name}: cannot read it: {_reason(exc)}") from None
-        try:
-            if len(doc) == 0:
-                raise PdfRefused(f"{Path(path).name}: cannot read it: it has no pages")
-            yield doc
-        finally:
-            doc.close()
-
-
-def _page_text(doc: pdfium.PdfDocument, index: int) -> str:
-    page = doc[index]
+def check_pdf(path: Path, keys: tuple[str, ...] = (), child: PdfChild | None = None) -> Inspected:
+    """The file at ``path`` checked as a full text, before anything is copied: a regular
+    file with a ``%PDF-`` header that PDFium opens (in ``child``, else a PDF child of its
+    own) with at most :data:`~.pdf_child.MAX_PAGES` pages, each of a usable size, the
+    first one read; its document information's ``keys`` and first page's text.
+    :class:`PdfRefused` (one line) when it is not."""
+    path = Path(path)
+    name = path.name
     try:
-        textpage = page.get_textpage()
-        try:
-            return textpage.get_text_range().replace("\r\n", "\n")
-        finally:
-            textpage.close()
-    finally:
-        page.close()
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise PdfRefused(f"{name}: cannot read it: it is not a regular file")
+        with path.open("rb") as handle:
+            head = handle.read(HEADER_WITHIN)
+    except OSError as err:
+        raise PdfRefused(f"{name}: cannot read it: {err.strerror or err}") from None
+    if b"%PDF-" not in head:
+        raise PdfRefused(f"{name}: cannot read it: it is not a PDF (no %PDF- header)")
+    try:
+        with using(child) as reading:
+            found: Inspected = reading.ask("inspect", str(path), keys)
+    except Unreadable as exc:
+        raise PdfRefused(f"{name}: cannot read it: {exc.reason}") from None
+    if found.count > MAX_PAGES:
+        raise PdfRefused(f"{name}: it has {found.count:,} pages; a full text may have at "
+                         f"most {MAX_PAGES:,}")
+    if found.bad_page is not None:
+        index, reason = found.bad_page
+        raise PdfRefused(f"{name}: page {index + 1} cannot be used: {reason}")
+    return found
 
 
 def pdf_text(path: Path, max_pages: int | None = None) -> list[str]:
-    """The text layer of each page of the PDF at ``path`` (the first ``max_pages``; lines
-    end with ``\\n``); :class:`PdfRefused` when it cannot be read."""
-    with open_pdf(path) as doc:
-        count = len(doc) if max_pages is None else min(len(doc), max_pages)
-        return [_page_text(doc, i) for i in range(count)]
+    """The text layer of each page of the PDF at ``path`` (the first ``max_pages``, at
+    most :data:`~.pdf_child.MAX_PAGES`; lines end with ``\\n``), read in the PDF child;
+    :class:`PdfRefused` when it cannot be read."""
+    try:
+        with PdfChild() as child:
+            return child.ask("text", str(Path(path)), max_pages)
+    except Unreadable as exc:
+        raise PdfRefused(f"{Path(path).name}: cannot read it: {exc.reason}") from None
 
 
 def find_dois(text: str) -> list[str]:
@@ -139,10 +143,9 @@ class _PdfFacts:
     info_title: str  # the document information's title
 
 
-def _facts(path: Path) -> _PdfFacts:
-    with open_pdf(path) as doc:
-        values = [doc.get_metadata_value(key) for key in _METADATA_KEYS]
-        first = _page_text(doc, 0)
+def _facts(path: Path, child: PdfChild) -> _PdfFacts:
+    checked = check_pdf(path, _METADATA_KEYS, child)
+    values, first = list(checked.metadata), checked.first_text
     lines = [line.strip() for line in first.split("\n") if line.strip()][:_FIRST_LINES]
     runs = [" ".join(lines[i:i + n]) for n in (1, 2, 3) for i in range(len(lines) - n + 1)]
     texts = [values[-1], path.stem.replace("_", " "), *runs]
@@ -301,10 +304,10 @@ def _by_author_year(works: _Works, stem: str) -> _Found | None:
                   AUTHOR_YEAR_SCORE) if len(found) == 1 else None
 
 
-def _match_one(works: _Works, path: Path) -> tuple[_Found | None, str]:
+def _match_one(works: _Works, path: Path, child: PdfChild) -> tuple[_Found | None, str]:
     """The work ``path`` is the full text of, and the PDF's own title
-    (:class:`PdfRefused` when unreadable)."""
-    facts = _facts(path)
+    (:class:`PdfRefused` when it fails :func:`check_pdf`, read in ``child``)."""
+    facts = _facts(path, child)
     found = _identify(works, path, facts)
     return found, "" if found is None else _pdf_title(facts, works.titles_of[found.work_id])
 
@@ -342,7 +345,8 @@ def pdf_files(folder: Path) -> list[Path]:
 def match_folder(project: Project, topic: str, folder: Path, token: CancelToken = NEVER,
                  progress: Callable[[Progress], object] | None = None) -> FolderMatch:
     """Match every PDF under ``folder`` to a work of ``topic`` (see the module's order);
-    reads only. Each match names the work's first stored record."""
+    reads only, each file read in one PDF child. Each match names the work's first
+    stored record."""
     topic_id = project.topic_id(topic)
     files = pdf_files(folder)
     works = _topic_works(project, topic_id)
@@ -352,28 +356,29 @@ def match_folder(project: Project, topic: str, folder: Path, token: CancelToken 
     refused: list[tuple[Path, str]] = []
     pdf_titles: dict[Path, str] = {}
     taken: set[int] = set()
-    for done, path in enumerate(files):
-        token.raise_if_cancelled()
-        if progress is not None:
-            progress(Progress(done, len(files), f"Matching {path.name}"))
-        try:
-            found, pdf_title = _match_one(works, path)
-        except PdfRefused as refusal:
-            refused.append((path, str(refusal)))
-            continue
-        if found is None:
-            unmatched.append(path)
-            continue
-        pdf_titles[path] = pdf_title
-        if found.certain and found.work_id not in taken:
-            certain.append((works.record_of[found.work_id], path, found.how))
-        else:
-            for work_id in (found.work_id, *found.tied):
-                how = found.how if work_id not in taken else \
-                    f"{found.how}; another PDF matched this work too"
-                uncertain.append((works.record_of[work_id], path, found.score, how))
-        if not found.tied:  # a tie claims no work until the user chooses
-            taken.add(found.work_id)
+    with PdfChild() as child:
+        for done, path in enumerate(files):
+            token.raise_if_cancelled()
+            if progress is not None:
+                progress(Progress(done, len(files), f"Matching {path.name}"))
+            try:
+                found, pdf_title = _match_one(works, path, child)
+            except PdfRefused as refusal:
+                refused.append((path, str(refusal)))
+                continue
+            if found is None:
+                unmatched.append(path)
+                continue
+            pdf_titles[path] = pdf_title
+            if found.certain and found.work_id not in taken:
+                certain.append((works.record_of[found.work_id], path, found.how))
+            else:
+                for work_id in (found.work_id, *found.tied):
+                    how = found.how if work_id not in taken else \
+                        f"{found.how}; another PDF matched this work too"
+                    uncertain.append((works.record_of[work_id], path, found.score, how))
+            if not found.tied:  # a tie claims no work until the user chooses
+                taken.add(found.work_id)
     if progress is not None:
         progress(Progress(len(files), len(files), "Matched"))
     return FolderMatch(certain, uncertain, unmatched, refused, pdf_titles)

@@ -31,7 +31,7 @@ class PageWidget(QWidget):
         self.number, self.size_pt = number, size
         self.image: QImage | None = None
         self.image_zoom = 0.0  # the zoom the image was drawn for
-        self.failed = False
+        self.failure = ""  # why it could not be drawn (the PDF child's reason)
         self.terms: list[Hit] | None = None  # None: not asked yet
         self.hits: list[tuple[Rect, bool]] = []  # (rect, is the current hit)
         self.set_zoom(zoom)
@@ -42,12 +42,17 @@ class PageWidget(QWidget):
 
     def needs_image(self) -> bool:
         """No image yet, or one drawn for another zoom."""
-        return not self.failed and (self.image is None or self.image_zoom != self.zoom)
+        return not self.failure and (self.image is None or self.image_zoom != self.zoom)
 
     def set_image(self, image: QImage, zoom: float) -> None:
-        """The rendered page (a null image: it could not be drawn)."""
-        self.failed = image.isNull()
-        self.image, self.image_zoom = (None, 0.0) if self.failed else (image, zoom)
+        """The rendered page."""
+        self.image, self.image_zoom = image, zoom
+        self.update()
+
+    def set_failure(self, reason: str) -> None:
+        """The page cannot be drawn, for ``reason`` (shown on it)."""
+        self.failure = reason
+        self.image, self.image_zoom = None, 0.0
         self.update()
 
     def drop_image(self) -> None:
@@ -74,9 +79,10 @@ class PageWidget(QWidget):
             painter.drawImage(QRectF(self.rect()), self.image)  # stretched while re-rendering
         else:
             painter.setPen(PLACEHOLDER)
-            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter,
-                             f"Page {self.number + 1} could not be drawn" if self.failed
-                             else f"Page {self.number + 1}…")
+            painter.drawText(self.rect().adjusted(8, 8, -8, -8),
+                             Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap,
+                             f"Page {self.number + 1} could not be drawn: {self.failure}"
+                             if self.failure else f"Page {self.number + 1}…")
         painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_Multiply)
         for hit in self.terms or ():
             for rect in hit.rects:

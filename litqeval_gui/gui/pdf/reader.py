@@ -2,7 +2,11 @@
 (:mod:`~.worker`) only as they scroll into view, kept for the pages nearest the one
 read (:data:`CACHE_PAGES`, :data:`CACHE_BYTES`); a page box and PgUp/PgDn, zoom (steps
 and fit width), search with its hits marked and stepped through, and the
-include/exclude terms marked where the text layer has them. A file PDFium refuses (damaged, encrypted) shows one line.
+include/exclude terms marked where the text layer has them. A file that cannot be read
+(damaged, encrypted, no page usable, too costly) shows one line instead of pages; the
+bounds of :mod:`~litqeval_gui.core.records.pdf_child` are said in a line above the
+pages: the first pages only of a longer file, a page that cannot be drawn (with why, on
+the page too), a page drawn with fewer pixels than its zoom asks.
 
 A host binds :meth:`PdfReader.keys` to its own shortcuts (the screener does); a reader
 on its own makes them with ``own_keys``.
@@ -28,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from litqeval_gui.core.records.pdf_child import MAX_PAGES, RENDER_PIXELS
 from litqeval_gui.gui.pdf.document import MAX_HITS, Hit
 from litqeval_gui.gui.pdf.page import PageWidget
 from litqeval_gui.gui.pdf.worker import new_client, pdf_worker
@@ -38,6 +43,8 @@ ZOOM_STEP = 1.25
 ZOOM_RANGE = (0.25, 4.0)
 GAP = 8  # pixels between pages
 STEP = 0.9  # PgDn scrolls this share of the view (stopping at the next page's top)
+DEFAULT_PAGE = (612.0, 792.0)  # points: the place of a page whose size cannot be used
+TALLEST = 16_000_000  # pixels: the column of pages stays within Qt's widget size
 
 
 def _close_client(client: int) -> None:
@@ -61,6 +68,8 @@ class PdfReader(QWidget):
         self.client, self.generation = new_client(), 0
         self.path: Path | None = None
         self.pages: list[PageWidget] = []
+        self.count = 0  # the file's pages (more than shown past MAX_PAGES)
+        self.reduced: set[int] = set()  # pages drawn with fewer pixels than asked
         self.zoom, self.fit = 1.0, True
         self.include: Sequence[str] = ()
         self.exclude: Sequence[str] = ()
@@ -103,6 +112,7 @@ class PdfReader(QWidget):
         self.search_edit.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.search_edit.installEventFilter(self)
         self.hit_label = QLabel()
+        self.notice = QLabel(wordWrap=True, visible=False)
         bar = QHBoxLayout()
         bar.setContentsMargins(0, 0, 0, 0)
         for widget in (self._tool("▲", "Previous page (PgUp)", self.prev_page),
@@ -138,6 +148,7 @@ class PdfReader(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.toolbar)
+        layout.addWidget(self.notice)
         layout.addWidget(self.stack, 1)
 
     def keys(self) -> list[tuple[str, Callable[[], object]]]:
@@ -184,22 +195,29 @@ class PdfReader(QWidget):
         self.hit_label.clear()
         for page in self.pages:
             page.deleteLater()
-        self.pages = []
+        self.pages, self.count = [], 0
+        self.reduced.clear()
+        self._say()
         self.page_box.setMaximum(1)
         self.page_count.setText("of 0")
         self.toolbar.setEnabled(False)
         self.stack.setCurrentWidget(self.message)
 
-    def _opened(self, client: int, generation: int, sizes: object) -> None:
+    def _opened(self, client: int, generation: int, found: object) -> None:
         if (client, generation) != (self.client, self.generation):
             return
-        if isinstance(sizes, str):
-            self.message.setText(sizes)
-            self.failed.emit(sizes)
+        if isinstance(found, str):
+            self.message.setText(found)
+            self.failed.emit(found)
             return
-        self.pages = [PageWidget(i, size, self.zoom) for i, size in enumerate(sizes)]
+        self.count, sizes, failed = found
+        self.pages = [PageWidget(i, size or DEFAULT_PAGE, self.zoom)
+                      for i, size in enumerate(sizes)]
         for page in self.pages:
+            if page.number in failed:
+                page.set_failure(failed[page.number])
             self.column.addWidget(page)
+        self._say()
         self.page_box.setMaximum(len(self.pages))
         self.page_count.setText(f"of {len(self.pages):,}")
         self.toolbar.setEnabled(True)
@@ -211,6 +229,27 @@ class PdfReader(QWidget):
     @property
     def page_total(self) -> int:
         return len(self.pages)
+
+    @property
+    def failed_pages(self) -> list[tuple[int, str]]:
+        """The pages (0-based) that could not be drawn, with why."""
+        return [(page.number, page.failure) for page in self.pages if page.failure]
+
+    def _say(self) -> None:
+        """The bounds met, in :attr:`notice` (hidden when none was)."""
+        parts = []
+        if self.count > len(self.pages):
+            parts.append(f"Showing the first {len(self.pages):,} of its {self.count:,} pages "
+                         f"(the reader shows at most {MAX_PAGES:,}).")
+        failed = self.failed_pages
+        if failed:
+            parts.append(f"{len(failed):,} page(s) could not be drawn (page {failed[0][0] + 1}"
+                         f": {failed[0][1]}).")
+        if self.reduced:
+            parts.append(f"Page {min(self.reduced) + 1} is drawn with fewer pixels than this "
+                         f"zoom asks (at most {RENDER_PIXELS / 1e6:g} megapixels a page).")
+        self.notice.setText(" ".join(parts))
+        self.notice.setVisible(bool(parts))
 
     # -- drawing pages as they come into view --------------------------------------------
     def _scale(self) -> float:
@@ -237,15 +276,20 @@ class PdfReader(QWidget):
                                                list(self.include), list(self.exclude))
 
     def _rendered(self, client: int, generation: int, number: int, scale: float,
-                  image: QImage) -> None:
+                  image: QImage, note: object) -> None:
+        """A page drawn (``note``: whether with fewer pixels than asked), or the line
+        saying why it could not be."""
         if (client, generation) != (self.client, self.generation):
             return
         self._in_flight.discard((number, scale))
-        if scale != self._scale():
-            return
-        image.setDevicePixelRatio(self.devicePixelRatioF())
-        self.pages[number].set_image(image, self.zoom)
-        self._trim_cache()
+        if isinstance(note, str):
+            self.pages[number].set_failure(note)
+        elif scale == self._scale():
+            image.setDevicePixelRatio(self.devicePixelRatioF())
+            self.pages[number].set_image(image, self.zoom)
+            (self.reduced.add if note else self.reduced.discard)(number)
+            self._trim_cache()
+        self._say()
 
     def _trim_cache(self) -> None:
         """Keep the images of the pages nearest the current one: at most
@@ -334,7 +378,8 @@ class PdfReader(QWidget):
         bar = self.scroll.verticalScrollBar()
         if self.pages:
             within = (bar.value() - self._page_top(here)) / max(self.pages[here].height(), 1)
-        self.zoom = round(min(max(zoom, ZOOM_RANGE[0]), ZOOM_RANGE[1]), 4)
+        column = sum(p.size_pt[1] for p in self.pages) or 1.0
+        self.zoom = round(min(max(zoom, ZOOM_RANGE[0]), ZOOM_RANGE[1], TALLEST / column), 4)
         for page in self.pages:
             page.set_zoom(self.zoom)
         self._settle()

@@ -1,5 +1,6 @@
-"""The PDF thread: one app-wide worker thread owns every open :class:`~.document.PdfFile`,
-so rendering, searching and finding terms never stall the interface.
+"""The PDF thread: one app-wide worker thread owns every open :class:`~.document.PdfFile`
+and the PDF child they are read in, so opening, rendering, searching and finding terms
+never stall the interface: the interface's thread reads no page at all.
 
 A reader is a *client* (an int from :func:`new_client`); it asks with the worker's
 ``request_*`` signals and hears back through ``opened``, ``rendered``, ``terms`` and
@@ -19,6 +20,7 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 from PySide6.QtGui import QImage
 
 from litqeval_gui.core.errors import LitqError
+from litqeval_gui.core.records.pdf_child import READER, PdfChild
 from litqeval_gui.gui.pdf.document import PdfFile
 
 _clients = itertools.count(1)
@@ -38,14 +40,15 @@ class PdfWorker(QObject):
     request_search = Signal(int, int, str)
     request_close = Signal(int)
 
-    opened = Signal(int, int, object)  # list of page sizes, or the one-line error (str)
-    rendered = Signal(int, int, int, float, QImage)
+    opened = Signal(int, int, object)  # the PdfFile's (count, sizes, failed), or the line (str)
+    rendered = Signal(int, int, int, float, QImage, object)  # …, image, reduced or the line
     terms = Signal(int, int, int, object, object)  # page, (include, exclude), list[Hit]
     found = Signal(int, int, str, object)  # query, list[Hit]
 
     def __init__(self) -> None:
         super().__init__()
         self._files: dict[int, tuple[int, PdfFile]] = {}
+        self.child = PdfChild(name=READER)  # ended while no file is open
         self.wanted_scale: dict[int, float] = {}  # set by readers on the GUI thread
         self.request_open.connect(self._open)
         self.request_render.connect(self._render)
@@ -59,14 +62,14 @@ class PdfWorker(QObject):
 
     @Slot(int, int, str)
     def _open(self, client: int, generation: int, path: str) -> None:
-        self._close(client)
+        self._drop(client)
         try:
-            pdf = PdfFile(path)
+            pdf = PdfFile(path, self.child)
         except LitqError as exc:
             self.opened.emit(client, generation, str(exc))
             return
         self._files[client] = (generation, pdf)
-        self.opened.emit(client, generation, list(pdf.sizes))
+        self.opened.emit(client, generation, (pdf.count, pdf.sizes, dict(pdf.failed)))
 
     @Slot(int, int, int, float)
     def _render(self, client: int, generation: int, page: int, scale: float) -> None:
@@ -74,11 +77,13 @@ class PdfWorker(QObject):
         if pdf is None or self.wanted_scale.get(client) != scale:
             return
         try:
-            width, height, stride, data = pdf.render(page, scale)
-            image = QImage(data, width, height, stride, QImage.Format.Format_RGBX8888).copy()
-        except LitqError:
-            image = QImage()  # the reader says the page could not be drawn
-        self.rendered.emit(client, generation, page, scale, image)
+            drawn = pdf.render(page, scale)
+        except LitqError as exc:  # the reader says why the page could not be drawn
+            self.rendered.emit(client, generation, page, scale, QImage(), str(exc))
+            return
+        image = QImage(drawn.pixels, drawn.width, drawn.height, drawn.stride,
+                       QImage.Format.Format_RGBX8888).copy()
+        self.rendered.emit(client, generation, page, scale, image, drawn.reduced)
 
     @Slot(int, int, int, object, object)
     def _terms(self, client: int, generation: int, page: int, include: Sequence[str],
@@ -97,11 +102,17 @@ class PdfWorker(QObject):
         if pdf is not None:
             self.found.emit(client, generation, query, pdf.search(query))
 
-    @Slot(int)
-    def _close(self, client: int) -> None:
+    def _drop(self, client: int) -> None:
         held = self._files.pop(client, None)
         if held is not None:
             held[1].close()
+
+    @Slot(int)
+    def _close(self, client: int) -> None:
+        """Close the client's file; with none open any more, end the PDF child."""
+        self._drop(client)
+        if not self._files:
+            self.child.stop()
 
 
 _thread: QThread | None = None
@@ -122,6 +133,9 @@ def pdf_worker() -> PdfWorker:
 
 
 def _stop() -> None:
+    """End the PDF child first (a call in progress is refused), then the thread."""
+    if _worker is not None:
+        _worker.child.kill()
     if _thread is not None:
         _thread.quit()
         _thread.wait()

@@ -38,6 +38,7 @@ from litqeval_gui.core.records.attachments import (
     attach_file,
     attach_matches,
     candidates,
+    copy_notice,
     detach,
     match_folder,
 )
@@ -72,11 +73,25 @@ def choose_pdf(parent: QWidget) -> Path | None:
     return Path(name)
 
 
+def large_copies_confirmed(session: ProjectSession, paths: Iterable[Path],
+                           parent: QWidget) -> bool:
+    """Whether the user goes on with copying these files when some are large (core's
+    :func:`~litqeval_gui.core.records.attachments.copy_notice` says which; asked once)."""
+    notices = [n for n in (copy_notice(session.project, p) for p in paths) if n]
+    return not notices or confirm(parent, "Large PDF", "\n".join(notices[:5]) + (
+        " …" if len(notices) > 5 else "") + "\n\nLink a file instead of copying it to "
+        "keep it where it is.", "Copy")
+
+
 def attach_one(session: ProjectSession, record_id: int, path: Path, copy: bool,
-               parent: QWidget) -> JobHandle:
+               parent: QWidget) -> JobHandle | None:
     """Attach ``path`` to ``record_id``'s work as a job (the copy off the interface's
     thread, the write on the write path, whose ``changed`` says ``attachments``); one
-    line when refused (nothing changed)."""
+    line when refused (nothing changed). A large copy is asked about first (None when
+    the user declines)."""
+    if copy and not large_copies_confirmed(session, [path], parent):
+        return None
+
     def job(project, _token):
         yield Progress(0, 1, f"Attaching {path.name}")
         return attach_file(project, record_id, path, copy=copy)
@@ -293,7 +308,8 @@ class FolderAttacher(QObject):
 
     def _confirmed(self) -> None:
         pairs, copy = self.dialog.pairs(), self.dialog.copy()
-        if not pairs:
+        if not pairs or copy and not large_copies_confirmed(
+                self.session, [path for _, path in pairs], self.parent_widget):
             return
 
         def job(project, _token):
