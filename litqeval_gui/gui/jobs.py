@@ -10,6 +10,7 @@ Failures without an ``on_failure`` go to the one notification path
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Generator
 from typing import Any
@@ -52,6 +53,17 @@ class _JobThread(QThread):
             self.cancelled.emit()
         except Exception as exc:  # noqa: BLE001 — handed to the GUI thread, never lost
             self.failed.emit(exc)
+        finally:
+            _forget_this_thread()
+
+
+def _forget_this_thread() -> None:
+    """Drop the "Dummy" entry Python (before 3.13) keeps for ever for a thread it did not
+    start once that thread asked for ``threading.current_thread()`` (threadpoolctl does, in
+    the BLAS limit): a finished QThread leaves no thread behind in ``threading``."""
+    ident = threading.get_ident()
+    if isinstance(threading._active.get(ident), threading._DummyThread):
+        threading._active.pop(ident, None)
 
 
 class JobHandle:

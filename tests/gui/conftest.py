@@ -11,10 +11,27 @@ import traceback
 from pathlib import Path
 
 import pytest
+from pytestqt.qtbot import QtBot
 
 from litqeval_gui.core.records.pdf_child import READER
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+# qtbot's waits wait for an event; their timeout is only a safety net, and pytest-qt's
+# default of 5 s is too short on a busy laptop (load 5 on 2 cores): a wait that names no
+# timeout gets this one
+PATIENCE_MS = 60_000
+
+
+def _patient(wait):
+    def patient(self, *args, timeout: int = PATIENCE_MS, **kwargs):
+        return wait(self, *args, timeout=timeout, **kwargs)
+    return patient
+
+
+for _wait in ("waitUntil", "waitSignal", "waitSignals", "waitCallback", "waitExposed",
+              "waitActive"):
+    setattr(QtBot, _wait, _patient(getattr(QtBot, _wait)))
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -105,7 +122,9 @@ def window(qtbot):
     win.close()
     assert win.runner.active() == []
     assert all(s.jobs.active() == [] for s in sessions)
-    qtbot.waitUntil(lambda: threading.active_count() <= threads_before, timeout=5000)
+    # an event, not a time: the window's threads ending (60 s is only a safety net; on a
+    # busy laptop a background compile or a child's reader thread takes more than 5 s)
+    qtbot.waitUntil(lambda: threading.active_count() <= threads_before, timeout=60_000)
 
 
 @pytest.fixture

@@ -106,7 +106,7 @@ def test_uncaught_exceptions_are_logged_and_shown_once(reporter, qtbot, shown_er
         error = exc
     sys.excepthook(type(error), error, error.__traceback__)
     sys.excepthook(type(error), error, error.__traceback__)  # the same error again
-    qtbot.waitUntil(lambda: len(shown_errors) == 1, timeout=2000)
+    qtbot.waitUntil(lambda: len(shown_errors) == 1, timeout=60_000)
     qtbot.wait(50)
     assert len(shown_errors) == 1
     title, message, details = shown_errors[0]
@@ -126,7 +126,7 @@ def test_exceptions_in_other_threads_reach_the_gui_thread(reporter, qtbot, shown
     thread = threading.Thread(target=broken, name="helper")
     thread.start()
     thread.join()
-    qtbot.waitUntil(lambda: len(shown_errors) == 1, timeout=2000)
+    qtbot.waitUntil(lambda: len(shown_errors) == 1, timeout=60_000)
     assert "RuntimeError: worker thread failed" in shown_errors[0][1]
     assert "in thread helper" in log_file.read_text(encoding="utf-8")
 

@@ -15,7 +15,7 @@ def test_closing_the_project_never_refreshes_a_stale_screen(window, made, qtbot)
     overview.refresh = lambda: refreshed.append("refreshed")
     record = store.items(window.session.project, screening.id)[0]
     window.session.write(store.decide_op(screening, record, "include", store.Context("Ann")))
-    qtbot.waitUntil(lambda: overview._stale, timeout=5000)  # to refresh when next shown
+    qtbot.waitUntil(lambda: overview._stale, timeout=60_000)  # to refresh when next shown
     assert window.close_project()
     assert window.tabs.count() == 0
     assert refreshed == []

@@ -36,7 +36,7 @@ def test_a_worker_that_allocates_does_not_collect_the_gui_threads_garbage(qtbot)
     worker.start()
     worker.join()
     assert where == []
-    qtbot.waitUntil(lambda: where != [], timeout=3000)  # the GUI thread's timer
+    qtbot.waitUntil(lambda: where != [], timeout=60_000)  # the GUI thread's timer
     assert where == [threading.current_thread().name]
 
 
@@ -48,7 +48,7 @@ def test_the_gui_thread_waits_while_a_bulk_job_has_paused_collection(qtbot):
         churn(kept)
         qtbot.wait(2500)  # two ticks of the GUI thread's timer, with plenty due
         assert where == []
-    qtbot.waitUntil(lambda: where != [], timeout=3000)
+    qtbot.waitUntil(lambda: where != [], timeout=60_000)
     assert where == [threading.current_thread().name]
 
 

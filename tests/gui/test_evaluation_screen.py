@@ -159,7 +159,7 @@ def test_use_this_theta_changes_the_table(window, qtbot, project_file):
     assert all(i.methods["cos"].detail["theta"] == 0.2 for i in view.data.evaluation.lists)
 
     qtbot.waitUntil(lambda: load_settings(window.session.project, TOPIC).theta == 0.2,
-                    timeout=5000)  # kept for the next opening
+                    timeout=60_000)  # kept for the next opening
 
 
 def test_exports_are_valid(window, qtbot, project_file, tmp_path, monkeypatch):
@@ -236,7 +236,7 @@ def test_a_change_of_the_records_flags_the_map_stale(window, qtbot, project_file
         run_job(import_file(sibling, extra, topic=TOPIC, role="results", name="more"))
     finally:
         sibling.close()
-    qtbot.waitUntil(lambda: view.stale.isVisibleTo(view), timeout=5000)
+    qtbot.waitUntil(lambda: view.stale.isVisibleTo(view), timeout=60_000)
     assert "stale" in view.stale.text()
 
 

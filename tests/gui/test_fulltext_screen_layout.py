@@ -70,7 +70,7 @@ def test_the_full_text_screen_gives_the_pdf_the_height_and_no_ranking(qtbot, ful
     view = _view(qtbot, session, "FT")
     reader = view.record.reader
     qtbot.waitUntil(lambda: reader.page_total == 2 and reader.pages[0].image is not None,
-                    timeout=5000)
+                    timeout=60_000)
     shown = _shown_texts(view)
     assert not shown & RANKING_TEXTS and not _curves_shown(view)
     assert not {a.text() for a in view.screen_actions()} & RANKING_ACTIONS

@@ -77,12 +77,12 @@ def test_the_pdf_is_shown_under_the_record_with_its_terms(qtbot, full_text, sess
     view = _view(qtbot, session)
     assert isinstance(view.record, FullTextPane) and view.shown == full_text
     reader = view.record.reader
-    qtbot.waitUntil(lambda: reader.page_total == 2, timeout=5000)
+    qtbot.waitUntil(lambda: reader.page_total == 2, timeout=60_000)
     assert view.record.stack.currentWidget() is reader
     view.include_edit.setText("robot*")
     view.include_edit.editingFinished.emit()
     qtbot.waitUntil(lambda: [h.kind for h in reader.pages[0].terms or ()] == ["include"] * 2,
-                    timeout=5000)  # "robotic" on both lines of page 1
+                    timeout=60_000)  # "robotic" on both lines of page 1
     assert "U not retrieved" in view.key_map.text()
     assert view.buttons["not_retrieved"].isVisible()
     qtbot.keyClick(view, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
@@ -142,7 +142,7 @@ def test_a_record_without_a_pdf_takes_a_dropped_one(qtbot, made, full_text, tmp_
                       Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     pane.dropEvent(drop)
     assert drop.isAccepted()
-    qtbot.waitUntil(lambda: pane.reader.page_total == 1, timeout=5000)
+    qtbot.waitUntil(lambda: pane.reader.page_total == 1, timeout=60_000)
     assert pane.stack.currentWidget() is pane.reader
     stored = attachment(session.project, record_id)
     assert stored.mode == "copy" and stored.status == "ok"
@@ -182,7 +182,7 @@ def test_a_changed_pdf_is_shown_with_a_warning(qtbot, made, full_text, session):
     stored.path.write_bytes(stored.path.read_bytes() + b"\n% appended\n")  # still a PDF
     view = _view(qtbot, session)
     pane = view.record
-    qtbot.waitUntil(lambda: pane.reader.page_total == 2, timeout=5000)
+    qtbot.waitUntil(lambda: pane.reader.page_total == 2, timeout=60_000)
     assert pane.warning.isVisible() and "changed since it was attached" in pane.warning.text()
 
 
@@ -197,7 +197,7 @@ def test_attach_asks_for_a_file_and_links_it_when_copy_is_unticked(qtbot, made, 
     monkeypatch.setattr(fulltext, "choose_pdf", lambda _parent: chosen)
     view.record.copy_box.setChecked(False)
     qtbot.mouseClick(view.record.attach_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: view.record.reader.page_total == 3, timeout=5000)
+    qtbot.waitUntil(lambda: view.record.reader.page_total == 3, timeout=60_000)
     stored = attachment(session.project, view.shown)
     assert (stored.mode, stored.path) == ("link", chosen)
 
@@ -209,5 +209,5 @@ def test_a_small_screener_shows_the_pdf_from_its_top(qtbot, made, full_text, ses
     view.show()
     reader = view.record.reader
     qtbot.waitUntil(lambda: reader.page_total == 2 and reader.pages[0].image is not None,
-                    timeout=5000)
+                    timeout=60_000)
     assert reader.scroll.verticalScrollBar().value() == 0 and reader.pages[0].y() == 8

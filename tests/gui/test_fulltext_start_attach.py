@@ -141,7 +141,7 @@ def test_a_folder_is_matched_confirmed_and_linked(qtbot, session, tmp_path):
     damaged_pdf(folder / "broken.pdf")
     parent = QApplication.activeWindow()
     attacher = FolderAttacher(session, "T", parent)
-    with qtbot.waitSignal(attacher.matched, timeout=10_000) as matched:
+    with qtbot.waitSignal(attacher.matched, timeout=60_000) as matched:
         attacher.start(folder)
     dialog = matched.args[0]  # deleted once closed
     rows = [(dialog.table.item(r, 1).text(), dialog.table.item(r, 7).text(),
@@ -154,7 +154,7 @@ def test_a_folder_is_matched_confirmed_and_linked(qtbot, session, tmp_path):
     assert dialog.pairs() == [(_record(session.project, "Deep"), folder / "a.pdf")]
     dialog.table.item(0, 0).setCheckState(Qt.CheckState.Checked)
     dialog.link_button.setChecked(True)
-    with qtbot.waitSignal(attacher.attached, timeout=10_000) as attached:
+    with qtbot.waitSignal(attacher.attached, timeout=60_000) as attached:
         dialog.accept()
     assert attached.args == [2]
     for title, name in (("Deep", "a.pdf"), ("Polyp", "Berg_2022_preprint.pdf")):
@@ -188,9 +188,9 @@ def test_screenshots_of_the_full_text_screener(qtbot, session, tmp_path, shot):
         view.save_terms()
         qtbot.waitUntil(lambda: view.record.reader.page_total == 2
                         and view.record.reader.pages[0].image is not None
-                        and bool(view.record.reader.pages[0].terms), timeout=10_000)
+                        and bool(view.record.reader.pages[0].terms), timeout=60_000)
         view.record.reader.find("network")
-        qtbot.waitUntil(lambda: view.record.reader.hit_label.text() == "1 of 2", timeout=5000)
+        qtbot.waitUntil(lambda: view.record.reader.hit_label.text() == "1 of 2", timeout=60_000)
         return view
 
     shoot_both(shot, screener, "fulltext_screener")

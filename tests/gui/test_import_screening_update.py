@@ -56,7 +56,7 @@ def test_the_summary_adds_the_update_as_a_new_round_and_ranks_it(tmp_path, qtbot
     round_ = phases.current_round(project, screening.id)
     assert (round_.number, len(round_.items)) == (2, 20)
     assert project.db.execute("SELECT reviewer FROM screening_rounds").fetchone() == ("Ann",)
-    qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=20_000)
+    qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=60_000)
     ranking = stored_ranking(project, screening.id)
     assert set(round_.items) <= set(ranking.records)  # ranked by the model again
     page.initializePage()  # the list is part of the screening now: nothing to offer

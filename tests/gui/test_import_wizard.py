@@ -26,7 +26,7 @@ def session(tmp_path, small_files, qtbot):
     run_job(ingest.import_file(project, small_files[0], topic="T", role="core", name="core"))
     session = ProjectSession(project)
     yield session
-    qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=10_000)
+    qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=60_000)
     assert session.close()
 
 
@@ -44,7 +44,7 @@ def _open(qtbot, session, paths=None):
 
 def _wait_previews(qtbot, wizard):
     qtbot.waitUntil(lambda: wizard.state.files and not any(s.busy for s in wizard.state.files),
-                    timeout=10_000)
+                    timeout=60_000)
 
 
 
@@ -114,16 +114,16 @@ def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files,
     run = wizard.run_page
     assert wizard.currentId() == ImportWizard.RUN and run.running
     assert not wizard.button(QWizard.WizardButton.BackButton).isEnabled()
-    qtbot.waitUntil(at_gate.is_set, timeout=10_000)  # the records are stored, still pending
+    qtbot.waitUntil(at_gate.is_set, timeout=60_000)  # the records are stored, still pending
     shot(wizard, "wizard_4_running")
     qtbot.mouseClick(run.cancel_button, Qt.MouseButton.LeftButton)
     release.set()
-    qtbot.waitUntil(lambda: not run.running, timeout=10_000)
+    qtbot.waitUntil(lambda: not run.running, timeout=60_000)
     assert run.cancelled
     assert "Import cancelled — the project is unchanged" in run.status_label.text()
     assert _state(session.project) == before
     # the handle goes when its thread has finished, just after the job said it was cancelled
-    qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=10_000)
+    qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=60_000)
     assert wizard.button(QWizard.WizardButton.BackButton).isEnabled()
     assert run.retry_button.isVisible() and not _next_enabled(wizard)
     shot(wizard, "wizard_4_cancelled")
@@ -131,7 +131,7 @@ def test_cancel_then_import_with_summary_and_report(qtbot, session, small_files,
     with qtbot.waitSignal(session.changed) as changed:
         qtbot.mouseClick(run.retry_button, Qt.MouseButton.LeftButton)
     assert changed.args == [IMPORTED, None]
-    qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=10_000)
+    qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=60_000)
     summary = wizard.state.summaries[(results, None)]  # the core's own summary of this import
     assert (summary.read, summary.new, summary.duplicate, summary.matched, summary.rejected,
             summary.uncertain) == (5, 2, 3, 2, 0, 0)
@@ -173,11 +173,11 @@ def test_escape_while_importing_cancels_then_closes(qtbot, session, small_files,
     wizard.next()
     at_gate, release = gate
     wizard.next()
-    qtbot.waitUntil(at_gate.is_set, timeout=10_000)
+    qtbot.waitUntil(at_gate.is_set, timeout=60_000)
     qtbot.keyClick(wizard, Qt.Key.Key_Escape)
     assert wizard.isVisible()  # it waits for the import to stop
     release.set()
-    qtbot.waitUntil(lambda: not wizard.isVisible(), timeout=10_000)
+    qtbot.waitUntil(lambda: not wizard.isVisible(), timeout=60_000)
     assert wizard.run_page.cancelled
     assert _state(session.project) == before
 
@@ -231,7 +231,7 @@ def test_unknown_columns_are_mapped_by_the_user(qtbot, session, tmp_path, shot):
     wizard.next()
     wizard.settings_page.name_edits[table].setText("mapped")
     wizard.next()
-    qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=10_000)
+    qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=60_000)
     shown = wizard.summary_page
     assert (pages.summary_count(shown, "mapped", "read"), pages.summary_count(shown, "mapped", "rejected")) == (4, 1)
     assert "line 5: no title, no abstract and no identifier" in shown.problems.toPlainText()
@@ -261,7 +261,7 @@ def test_several_files_are_imported_one_after_another(qtbot, session, small_file
     assert names == {results: "scopus", other: "pubmed"}
     shot(wizard, "wizard_3_settings_two_files")
     wizard.next()
-    qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=10_000)
+    qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=60_000)
     sizes = {i.name: (i.role, i.size) for i in queries.lists(session.project, "T")}
     assert sizes == {"core": ("core", 3), "scopus": ("results", 4), "pubmed": ("results", 1)}
     shown = wizard.summary_page
@@ -284,7 +284,7 @@ def test_uncertain_matches_open_the_review_dialog(qtbot, session, tmp_path):
     _wait_previews(qtbot, wizard)
     wizard.next()
     wizard.next()
-    qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=10_000)
+    qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=60_000)
     shown = wizard.summary_page
     assert pages.summary_count(shown, "preprint", "uncertain") == 1 and shown.matches_button.isEnabled()
     assert pages.summary_count(shown, "preprint", "pending") == 1  # the core work it would add

@@ -22,7 +22,7 @@ def session(tmp_path, small_files, qtbot):
     run_job(ingest.import_file(project, small_files[0], topic="T", role="core", name="core"))
     session = ProjectSession(project)
     yield session
-    qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=10_000)
+    qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=60_000)
     assert session.close()
 
 
@@ -34,13 +34,13 @@ def _open(qtbot, session, paths, size=(940, 680)):
     qtbot.waitExposed(wizard)
     qtbot.waitUntil(lambda: wizard.state.files and all(s.ready or s.error
                                                        for s in wizard.state.files),
-                    timeout=10_000)
+                    timeout=60_000)
     return wizard
 
 
 def _import(qtbot, wizard):
     wizard.next()
-    qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=20_000)
+    qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=60_000)
 
 
 def _core_bib(path):
@@ -115,7 +115,7 @@ def test_a_multi_topic_sheet_is_filtered_by_a_column(qtbot, session, tmp_path):
     assert page.where_value.findText("Synthetic Biology") >= 0  # offered from the preview
     page.where_value.setEditText("Robotic Arthroplasty")  # not among the first 20: typed
     page.where_value.lineEdit().editingFinished.emit()
-    qtbot.waitUntil(lambda: wizard.state.files[0].ready, timeout=10_000)
+    qtbot.waitUntil(lambda: wizard.state.files[0].ready, timeout=60_000)
     titles = [page.table.item(r, 0).text() for r in range(page.table.rowCount())]
     assert titles == [f"Robotic Arthroplasty paper {i}" for i in range(4)]
     wizard.next()
@@ -188,7 +188,7 @@ def with_results(tmp_path, small_files, qtbot):
     run_job(ingest.import_file(project, results, topic="R", role="results", name="scopus"))
     session = ProjectSession(project)
     yield session
-    qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=10_000)
+    qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=60_000)
     assert session.close()
 
 

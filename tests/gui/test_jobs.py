@@ -30,7 +30,7 @@ def test_success_value_and_progress_arrive_on_gui_thread(qtbot):
         threads.append(QThread.currentThread())
         got.append(value)
 
-    with qtbot.waitSignal(runner.ended, timeout=5000):
+    with qtbot.waitSignal(runner.ended, timeout=60_000):
         handle = runner.run("count", counting_job(5), on_success=done)
     assert got == [10]
     assert threads == [QThread.currentThread()]  # the callback ran on the GUI thread
@@ -49,7 +49,7 @@ def test_a_new_phase_message_is_never_throttled_away(qtbot):
         yield Progress(500, 1000, "linking")  # then a long step without reports
         return None
 
-    with qtbot.waitSignal(runner.ended, timeout=5000):
+    with qtbot.waitSignal(runner.ended, timeout=60_000):
         runner.run("phases", phases)
     assert seen[0] == "reading" and seen[-1] == "linking"
     assert seen.count("reading") < 200  # the flood itself is throttled
@@ -66,7 +66,7 @@ def test_failure_goes_to_the_notification_path(qtbot, shown_errors, error, first
         yield Progress(0, 1, "start")
         raise error
 
-    with qtbot.waitSignal(runner.ended, timeout=5000):
+    with qtbot.waitSignal(runner.ended, timeout=60_000):
         runner.run("Import x.ris", bad)
     [(title, message, details)] = shown_errors
     assert title == "Import x.ris failed"
@@ -84,7 +84,7 @@ def test_cancel_calls_on_cancelled_and_shutdown_leaves_no_thread(qtbot):
     handle.cancel()
     gate.set()
     assert runner.shutdown(5000)
-    qtbot.waitUntil(lambda: outcome == ["cancelled"], timeout=5000)
+    qtbot.waitUntil(lambda: outcome == ["cancelled"], timeout=60_000)
     assert not handle.running
 
 
@@ -105,7 +105,7 @@ def test_a_job_writing_through_the_write_path_leaves_no_thread_behind(qtbot, tmp
 
     runner = JobRunner()
     try:
-        with qtbot.waitSignal(runner.ended, timeout=5000):
+        with qtbot.waitSignal(runner.ended, timeout=60_000):
             runner.run("write", make)
     finally:
         writes.close()

@@ -242,7 +242,7 @@ def test_demo_project_is_built_once_then_opened(window, isolated_config, qtbot, 
 
     monkeypatch.setattr(demo, "build_demo", fake_build)
     window.open_demo()
-    qtbot.waitUntil(lambda: window.session is not None, timeout=10_000)
+    qtbot.waitUntil(lambda: window.session is not None, timeout=60_000)
     assert built == [isolated_config / "demo.litq"]
     assert window.sidebar.topic_names() == ["demo topic"]
     window.close_project()

@@ -33,7 +33,7 @@ def test_the_overview_counts_lists_recall_and_screening_progress(window, tmp_pat
             session.decide(label)
     finally:
         writer.close()
-    qtbot.waitUntil(lambda: _rows(view.screenings)[0][2] == "3", timeout=5000)
+    qtbot.waitUntil(lambda: _rows(view.screenings)[0][2] == "3", timeout=60_000)
     assert _rows(view.screenings) == [["first pass", "title abstract", "3", "100", "2", "0"]]
     shot(view, "overview")
 

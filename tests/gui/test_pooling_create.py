@@ -91,7 +91,7 @@ def create(qtbot, dialog: CreatePoolDialog) -> None:
     """Press "Create pool" and wait for its job to end."""
     dialog.accept()
     assert dialog.busy() or dialog.error.isVisibleTo(dialog)  # a job, or refused at once
-    qtbot.waitUntil(lambda: not dialog.busy(), timeout=20_000)
+    qtbot.waitUntil(lambda: not dialog.busy(), timeout=60_000)
 
 
 def test_dialog_refuses_bad_input_in_one_line(qtbot, session):
@@ -181,7 +181,7 @@ def test_the_pool_is_made_off_the_gui_thread_and_cancel_waits_for_it(qtbot, sess
     dialog.reject()  # Escape while the pool is being made: the dialog stays
     assert dialog.isVisible() and dialog.result() == 0
     release.set()
-    qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=20_000)
+    qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=60_000)
     assert threads != [threading.get_ident()] and len(threads) == 1
     assert dialog.made is not None and dialog.result() == CreatePoolDialog.DialogCode.Accepted
     assert [p.name for p in store.pools(session.project, "T")] == [dialog.made.name]

@@ -33,7 +33,7 @@ def test_the_diagram_follows_decisions_and_entered_numbers(window, tmp_path, qtb
         writer.write(store.decide_op(ta, store.items(writer, ta.id)[12], "exclude", ANN))
     finally:
         writer.close()
-    qtbot.waitUntil(lambda: view.counts.screened == 13, timeout=5000)
+    qtbot.waitUntil(lambda: view.counts.screened == 13, timeout=60_000)
     assert view.counts.excluded_screening == 4
     assert 'data-count="screened" data-detail="">Records screened (n = 13)' in view.svg
     lines = {count: element for element, count in counted_lines(view.svg).items()}
@@ -61,13 +61,13 @@ def test_the_diagram_follows_decisions_and_entered_numbers(window, tmp_path, qtb
     dialog.list_labels.setPlainText("update = PubMed update")
     shot(dialog, "prisma_numbers")
     dialog.accept()
-    qtbot.waitUntil(lambda: view.counts.entered.other_used, timeout=5000)
-    qtbot.waitUntil(lambda: "PubMed update" in view.counts.identified, timeout=5000)
+    qtbot.waitUntil(lambda: view.counts.entered.other_used, timeout=60_000)
+    qtbot.waitUntil(lambda: "PubMed update" in view.counts.identified, timeout=60_000)
     assert view.counts.identified == {"PubMed": 10, "Scopus": 8, "PubMed update": 4}
     assert view.enter_numbers().list_labels.toPlainText() == "update = PubMed update"
     dialog.list_labels.setPlainText("")
     dialog.accept()  # a label no longer listed is dropped
-    qtbot.waitUntil(lambda: "PubMed update" not in view.counts.identified, timeout=5000)
+    qtbot.waitUntil(lambda: "PubMed update" not in view.counts.identified, timeout=60_000)
     assert view.counts.entered.other_identified == {"Citation searching": 3, "Websites": 2}
     assert (view.counts.removed_other, view.counts.included) == (5, 4 + 2)
     assert "Identification of studies via other methods" in view.svg

@@ -51,7 +51,7 @@ def session(tmp_path, qtbot):
     run_job(ingest.import_file(project, _results_file(tmp_path), topic="T", role="results"))
     session = ProjectSession(project)
     yield session
-    qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=10_000)
+    qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=60_000)
     assert session.close()
 
 
@@ -129,10 +129,10 @@ def test_the_import_summary_shows_recall_with_the_missed_core_a_click_away(qtbot
     qtbot.addWidget(wizard)
     wizard.show()
     qtbot.waitUntil(lambda: wizard.state.files and not any(s.busy for s in wizard.state.files),
-                    timeout=10_000)
+                    timeout=60_000)
     wizard.next()
     wizard.next()
-    qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=10_000)
+    qtbot.waitUntil(lambda: wizard.currentId() == ImportWizard.SUMMARY, timeout=60_000)
     page = wizard.summary_page
     row = [key for key, _ in page.ROWS].index("recall")
     label = page.counts.cellWidget(row, 0)
@@ -142,7 +142,7 @@ def test_the_import_summary_shows_recall_with_the_missed_core_a_click_away(qtbot
     assert MISSED in label.missed_dialog.text.toPlainText()
     label.missed_dialog.close()
     shot(wizard, "wizard_summary_recall")
-    qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=10_000)
+    qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=60_000)
     assert session.close()
 
 
@@ -173,7 +173,7 @@ def test_the_evaluation_shows_recall_while_the_vectors_are_computed(qtbot, sessi
     assert not view.tabs.isTabEnabled(1)  # the landscape needs the map
     assert not view.export_button.isEnabled()
     view.cancel()
-    qtbot.waitUntil(lambda: view.job is None, timeout=10_000)
+    qtbot.waitUntil(lambda: view.job is None, timeout=60_000)
 
     def make():
         shown = evaluation_view.EvaluationView(session, "T")
@@ -181,7 +181,7 @@ def test_the_evaluation_shows_recall_while_the_vectors_are_computed(qtbot, sessi
         shown.resize(1200, 760)
         return shown  # closing it cancels its job
     shoot_both(shot, make, "evaluation_recall_first")
-    qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=10_000)
+    qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=60_000)
 
 
 @pytest.mark.parametrize("size", [(1200, 760), (1600, 1000)])

@@ -64,7 +64,7 @@ def _tabs(window) -> list[tuple[str, str]]:
 def _close(window, qtbot) -> None:
     session = window.session
     assert window.close_project()
-    qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=5000)
+    qtbot.waitUntil(lambda: session.jobs.active() == [], timeout=60_000)
     window.close()
 
 

@@ -39,7 +39,7 @@ def test_save_a_copy_holds_every_decision_queued_before_it(window, made, qtbot, 
     window.menus.update()
     save = window.action("save-copy")
     assert save in window.menus.menus["file"].actions() and save.isEnabled()
-    with qtbot.waitSignal(session.jobs.ended, timeout=10_000):
+    with qtbot.waitSignal(session.jobs.ended, timeout=60_000):
         save.trigger()
     copy = tmp_path / "ben.litq"
     assert asked == [str(window.settings.last_dir / "screen copy.litq")]
@@ -58,7 +58,7 @@ def test_save_a_copy_onto_the_project_is_refused_in_one_line(window, made, qtbot
     assert window.open_project(made[0])
     before = made[0].read_bytes()
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(made[0]), ""))
-    with qtbot.waitSignal(window.session.jobs.ended, timeout=10_000):
+    with qtbot.waitSignal(window.session.jobs.ended, timeout=60_000):
         window.action("save-copy").trigger()
     (title, message, _), = shown_errors
     assert title == "The copy was not saved"

@@ -29,13 +29,13 @@ def test_a_screen_follows_a_rename_of_its_topic_and_closes_when_the_topic_is_del
 
     window.session.write(lists.rename_topic_op("T", RENAMED))
     qtbot.waitUntil(lambda: RENAMED in window.tabs.tabToolTip(window.tabs.indexOf(view)),
-                    timeout=5000)
+                    timeout=60_000)
     assert window.tabs.tabText(window.tabs.indexOf(view)) == view.title
     if isinstance(view, TopicTarget):
         assert view.title.endswith(RENAMED) and view.topic == RENAMED
 
     window.session.write(lists.delete_topic_op(RENAMED))
-    qtbot.waitUntil(lambda: window.tabs.count() == 0, timeout=5000)
+    qtbot.waitUntil(lambda: window.tabs.count() == 0, timeout=60_000)
 
 
 def test_the_topic_menu_and_the_sidebar_menu_open_every_topic_screen_of_the_registry(

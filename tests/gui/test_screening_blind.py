@@ -24,7 +24,7 @@ def test_a_blind_screen_neither_shows_nor_counts_nor_learns_a_colleagues_decisio
     view = ScreeningView(session, blind)  # the settings' reviewer: Ann
     qtbot.addWidget(view)
     assert view.core.reviewer == "Ann" and view.labels == {} and view.shown == items[0]
-    with qtbot.waitSignal(view.panel_reader.ready, timeout=5000) as blocker:
+    with qtbot.waitSignal(view.panel_reader.ready, timeout=60_000) as blocker:
         view.refresh_panel()
     assert (blocker.args[0].screened, blocker.args[0].found) == (0, 0)
     _, ranking = run_job(ranking_job(session, blind, "logistic", None, "",

@@ -22,7 +22,7 @@ def test_a_colleagues_decisions_reach_the_open_screen(qtbot, session):
     finally:
         other.close()
     settle(qtbot, session)
-    qtbot.waitUntil(lambda: "(Bo)" in view.decision_label.text(), timeout=5000)
+    qtbot.waitUntil(lambda: "(Bo)" in view.decision_label.text(), timeout=60_000)
     # dual screening: the colleague's records are Ann's to screen too, his label named
     assert view.labels == {items[0]: "include"} and view.shown == items[1]
     assert view.decision_label.text() == "Current decision: <b>exclude</b> (Bo)"
@@ -40,10 +40,10 @@ def test_single_screening_is_set_in_the_screener_and_said_there(qtbot, session):
     assert view.shown == items[0] and not box.isChecked() and box.isEnabled()
     assert not view.single_line.isVisibleTo(view)
     box.click()  # single screening: Bo's record is not Ann's to screen
-    qtbot.waitUntil(lambda: view.shown == items[1], timeout=5000)
+    qtbot.waitUntil(lambda: view.shown == items[1], timeout=60_000)
     assert view.core.single_screening and box.isChecked()
     assert view.single_line.isVisibleTo(view)
     assert "Single screening" in view.single_line.text()
     box.click()  # dual again
-    qtbot.waitUntil(lambda: view.shown == items[0], timeout=5000)
+    qtbot.waitUntil(lambda: view.shown == items[0], timeout=60_000)
     assert not view.single_line.isVisibleTo(view)

@@ -39,7 +39,7 @@ def test_the_counts_take_resolutions_and_show_open_conflicts(qtbot, session, mad
     session.writes.submit(store.resolve_op(screening, items[1], "include",
                                            "consensus")).result()
     view.refresh_panel()
-    qtbot.waitUntil(lambda: "in conflict" in view.progress.counts.text(), timeout=10_000)
+    qtbot.waitUntil(lambda: "in conflict" in view.progress.counts.text(), timeout=60_000)
     text = view.progress.counts.text()
     assert "<b>2</b> included" in text and "<b>0</b> excluded" in text
     assert "<b>2</b> in conflict" in text
@@ -63,7 +63,7 @@ def test_finish_screening_round_is_asked_recorded_and_counted(qtbot, session, ma
     settle(qtbot, session)
     view.refresh_panel()
     qtbot.waitUntil(lambda: view.round_finish.panel is not None
-                    and view.round_finish.panel.screened == 2, timeout=10_000)
+                    and view.round_finish.panel.screened == 2, timeout=60_000)
     assert view.round_finish.action in view.screen_actions()
     asked = []
 
@@ -80,12 +80,12 @@ def test_finish_screening_round_is_asked_recorded_and_counted(qtbot, session, ma
     assert f"Its {unscreened:,} records not screened" in asked[0]
     assert "Random-sample stop still says keep screening" in asked[0]
     view.round_finish.action.trigger()
-    qtbot.waitUntil(lambda: not view.round_finish.action.isEnabled(), timeout=10_000)
+    qtbot.waitUntil(lambda: not view.round_finish.action.isEnabled(), timeout=60_000)
     (finish,) = finishes(session.project, view.screening.id).values()
     assert (finish.round, finish.reviewer, finish.screened, finish.items, finish.stop) == (
         1, "Ann", 2, view.screening.size, False)
     qtbot.waitUntil(lambda: view.progress.finished.text().startswith(
-        "Round 1 finished by Ann on "), timeout=10_000)
+        "Round 1 finished by Ann on "), timeout=60_000)
     after = prisma_counts(session.project, "T")
     assert (before.not_yet_screened, before.removed_automation) == (unscreened, 0)
     assert (after.not_yet_screened, after.removed_automation) == (0, unscreened)
@@ -109,13 +109,13 @@ def test_records_passed_late_are_offered_to_the_running_full_text(qtbot, session
     session.changed.connect(view.project_changed)
     assert view.late_records.bar.isHidden()
     session.write(store.resolve_op(screening, items[1], "include", "consensus"))
-    qtbot.waitUntil(lambda: not view.late_records.bar.isHidden(), timeout=10_000)
+    qtbot.waitUntil(lambda: not view.late_records.bar.isHidden(), timeout=60_000)
     assert view.late_records.text.text().startswith("<b>1</b> record(s) passed")
     assert prisma_counts(session.project, "T").pending_sought == {
         "not yet in the full-text screening": 1, "not yet decided": 1}
     qtbot.mouseClick(view.late_records.button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: view.screening.size == 2, timeout=10_000)
-    qtbot.waitUntil(lambda: view.late_records.bar.isHidden(), timeout=10_000)
+    qtbot.waitUntil(lambda: view.screening.size == 2, timeout=60_000)
+    qtbot.waitUntil(lambda: view.late_records.bar.isHidden(), timeout=60_000)
     assert store.items(session.project, fulltext.id) == [items[0], items[1]]
     counts = prisma_counts(session.project, "T")
     assert counts.pending_sought == {"not yet decided": 2} and counts.unbalanced() == []

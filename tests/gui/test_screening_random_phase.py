@@ -149,7 +149,7 @@ def test_an_open_screener_takes_in_a_search_update_as_round_two(qtbot, made, tmp
 def test_a_random_phase_does_not_retrain_after_decisions(qtbot, session, made):
     view = screening_view(qtbot, session)
     view.ordering.setCurrentIndex(view.ordering.findData("logistic"))
-    qtbot.waitUntil(lambda: not view.prioritiser.running, timeout=20_000)
+    qtbot.waitUntil(lambda: not view.prioritiser.running, timeout=60_000)
     view.random_phase.start(3)
     started = []
     view.prioritiser.start = started.append

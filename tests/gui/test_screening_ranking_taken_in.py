@@ -26,7 +26,7 @@ def test_the_screens_ranking_switches_the_queue_without_reading_the_decisions_ag
     seen.clear()
 
     view.ordering.setCurrentIndex(view.ordering.findData("logistic"))  # starts the job
-    qtbot.waitUntil(lambda: not view.prioritiser.running, timeout=20_000)
+    qtbot.waitUntil(lambda: not view.prioritiser.running, timeout=60_000)
     settle(qtbot, session)
 
     stored = stored_ranking(session.project, view.screening.id)

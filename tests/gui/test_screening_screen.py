@@ -144,14 +144,14 @@ def test_the_queue_switches_to_the_new_ranking_after_a_retrain(qtbot, session, m
     items = store.items(session.project, view.screening.id)
     truth = dict(zip(items, labels, strict=True))
     view.ordering.setCurrentIndex(view.ordering.findData("logistic"))  # starts a job
-    qtbot.waitUntil(lambda: not view.prioritiser.running, timeout=20_000)
+    qtbot.waitUntil(lambda: not view.prioritiser.running, timeout=60_000)
     for _ in range(4):  # label the truth until a classifier can rank
         qtbot.keyClick(view, Qt.Key.Key_I if truth[view.shown] else Qt.Key.Key_E)
     if not view.prioritiser.running:  # no positive yet: decide more until one is found
         while not any(truth[r] for r in view.labels):
             qtbot.keyClick(view, Qt.Key.Key_I if truth[view.shown] else Qt.Key.Key_E)
         view.start_ranking()
-    qtbot.waitUntil(lambda: not view.prioritiser.running, timeout=20_000)
+    qtbot.waitUntil(lambda: not view.prioritiser.running, timeout=60_000)
     ranking = stored_ranking(session.project, view.screening.id)
     assert ranking is not None and view.core.queue.ordering.records == ranking.records
     assert "ranked by" in view.progress.ordering.text()
@@ -338,7 +338,7 @@ def test_a_cold_start_from_the_review_question_ranks_matching_records_first(qtbo
     view.question_edit.setText("robotic laparoscopic surgery with haptic console")
     view.question_changed()
     view.ordering.setCurrentIndex(view.ordering.findData("logistic"))
-    qtbot.waitUntil(lambda: not view.prioritiser.running, timeout=20_000)
+    qtbot.waitUntil(lambda: not view.prioritiser.running, timeout=60_000)
     ranking = stored_ranking(session.project, view.screening.id)
     assert ranking.model == "cosine to the question"
     assert "ranked by cosine to the question" in view.progress.ordering.text()
@@ -358,7 +358,7 @@ def test_a_ranking_asked_for_while_one_runs_runs_once_afterwards(qtbot, session)
     prioritiser.ranked.connect(rankings.append)
     for _ in range(3):  # one runs; the two asks meanwhile make one more run
         prioritiser.start("logistic")
-    qtbot.waitUntil(lambda: len(rankings) == 2 and not prioritiser.running, timeout=20_000)
+    qtbot.waitUntil(lambda: len(rankings) == 2 and not prioritiser.running, timeout=60_000)
     qtbot.wait(50)
     assert len(rankings) == 2 and prioritiser.features is not None
 

@@ -148,10 +148,10 @@ def test_conflicts_at_full_text_resolve_with_a_reason_and_as_not_retrieved(
     qtbot.keyClick(view, Qt.Key.Key_E)
     settle(qtbot, session)
     assert shown_errors == [], asked
-    qtbot.waitUntil(lambda: len(view.found) == 2, timeout=5000)
+    qtbot.waitUntil(lambda: len(view.found) == 2, timeout=60_000)
     assert view.selected_record() == ids[1]
     qtbot.keyClick(view, Qt.Key.Key_U, Qt.KeyboardModifier.ShiftModifier)  # as consensus
-    qtbot.waitUntil(lambda: len(view.found) == 1, timeout=5000)
+    qtbot.waitUntil(lambda: len(view.found) == 1, timeout=60_000)
     assert _resolutions(session) == [
         (ids[0], "exclude", "no English full text", "consensus"),
         (ids[1], "not_retrieved", "", "consensus")]
@@ -179,7 +179,7 @@ def test_the_screener_limited_to_full_text_conflicts_writes_not_retrieved_out(
     assert view.decision_label.text() == (
         "Current decisions: <b>include</b> (you); <b>exclude</b> (Bob)")
     view.decide("include")  # Ada keeps hers: the limit goes on to the next conflict
-    qtbot.waitUntil(lambda: view.team_limit.status.text().startswith("2 of 3"), timeout=5000)
+    qtbot.waitUntil(lambda: view.team_limit.status.text().startswith("2 of 3"), timeout=60_000)
     assert view.shown == ids[1]
     assert view.team_limit.status.text() == (
         "2 of 3 — Ada: <b>include</b> · Bob: <b>not retrieved</b>")

@@ -232,5 +232,5 @@ def test_the_start_screen_shows_the_demo_being_built(window, qtbot, monkeypatch,
     assert not start.demo_button.isEnabled()  # no second build
     start.grab().save("/tmp/wt10_demo_progress.png")
     release.set()
-    qtbot.waitUntil(lambda: window.session is not None, timeout=10_000)
+    qtbot.waitUntil(lambda: window.session is not None, timeout=60_000)
     assert not start.demo_progress.isVisibleTo(start) and start.demo_button.isEnabled()

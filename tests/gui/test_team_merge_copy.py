@@ -38,7 +38,7 @@ def test_merging_a_copy_of_two_reviewers_asks_whose_decisions(window, qtbot, tmp
     dialog.list.item(1).setCheckState(Qt.CheckState.Checked)
     assert dialog.ok.isEnabled() and dialog.chosen() == ["Bob"]
     dialog.ok.click()
-    qtbot.waitUntil(lambda: window.merge_report is not None, timeout=10_000)
+    qtbot.waitUntil(lambda: window.merge_report is not None, timeout=60_000)
     settle(qtbot, window.session)
     text = window.merge_report.text()
     window.merge_report.accept()

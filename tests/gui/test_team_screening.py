@@ -78,7 +78,7 @@ def _merge(window, qtbot, source):
     """Merge ``source``; the report's text (None when it failed), its box closed."""
     handle = team_exchange.merge_into_project(window, source)
     assert handle is not None
-    qtbot.waitUntil(lambda: not handle.running, timeout=10_000)
+    qtbot.waitUntil(lambda: not handle.running, timeout=60_000)
     settle(qtbot, window.session)
     box = window.merge_report
     if box is None:
@@ -138,7 +138,7 @@ def test_two_reviewers_merge_resolve_and_read_their_agreement(
     view.resolver.setText("Cy")
     assert view.selected_record() == ids[2]
     qtbot.keyClick(view, Qt.Key.Key_I)
-    qtbot.waitUntil(lambda: view.table.rowCount() == 2, timeout=5000)
+    qtbot.waitUntil(lambda: view.table.rowCount() == 2, timeout=60_000)
     assert view.selected_record() == ids[5]
     qtbot.keyClick(view, Qt.Key.Key_J)
     assert view.selected_record() == ids[6]
@@ -173,13 +173,13 @@ def test_two_reviewers_merge_resolve_and_read_their_agreement(
     shot(screener, "screener_limited_to_conflicts")
     qtbot.keyClick(screener, Qt.Key.Key_I)  # Ada now agrees with Bob
     settle(qtbot, window.session)
-    qtbot.waitUntil(lambda: screener.shown == ids[6], timeout=5000)
+    qtbot.waitUntil(lambda: screener.shown == ids[6], timeout=60_000)
     screener.team_limit.limit_to(SEEN_BY_ONE)
     assert screener.shown == ids[8]  # Bob's 9th
     qtbot.keyClick(screener, Qt.Key.Key_E)
     settle(qtbot, window.session)
     qtbot.waitUntil(lambda: screener.team_limit.status.text().endswith("none left"),
-                    timeout=5000)
+                    timeout=60_000)
     by_ada = team.by_reviewer(project, screening.id)["Ada"]
     assert (by_ada[ids[5]].label, by_ada[ids[8]].label) == ("include", "exclude")
     assert shown_errors == []
@@ -226,7 +226,7 @@ def test_a_blind_screening_shows_no_conflicts_until_unblinded(window, qtbot, tmp
     assert view.table.rowCount() == 0 and view.unblind_button.isVisibleTo(view)
     monkeypatch.setattr(QMessageBox, "question", answer(QMessageBox.StandardButton.Yes))
     view.unblind_button.click()
-    qtbot.waitUntil(lambda: view.table.rowCount() == 1, timeout=5000)
+    qtbot.waitUntil(lambda: view.table.rowCount() == 1, timeout=60_000)
     assert view.agreement.summary is not None and len(asked) == 2
     assert window.session.project.db.execute(
         "SELECT reviewer FROM screening_unblinds").fetchall() == [("Ada",)]
