@@ -44,6 +44,13 @@ class Interrupted:
     left: set[int]
 
 
+def _ctrl_c_live() -> None:
+    """In the child before it runs: SIGINT as a terminal's program has it, even when these
+    tests run in the background (a shell starts background jobs with SIGINT ignored, and
+    a program that starts so rightly ignores Ctrl-C)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt_import(project: Path, big: Path, moment: Moment) -> Interrupted:
     """Start ``litqeval import`` in its own process group, wait for ``moment``, then Ctrl-C
     the group as a terminal does. Whatever happens, nothing it started outlives this: an
@@ -51,7 +58,8 @@ def interrupt_import(project: Path, big: Path, moment: Moment) -> Interrupted:
     group is killed; so are helpers that outlive it by :data:`HELPERS_END_WITHIN` s."""
     proc = subprocess.Popen([*CLI, "import", str(project), str(big), "--topic", "T",
                              "--role", "results"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=_ctrl_c_live)
     helpers: set[int] = set()
     try:
         while proc.poll() is None and not moment(proc.pid, project):
