@@ -22,7 +22,7 @@ from litqeval_gui.core.records import queries
 from litqeval_gui.core.screening.fulltext import DEFAULT_REASONS, create_fulltext_screening
 from litqeval_gui.core.screening.log import decision_rows, store
 from litqeval_gui.core.screening.log.labels import GRADED, IEM, label_text, phase_labels
-from litqeval_gui.core.screening.log.store import plain_text
+from litqeval_gui.core.screening.log.plain import plain_text
 from litqeval_gui.core.screening.ranking.retrain import stored_ranking
 from litqeval_gui.core.screening.reviewers import team
 from litqeval_gui.core.screening.session import ScreeningSession

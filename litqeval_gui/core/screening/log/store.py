@@ -36,6 +36,7 @@ from litqeval_gui.core.projectfile.writes import Done, Op, chunks
 from litqeval_gui.core.records.lists import plain_name
 from litqeval_gui.core.records.queries import RecordFilter, find_list
 from litqeval_gui.core.screening.log.labels import IEM, PHASES, SCHEMES, check_decision
+from litqeval_gui.core.screening.log.plain import plain_reasons, plain_text
 
 DECISIONS = Changes(decisions=True)
 
@@ -104,23 +105,6 @@ def _event(row: Sequence) -> Event:
     values = list(row)
     values[8] = tuple(read_strings(values[8], f"the stored decision {values[0]}", "tags"))
     return Event(*values)
-
-
-def plain_text(text: str, needed: str) -> str:
-    """``text`` as plain one-line text (:func:`~litqeval_gui.core.records.lists.plain_name`);
-    when nothing is left, a :class:`LitqError`: ``needed`` ("every decision needs the
-    reviewer's name"), and why when ``text`` was not blank."""
-    plain = plain_name(text)
-    if not plain:
-        raise LitqError(needed if not text.strip() else f"{needed}; {text[:20]!r}"
-                        f"{'…' if len(text) > 20 else ''} is nothing but control characters")
-    return plain
-
-
-def plain_reasons(reasons: Iterable[str]) -> list[str]:
-    """Exclusion reasons as plain one-line text (:func:`plain_text`), each once, in order."""
-    return list(dict.fromkeys(plain_text(r, "an exclusion reason needs a text")
-                              for r in reasons))
 
 
 def _reviewer(context: Context, needed: str = "every decision needs the reviewer's name"

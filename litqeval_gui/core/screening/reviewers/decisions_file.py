@@ -17,7 +17,7 @@ from typing import Any
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.records.lists import plain_name
-from litqeval_gui.core.screening.log.store import plain_text
+from litqeval_gui.core.screening.log.plain import plain_text
 
 FORMAT = "litqeval-decisions"
 VERSION = 1
@@ -113,7 +113,7 @@ def _is_target(target: object) -> bool:
 
 def plain_event(where: str, event: dict[str, Any]) -> dict[str, Any]:
     """``event`` (of :func:`fault`'s shape) with its reviewer's name, its target's and its
-    reason as plain one-line text (:func:`~litqeval_gui.core.screening.log.store.plain_text`);
+    reason as plain one-line text (:func:`~litqeval_gui.core.screening.log.plain.plain_text`);
     a reviewer's name left empty is refused."""
     target = event.get("target")
     return {**event,

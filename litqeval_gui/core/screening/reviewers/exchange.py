@@ -48,6 +48,7 @@ from litqeval_gui.core.records.exporting import check_target, write_whole
 from litqeval_gui.core.records.model import normalise_doi, normalise_pmid, normalise_title
 from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.log.labels import phase_labels
+from litqeval_gui.core.screening.log.plain import plain_text
 from litqeval_gui.core.screening.reviewers import team
 from litqeval_gui.core.screening.reviewers.decisions_file import (
     FORMAT,
@@ -412,7 +413,7 @@ def merge_decisions(project: Project, source: str | Path, token: CancelToken = N
     not on its list."""
     path = Path(source)
     check_input(path)
-    named = None if reviewers is None else {store.plain_text(
+    named = None if reviewers is None else {plain_text(
         r, "say whose decisions to take: a reviewer's name") for r in reviewers}
     report = MergeReport()
     yield Progress(0, 3, f"reading {path.name}")
