@@ -39,7 +39,7 @@ from litqeval_gui.core.projectfile.changes import NOTHING  # noqa: E402
 from litqeval_gui.core.projectfile.project import Project  # noqa: E402
 from litqeval_gui.core.projectfile.writes import WritePath  # noqa: E402
 from litqeval_gui.core.records import ingest  # noqa: E402
-from litqeval_gui.core.screening import store  # noqa: E402
+from litqeval_gui.core.screening.log import store  # noqa: E402
 from litqeval_gui.core.screening.ranking.features import screening_features  # noqa: E402
 from litqeval_gui.core.screening.ranking.models import classifier  # noqa: E402
 from litqeval_gui.core.screening.ranking.queue import random_order  # noqa: E402

@@ -47,7 +47,7 @@ from litqeval_gui.core.jobs import responsive_threads  # noqa: E402
 from litqeval_gui.core.projectfile.changes import NOTHING  # noqa: E402
 from litqeval_gui.core.projectfile.project import Project  # noqa: E402
 from litqeval_gui.core.records import ingest  # noqa: E402
-from litqeval_gui.core.screening import store  # noqa: E402
+from litqeval_gui.core.screening.log import store  # noqa: E402
 
 DECISIONS = 300
 LABELS = 2000

@@ -52,7 +52,7 @@ from litqeval_gui.core.projectfile.project import Project  # noqa: E402
 from litqeval_gui.core.records import ingest  # noqa: E402
 from litqeval_gui.core.records.queries import RecordFilter  # noqa: E402
 from litqeval_gui.core.records.rows import SELECT_CONTENT, record_from_row  # noqa: E402
-from litqeval_gui.core.screening import store  # noqa: E402
+from litqeval_gui.core.screening.log import store  # noqa: E402
 from litqeval_gui.core.screening.ranking.features import build_features  # noqa: E402
 from litqeval_gui.core.screening.ranking.known import parse_label  # noqa: E402
 from litqeval_gui.core.screening.simulation.simulate import simulate  # noqa: E402

@@ -32,7 +32,8 @@ from support import figure, load_average  # noqa: E402
 
 from litqeval_gui.core.jobs import run_job  # noqa: E402
 from litqeval_gui.core.projectfile.project import Project  # noqa: E402
-from litqeval_gui.core.screening import store, team  # noqa: E402
+from litqeval_gui.core.screening.log import store  # noqa: E402
+from litqeval_gui.core.screening.reviewers import team  # noqa: E402
 from litqeval_gui.core.screening.reviewers.exchange import export_decisions, merge_decisions  # noqa: E402
 from tests.support.screening import screening_project  # noqa: E402
 

@@ -75,11 +75,12 @@ def test_simulate_json_is_the_documented_document(labelled, capsys):
     for name, stop in doc["stopping"].items():
         assert stop["target"] == 0.95
         assert stop["oracle_work_saved"] == pytest.approx((300 - to95) / 300)
-        assert stop.get("recommended", False) is (name == "random_sample")
+        assert stop.get("recommended", False) is (name == "hypergeometric")
+        assert stop["kind"] == RULES[name].kind
         at = stop["stopped_at"]
         assert stop["work_saved"] == pytest.approx(0 if at is None else (300 - at) / 300)
-        if at is not None and name != "random_sample":  # its records after the switch
-            found = curve[at, 1]                        # come in a random order
+        if at is not None and name not in ("random_sample", "qbcb", "target"):
+            found = curve[at, 1]  # (those read records drawn at random too)
             assert stop["recall_then"] == pytest.approx(found / labels.sum())
         if at is not None:
             assert stop["reached"] is (stop["recall_then"] >= 0.95)
@@ -197,7 +198,10 @@ def test_simulate_text_names_both_conventions_and_each_rule(labelled, capsys):
     assert f"95 % after {doc['screened_to_95']} and 100 % after" in lines[1]
     stops = [line for line in lines if line.startswith("  stop: ")]
     assert len(stops) == len(RULES)
-    assert stops[0].startswith("  stop: random_sample (recommended) ")
+    assert stops[0].startswith("  stop: random_sample [certified] ")
+    assert stops[1].startswith("  stop: point_process [model-based] at ") or \
+        stops[1].startswith("  stop: point_process [model-based] never")
+    assert stops[6].startswith("  stop: hypergeometric [heuristic] (recommended) ")
     assert all(" target 0.95 " in line and "work saved " in line for line in stops)
 
 

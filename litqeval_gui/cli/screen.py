@@ -163,7 +163,9 @@ def status(project: Project, screening: store.Screening, reviewer: str | None = 
         "random_phase": None if phase is None else {
             "seed": phase.seed, "after_event": phase.after_event, "at": phase.at,
             "by": phase.reviewer, "screened_before": panel.random_from},
-        "stopping": [{"rule": v.name, "title": v.title, "stop": v.decision.stop,
+        "recommended": panel.recommended,
+        "stopping": [{"rule": v.name, "title": v.title, "kind": v.kind,
+                      "stop": v.decision.stop,
                       "evidence": {k: _plain(x) for k, x in v.decision.evidence.items()}}
                      for v in panel.verdicts],
         "estimate": None if estimate is None else {
@@ -218,7 +220,8 @@ def cmd_screen_status(args: argparse.Namespace) -> None:
             lines.append(f"random sampling since {phase['at'][:16].replace('T', ' ')} "
                          f"(seed {phase['seed']}, by {phase['by']}): "
                          f"{round_['screened'] - phase['screened_before']:,} drawn")
-        lines += [f"{'stop' if s['stop'] else 'go on'}: {s['title']}"
+        lines += [f"{'stop' if s['stop'] else 'go on'}: {s['title']} [{s['kind']}]"
+                  + (" (recommended)" if s["rule"] == document["recommended"] else "")
                   + (f" ({_advice(s['evidence'])})" if _advice(s["evidence"]) else "")
                   for s in document["stopping"]]
         if document["estimate"]:

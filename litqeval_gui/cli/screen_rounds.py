@@ -1,7 +1,8 @@
 """The commands that change how a running screening goes on: screen-random switches its
 current round to random sampling (the stopping test's sample), screen-update adds a
 search update's new works as a new round, screen-finish finishes a round (its records
-never screened are then excluded by automation tools), screen-fulltext-add lets the
+never screened are then excluded by automation tools), screen-guarantee makes the
+stopping panel recommend the certified rule, screen-fulltext-add lets the
 records that passed title/abstract late join the running full text."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.ranking.features_apart import features_apart
 from litqeval_gui.core.screening.ranking.retrain import has_ranking, retrain
 from litqeval_gui.core.screening.stopping.finishing import finish_round_op
+from litqeval_gui.core.screening.stopping.panel import recommended
 from litqeval_gui.core.screening.stopping.phases import new_seed, start_random_op
 from litqeval_gui.core.screening.stopping.updates import add_update
 
@@ -63,6 +65,16 @@ def cmd_screen_finish(args: argparse.Namespace) -> None:
     emit(args, asdict(finish), finish.text)
 
 
+def cmd_screen_guarantee(args: argparse.Namespace) -> None:
+    asked = args.state == "on"
+    with open_for_writing(args.project) as project:
+        project.write(parameters.set_value_op(parameters.STOP_GUARANTEE, asked))
+        chosen = recommended(asked)
+    emit(args, {"guarantee": asked, "recommended": chosen},
+         lambda: f"the stopping panel now recommends {chosen}"
+                 + (" (certified)" if asked else " (chosen by evidence)"))
+
+
 def cmd_screen_fulltext_add(args: argparse.Namespace) -> None:
     with open_for_writing(args.project) as project:
         screening = store.find_screening(project, args.topic, args.screening)
@@ -105,6 +117,12 @@ def register(command: Command) -> None:
     p.add_argument("--screening", required=True)
     p.add_argument("--round", type=int, help="the round to finish (default: the current one)")
     p.add_argument("--reviewer", help=f"who finishes it (default: ${REVIEWER_ENV})")
+
+    p = command("screen-guarantee", cmd_screen_guarantee,
+                "ask the stopping panel for a guarantee (on: it recommends the certified "
+                "random-sample stop) or not (off: the rule chosen by evidence); for every "
+                "screening of the project")
+    p.add_argument("state", choices=("on", "off"))
 
     p = command("screen-fulltext-add", cmd_screen_fulltext_add,
                 "add to a running full-text screening the records its title/abstract "

@@ -96,7 +96,8 @@ def _stop_text(name: str, stop: dict) -> str:
     """Where one rule stopped and how that compares with its target."""
     where = ("never before the end" if stop["stopped_at"] is None else
              f"at {stop['stopped_at']} (recall {_number(stop['recall_then'])})")
-    return (f"{name}{' (recommended)' if stop.get('recommended') else ''} {where}, "
+    return (f"{name} [{stop['kind']}]{' (recommended)' if stop.get('recommended') else ''} "
+            f"{where}, "
             f"target {stop['target']:g} {'reached' if stop['reached'] else 'MISSED'}, "
             f"work saved {stop['work_saved']:.3f} (best possible "
             f"{_number(stop['oracle_work_saved'])})")

@@ -15,29 +15,10 @@ intervals of a discrete count cover more than nominal, not less).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from scipy.stats import hypergeom
 
-from litqeval_gui.metrics.stopping import significance
-
-
-@dataclass(frozen=True)
-class RecallEstimate:
-    """Estimated recall with its interval at ``confidence``, and the counts behind it."""
-
-    recall: float
-    low: float
-    high: float
-    confidence: float
-    found: int
-    sample_size: int
-    relevant_in_sample: int
-
-    def text(self) -> str:
-        """``about 93 % found (88–97 %)``."""
-        return (f"about {self.recall:.0%} found ({self.low * 100:.0f}–{self.high:.0%}, "
-                f"{self.confidence:.0%} interval)")
+from litqeval_gui.metrics.stopping.base import RecallEstimate, significance
 
 
 def remaining_interval(k: int, n: int, urn: int, confidence: float) -> tuple[int, int]:
@@ -75,4 +56,4 @@ def recall_from_sample(before: int, k: int, n: int, urn: int,
     k_low, k_high = remaining_interval(k, n, urn, confidence)
     estimate = found / (before + k * urn / n)
     return RecallEstimate(estimate, found / (before + k_high), found / (before + k_low),
-                          confidence, found, n, k)
+                          confidence, found, n, k, remaining=k * urn / n - k)

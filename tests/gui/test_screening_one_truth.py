@@ -78,7 +78,7 @@ def test_finish_screening_round_is_asked_recorded_and_counted(qtbot, session, ma
     assert finishes(session.project, view.screening.id) == {}
     unscreened = view.screening.size - 2
     assert f"Its {unscreened:,} records not screened" in asked[0]
-    assert "Random-sample stop still says keep screening" in asked[0]
+    assert "Hypergeometric test still says keep screening" in asked[0]  # the recommended
     view.round_finish.action.trigger()
     qtbot.waitUntil(lambda: not view.round_finish.action.isEnabled(), timeout=60_000)
     (finish,) = finishes(session.project, view.screening.id).values()

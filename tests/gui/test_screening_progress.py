@@ -15,9 +15,14 @@ def test_ranked_phase_says_when_to_switch_and_has_no_estimate(qtbot, shot):
     view.resize(420, 560)
     view.show_panel(panel([1] * 40 + [0] * 300, 1000, default_rules()))
     texts = _rule_texts(view)
-    assert texts[0].startswith("<b>Random-sample stop (recommended)</b>: … keep screening")
+    assert texts[0].startswith("<b>Random-sample stop</b> · certified: … keep screening")
     assert "switch to random = now" in texts[0]  # the critical depth is reached
-    assert "random screening" in view.estimate.text() or "random order" in view.estimate.text()
+    assert texts[1].startswith("<b>Point process</b> · model-based: ")
+    assert texts[6].startswith("<b>Hypergeometric test (recommended)</b> · heuristic: ")
+    assert view.headline.text().startswith(
+        "<b>Recommended: Hypergeometric test</b> (heuristic): <b>… keep screening</b>")
+    assert "why: 0 relevant in the 300 records read as a sample: p = " in view.headline.text()
+    assert "random screening" in view.estimate.text()
     assert sum("(recommended)" in text for text in texts) == 1
     shot(view, "stopping_panel_ranked")
 

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.screening.simulation.simulation_band import LabelSource, simulate_screening
+from litqeval_gui.metrics.stopping import RULES
 from tests.support.screening import LABEL_COLUMN
 from tests.support.screening_screen import screening_view
 
@@ -47,10 +48,13 @@ def test_a_simulation_runs_in_the_background_and_shows_the_band(qtbot, session, 
     wss = sorted(expected.measures["wss_at_95"])
     text = f"{wss[1]:.3f}" + ("" if wss[0] == wss[2] else f" ({wss[0]:.3f}–{wss[2]:.3f})")
     assert f"WSS@95: {text}" in dialog.results_text()
-    assert dialog.stops.rowCount() == 5 and dialog.stops.item(2, 0).text() == "Knee method"
+    names = list(RULES)
+    assert dialog.stops.rowCount() == len(RULES) and \
+        dialog.stops.item(names.index("knee"), 0).text() == "Knee method"
     assert dialog.stops.item(0, 0).text() == "Random-sample stop"
     knee = [run["stopped_at"] for run in expected.stopping["knee"]]
-    assert dialog.stops.item(2, 3).text() == f"{sum(s is not None for s in knee)} of 3"
+    assert dialog.stops.item(names.index("knee"), 3).text() == \
+        f"{sum(s is not None for s in knee)} of 3"
     dialog.band_choice.setCurrentIndex(2)  # the 25th–75th percentile band, no new run
     assert np.array_equal(dialog.plot.band_low.getData()[1], expected.curve(25, 75)[1])
     shot(dialog, "screening_simulation")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from math import comb
 
+import numpy as np
 import pytest
 from scipy.stats import hypergeom
 
@@ -53,7 +54,14 @@ def test_registry_lists_rules_with_parameters():
         "knee",
         "hypergeometric",
         "random_sample",
+        "point_process",
+        "qbcb",
+        "target",
     }
+    assert {name: rule.kind for name, rule in RULES.items()} == {
+        "consecutive_irrelevant": "heuristic", "batch_critical_depth": "heuristic",
+        "knee": "heuristic", "hypergeometric": "heuristic", "random_sample": "certified",
+        "point_process": "model-based", "qbcb": "certified", "target": "certified"}
     assert rule_parameters("knee") == {"slope_ratio": 6.0, "adjustment": 150, "min_screened": 150}
     assert rule_parameters("hypergeometric") == {
         "recall_target": 0.95,
@@ -65,6 +73,7 @@ def test_registry_lists_rules_with_parameters():
     assert describe(rule) == {
         "name": "consecutive_irrelevant",
         "title": "Consecutive irrelevant records",
+        "kind": "heuristic",
         "params": {"n": 3},
     }
 
@@ -329,3 +338,19 @@ def test_random_sample_stop_in_the_random_phase(sample, should_stop):
         RandomSampleStop(random_from=2000).decide(history, 1000)
     with pytest.raises(ValueError):
         RandomSampleStop(switch_confidence=1.0)
+
+
+def test_no_relevant_drawn_by_log_gamma_is_scipys():
+    """The ranked reading's one-pass p (P(X = 0) by log-gamma) against scipy's hypergeom."""
+    from scipy.stats import hypergeom
+
+    from litqeval_gui.metrics.stopping.hypergeometric import none_drawn
+    rng = np.random.default_rng(1)
+    urn = rng.integers(1, 5000, 500)
+    k_tar = np.minimum(rng.integers(0, 60, 500), urn)
+    n = np.array([rng.integers(0, u + 1) for u in urn])
+    assert np.allclose(none_drawn(urn, k_tar, n), hypergeom.cdf(0, urn, k_tar, n),
+                       rtol=1e-9, atol=1e-300)
+    # by hand: 10 records, 2 relevant, 3 drawn: C(8, 3)/C(10, 3) = 56/120
+    assert none_drawn(10, 2, 3) == pytest.approx(56 / 120)
+    assert none_drawn(10, 2, 9) == 0.0  # 9 of 10 drawn must hold a relevant one

@@ -137,3 +137,4 @@ STOP_RECALL_TARGET = Parameter("screening.stop.recall_target", float, 0.95,  # h
 STOP_CONFIDENCE = Parameter("screening.stop.confidence", float, 0.95, CONFIDENCE)
 STOP_CONSECUTIVE = Parameter("screening.stop.consecutive", int, 50, COUNT)  # irrelevant in a row
 STOP_BATCH_SIZE = Parameter("screening.stop.batch_size", int, 10, COUNT)  # thesis rule's batches
+STOP_GUARANTEE = Parameter("screening.stop.guarantee", bool, False)  # recommend the certified rule

@@ -10,7 +10,6 @@ from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.stopping.panel import (
     default_rules,
-    first_stop,
     panel,
     screening_panel,
 )
@@ -61,9 +60,9 @@ def test_hypergeometric_verdict_by_hand(sample, stop):
 
 def test_first_stop_of_a_rule():
     labels = np.array([1, 0, 1, 0, 0, 0, 0])
-    assert first_stop(ConsecutiveIrrelevant(n=3), labels, 100) == 6
-    assert first_stop(ConsecutiveIrrelevant(n=9), labels, 100) is None
-    assert first_stop(ConsecutiveIrrelevant(n=9), labels, 7) == 7  # all screened
+    assert ConsecutiveIrrelevant(n=3).first_stop(labels, 100) == 6
+    assert ConsecutiveIrrelevant(n=9).first_stop(labels, 100) is None
+    assert ConsecutiveIrrelevant(n=9).first_stop(labels, 7) == 7  # all screened
 
 
 def test_the_panel_of_a_screening_counts_maybe_as_relevant(tmp_path):
@@ -102,7 +101,7 @@ def test_the_recall_estimate_comes_from_the_random_sample():
     # 2 relevant: K̂ = 2·700/100 = 14, recall ≈ 42/54; the interval is the exact one.
     labels = [1] * 40 + [0] * 260 + [1, 1] + [0] * 98
     ranked = panel(labels, 1000, default_rules())
-    assert ranked.estimate is None and "random order" in ranked.estimate_note
+    assert ranked.estimate is None and "switch to random screening" in ranked.estimate_note
     random = panel(labels, 1000, [RandomSampleStop(random_from=300)])
     low, high = remaining_interval(2, 100, 700, 0.95)
     assert random.estimate.recall == pytest.approx(42 / 54)

@@ -8,12 +8,11 @@ import pytest
 from scipy.stats import hypergeom
 
 from litqeval_gui.core.screening.simulation.simulate import random_sample_stop
-from litqeval_gui.core.screening.stopping.panel import first_stop
 from litqeval_gui.metrics.stopping import RandomSampleStop
 
 
 def _switch(labels: np.ndarray) -> int:
-    return first_stop(RandomSampleStop().switch_rule(), labels, labels.size)
+    return RandomSampleStop().switch_rule().first_stop(labels, labels.size)
 
 
 def test_all_found_early_stops_after_the_random_records_the_test_needs():

@@ -28,8 +28,11 @@ The random-sample rule (:class:`~litqeval_gui.metrics.stopping.RandomSampleStop`
 procedure of its own: screening follows the model's order until the rule advises the
 switch, then draws the records not yet screened in a random order (seeded by the run's
 seed) until its test says stop; the recall then counts what the random records found.
-The rule the app recommends (:data:`~litqeval_gui.core.screening.stopping.panel.RECOMMENDED`)
-carries ``"recommended": true``.
+The rules that read a control sample (QBCB, the target method) draw it from all records
+at random with the same seed (:func:`control_sample_stop`). Every outcome names the
+rule's ``kind``; the rule the app recommends
+(:data:`~litqeval_gui.core.screening.stopping.panel.RECOMMENDED`) carries
+``"recommended": true``.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 from scipy.stats import hypergeom
@@ -47,9 +50,10 @@ from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
 from litqeval_gui.core.projectfile.parameters import NON_NEGATIVE
 from litqeval_gui.core.screening.ranking.features import Features, blank_last
 from litqeval_gui.core.screening.ranking.models import check_model, predict
-from litqeval_gui.core.screening.stopping.panel import RECOMMENDED, default_rules, first_stop
+from litqeval_gui.core.screening.stopping.panel import RECOMMENDED, default_rules
 from litqeval_gui.metrics.screening_effort import effort, screened_to_reach
 from litqeval_gui.metrics.stopping import (
+    QuantileBinomialBound,
     RandomSampleStop,
     StoppingRule,
     significance,
@@ -147,21 +151,23 @@ def simulate(features: Features, relevant: np.ndarray, *, model: str = "logistic
     ranked = np.array(order, dtype=np.intp)
     labels = truth[ranked]
     tar = tar_at_recall(labels, RECALL)
-    stopping = {rule.name: _stop(rule, labels, np.random.default_rng([seed, 1]))
+    stopping = {rule.name: stop_outcome(rule, labels, np.random.default_rng([seed, 1]))
                 for rule in (default_rules() if rules is None else rules)}
     return Simulation(n, int(truth.sum()), model, seed, seconds, ranked, tar.wss,
                       tar.nprecision, tar.snprecision, tar.last_rel, stopping, priors)
 
 
-def _stop(rule: StoppingRule, labels: np.ndarray, rng: np.random.Generator
+def stop_outcome(rule: StoppingRule, labels: np.ndarray, rng: np.random.Generator
           ) -> dict[str, float | int | bool | None]:
     """Where ``rule`` stops a screening whose relevance in the model's order is
     ``labels``, and how that compares with its target (module docstring)."""
     n, found = labels.size, int(labels.sum())
     if isinstance(rule, RandomSampleStop):
         stopped, hits = random_sample_stop(rule, labels, rng)
+    elif isinstance(rule, QuantileBinomialBound):
+        stopped, hits = control_sample_stop(rule, labels, rng)
     else:
-        stopped = first_stop(rule, labels.astype(np.int64), n)
+        stopped = rule.first_stop(labels.astype(np.int64), n)
         hits = None if stopped is None else int(labels[:stopped].sum())
     target = float(getattr(rule, "recall_target", RECALL))
     recall = None if stopped is None or not found else hits / found
@@ -170,7 +176,32 @@ def _stop(rule: StoppingRule, labels: np.ndarray, rng: np.random.Generator
             "reached": bool(stopped is None or not found or recall >= target - 1e-12),
             "work_saved": 0.0 if stopped is None else (n - stopped) / n,
             "oracle_work_saved": None if oracle is None else (n - oracle) / n,
-            **({"recommended": True} if rule.name == RECOMMENDED else {})}
+            "kind": rule.kind, **({"recommended": True} if rule.name == RECOMMENDED else {})}
+
+
+def control_sample_stop(rule: QuantileBinomialBound, labels: np.ndarray,
+                        rng: np.random.Generator) -> tuple[int | None, int]:
+    """(records screened when the rule says stop, relevant found by then) for a rule that
+    reads a control sample: records drawn in ``rng``'s random order from all of them
+    until ``rule.positives`` are relevant, then the model's order ``labels`` until the
+    rule says stop. The control records the ranking had not reached count as screened
+    and what they found as found; (None, all found) when it never stops early (too few
+    relevant records for the sample, or too few reached)."""
+    hits = labels.astype(np.int64)
+    order = rng.permutation(hits.size)
+    relevant_drawn = np.cumsum(hits[order])
+    if relevant_drawn[-1] < rule.positives:
+        return None, int(hits.sum())
+    control = order[: int(np.searchsorted(relevant_drawn, rule.positives)) + 1]
+    ranks = tuple(sorted(int(i) + 1 for i in control if hits[i]))
+    stop = rule.__class__(**{**asdict(rule), "control_ranks": ranks}).first_stop(hits, hits.size)
+    if stop is None or stop >= hits.size:
+        return None, int(hits.sum())
+    outside = control[control >= stop]
+    screened = stop + outside.size
+    if screened >= hits.size:
+        return None, int(hits.sum())
+    return screened, int(hits[:stop].sum() + hits[outside].sum())
 
 
 def random_sample_stop(rule: RandomSampleStop, labels: np.ndarray,
@@ -179,7 +210,7 @@ def random_sample_stop(rule: RandomSampleStop, labels: np.ndarray,
     follows ``labels`` (the model's order) until the rule advises the switch and then the
     rest in ``rng``'s random order; (None, all found) when it never stops early."""
     hits = labels.astype(np.int64)
-    switch = first_stop(rule.switch_rule(), hits, hits.size)
+    switch = rule.switch_rule().first_stop(hits, hits.size)
     if switch is None or switch >= hits.size:
         return None, int(hits.sum())
     before = int(hits[:switch].sum())

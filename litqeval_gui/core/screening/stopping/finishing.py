@@ -3,7 +3,8 @@ screened will not be (SPEC §7; table ``screening_finishes``).
 
 Until a round is finished its unscreened records are *not yet screened*; once it is,
 they are *excluded by automation tools* in PRISMA, and the diagram's note names the
-stopping rule read at that moment (the recommended one, :data:`~litqeval_gui.core.screening.stopping.panel.RECOMMENDED`),
+stopping rule read at that moment (the one the panel recommends then,
+:func:`~litqeval_gui.core.screening.stopping.panel.recommended`),
 its verdict and the recall estimate. A finish is one write and cannot be taken back; a
 decision made afterwards still counts as screened.
 """
@@ -20,7 +21,7 @@ from litqeval_gui.core.projectfile.stored import read_json
 from litqeval_gui.core.projectfile.writes import Done, Op
 from litqeval_gui.core.screening.log.labels import FULL_TEXT
 from litqeval_gui.core.screening.log.store import DECISIONS, Screening
-from litqeval_gui.core.screening.stopping.panel import RECOMMENDED, screening_panel
+from litqeval_gui.core.screening.stopping.panel import screening_panel
 
 
 @dataclass(frozen=True)
@@ -86,9 +87,11 @@ def finish_round_op(screening: Screening, reviewer: str, number: int | None = No
             raise LitqError(f"round {chosen} of screening {screening.name!r} was finished "
                             f"already ({done.reviewer}, {done.at[:16].replace('T', ' ')})")
         read = screening_panel(p, screening, number=chosen)
-        verdict = next(v for v in read.verdicts if v.name == RECOMMENDED)
+        verdict = read.verdict(read.recommended)
+        assert verdict is not None  # the recommended rule is always read
         estimate = read.estimate.text() if read.estimate is not None else ""
-        finish = Finish(chosen, now(), reviewer.strip(), verdict.title.split(" (")[0],
+        finish = Finish(chosen, now(), reviewer.strip(),
+                        f"{verdict.title.split(' (')[0]} ({verdict.kind})",
                         bool(verdict.decision.stop),
                         {k: _plain(v) for k, v in verdict.decision.evidence.items()},
                         estimate, read.n_total, read.screened, read.found)

@@ -7,15 +7,15 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QSize, Signal
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QGroupBox, QLabel, QVBoxLayout, QWidget
 
 from litqeval_gui.core.screening.log.labels import NOT_RETRIEVED, label_text
 from litqeval_gui.core.screening.ranking.models import Trust
 from litqeval_gui.core.screening.ranking.queue import Ordering
 from litqeval_gui.core.screening.state import CONFLICT
-from litqeval_gui.core.screening.stopping.panel import RECOMMENDED, Panel, Verdict
+from litqeval_gui.core.screening.stopping.panel import Panel, Verdict, recommended
 from litqeval_gui.gui.plots.curves import RecallCurvePlot
 
 STOP_TEXT = "✔ could stop"
@@ -62,6 +62,40 @@ def rule_name(title: str) -> str:
     return title.split(" (")[0]
 
 
+def why(verdict: Verdict) -> str:
+    """Why the rule says stop or go on, in a few words."""
+    evidence = verdict.decision.evidence
+    if evidence.get("phase") == "ranked":
+        return (f"a guarantee needs a random sample; switch to random screening: "
+                f"{evidence['switch_to_random']}")
+    if evidence.get("phase") == "random":
+        return (f"the test's p = {evidence['p_value']:.3g}; {evidence['random_remaining']:,} "
+                "more random records if none is relevant")
+    return str(evidence.get("reason", ""))
+
+
+def recommendation(panel: Panel) -> str:
+    """The recommended rule (rich text): its name and kind, its advice, the recall
+    estimate, the relevant records it expects unscreened, and why."""
+    verdict = panel.verdict(panel.recommended)
+    if verdict is None:
+        return ""
+    advice = STOP_TEXT if verdict.decision.stop else GO_ON_TEXT
+    lines = [f"<b>Recommended: {html.escape(rule_name(verdict.title))}</b> "
+             f"({verdict.kind}): <b>{advice}</b>"]
+    estimate = verdict.decision.estimate or panel.estimate
+    if estimate is not None:
+        left = panel.n_total - panel.screened
+        lines.append(html.escape(estimate.text()))
+        if estimate.remaining is not None:
+            lines.append(f"about {estimate.remaining:,.0f} relevant expected among the "
+                         f"{left:,} unscreened")
+    reason = why(verdict)
+    if reason:
+        lines.append("why: " + html.escape(reason))
+    return "<br>".join(lines)
+
+
 class SideCurve(RecallCurvePlot):
     """The recall curve of the side panel: it asks for its minimum height only, so the
     scrolling side scrolls for the rules' texts, never for the plot (which takes the
@@ -72,9 +106,13 @@ class SideCurve(RecallCurvePlot):
 
 
 class ProgressPanel(QWidget):
-    """Counts above, the rules' verdicts (the recommended one marked) with the recall
-    estimate, then the recall curve; without ``stopping`` (a full-text screening, which
-    neither ranks nor stops early) the counts alone, and only :meth:`show_counts`."""
+    """Counts above, the recommended rule with its estimate and the guarantee switch, the
+    rules' verdicts (each with its kind) with the recall estimate, then the recall curve;
+    without ``stopping`` (a full-text screening, which neither ranks nor stops early) the
+    counts alone, and only :meth:`show_counts`. ``guarantee_asked(bool)``: the reviewer
+    ticked or cleared "Ask for a guarantee"."""
+
+    guarantee_asked = Signal(bool)
 
     def __init__(self, parent: QWidget | None = None, stopping: bool = True) -> None:
         super().__init__(parent)
@@ -95,6 +133,13 @@ class ProgressPanel(QWidget):
         self.phase = QLabel(wordWrap=True, visible=False)
         self.finished = QLabel(wordWrap=True, visible=False)
         self.estimate = QLabel(wordWrap=True)
+        self.headline = QLabel(wordWrap=True)
+        self.guarantee = QCheckBox("Ask for a guarantee", toolTip=(
+            "Recommend the certified rule instead: the random-sample stop, whose stop is a "
+            "statistical test on records screened in a random order"))
+        self.guarantee.toggled.connect(self.guarantee_asked)
+        self.rules.addWidget(self.headline)
+        self.rules.addWidget(self.guarantee)
         self.rules.addWidget(self.phase)
         self.rules.addWidget(self.finished)
         self.rules.addWidget(self.estimate)
@@ -145,6 +190,10 @@ class ProgressPanel(QWidget):
         """The recall estimate (or why there is none), each rule's verdict and evidence
         (its source in the tooltip; the recommended rule marked), and the curve."""
         quiet = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
+        self.headline.setText(recommendation(panel))
+        self.guarantee.blockSignals(True)
+        self.guarantee.setChecked(panel.recommended != recommended(False))
+        self.guarantee.blockSignals(False)
         phase = phase_text(panel)
         self.phase.setText(phase)
         self.phase.setVisible(bool(phase))
@@ -159,9 +208,9 @@ class ProgressPanel(QWidget):
             pairs = evidence_pairs(verdict)
             label.setToolTip(f"Source: {verdict.title}\n" + "\n".join(pairs))
             advice = STOP_TEXT if verdict.decision.stop else GO_ON_TEXT
-            name = rule_name(verdict.title) + (" (recommended)" if verdict.name == RECOMMENDED
-                                               else "")
-            label.setText(f"<b>{name}</b>: {advice}<br><span style='color:{quiet}'>"
+            marked = " (recommended)" if verdict.name == panel.recommended else ""
+            label.setText(f"<b>{rule_name(verdict.title)}{marked}</b> · {verdict.kind}: "
+                          f"{advice}<br><span style='color:{quiet}'>"
                           f"{html.escape(', '.join(pairs[:SHOWN_PAIRS]))}</span>")
         screened, found = panel.curve
         knee = None
@@ -170,3 +219,4 @@ class ProgressPanel(QWidget):
         self.curve.set_curve(screened, found, knee=knee, knee_note=panel.knee_note)
         self.curve_note.setText(f"◆ knee at {knee[0]:,.0f} screened" if knee is not None
                                 else f"◇ {panel.knee_note}" if panel.knee_note else "")
+

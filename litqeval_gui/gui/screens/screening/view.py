@@ -159,6 +159,8 @@ class ScreeningView(KeysWhileShown, ScreeningTarget, OrderingChoice, RankingSide
         if not self.full_text:
             self._add_ranking(question)
         self.progress = ProgressPanel(stopping=not self.full_text)
+        if not self.full_text:
+            self.progress.guarantee_asked.connect(self._ask_guarantee)
         self.team_limit = TeamLimit(self)  # limited to conflicts or records one has seen
         self.history = HistoryList(self.go_to)
         self._layout(decide_row, (edit_row, move_row), tag_row)
@@ -401,6 +403,11 @@ class ScreeningView(KeysWhileShown, ScreeningTarget, OrderingChoice, RankingSide
             self.refresh_history()
         else:
             self.panel_reader.request()
+
+    def _ask_guarantee(self, asked: bool) -> None:
+        """Store whether the panel recommends the certified rule, then read it again."""
+        self.session.write(parameters.set_value_op(parameters.STOP_GUARANTEE, asked),
+                           on_success=lambda _done: self.refresh_panel())
 
     def show_panel(self, panel: Panel) -> None:
         self.progress.show_panel(panel)
