@@ -93,7 +93,7 @@ def main() -> int:
                                              for (t, labels), runs in zip(topics.items(),
                                                                           outcomes, strict=True)))
         figure(f"{rule.name}: cost / oracle's cost (baseline)",
-               f"{np.mean(cost) / np.mean(oracle):.2f}", None, None)
+               f"{np.mean(cost) / np.mean(oracle):.2f}", "-", None)
     return 0
 
 
