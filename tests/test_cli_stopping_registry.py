@@ -73,6 +73,6 @@ def test_screen_guarantee_switches_the_recommended_rule(tmp_path, capsys):
     assert json.loads(run(capsys, *args, "--json")[1])["recommended"] == "random_sample"
     text = run(capsys, *args)[1]
     assert "go on: Random-sample stop (Callaghan & Müller-Hansen 2020, buscar) [certified] " \
-           "(recommended)" in text
+           "(recommended) (a guarantee needs a random sample; switch to random screening: " in text
     assert json.loads(run(capsys, "screen-guarantee", path, "off", "--json")[1]) == {
         "guarantee": False, "recommended": "hypergeometric"}

@@ -181,18 +181,6 @@ def status(project: Project, screening: store.Screening, reviewer: str | None = 
     return document
 
 
-def _advice(evidence: dict) -> str:
-    """The random-sample rule's advice in words (empty for the other rules)."""
-    if evidence.get("phase") == "ranked":
-        return (f"switch to random: {evidence['switch_to_random']}; then "
-                f"{evidence['random_needed_if_none_relevant']:,} random records if none is "
-                "relevant")
-    if evidence.get("phase") == "random":
-        return (f"p = {evidence['p_value']:.3g}; {evidence['random_remaining']:,} random "
-                "records remain if none is relevant")
-    return ""
-
-
 def _plain(value: object) -> object:
     return value if isinstance(value, str | int | float | bool) or value is None else str(value)
 
@@ -222,7 +210,7 @@ def cmd_screen_status(args: argparse.Namespace) -> None:
                          f"{round_['screened'] - phase['screened_before']:,} drawn")
         lines += [f"{'stop' if s['stop'] else 'go on'}: {s['title']} [{s['kind']}]"
                   + (" (recommended)" if s["rule"] == document["recommended"] else "")
-                  + (f" ({_advice(s['evidence'])})" if _advice(s["evidence"]) else "")
+                  + (f" ({s['evidence']['reason']})" if s["evidence"].get("reason") else "")
                   for s in document["stopping"]]
         if document["estimate"]:
             lines.append(f"recall: {document['estimate']['text']}")

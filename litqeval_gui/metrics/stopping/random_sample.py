@@ -73,12 +73,15 @@ class RandomSampleStop(StoppingRule):
             ranked = self.switch_rule().decide(labels, n_total)
             needed = random_records_needed(found, 0, 0, n_total - labels.size,
                                            self.recall_target, self.confidence)
+            switch = "now" if ranked.stop else \
+                f"not yet (ranked records: p = {ranked.evidence['p_value']:.2f}, " \
+                f"switch below {ranked.evidence['alpha']:g})"
             return StopDecision(False, {
                 "phase": "ranked",
-                "switch_to_random": "now" if ranked.stop else
-                f"not yet (ranked records: p = {ranked.evidence['p_value']:.2f}, "
-                f"switch below {ranked.evidence['alpha']:g})",
+                "switch_to_random": switch,
                 "random_needed_if_none_relevant": needed,
+                "reason": f"a guarantee needs a random sample; switch to random screening: "
+                          f"{switch}; then {needed:,} random records if none is relevant",
             })
         if not 0 <= self.random_from <= labels.size:
             raise ValueError("random_from must be between 0 and the number screened")
@@ -97,6 +100,8 @@ class RandomSampleStop(StoppingRule):
             "urn_size": urn,
             "k_tar": k_tar,
             "alpha": significance(self.confidence),
+            "reason": f"the test's p = {p:.3g}; {remaining:,} more random records if none "
+                      "is relevant",
         })
 
 

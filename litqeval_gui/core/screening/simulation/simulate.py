@@ -37,10 +37,11 @@ rule's ``kind``; the rule the app recommends
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.stats import hypergeom
@@ -194,7 +195,7 @@ def control_sample_stop(rule: QuantileBinomialBound, labels: np.ndarray,
         return None, int(hits.sum())
     control = order[: int(np.searchsorted(relevant_drawn, rule.positives)) + 1]
     ranks = tuple(sorted(int(i) + 1 for i in control if hits[i]))
-    stop = rule.__class__(**{**asdict(rule), "control_ranks": ranks}).first_stop(hits, hits.size)
+    stop = dataclasses.replace(rule, control_ranks=ranks).first_stop(hits, hits.size)
     if stop is None or stop >= hits.size:
         return None, int(hits.sum())
     outside = control[control >= stop]

@@ -7,8 +7,8 @@ evidence; the curve is :func:`~litqeval_gui.metrics.tar.recall_curve` of the his
 with the knee of :class:`~litqeval_gui.metrics.stopping.KneeMethod` marked; once the
 reviewer screens a random sample (the random-sample rule's ``random_from`` is set), the
 recall estimate with its interval from that sample
-(:func:`~litqeval_gui.metrics.recall_estimate.recall_from_sample`), before it the
-recommended rule's own estimate (the point process's, a model's).
+(:func:`~litqeval_gui.metrics.recall_estimate.recall_from_sample`); before it, a rule's
+own estimate, the recommended rule's first (today only the point process makes one).
 :func:`screening_panel` reads a screening's current round
 (:func:`~litqeval_gui.core.screening.stopping.phases.round_history`): a search update's records
 are a new round, evaluated apart, and a round switched to random screening gives the

@@ -62,18 +62,6 @@ def rule_name(title: str) -> str:
     return title.split(" (")[0]
 
 
-def why(verdict: Verdict) -> str:
-    """Why the rule says stop or go on, in a few words."""
-    evidence = verdict.decision.evidence
-    if evidence.get("phase") == "ranked":
-        return (f"a guarantee needs a random sample; switch to random screening: "
-                f"{evidence['switch_to_random']}")
-    if evidence.get("phase") == "random":
-        return (f"the test's p = {evidence['p_value']:.3g}; {evidence['random_remaining']:,} "
-                "more random records if none is relevant")
-    return str(evidence.get("reason", ""))
-
-
 def recommendation(panel: Panel) -> str:
     """The recommended rule (rich text): its name and kind, its advice, the recall
     estimate, the relevant records it expects unscreened, and why."""
@@ -90,7 +78,7 @@ def recommendation(panel: Panel) -> str:
         if estimate.remaining is not None:
             lines.append(f"about {estimate.remaining:,.0f} relevant expected among the "
                          f"{left:,} unscreened")
-    reason = why(verdict)
+    reason = str(verdict.decision.evidence.get("reason", ""))
     if reason:
         lines.append("why: " + html.escape(reason))
     return "<br>".join(lines)

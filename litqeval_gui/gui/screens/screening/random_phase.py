@@ -69,7 +69,7 @@ class RandomPhaseControl(QObject):
 
     def show_advice(self, panel: Panel) -> None:
         """The button says when the recommended rule advises switching now."""
-        verdict = next((v for v in panel.verdicts if v.name == RandomSampleStop.name), None)
+        verdict = panel.verdict(RandomSampleStop.name)
         now = verdict is not None and verdict.decision.evidence.get("switch_to_random") == "now"
         self.button.setText(ADVISED if now else BUTTON)
 
