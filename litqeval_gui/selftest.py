@@ -50,9 +50,13 @@ TREC_TOPIC = "401"  # the topic id inside qrels.txt and run.txt
 SAMPLES = {
     "ris": "core.ris", "qrels": "qrels.txt", "medline": "results.nbib",
     "bibtex": "results.bib", "trec-run": "run.txt", "csv": "results.csv",
-    "tsv": "results.tsv", "xlsx": "results.xlsx",
+    "tsv": "results.tsv", "xlsx": "results.xlsx", "jsonl": "documents.jsonl",
+    "trec-doc": "documents.trec",
 }
 CORE_SETS = ("ris", "qrels")  # formats whose sample is its topic's core set (imported first)
+# formats whose sample is the document collection of the TREC topic (imported last), and
+# how many of its documents a record of that topic names
+COLLECTIONS = {"jsonl": 3, "trec-doc": 2}
 # (topic, list) -> recall, counted by hand from the fixtures (4 core works per topic)
 EXPECTED_RECALL = {
     (TOPIC, "results-bibtex"): 0.5, (TOPIC, "results-csv"): 0.75,
@@ -95,8 +99,9 @@ def create_project(run: SelfTest) -> str:
 
 
 def import_order() -> list[str]:
-    """The registered import formats, the core sets' first."""
-    return sorted(formats.names(), key=lambda fmt: fmt not in CORE_SETS)
+    """The registered import formats, the core sets' first, the collections last."""
+    return sorted(formats.names(),
+                  key=lambda fmt: (fmt not in CORE_SETS) + 2 * (fmt in COLLECTIONS))
 
 
 def import_fixture(fmt: str, run: SelfTest) -> str:
@@ -105,13 +110,17 @@ def import_fixture(fmt: str, run: SelfTest) -> str:
     if fmt not in SAMPLES:
         raise AssertionError(f"the import format {fmt!r} has no sample in SAMPLES")
     name, role = SAMPLES[fmt], "core" if fmt in CORE_SETS else "results"
-    topic = TREC_TOPIC if formats.named(fmt).keeps_rank else TOPIC
+    role = "collection" if fmt in COLLECTIONS else role
+    topic = TREC_TOPIC if formats.named(fmt).keeps_rank or fmt in COLLECTIONS else TOPIC
     path = _xlsx_from_csv(run.folder / name) if fmt == "xlsx" else resource("selftest", name)
     summary = run_job(import_file(run.open_project(), path, topic=topic, role=role,
                                   name=f"{role}-{fmt}"))
     if summary.format != fmt or summary.rejected or not summary.read:
         raise AssertionError(f"{path.name} was read as {summary.format} with {summary.read} "
                              f"records, {summary.rejected} rejected")
+    if fmt in COLLECTIONS and summary.matched != COLLECTIONS[fmt]:
+        raise AssertionError(f"{path.name} gave a text to {summary.matched} records, "
+                             f"not {COLLECTIONS[fmt]}")
     run.counts[summary.name] = summary.read
     return f"{summary.read} records from {path.name}"
 

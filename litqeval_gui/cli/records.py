@@ -44,7 +44,7 @@ def cmd_import(args: argparse.Namespace) -> None:
                 job = ingest.import_file(
                     project, args.file, topic=topic, role=args.role, name=args.name,
                     query=args.query or "", database=args.database, fmt=args.format,
-                    mapping=mapping, where=where or None,
+                    mapping=mapping, where=where or None, pubmed_ids=args.pubmed_ids,
                 )
                 try:
                     summaries.append(run_job(job, progress))
@@ -180,13 +180,20 @@ def cmd_export(args: argparse.Namespace) -> None:
 def register(command: Command) -> None:
     """Add this module's commands to the ``litqeval`` parser."""
     command("new", cmd_new, "create a new, empty project file")
-    p = command("import", cmd_import, "import a file as a core set or result list")
+    p = command("import", cmd_import, "import a file as a core set, a result list or "
+                                     "the document collection of a topic's runs")
     p.add_argument("file", type=Path)
     p.add_argument("--topic")
     p.add_argument("--each-topic", action="store_true",
                    help="a TREC run or qrels file: import each of its topics into the "
                         "project topic of the same id (instead of --topic)")
-    p.add_argument("--role", required=True, choices=ingest.ROLES)
+    p.add_argument("--role", required=True, choices=ingest.ROLES,
+                   help="collection: the documents (docid, title, abstract) behind the "
+                        "topic's runs and qrels, as JSON lines, a table, MEDLINE or TREC "
+                        "<DOC> files; only documents the topic names are kept")
+    p.add_argument("--pubmed-ids", action="store_true",
+                   help="a collection whose numeric docids are PubMed ids (CLEF TAR): "
+                        "its records then link to PubMed")
     p.add_argument("--name", help="list name (default: the file name)")
     p.add_argument("--query", help="the search query text that produced the export")
     p.add_argument("--database", help="source database (default: detected)")

@@ -39,6 +39,8 @@ SEEDS = {
     "medline": ["pubmed.nbib"],
     "trec-run": ["run.txt"],
     "qrels": ["qrels.txt"],
+    "jsonl": ["documents.jsonl"],
+    "trec-doc": ["documents.trec"],
 }
 FORMAT = {fmt.name: fmt for fmt in FORMATS}
 SUFFIX = {fmt.name: fmt.suffixes[0] for fmt in FORMATS}  # the fuzzed file's name ending

@@ -88,3 +88,32 @@ def test_the_screener_shows_and_decides_a_textless_record(tmp_path, qtbot, shot)
     assert [(e.record_id, e.label) for e in logged_events(path)] == [(first, "include")]
     view.close()
     assert session.close()
+
+
+def test_the_screener_shows_a_run_record_with_its_collection_text(tmp_path, qtbot, shot):
+    run = tmp_path / "run.txt"
+    run.write_text("".join(f"T Q0 {d} {i} {9 - i} bm25\n"
+                           for i, d in enumerate(["23919950", "11111111"], 1)),
+                   encoding="utf-8")
+    texts = tmp_path / "texts.jsonl"
+    texts.write_text('{"id": "23919950", "title": "Aspirin after infarction", '
+                     '"abstract": "Aspirin lowered deaths."}\n', encoding="utf-8")
+    path = tmp_path / "p.litq"
+    with Project.create(path) as project:
+        run_job(ingest.import_file(project, run, topic="T", role="results", name="run"))
+        run_job(ingest.import_file(project, texts, topic="T", role="collection",
+                                   name="CLEF texts", pubmed_ids=True))
+        store.create_screening(project, "T", "S", ["run"])
+    settings = Settings()
+    settings.reviewer = "Ann"
+    settings.save()
+    session = ProjectSession(Project.open(path))
+    view = screening_view(qtbot, session)
+    page = view.record.toHtml()
+    for text in ("Aspirin after infarction", "Aspirin lowered deaths.", "CLEF texts",
+                 "https://pubmed.ncbi.nlm.nih.gov/23919950/", "run (#1)"):
+        assert text in page, text
+    assert "CLEF texts (#" not in page and "No text:" not in page
+    shot(view, "screener_collection_text")
+    view.close()
+    assert session.close()

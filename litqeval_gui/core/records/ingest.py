@@ -36,13 +36,13 @@ from litqeval_gui.core.projectfile.changes import IMPORTED, NOTHING, Changes
 from litqeval_gui.core.projectfile.imports import delete_import
 from litqeval_gui.core.projectfile.project import Project, now
 from litqeval_gui.core.projectfile.writes import write_rows
-from litqeval_gui.core.records import works
+from litqeval_gui.core.records import collection, works
 from litqeval_gui.core.records.importing.parallel import read_rows
 from litqeval_gui.core.records.links_apart import import_links
 from litqeval_gui.core.records.lists import plain_name
 from litqeval_gui.core.records.rows import RowWriter
 
-ROLES = ("core", "results", "other")
+ROLES = ("core", "results", "other", collection.ROLE)
 
 
 @dataclass
@@ -77,7 +77,8 @@ class ImportSummary:
             f"format {self.format} ({self.encoding}), database {self.database or 'unknown'}",
             f"read {self.read}, new {self.new}, duplicates merged {self.duplicate} "
             f"({self.in_file} within the file, {self.known} already in the topic), "
-            f"matched to core {self.matched}, rejected {self.rejected}, "
+            f"{'records given a text' if self.role == 'collection' else 'matched to core'} "
+            f"{self.matched}, rejected {self.rejected}, "
             f"uncertain matches {self.uncertain}",
         ]
         lines += [f"note: {n}" for n in self.notes]
@@ -100,10 +101,12 @@ def import_file(
     project: Project, path: str | Path, *, topic: str, role: str, name: str | None = None,
     query: str = "", database: str | None = None, fmt: str = "auto",
     mapping: dict[str, str] | None = None, where: dict[str, str] | None = None,
-    token: CancelToken = NEVER,
+    pubmed_ids: bool = False, token: CancelToken = NEVER,
 ) -> Generator[Progress, None, ImportSummary]:
     """Import ``path`` as list ``name`` (default: the file name; on one line,
-    :func:`~litqeval_gui.core.records.lists.plain_name`) of ``topic``."""
+    :func:`~litqeval_gui.core.records.lists.plain_name`) of ``topic``. A ``collection``
+    keeps only the documents the topic's records name (:mod:`~litqeval_gui.core.records.
+    collection`; ``pubmed_ids``: its numeric docids are PMIDs)."""
     path = Path(path)
     if role not in ROLES:
         raise ImportRefused(f"role must be one of {', '.join(ROLES)}, not {role!r}")
@@ -113,10 +116,16 @@ def import_file(
         raise ImportRefused(f"{path}: the list needs a name (--name); its file name gives none")
     sha256, size = file_digest(path)
     created: list[int] = []
+    texts: list[collection.CollectionFilter] = []
 
     def begin(p: Project) -> Changes:
         topic_id = p.topic_id(topic, create=True)
         _refuse_clashes(p, topic_id, topic, name, role, sha256)
+        if role == collection.ROLE:
+            texts.append(collection.CollectionFilter(p.db, topic_id, pubmed_ids=pubmed_ids))
+            if not texts[0].docids and not texts[0].pmids:
+                raise ImportRefused(f"topic {topic!r} has no records to give texts to; import "
+                                    "its runs or qrels first, then their document collection")
         created[:] = [topic_id, int(p.db["imports"].insert({
             "topic_id": topic_id, "name": name, "role": role, "file_name": path.name,
             "sha256": sha256, "size": size, "query": query, "created": now(),
@@ -125,6 +134,8 @@ def import_file(
         return NOTHING
 
     def store(rows: list[tuple], rank_offset: int) -> None:
+        if texts:
+            rows = texts[0](rows)
         write_rows(project, rows, lambda p, some: writer.write(p.db, some, rank_offset))
 
     try:  # from the moment the pending import exists, whatever stops it removes it
@@ -138,6 +149,12 @@ def import_file(
                 0, 50,
             )
             database = database or parsed.database
+            if texts and not writer.count:
+                raise ImportRefused(f"{path}: none of its {texts[0].left_out} document(s) is "
+                                    "named by "
+                                    f"a record of topic {topic!r} (by docid or PMID)")
+            if texts and texts[0].left_out:
+                parsed.notes.append(texts[0].note())
             project.write(lambda p: _nothing(p.db["imports"].update(import_id, {
                 "format": parsed.format, "encoding": parsed.encoding, "database": database})))
             yield Progress(55, 100, "linking")
@@ -242,4 +259,6 @@ def _count_works(db, summary: ImportSummary, topic_id: int, uncertain: int) -> N
         summary.matched = len(listed & works.core_works(db, topic_id))
     elif summary.role == "core":
         summary.matched = len(listed & works.results_works(db, topic_id))
+    elif summary.role == collection.ROLE:  # the works given a text
+        summary.matched = len(listed & old_works)
     summary.uncertain = uncertain

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 
 from litqeval_gui.core.errors import ProjectError, find_named
 from litqeval_gui.core.projectfile.project import Project
-from litqeval_gui.core.records import works
+from litqeval_gui.core.records import collection, works
 from litqeval_gui.core.records.model import Record
 from litqeval_gui.core.records.rows import SELECT_CONTENT, record_from_row
 
@@ -288,10 +288,13 @@ class RecordDetail:
     occurrences: list[Occurrence] = field(default_factory=list)  # every record of its work
     links: list[tuple[int, str, float, str]] = field(default_factory=list)
     # (other record id, method, score, status)
+    text_from: Occurrence | None = None  # the record of its work whose text it shows
 
 
 def record_detail(project: Project, record_id: int) -> RecordDetail:
-    """The full record with its provenance (all records of its work) and its links."""
+    """The full record with its provenance (all records of its work) and its links; a
+    record without title and abstract shows its work's text
+    (:func:`~litqeval_gui.core.records.collection.text_sources`)."""
     db = project.db
     row = db.execute(f"SELECT id, work_id, topic_id, {SELECT_CONTENT} FROM records WHERE id = ?",
                      [record_id]).fetchone()
@@ -305,8 +308,14 @@ def record_detail(project: Project, record_id: int) -> RecordDetail:
     links = [tuple(r) for r in db.execute(
         "SELECT CASE WHEN a = ? THEN b ELSE a END, method, score, status FROM links "
         "WHERE a = ? OR b = ? ORDER BY score DESC", [record_id] * 3)]
-    return RecordDetail(id=record_id, work_id=work_id, record=record_from_row(row[3:]),
-                        occurrences=occurrences, links=links)
+    record, text_from = record_from_row(row[3:]), None
+    source = collection.text_sources(db, [record_id]).get(record_id)
+    if source is not None:
+        (content,) = db.execute(f"SELECT {SELECT_CONTENT} FROM records WHERE id = ?", [source])
+        record = collection.with_text(record, record_from_row(content))
+        text_from = next(o for o in occurrences if o.record_id == source)
+    return RecordDetail(id=record_id, work_id=work_id, record=record,
+                        occurrences=occurrences, links=links, text_from=text_from)
 
 
 def year_span(project: Project, import_id: int) -> tuple[int, int] | None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QPainter, QPaintEvent
+from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.gui.notify import describe, show_error
@@ -34,3 +35,38 @@ def show_error_text(label: QLabel, text: str) -> None:
     """Show ``text`` in the error ``label``; no text hides it."""
     label.setText(text)
     label.setVisible(bool(text))
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that elides its text rather than widening its window; the whole
+    text is its tooltip. It asks for at most ``max_chars`` average characters."""
+
+    def __init__(self, text: str = "", mode: Qt.TextElideMode = Qt.TextElideMode.ElideMiddle,
+                 max_chars: int = 60, parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self._mode = mode
+        self._max_chars = max_chars
+        self.setToolTip(text)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+
+    def setText(self, text: str) -> None:  # noqa: N802 — Qt override
+        super().setText(text)
+        self.setToolTip(text)
+
+    def sizeHint(self) -> QSize:  # noqa: D102 — Qt override
+        hint = super().sizeHint()
+        return QSize(min(hint.width(), self.fontMetrics().averageCharWidth() * self._max_chars),
+                     hint.height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: D102 — Qt override
+        return QSize(self.fontMetrics().horizontalAdvance("…") * 4, super().minimumSizeHint().height())
+
+    def elided(self) -> str:
+        """The text as shown at the label's width."""
+        return self.fontMetrics().elidedText(self.text(), self._mode, self.contentsRect().width())
+
+    def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802 — Qt override
+        painter = QPainter(self)
+        self.style().drawItemText(painter, self.contentsRect(), int(self.alignment()),
+                                  self.palette(), self.isEnabled(), self.elided(),
+                                  self.foregroundRole())

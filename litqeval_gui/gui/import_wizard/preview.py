@@ -1,7 +1,9 @@
 """Page 2 of the import wizard: how each file is read, its column mapping, its first records.
 
 The preview is ``read_records(limit=PREVIEW_ROWS)``, run off the GUI thread through the
-session's :class:`JobRunner`; a newer preview of a file makes older results stale.
+session's :class:`JobRunner`; a newer preview of a file makes older results stale. The
+row filter's values and its count of the records it leaves out come from the whole file
+(:func:`~.filter_counts.tally_column`, another job), as the import will read it.
 """
 
 from __future__ import annotations
@@ -32,10 +34,17 @@ from litqeval_gui.core.jobs import CancelToken
 from litqeval_gui.core.records.importing import ParseResult, formats, read_records
 from litqeval_gui.core.records.importing.layouts import FIELDS
 from litqeval_gui.core.records.model import Record
-from litqeval_gui.gui.import_wizard.messages import failure_text, message_label, show_error_text
+from litqeval_gui.gui.import_wizard.filter_counts import ColumnTally, tally_column
+from litqeval_gui.gui.import_wizard.messages import (
+    ElidedLabel,
+    failure_text,
+    message_label,
+    show_error_text,
+)
 from litqeval_gui.gui.import_wizard.state import TREC_FORMATS, FileState, WizardState
 
 PREVIEW_ROWS = 20
+LEFT_OUT = "record(s) left out by the filter"  # the reader's note (a preview's: partial)
 NOT_MAPPED = "(not mapped)"
 FIELD_LABELS = {"doi": "DOI", "pmid": "PMID", "pmcid": "PMCID", "scopus_eid": "Scopus EID",
                 "wos_ut": "WoS UT", "openalex": "OpenAlex ID", "dimensions": "Dimensions ID",
@@ -157,6 +166,7 @@ class PreviewPage(QWizardPage):
         self.setSubTitle(f"The first {PREVIEW_ROWS} records of each file. Fix the format or "
                          "the column mapping here if something looks wrong.")
         self.file_combo = QComboBox()
+        _no_widening(self.file_combo, 40)
         self.file_combo.currentIndexChanged.connect(self.refresh)
         self.format_combo = QComboBox()
         self.format_combo.addItem("Automatic (detected)", "auto")
@@ -172,12 +182,13 @@ class PreviewPage(QWizardPage):
         self.mapping_editor = ColumnMappingEditor()
         self.mapping_editor.changed.connect(self._mapping_changed)
         self.where_column = QComboBox()
+        _no_widening(self.where_column, 16)
         self.where_column.setToolTip("Import only the rows of a multi-topic sheet whose "
                                      "column holds this value (the CLI's --where)")
         self.where_value = QComboBox()
         self.where_value.setEditable(True)
         self.where_value.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.where_value.setMinimumContentsLength(18)
+        _no_widening(self.where_value, 18)
         self.where_column.activated.connect(self._where_changed)
         self.where_value.activated.connect(self._where_changed)
         self.where_value.lineEdit().editingFinished.connect(self._where_changed)
@@ -190,6 +201,7 @@ class PreviewPage(QWizardPage):
         where_layout.addWidget(self.where_column, 1)
         where_layout.addWidget(QLabel("is"))
         where_layout.addWidget(self.where_value, 1)
+        self.filter_label = ElidedLabel(mode=Qt.TextElideMode.ElideRight, max_chars=90)
         self.table = PreviewTable()
 
         form = QFormLayout()
@@ -204,6 +216,8 @@ class PreviewPage(QWizardPage):
         form.addRow(format_label, format_row)
         form.addRow("Detected:", self.info_label)
         form.addRow("Filter:", self.where_row)
+        form.addRow("", self.filter_label)
+        self._form = form
         self._where_label = form.labelForField(self.where_row)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -286,6 +300,8 @@ class PreviewPage(QWizardPage):
         if state is not None:
             state.fmt = self.format_combo.currentData()
             state.mapping, state.columns, state.tabular, state.where = {}, [], False, {}
+            state.filter_column = ""
+            self._count(state)
             self.preview(state)
 
     def _where_changed(self, *_args) -> None:
@@ -294,40 +310,133 @@ class PreviewPage(QWizardPage):
         if state is None:
             return
         column, value = self.where_column.currentData() or "", self.where_value.currentText()
+        if column != state.filter_column:
+            value = ""  # another column: its values, not the last one's
+        state.filter_column = column
         where = {column: value.strip()} if column and value.strip() else {}
-        if where != state.where:
-            state.where = where
+        changed, state.where = where != state.where, where
+        self._count(state)
+        if changed:
             self.preview(state)
-        elif column:
-            self._offer_values(state, column)
+        else:
+            self._show_where(state)
+            self._show_notes(state)
 
-    def _offer_values(self, state: FileState, column: str) -> None:
-        """The values of ``column`` in the rows previewed, to pick from (or type one)."""
+    # -- whole-file counts of the filter --------------------------------------------------
+    def _count(self, state: FileState) -> None:
+        """Count the filter column's values over the whole file in the background, unless
+        the counts known (or under way) already answer for the chosen value."""
+        column = state.filter_column
+        if not column:
+            if state.tally_handle is not None:
+                state.tally_handle.cancel()
+            state.tally, state.tally_key, state.tally_handle, state.tally_error = (
+                None, None, None, "")
+            return
+        value = state.where.get(column, "")
+        key = (state.path, state.fmt, tuple(sorted(state.mapping.items())), column)
+        tally = state.tally
+        if state.tally_key is not None and state.tally_key[:4] == key and (
+                state.tally_handle is not None or state.tally_error
+                or (tally is not None and (not value or tally.kept(value) is not None))):
+            return
+        if state.tally_handle is not None:
+            state.tally_handle.cancel()
+        state.tally_key, state.tally, state.tally_error = (*key, value), None, ""
+        ours = state.tally_key
+        path, fmt, mapping = state.path, state.fmt, dict(state.mapping) or None
+
+        def make(token: CancelToken):
+            return tally_column(path, column, fmt=fmt, mapping=mapping, wanted=value,
+                                token=token)
+
+        state.tally_handle = self._state.session.jobs.run(
+            f"Count {column} in {path.name}", make,
+            on_success=lambda tally: self._counted(state, ours, tally, None),
+            on_failure=lambda exc: self._counted(state, ours, None, exc),
+            on_cancelled=lambda: self._counted(state, ours, None, None))
+
+    def _counted(self, state: FileState, key: tuple, tally: ColumnTally | None,
+                 exc: BaseException | None) -> None:
+        if key != state.tally_key:
+            return  # another column, format or mapping was chosen since
+        state.tally_handle, state.tally = None, tally
+        if exc is not None:
+            state.tally_error = failure_text(self, f"Counting {state.path.name} failed", exc)
+        elif tally is None:
+            state.tally_key = None  # cancelled: count again when asked
+        elif state.where.get(tally.column) and tally.kept(state.where[tally.column]) is None:
+            self._count(state)  # a value beyond those counted was chosen meanwhile
+        if state is self.current():
+            self._show_where(state, keep_typed=True)
+            self._show_notes(state)
+
+    def _offer_values(self, state: FileState, column: str, keep_typed: bool = False) -> None:
+        """The values of ``column`` to pick from (or type one): the whole file's once
+        counted, with their records as tooltips; until then those of the rows previewed."""
         typed = self.where_value.currentText()
-        values = dict.fromkeys(str(r.raw.get(column, "")).strip()
-                               for r in (state.result.records if state.result else []))
+        tally = state.tally if state.tally is not None and state.tally.column == column else None
+        if tally is not None:
+            values = [(v, f"{n:,} record(s)") for v, n in tally.values]
+        else:
+            seen = dict.fromkeys(str(r.raw.get(column, "")).strip()
+                                 for r in (state.result.records if state.result else []))
+            values = [(v, "") for v in seen if v]
         self.where_value.blockSignals(True)
         self.where_value.clear()
-        self.where_value.addItems([v for v in values if v])
-        self.where_value.setEditText(state.where.get(column, typed if column else ""))
+        for text, tip in values:
+            self.where_value.addItem(text)
+            if tip:
+                self.where_value.setItemData(self.where_value.count() - 1, tip,
+                                             Qt.ItemDataRole.ToolTipRole)
+        chosen = state.where.get(column, "")
+        self.where_value.setEditText(typed if keep_typed and column else chosen)
         self.where_value.blockSignals(False)
+
+    def filter_text(self, state: FileState) -> str:
+        """What the filter does to the whole file, or that it is being counted."""
+        column = state.filter_column
+        if not column or not (state.tabular and state.columns):
+            return ""
+        if state.tally_error:
+            return f"The whole file could not be counted: {state.tally_error}"
+        tally = state.tally
+        if tally is None or tally.column != column:
+            return f"Counting the values of {column} in the whole file…"
+        value = state.where.get(column, "")
+        if not value:
+            shown = min(len(tally.values), tally.distinct)
+            offered = (f"; the {shown:,} most frequent are offered"
+                       if tally.distinct > shown else "")
+            return (f"{tally.distinct:,} value(s) of {column} in the {tally.records:,} "
+                    f"records of the whole file{offered}.")
+        kept = tally.kept(value)
+        if kept is None:
+            return f"Counting the records of {value!r} in the whole file…"
+        return (f"The filter keeps {kept:,} of the {tally.records:,} records of the whole "
+                f"file and leaves out {tally.records - kept:,}.")
 
     def _mapping_changed(self, name: str, column: str) -> None:
         state = self.current()
         if state is not None:
             state.mapping[name] = column  # the user's choices add up; detection does the rest
+            self._count(state)  # what the import keeps may change with the mapping
             self.preview(state)
 
     # -- showing -------------------------------------------------------------------
-    def _show_where(self, state: FileState) -> None:
-        """The filter row of a table file: its columns, the chosen column and value."""
+    def _show_where(self, state: FileState, keep_typed: bool = False) -> None:
+        """The filter row of a table file: its columns, the chosen column and value, and
+        what the filter does to the whole file."""
         shown = state.tabular and bool(state.columns)
         self.where_row.setVisible(shown)
         if self._where_label is not None:
             self._where_label.setVisible(shown)
+        text = self.filter_text(state) if shown else ""
+        self._form.setRowVisible(self.filter_label, bool(text))
+        self.filter_label.setText(text)
         if not shown:
             return
-        [(column, value)] = list(state.where.items()) or [("", "")]
+        column = state.filter_column
         self.where_column.blockSignals(True)
         self.where_column.clear()
         self.where_column.addItem("(every row)", "")
@@ -335,8 +444,7 @@ class PreviewPage(QWizardPage):
             self.where_column.addItem(name, name)
         self.where_column.setCurrentIndex(max(0, self.where_column.findData(column)))
         self.where_column.blockSignals(False)
-        self._offer_values(state, column)
-        self.where_value.setEditText(value)
+        self._offer_values(state, column, keep_typed)
 
     def refresh(self) -> None:
         """Show the chosen file's state."""
@@ -370,10 +478,30 @@ class PreviewPage(QWizardPage):
         self._show_where(state)
         records = result.records if result is not None else []
         self.table.show_records(records, trec=result is not None and result.format in TREC_FORMATS)
-        notes = list(result.notes) if result is not None else []
+        self._show_notes(state)
+
+    def _show_notes(self, state: FileState) -> None:
+        """The reader's notes; the filter's count of the records it leaves out is the
+        whole file's (the preview stops after its first records)."""
+        result = state.result
+        notes = [n for n in (result.notes if result is not None else []) if LEFT_OUT not in n]
+        tally, column = state.tally, state.filter_column
+        value = state.where.get(column, "") if column else ""
+        left = tally.left_out(value) if tally is not None and value else None
+        if left:  # the import's own note, with the whole file's count
+            notes.append(f"{left} {LEFT_OUT} {column}={value!r}")
         topics = state.trec_topics
         if topics:  # the reader's advice to choose one topic does not apply here
             notes = [n for n in notes if "topics in one file" not in n]
-            notes.insert(0, f"{len(topics)} TREC topics: each is imported as a list of the "
+            several = len(topics) > 1
+            notes.insert(0, f"{len(topics)} TREC topic{'s' if several else ''}: "
+                            f"{'each' if several else 'it'} is imported as a list of the "
                             "project topic of the same id")
         self.notes_label.setText("\n".join(f"Note: {n}" for n in notes))
+
+
+def _no_widening(combo: QComboBox, chars: int) -> None:
+    """Size ``combo`` for ``chars`` characters, not for its longest item (a long file
+    name or cell value would widen the wizard); its popup still shows them whole."""
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(chars)

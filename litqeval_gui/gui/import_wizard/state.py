@@ -6,8 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from litqeval_gui.core.records.collection import ROLE as COLLECTION
 from litqeval_gui.core.records.importing import ParseResult
 from litqeval_gui.core.records.ingest import ImportSummary
+from litqeval_gui.gui.import_wizard.filter_counts import ColumnTally
 from litqeval_gui.gui.jobs import JobHandle
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
@@ -27,6 +29,11 @@ class FileState:
     tabular: bool = False
     generation: int = 0  # bumped per preview; stale results are ignored
     handle: JobHandle | None = None  # the preview being read, if any
+    filter_column: str = ""  # the column chosen for the filter (a value or not yet)
+    tally: ColumnTally | None = None  # the whole file's counts of the filter column
+    tally_key: tuple | None = None  # what ``tally`` (or the count under way) is of
+    tally_handle: JobHandle | None = None  # the whole file being counted, if any
+    tally_error: str = ""
 
     @property
     def busy(self) -> bool:
@@ -38,12 +45,21 @@ class FileState:
 
     @property
     def trec_topics(self) -> list[str]:
-        """The topic ids of a TREC run or qrels file of several topics (each becomes a
-        topic of the project), else none."""
+        """The topic ids of a TREC run or qrels file (each becomes a list of the project
+        topic of that id: the core imports a TREC file's lines of its topic), else none."""
         result = self.result
-        if result is None or result.format not in TREC_FORMATS or len(result.topics) < 2:
+        if result is None or result.format not in TREC_FORMATS:
             return []
         return list(result.topics)
+
+    def cancel_jobs(self) -> None:
+        """Stop the preview and the count under way; their late results are ignored."""
+        self.generation += 1
+        self.tally_key = None
+        for handle in (self.handle, self.tally_handle):
+            if handle is not None:
+                handle.cancel()
+        self.handle = self.tally_handle = None
 
 
 TREC_FORMATS = ("trec-run", "qrels")
@@ -82,9 +98,20 @@ class WizardState:
     failures: dict[ImportKey, str] = field(default_factory=dict)
 
     def imports(self) -> list[tuple[FileState, str | None]]:
-        """Every import the files make: a file as one list, or a TREC file of several
-        topics once per topic id."""
-        return [(s, topic) for s in self.files for topic in (s.trec_topics or [None])]
+        """Every import the files make: a file as one list of the topic named on page 3,
+        or a TREC file once per topic id; document collections last (they give text to
+        the records the others bring)."""
+        roles = self.settings.roles if self.settings is not None else {}
+        files = sorted(self.files, key=lambda s: roles.get(s.path) == COLLECTION)
+        return [(s, topic) for s in files for topic in (s.trec_topics or [None])]
+
+    def needs_topic(self) -> bool:
+        """Whether some file goes to the topic named on page 3 (not a TREC file's own)."""
+        return any(topic is None for _, topic in self.imports())
+
+    def trec_topics(self) -> list[str]:
+        """The TREC topic ids of every file, in file order, each once."""
+        return list(dict.fromkeys(t for s in self.files for t in s.trec_topics))
 
     def sync_files(self, paths: list[Path]) -> None:
         """File states for ``paths``, keeping what is known of each."""

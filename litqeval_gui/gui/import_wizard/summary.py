@@ -1,5 +1,6 @@
 """Page 5 of the import wizard: the role each file was imported as, the counts of each
-import, its problems and the report.
+import, its problems and the report; imports into several topics (TREC files) also get a
+table of what each topic received: its lists and their record counts.
 
 A result list's recall against the topic's core set is a row of the counts (issue 24),
 its missed core works one click away (the link opens them)."""
@@ -9,7 +10,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
     QWizardPage,
@@ -32,7 +34,7 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.evaluation.recall import ListRecall
 from litqeval_gui.core.records.exporting import check_target, write_whole
 from litqeval_gui.core.records.ingest import ImportSummary
-from litqeval_gui.gui.import_wizard.list_settings import ROLE_NAMES
+from litqeval_gui.gui.import_wizard.list_settings import role_name
 from litqeval_gui.gui.import_wizard.messages import message_label, show_error_text
 from litqeval_gui.gui.import_wizard.screening_update import UpdateOffers
 from litqeval_gui.gui.import_wizard.state import WizardState, describe_import
@@ -43,6 +45,21 @@ from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.screens.matches.dialog import MatchesDialog, open_matches_dialog
 
 
+class CountsTable(QTableWidget):
+    """A table as tall as its rows that never asks for more than :data:`MAX_WIDTH` pixels
+    (more columns scroll)."""
+
+    MAX_WIDTH = 640
+
+    def sizeHint(self) -> QSize:  # noqa: D102 — Qt override
+        hint = super().sizeHint()
+        return QSize(min(hint.width(), self.MAX_WIDTH), hint.height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: D102 — Qt override
+        hint = super().minimumSizeHint()
+        return QSize(min(hint.width(), 200), hint.height())
+
+
 class SummaryPage(QWizardPage):
     """What each import did, the rejected records, the uncertain matches, the report."""
 
@@ -51,6 +68,7 @@ class SummaryPage(QWizardPage):
             ("rejected", "Rejected"),
             ("uncertain", "Uncertain matches"), ("pending", "Core pending review"),
             ("recall", "Recall"))
+    TOPIC_COLUMNS = ("Topic", "Lists", "Read", "New works")
     PENDING_TIP = ("Core works a result list misses only because a match awaits your "
                    "verdict: accepting it would retrieve them")
 
@@ -60,7 +78,7 @@ class SummaryPage(QWizardPage):
         self.setTitle("Summary")
         self.setSubTitle("What the import did. Save the report to keep it with your review.")
         self.headline = message_label()
-        self.counts = QTableWidget(len(self.ROWS), 0)
+        self.counts = CountsTable(len(self.ROWS), 0)
         self.counts.setVerticalHeaderLabels([label for _, label in self.ROWS])
         keys = [key for key, _ in self.ROWS]
         for key, tip in (("role", "The role each file's list has in the topic: the core "
@@ -81,6 +99,15 @@ class SummaryPage(QWizardPage):
         self.counts.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.counts.setSizeAdjustPolicy(QAbstractItemView.SizeAdjustPolicy.AdjustToContents)
         self.counts.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.topics_table = QTableWidget(0, len(self.TOPIC_COLUMNS))
+        self.topics_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.topics_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.topics_table.setWordWrap(False)
+        self.topics_table.verticalHeader().setVisible(False)
+        self.tabs = QTabWidget()  # per topic (several topics only), per list
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.topics_table, "Per &topic")
+        self.tabs.addTab(self.counts, "Per &list")
         self.problems = QPlainTextEdit()
         self.problems.setReadOnly(True)
         self.problems_box = QGroupBox("Rejected records and notes")
@@ -97,9 +124,9 @@ class SummaryPage(QWizardPage):
         buttons.addWidget(self.matches_button)
         buttons.addStretch(1)
         buttons.addWidget(self.save_button)
-        layout = QVBoxLayout(self)
+        layout = self._layout = QVBoxLayout(self)
         layout.addWidget(self.headline)
-        layout.addWidget(self.counts)
+        layout.addWidget(self.tabs)
         layout.addWidget(self.failures_label)
         layout.addWidget(self.updates)
         layout.addWidget(self.problems_box, 1)
@@ -113,14 +140,33 @@ class SummaryPage(QWizardPage):
     def initializePage(self) -> None:  # noqa: N802 — Qt override
         summaries = self.summaries()
         topics = list(dict.fromkeys(s.topic for s in summaries)) or [self._topic()]
+        files = len({key[0] for key in self._state.summaries})
         self.headline.setText(
             f"{len(summaries)} list(s) imported into topic <b>{html.escape(topics[0])}</b>."
             if len(topics) == 1 else
             f"{len(summaries)} list(s) imported into {len(topics)} topics "
-            f"({html.escape(', '.join(topics[:8]))}{', …' if len(topics) > 8 else ''}).")
+            f"({html.escape(', '.join(topics[:8]))}{', …' if len(topics) > 8 else ''}) "
+            f"from {files} file(s).")
+        several = len(topics) > 1
+        self.tabs.setTabVisible(0, several)
+        self.tabs.tabBar().setVisible(several)
+        self.tabs.setCurrentIndex(0 if several else 1)
+        self._layout.setStretchFactor(self.tabs, int(several))  # the topics' table grows
+        self._show_topics(summaries)
         self.counts.setColumnCount(len(summaries))
         self.counts.setHorizontalHeaderLabels(
             [s.name if len(topics) == 1 else f"{s.topic}: {s.name}" for s in summaries])
+        header = self.counts.horizontalHeader()  # a few lists share the width; many scroll
+        header.setTextElideMode(Qt.TextElideMode.ElideRight)  # the topic first
+        for col in range(len(summaries)):
+            item = self.counts.horizontalHeaderItem(col)
+            item.setToolTip(item.text())
+        few = len(summaries) <= 6
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch if few
+                                    else QHeaderView.ResizeMode.Interactive)
+        if not few:
+            for col in range(len(summaries)):
+                header.resizeSection(col, self.fontMetrics().averageCharWidth() * 16)
         self.recalls = {}
         for col, summary in enumerate(summaries):
             recall = self._recall(summary)
@@ -136,8 +182,9 @@ class SummaryPage(QWizardPage):
         failures = self._state.failures
         show_error_text(self.failures_label, "\n".join(
             f"Not imported: {describe_import(key)}: {reason}" for key, reason in failures.items()))
-        lines = [f"{s.name}: {p}" for s in summaries for p in s.problems]
-        lines += [f"{s.name}: note: {n}" for s in summaries for n in s.notes]
+        named = {id(s): f"{s.topic}: {s.name}" if several else s.name for s in summaries}
+        lines = [f"{named[id(s)]}: {p}" for s in summaries for p in s.problems]
+        lines += [f"{named[id(s)]}: note: {n}" for s in summaries for n in s.notes]
         self.problems.setPlainText("\n".join(lines))
         self.problems_box.setVisible(bool(lines))
         self.updates.show_offers(summaries)
@@ -146,11 +193,43 @@ class SummaryPage(QWizardPage):
         self.matches_button.setText(f"Review {uncertain} &uncertain match(es)…" if uncertain
                                     else "No uncertain matches")
 
+    def _show_topics(self, summaries: list[ImportSummary]) -> None:
+        """One row per topic: its number of lists, the records read and new works, then
+        the records read of each list (– where a file had no lines of the topic)."""
+        names = list(dict.fromkeys(s.name for s in summaries))
+        by_topic: dict[str, dict[str, ImportSummary]] = {}
+        for summary in summaries:
+            by_topic.setdefault(summary.topic, {})[summary.name] = summary
+        table = self.topics_table
+        table.setRowCount(len(by_topic))
+        table.setColumnCount(len(self.TOPIC_COLUMNS) + len(names))
+        table.setHorizontalHeaderLabels([*self.TOPIC_COLUMNS, *names])
+        for col in range(len(self.TOPIC_COLUMNS), table.columnCount()):
+            table.horizontalHeaderItem(col).setToolTip(
+                f"Records read of list {names[col - len(self.TOPIC_COLUMNS)]} in each topic")
+        table.horizontalHeader().setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        for row, (topic, made) in enumerate(by_topic.items()):
+            cells = [topic, f"{len(made):,}", f"{sum(s.read for s in made.values()):,}",
+                     f"{sum(s.new for s in made.values()):,}"]
+            cells += [f"{made[n].read:,}" if n in made else "–" for n in names]
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if col:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                else:
+                    item.setToolTip(", ".join(f"{n} ({role_name(s.role)})"
+                                              for n, s in made.items()))
+                table.setItem(row, col, item)
+        table.resizeColumnsToContents()
+        widest = self.fontMetrics().averageCharWidth() * 18  # a long list name is elided
+        for col in range(len(self.TOPIC_COLUMNS), table.columnCount()):
+            table.setColumnWidth(col, min(table.columnWidth(col), widest))
+
     @staticmethod
     def _cell(key: str, summary: ImportSummary, recall: ListRecall | None) -> str:
         """The text of row ``key`` for ``summary``: its role, a count, or – (no recall)."""
         if key == "role":
-            return ROLE_NAMES[summary.role]
+            return role_name(summary.role)
         if key == "pending":
             return "–" if recall is None else f"{recall.pending:,}"
         return "–" if key == "recall" else f"{getattr(summary, key):,}"
@@ -204,5 +283,9 @@ class SummaryPage(QWizardPage):
         self.matches_dialog = open_matches_dialog(self._state.session, self._topic(), self)
 
     def _topic(self) -> str:
-        """The topic the lists were imported into."""
-        return self._state.settings.topic if self._state.settings else ""
+        """The topic whose matches to review: the first with uncertain ones, else the
+        topic named on page 3, else the first imported into."""
+        summaries = self.summaries()
+        uncertain = next((s.topic for s in summaries if s.uncertain), "")
+        named = self._state.settings.topic if self._state.settings else ""
+        return uncertain or named or next((s.topic for s in summaries), "")

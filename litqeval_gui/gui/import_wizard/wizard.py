@@ -6,8 +6,8 @@ its :class:`~.state.WizardState` (pages never import this module).
 Every file access runs off the GUI thread through the session's :class:`JobRunner`: the
 import is ``ingest.import_file`` on a sibling connection (``session.worker_project()``)
 that the job closes whatever its outcome. Several files are imported one after another
-with the same settings (a TREC file of several topics once per topic, into the project
-topic of that id); each import is all or nothing (the core guarantees it), so a
+with the same settings (a TREC file once per topic, into the project topic of that id:
+those need no topic name); each import is all or nothing (the core guarantees it), so a
 cancelled or refused file leaves no trace.
 """
 
@@ -17,15 +17,17 @@ import html
 from collections.abc import Iterable
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
     QWizard,
@@ -61,6 +63,7 @@ class FilesPage(QWizardPage):
                          "Several files become several lists.")
         self.list = QListWidget()
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         add = QPushButton("&Add files…")
         remove = QPushButton("&Remove")
         add.clicked.connect(self._browse)
@@ -84,6 +87,7 @@ class FilesPage(QWizardPage):
             if path not in known:
                 known.add(path)
                 self.list.addItem(str(path))
+                self.list.item(self.list.count() - 1).setToolTip(str(path))
         self.completeChanged.emit()
 
     def isComplete(self) -> bool:  # noqa: N802 — Qt override
@@ -108,8 +112,8 @@ class FilesPage(QWizardPage):
 
 def import_job(session: ProjectSession, state: FileState, settings: ImportSettings,
                trec_topic: str | None = None) -> JobFactory:
-    """The background import of one file (or of one topic of a TREC file of several, into
-    the project topic of that id) on its own connection, closed in every outcome."""
+    """The background import of one file (or of one topic of a TREC file, into the project
+    topic of that id) on its own connection, closed in every outcome."""
     path, fmt, mapping = state.path, state.fmt, dict(state.mapping) or None
     where = {k: v for k, v in state.where.items() if k and v} or None
     topic = trec_topic or settings.topic  # the importer keeps a TREC file's lines of it
@@ -136,6 +140,7 @@ class RunPage(QWizardPage):
         self._queue: list[tuple[FileState, str | None]] = []
         self._handle: JobHandle | None = None
         self.heading = QLabel()
+        self.heading.setWordWrap(True)  # a long file name wraps, it does not widen the wizard
         self.progress = QProgressBar()
         self.phase_label = QLabel()
         self.cancel_button = QPushButton("&Cancel import")
@@ -144,6 +149,17 @@ class RunPage(QWizardPage):
         self.retry_button.clicked.connect(self.start)
         self.status_label = message_label()
         self.error_label = message_label(error=True)
+        outcomes = QWidget()  # one line per file, and the reasons: they scroll
+        outcome_layout = QVBoxLayout(outcomes)
+        outcome_layout.setContentsMargins(0, 0, 0, 0)
+        outcome_layout.addWidget(self.status_label)
+        outcome_layout.addWidget(self.error_label)
+        outcome_layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(outcomes)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.retry_button)
@@ -152,10 +168,8 @@ class RunPage(QWizardPage):
         layout.addWidget(self.heading)
         layout.addWidget(self.progress)
         layout.addWidget(self.phase_label)
-        layout.addWidget(self.status_label)
-        layout.addWidget(self.error_label)
+        layout.addWidget(scroll, 1)
         layout.addLayout(buttons)
-        layout.addStretch(1)
 
     @property
     def running(self) -> bool:
@@ -262,12 +276,25 @@ class RunPage(QWizardPage):
         if self.cancelled:
             lines.append("<b>Import cancelled — the project is unchanged</b>"
                          + (" apart from the lists imported before." if summaries else "."))
-        for state, topic in self._state.imports():
-            key, name = (state.path, topic), html.escape(describe_import((state.path, topic)))
-            if key in summaries:
-                lines.append(f"✔ {name}: imported ({summaries[key].read} read)")
-            elif key in failures:
-                lines.append(f"✘ {name}: not imported")
+        for state in self._state.files:  # a TREC file's topics on one line
+            topics = state.trec_topics
+            keys = [(state.path, t) for t in topics or [None]]
+            name = html.escape(state.path.name)
+            done = [summaries[k] for k in keys if k in summaries]
+            failed = [html.escape(k[1] or "") for k in keys if k in failures]
+            read = f"{sum(s.read for s in done):,} read"
+            if not topics:
+                if done:
+                    lines.append(f"✔ {name}: imported ({read})")
+                elif failed:
+                    lines.append(f"✘ {name}: not imported")
+                continue
+            if done:
+                lines.append(f"✔ {name}: {len(done)} of {len(keys)} topic(s) imported "
+                             f"({read})")
+            if failed:
+                shown = ", ".join(failed[:8]) + (", …" if len(failed) > 8 else "")
+                lines.append(f"✘ {name}: not imported into {len(failed)} topic(s) ({shown})")
         self.status_label.setText("<br>".join(lines))
         show_error_text(self.error_label, "\n\n".join(failures.values()))
 
@@ -317,10 +344,7 @@ class ImportWizard(QWizard):
 
     def done(self, result: int) -> None:
         for state in self.state.files:
-            state.generation += 1  # late preview results are ignored
-            if state.handle is not None:
-                state.handle.cancel()
-                state.handle = None
+            state.cancel_jobs()  # late previews and counts are ignored
         super().done(result)
 
     @property

@@ -208,7 +208,7 @@ _TEXT_FIELDS = ("title", "abstract", "venue")
 NOTHING = "no title, no abstract and no identifier (DOI, PMID or id)"
 
 
-def _values(record: Record, key: str) -> list[str]:
+def filter_values(record: Record, key: str) -> list[str]:
     """The values ``where`` compares for ``key``: an identifier kind, a Record field or
     else a raw field (name case-insensitive); a list field gives its items."""
     if key in OTHER_ID_KINDS:
@@ -222,12 +222,19 @@ def _values(record: Record, key: str) -> list[str]:
     return ["" if item is None else str(item).strip() for item in items]
 
 
+def filter_keys(record: Record, key: str) -> set[str]:
+    """The case-folded values a ``where`` filter on ``key`` keeps ``record`` for: each of
+    its values and each item it lists (``,``/``;``)."""
+    keys: set[str] = set()
+    for text in filter_values(record, key):
+        keys.add(text.casefold())
+        keys.update(p.strip().casefold() for p in re.split("[,;]", text))
+    return keys
+
+
 def _matches(record: Record, key: str, wanted: str) -> bool:
     """Whether ``record``'s ``key`` equals or lists (``,``/``;``) ``wanted``, ignoring case."""
-    wanted = wanted.strip().casefold()
-    return any(text.casefold() == wanted
-               or any(p.strip().casefold() == wanted for p in re.split("[,;]", text))
-               for text in _values(record, key))
+    return wanted.strip().casefold() in filter_keys(record, key)
 
 
 class Collector:
@@ -315,7 +322,7 @@ class Collector:
     def _remember(self, record: Record, key: str) -> None:
         known = self._where_values.setdefault(key, [])
         if len(known) < 20:
-            for text in _values(record, key):
+            for text in filter_values(record, key):
                 known.extend(i for i in split_list(text, ",;") if i not in known)
 
     def progress(self, done: int, total: int, message: str) -> Progress:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from litqeval_gui.core.errors import ImportRefused
 from litqeval_gui.core.jobs import Progress
-from litqeval_gui.core.records.importing import bibtex, medline, ris, tabular, trec
+from litqeval_gui.core.records.importing import bibtex, documents, medline, ris, tabular, trec
 from litqeval_gui.core.records.importing.common import Collector, ReadOptions
 
 # read(source, collector, options): ``source`` is the decoded text, or the path of a binary
@@ -62,6 +62,10 @@ FORMATS: tuple[ImportFormat, ...] = (
     ImportFormat("ris", "RIS", (".ris",), ris.read, ris.sniff),
     ImportFormat("medline", "PubMed/MEDLINE", (".nbib", ".txt"), medline.read, medline.sniff),
     ImportFormat("bibtex", "BibTeX", (".bib", ".bibtex"), bibtex.read, bibtex.sniff),
+    ImportFormat("jsonl", "JSON lines (documents)", (".jsonl",), documents.read_jsonl,
+                 documents.sniff_jsonl),
+    ImportFormat("trec-doc", "TREC <DOC> documents", (".trec", ".sgml", ".xml", ".txt"),
+                 documents.read_trec_doc, documents.sniff_trec_doc),
     ImportFormat("trec-run", "TREC run", (".txt", ".run", ".res"), trec.read, trec.sniff_run,
                  keeps_rank=True),
     ImportFormat("qrels", "TREC qrels", (".txt", ".qrels"), trec.read, trec.sniff_qrels,

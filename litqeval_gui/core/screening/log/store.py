@@ -33,6 +33,7 @@ from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.projectfile.project import Project, now
 from litqeval_gui.core.projectfile.stored import DamagedDataError, read_json, read_strings
 from litqeval_gui.core.projectfile.writes import Done, Op, chunks
+from litqeval_gui.core.records import collection
 from litqeval_gui.core.records.lists import plain_name
 from litqeval_gui.core.records.queries import RecordFilter, find_list
 from litqeval_gui.core.screening.log.labels import IEM, PHASES, SCHEMES, check_decision
@@ -468,7 +469,8 @@ def current_label(project: Project, screening_id: int, record_id: int,
 
 
 def record_title(project: Project, record_id: int) -> str:
-    """The record's title, or ``(no title)``."""
+    """The record's title (its work's, when it has no text), or ``(no title)``."""
+    record_id = collection.text_sources(project.db, [record_id]).get(record_id, record_id)
     row = project.db.execute("SELECT title FROM records WHERE id = ?", [record_id]).fetchone()
     return (row[0] if row else "") or "(no title)"
 

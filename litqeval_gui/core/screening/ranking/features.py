@@ -45,6 +45,7 @@ from litqeval_gui.core.evaluation.settings import load_settings
 from litqeval_gui.core.evaluation.vector_store import latest_set, load_vectors, set_status
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
 from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.records import collection
 from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.log.store import Screening
 
@@ -212,5 +213,10 @@ def _rows(project: Project, columns: str, record_ids: list[int]) -> list[tuple]:
 
 
 def _texts(project: Project, record_ids: list[int]) -> list[str]:
-    return [Document(title or "", abstract or "").text
-            for _, title, abstract in _rows(project, "title, abstract", record_ids)]
+    """Each record's text; a record without one has its work's
+    (:func:`~litqeval_gui.core.records.collection.text_sources`)."""
+    source = collection.text_sources(project.db, record_ids)
+    rows = dict((r[0], r[1:]) for r in _rows(project, "title, abstract",
+                                             sorted({*record_ids, *source.values()})))
+    return [Document(*(value or "" for value in rows[source.get(r, r)])).text
+            for r in record_ids]

@@ -23,7 +23,8 @@ from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.settings import Settings
 from litqeval_gui.gui.tables import fill_table, read_only_table
 
-ROLES = {"core": "core set", "results": "result list", "other": "other"}
+ROLES = {"core": "core set", "results": "result list", "other": "other",
+         "collection": "document collection"}
 
 
 class OverviewView(LiveTopicScreen, QWidget):

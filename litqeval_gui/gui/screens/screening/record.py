@@ -56,14 +56,16 @@ def _identifiers(record: Record) -> str:
 
 
 NO_TEXT = ("<i>No text: the export gave neither title nor abstract. Screen it by what it "
-           "has, or open its DOI or PubMed link to read it.</i>")
+           "has, or open its DOI or PubMed link to read it; for a TREC run's documents, "
+           "import their document collection (role Document collection) to show their "
+           "texts.</i>")
 
 
 def record_html(record: Record, include: Sequence[str], exclude: Sequence[str],
-                lists: Sequence[tuple[str, int]] = ()) -> str:
+                lists: Sequence[tuple[str, int]] = (), text_from: str = "") -> str:
     """The whole record as the screener shows it: the title, its metadata grouped in
     one table (authors, published, identifiers, keywords, the lists it is in with its
-    rank there, ``lists``), then the abstract."""
+    rank there, ``lists``, the collection its text is from), then the abstract."""
     authors = "; ".join(record.authors[:12]) + (" et al." if len(record.authors) > 12 else "")
     keywords = highlighted("; ".join(record.keywords), include, exclude)
     in_lists = ", ".join(f"{html.escape(name)} (#{rank:,})" for name, rank in lists)
@@ -71,7 +73,8 @@ def record_html(record: Record, include: Sequence[str], exclude: Sequence[str],
         f"<tr><td style='color:gray; padding-right:10px'>{name}</td><td>{value}</td></tr>"
         for name, value in (("Authors", html.escape(authors)), ("Published", _published(record)),
                             ("Identifiers", _identifiers(record)), ("Keywords", keywords),
-                            ("In lists", in_lists)) if value)
+                            ("In lists", in_lists),
+                            ("Text from", html.escape(text_from))) if value)
     abstract = highlighted(record.abstract, include, exclude) if record.abstract \
         else "<i>(no abstract)</i>" if record.title else NO_TEXT
     return (f'<h2 style="margin-bottom:4px">{highlighted(record.title or "(no title)", include, exclude)}</h2>'
@@ -89,8 +92,8 @@ class RecordPane(QTextBrowser):
         self.setPlaceholderText("No record to screen.")
 
     def show_record(self, record: Record, include: Sequence[str], exclude: Sequence[str],
-                    lists: Sequence[tuple[str, int]] = ()) -> None:
-        self.setHtml(record_html(record, include, exclude, lists))
+                    lists: Sequence[tuple[str, int]] = (), text_from: str = "") -> None:
+        self.setHtml(record_html(record, include, exclude, lists, text_from))
         self.verticalScrollBar().setValue(0)
 
     def page_down(self) -> None:

@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 
 from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.records.collection import ROLE as COLLECTION
 from litqeval_gui.core.records.model import Record
 from litqeval_gui.core.records.queries import record_detail
 from litqeval_gui.core.screening.export import decided_records, export_screening
@@ -346,7 +347,9 @@ class ScreeningView(KeysWhileShown, ScreeningTarget, OrderingChoice, RankingSide
         detail = record_detail(self.session.project, record_id)
         self._titles[record_id] = detail.record.title or "(no title)"
         self.record.show_record(detail.record, self.include, self.exclude,
-                                [(o.list_name, o.rank) for o in detail.occurrences])
+                                [(o.list_name, o.rank) for o in detail.occurrences
+                                 if o.role != COLLECTION],
+                                detail.text_from.list_name if detail.text_from else "")
         if core.back_at is not None:  # its place in today's queue is no count of it
             self.header.setText(f"<b>Your decision {core.back_at + 1:,} of "
                                 f"{len(core.order):,}</b> (in the order decided) — a "
