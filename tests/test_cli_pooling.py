@@ -87,3 +87,27 @@ def test_pool_feeds_an_existing_screening_once(tmp_path, capsys):
         assert store.find_pool(project, "T", "P").screening_id == existing.id
         assert [s.name for s in screening_store.screenings(project, "T")] == ["mine"]
         assert len(screening_store.items(project, existing.id)) == 2
+
+
+def test_the_pool_says_why_and_its_screening_shows_the_pool_rule(tmp_path, capsys):
+    runs, relevant = two_run_layers(20, 4)
+    grades = {doc: int(doc in relevant) for docs in runs.values() for doc in docs}
+    path = pool_project(tmp_path, runs, grades)
+    code, out, _ = run(capsys, "pool-create", path, "--topic", "T", "--pool", "P", "--runs",
+                       "A", "list:B", "--qrels", "qrels", "--no-low-yield")
+    # w + W = 6 + 2 depths before the first rate, then a run of l = 3: depth 8 + 3 - 1
+    assert out.rstrip().endswith(
+        "continue: depth 10 must be judged: the first smoothed rate ŕ needs w + W = 8 "
+        "judged depths, and k_cr a run of l = 3 rates below t = 0.8")
+    run(capsys, "pool-advance", path, "--topic", "T", "--pool", "P", "--while-judged")
+    code, out, _ = run(capsys, "pool-status", path, "--topic", "T", "--pool", "P")
+    assert ("stopped at depth 2: critical depth k_cr = 2: from there the smoothed rate ŕ "
+            "stayed below t = 0.8 for l = 3 depths") in out
+    code, out, _ = run(capsys, "screen-status", path, "--topic", "T", "--screening", "pool: P")
+    assert code == 0 and "Hypergeometric" not in out and "stop:" not in out
+    assert ("Pool “P” decides when to stop (variable-depth pooling): stop at depth 2; "
+            "critical depth k_cr = 2") in out
+    code, out, _ = run(capsys, "screen-status", path, "--topic", "T", "--screening", "pool: P",
+                       "--json")
+    document = json.loads(out)
+    assert document["stopping"] == [] and document["pool"].startswith("Pool “P”")

@@ -16,8 +16,8 @@ from litqeval_gui.metrics.pooling import PRESETS, LowYieldRule
 def _summary(s: PoolState) -> str:
     d = s.decision
     k_cr = "undetermined" if d.k_cr is None else str(d.k_cr)
-    stop = (f"stopped at depth {d.stop_depth} ({d.reason})" if s.finished
-            else f"continue: depth {d.depth_needed} must be judged")
+    stop = (f"stopped at depth {d.stop_depth}: {s.why()}" if s.finished
+            else f"continue: {s.why()}")
     return (f"{s.pool.topic} / {s.pool.name} [{s.pool.settings.params.label()}]: released "
             f"depth {s.released}, judged depth {s.judged_depth}, pool "
             f"{int(s.sizes[s.released - 1]) if s.released else 0}, judged {s.effort}, "

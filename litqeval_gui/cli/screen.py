@@ -16,6 +16,7 @@ from pathlib import Path
 from litqeval_gui.cli.common import Command, emit, open_for_writing
 from litqeval_gui.core.errors import LitqError, database_reason, environment_message
 from litqeval_gui.core.paths import check_input
+from litqeval_gui.core.pooling.state import pool_rule
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.projectfile.reviewers import REVIEWER_ENV
 from litqeval_gui.core.records import queries
@@ -172,6 +173,9 @@ def status(project: Project, screening: store.Screening, reviewer: str | None = 
             "recall": estimate.recall, "low": estimate.low, "high": estimate.high,
             "confidence": estimate.confidence, "text": estimate.text()},
     }
+    pool = pool_rule(project, screening.id)
+    if pool is not None:  # the pool's rule decides; the title/abstract rules do not apply
+        document.update(pool=pool, stopping=[], recommended=None, estimate=None)
     if upcoming:
         ranking = stored_ranking(project, screening.id)
         session = ScreeningSession(project, screening, reviewer or "",
@@ -214,6 +218,8 @@ def cmd_screen_status(args: argparse.Namespace) -> None:
                   for s in document["stopping"]]
         if document["estimate"]:
             lines.append(f"recall: {document['estimate']['text']}")
+        if document.get("pool"):
+            lines.append(document["pool"])
         lines += [f"next: {n['id']}  {n['title']}" for n in document.get("next", [])]
         return "\n".join(lines)
     emit(args, document, text)

@@ -15,10 +15,10 @@ RUN = "".join(f"7 Q0 {docid} {rank} {10 - rank} bm25\n"
 QRELS = "7 0 23919950 1\n7 0 33333333 0\n"
 TITLE = "Aspirin after myocardial infarction"
 LAYOUTS = {
-    "jsonl": ('{"id": "23919950", "title": "%s", "content": "%s Aspirin lowered deaths."}\n'
+    "jsonl": (f'{{"id": "23919950", "title": "{TITLE}", '
+              f'"content": "{TITLE} Aspirin lowered deaths."}}\n'
               '{"id": "99999999", "title": "Not in any run", "text": "Left out."}\n'
-              '{"id": "33333333", "title": "Judged but not run", "text": "Kept."}\n'
-              % (TITLE, TITLE)),
+              '{"id": "33333333", "title": "Judged but not run", "text": "Kept."}\n'),
     "tsv": (f"docid\ttitle\tabstract\n23919950\t{TITLE}\tAspirin lowered deaths.\n"
             "99999999\tNot in any run\tLeft out.\n33333333\tJudged but not run\tKept.\n"),
     "trec-doc": (f"<DOC>\n<DOCNO>23919950</DOCNO>\n<TITLE>{TITLE}</TITLE>\n"

@@ -5,13 +5,15 @@ screening, judging there moves the plots and tables, plots save as PNG and SVG."
 import numpy as np
 import pytest
 
-from litqeval_gui.core.pooling import store
+from litqeval_gui.core.pooling import state, store
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening.log import store as screening_store
 from litqeval_gui.core.screening.session import ScreeningSession
 from litqeval_gui.gui.screen_registry import SCREENS
 from litqeval_gui.gui.screens.pooling import PoolingView
+from litqeval_gui.gui.screens.screening.view import ScreeningView
 from litqeval_gui.gui.session import ProjectSession
+from litqeval_gui.gui.settings import Settings
 from tests.support.plots import tick_values
 from tests.support.pooling import docid, pool_project, two_run_layers
 
@@ -53,7 +55,8 @@ def test_advance_judge_until_the_pool_stops(qtbot, screen, shot):
         qtbot.waitUntil(lambda d=depth: f"pool depth {d}:" in view.status.text())
         judge_all(session, "T", relevant)
         qtbot.waitUntil(lambda d=depth: f"judged depth {d} " in view.status.text())
-    assert ("the stop rule stops the pool at depth 2 (critical depth), decided once depth 11 "
+    assert ("the stop rule stops the pool at depth 2 (critical depth k_cr = 2: from there the "
+            "smoothed rate ŕ stayed below t = 0.8 for l = 3 depths), decided once depth 11 "
             "was judged; depths 3–11 were released before it could decide"
             in view.status.text())
     assert "critical depth k_cr: depth 2" in view.status.text()
@@ -123,8 +126,16 @@ def test_advance_while_judged_releases_every_judged_depth_in_one_click(qtbot, tm
     view.show()
     assert view.while_judged_button.isEnabled() and view.while_judged_action.isEnabled()
     assert view.while_judged_action in view.screen_actions()  # in the window's menu too
+    shown: list[str] = []  # every status text, to see the progress the click shows
+    set_text = view.status.setText
+    view.status.setText = lambda text: (shown.append(text), set_text(text))
     view.while_judged_button.click()
     qtbot.waitUntil(lambda: "advanced 11 depths (1–11): 0 new records" in view.status.text())
+    assert [t for t in shown if t.startswith("Advancing while judged")][:2] == [
+        "Advancing while judged: depth 1 of at most 20 released, 0 new records so far…",
+        "Advancing while judged: depth 2 of at most 20 released, 0 new records so far…"]
+    assert "0 new records to screen: every released record was already judged" in \
+        view.status.text()
     assert "released depth 11, judged depth 11" in view.status.text()
     assert "depths 3–11 were released before it could decide" in view.status.text()
     assert not view.while_judged_button.isEnabled() and not view.advance_button.isEnabled()
@@ -158,3 +169,27 @@ def test_the_pooling_screen_fits_1200_by_760(qtbot, screen, shot):
 
     for (width, height), name in (((890, 660), "1200x760"), ((1290, 900), "1600x1000")):
         shoot_both(shot, make(width, height), f"issue24_pooling_{name}")
+
+
+def test_the_pools_screening_shows_the_pools_rule_not_the_title_abstract_rules(qtbot,
+                                                                                 tmp_path):
+    runs, _ = two_run_layers(10, 2)
+    path = pool_project(tmp_path, runs)
+    with Project.open(path) as project:
+        pool = store.create_pool(project, "T", "P", ["A", "B"], store.settings("aggressive"))
+        state.advance(project, pool)
+    settings = Settings()
+    settings.reviewer = "Ann"
+    settings.save()
+    session = ProjectSession(Project.open(path))
+    view = ScreeningView(session, screening_store.find_screening(session.project, "T",
+                                                                 "pool: P"))
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitUntil(lambda: "decides when to stop" in view.progress.headline.text())
+    assert view.progress.headline.text().startswith(
+        "Pool “P” decides when to stop (variable-depth pooling): go on judging; depth ")
+    assert not view.progress.guarantee.isVisible()
+    assert not any(label.isVisible() for label in view.progress.rule_labels)
+    view.close()
+    assert session.close()

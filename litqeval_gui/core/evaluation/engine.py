@@ -33,7 +33,13 @@ from litqeval_gui.core.embedding.backends import Backend, BackendInfo
 from litqeval_gui.core.embedding.registry import backend_by_name
 from litqeval_gui.core.errors import ProjectError
 from litqeval_gui.core.evaluation.compute import Computed, Found, TopicTask, compute_topic
-from litqeval_gui.core.evaluation.inputs import Rows, core_pairs, list_pairs, rows_from
+from litqeval_gui.core.evaluation.inputs import (
+    Rows,
+    core_pairs,
+    core_text_note,
+    list_pairs,
+    rows_from,
+)
 from litqeval_gui.core.evaluation.intervals import wilson_interval
 from litqeval_gui.core.evaluation.map_store import StoredMap, load_map, store_map
 from litqeval_gui.core.evaluation.methods import METHODS, MethodResult, scored
@@ -171,6 +177,7 @@ class TopicPlan:
     stored: dict[tuple[int, str], Found]
     corpus: str
     repaired: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()  # what the user should know of the inputs
 
 
 def plan_topic(project: Project, topic: str, settings: EvaluationSettings | None = None,
@@ -229,8 +236,9 @@ def plan_topic(project: Project, topic: str, settings: EvaluationSettings | None
                      stored_map.record_ids if stored_map else None,
                      stored_map.coords if stored_map else None, core, core_p, pairs,
                      tuple(todo))
+    notes = tuple(note for note in [core_text_note(db, topic_id)] if note)
     return TopicPlan(topic, task, report, list_ids, emb, stored_map, stored,
-                     corpus_fingerprint(live), tuple(repaired))
+                     corpus_fingerprint(live), tuple(repaired), notes)
 
 
 def store_topic(project: Project, plan: TopicPlan, computed: Computed,
@@ -271,7 +279,8 @@ def store_topic(project: Project, plan: TopicPlan, computed: Computed,
     store_outcomes(project, to_store)
     yield Progress(100, 100, "evaluated")
     names = [item.name for item in plan.report.lists]
-    return TopicEvaluation(plan.topic, settings, emb.info, emb.notes + plan.repaired,
+    return TopicEvaluation(plan.topic, settings, emb.info,
+                           emb.notes + plan.notes + plan.repaired,
                            stored_map, computed.core_rows, out,
                            tuple((names[number], method) for number, method in computed.outcomes),
                            repaired=plan.repaired)

@@ -54,6 +54,20 @@ def _pairs(db: sqlite_utils.Database, sql: str, params: list) -> Pairs:
     return Pairs(np.ascontiguousarray(pairs[:, 0]), np.ascontiguousarray(pairs[:, 1]))
 
 
+def core_text_note(db: sqlite_utils.Database, topic_id: int) -> str:
+    """What core records without an abstract do to SP ("" when every one has one)."""
+    total, bare = db.execute(
+        "SELECT COUNT(*), COALESCE(SUM(COALESCE(r.abstract, '') = ''), 0) FROM live_imports i "
+        "JOIN records r ON r.import_id = i.id WHERE i.topic_id = ? AND i.role = 'core'",
+        [topic_id]).fetchone()
+    if not bare:
+        return ""
+    return (f"{bare} of {total} core records have no abstract: their vectors are of the "
+            "title alone while the result lists' are of title and abstract, so the semantic "
+            "precisions compare unlike texts and are likely to read lower (a core set with "
+            "abstracts, e.g. from PubMed, compares like with like)")
+
+
 def core_pairs(db: sqlite_utils.Database, topic_id: int) -> Pairs:
     """The records of the topic's core set."""
     return _pairs(db, _CORE_SQL, [topic_id])

@@ -92,6 +92,28 @@ class PoolState:
         k_cr = self.decision.k_cr
         return None if k_cr is None else (k_cr, k_cr + self.pool.settings.params.run_length - 1)
 
+    def why(self) -> str:
+        """Why the stop rule stops where it does, or which depth it waits for and why."""
+        d, settings = self.decision, self.pool.settings
+        p, rule = settings.params, settings.low_yield
+        below = f"the smoothed rate ŕ stayed below t = {p.threshold:g} for l = {p.run_length}"
+        if d.reason == "low yield" and rule is not None:
+            found = int(self.nrels[rule.depth - 1]) if self.judged_depth >= rule.depth else 0
+            size = int(self.sizes[rule.depth - 1])
+            return (f"a low-yield topic: {found} relevant of the {size:,} records of depth "
+                    f"{rule.depth} (at most {rule.max_ratio:.0%}), so it is pooled to the "
+                    f"full depth {d.stop_depth}")
+        if d.reason == "critical depth":
+            return f"critical depth k_cr = {d.k_cr}: from there {below} depths"
+        if d.reason == "full depth":
+            return f"the full depth {d.stop_depth} was reached before {below} depths"
+        if rule is not None and d.low_yield is None and d.depth_needed == rule.depth:
+            return (f"depth {d.depth_needed} must be judged: the low-yield test (at most "
+                    f"{rule.max_ratio:.0%} relevant) is made there")
+        return (f"depth {d.depth_needed} must be judged: the first smoothed rate ŕ needs "
+                f"w + W = {p.window + p.rate_window} judged depths, and k_cr a run of "
+                f"l = {p.run_length} rates below t = {p.threshold:g}")
+
     def recent_yield(self) -> float:
         """Relevant per judged work over the last w judged depths (inf before any)."""
         d = self.judged_depth
@@ -204,6 +226,19 @@ class Advance:
     def message(self) -> str:
         plural = "" if self.added == 1 else "s"
         return f"pool depth {self.depth}: {self.added} new record{plural}"
+
+
+def pool_rule(project: Project, screening_id: int) -> str | None:
+    """What the stop rule of the pool this screening judges for says (the pool's own
+    rule, not the title/abstract stopping rules), or None for no pool's screening."""
+    pool = store.pool_of_screening(project, screening_id)
+    if pool is None:
+        return None
+    found = pool_state(project, pool)
+    advice = (f"stop at depth {found.decision.stop_depth}" if found.finished
+              else "go on judging")
+    return (f"Pool “{pool.name}” decides when to stop (variable-depth pooling): {advice}; "
+            f"{found.why()}")
 
 
 def next_release(project: Project, pool: Pool) -> tuple[int, list[int]]:

@@ -246,6 +246,13 @@ def find_pool(project: Project, topic: str, name: str) -> Pool:
     return find_named(pools(project, topic), name, topic, "pool", "pools")
 
 
+def pool_of_screening(project: Project, screening_id: int) -> Pool | None:
+    """The pool whose screening this is (its judgements), or None."""
+    row = project.db.execute(f"{_POOL_SQL} WHERE p.screening_id = ? ORDER BY p.id LIMIT 1",
+                             [screening_id]).fetchone()
+    return None if row is None else _pool(row)
+
+
 def get_pool(project: Project, pool_id: int) -> Pool:
     row = project.db.execute(f"{_POOL_SQL} WHERE p.id = ?", [pool_id]).fetchone()
     if row is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QPushButton, QWidget
 
 from litqeval_gui.core.errors import LitqError
@@ -92,7 +93,8 @@ class UpdateOffers(QGroupBox):
 
         def added(done) -> None:
             report: UpdateReport = done.value
-            label.setText(html.escape(report.text()))
+            label.setTextFormat(Qt.TextFormat.PlainText)  # its quotes are no entities
+            label.setText(report.text())
             button.setText("Added")
             if report.added and has_ranking(self._state.session.project, screening.id):
                 self._rank(screening)

@@ -50,13 +50,13 @@ def status_text(found: PoolState) -> str:
     d = found.decision
     k_cr = "not determined yet" if d.k_cr is None else f"depth {d.k_cr}"
     if found.finished:
-        end = (f"the stop rule stops the pool at depth {d.stop_depth} ({d.reason}), "
+        end = (f"the stop rule stops the pool at depth {d.stop_depth} ({found.why()}), "
                f"decided once depth {found.judged_depth} was judged")
         if found.released > d.stop_depth:
             end += (f"; depths {d.stop_depth + 1}–{found.released} were released before "
                     "it could decide")
     else:
-        end = f"the stop rule decides once depth {d.depth_needed} is judged"
+        end = f"the stop rule waits: {found.why()}"
     return (f"{found.pool.settings.params.label()} · released depth {found.released}, "
             f"judged depth {found.judged_depth} · {found.effort} records judged, "
             f"{found.relevant} relevant, {len(found.pending)} waiting in screening "
@@ -283,13 +283,19 @@ class PoolingView(LiveTopicScreen, QWidget):
         found = self.current()
         if (self._advances is not None and found is not None and found.can_advance
                 and not found.pending):
+            added = sum(a.added for a in self._advances)
+            self.status.setText(f"Advancing while judged: depth {depth} of at most "
+                                f"{found.max_depth} released, {added} new record"
+                                f"{'' if added == 1 else 's'} so far…")
             self.advance()
             return
         if self._advances is not None and len(self._advances) > 1:
             added = sum(a.added for a in self._advances)
             message = (f"advanced {len(self._advances)} depths "
                        f"({self._advances[0].depth}–{depth}): {added} new "
-                       f"record{'' if added == 1 else 's'}")
+                       f"record{'' if added == 1 else 's'}"
+                       + (" to screen: every released record was already judged (by the "
+                          "qrels or earlier decisions)" if not added else ""))
         else:
             message = done.message()
         self._advances = None

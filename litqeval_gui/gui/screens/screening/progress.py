@@ -174,11 +174,18 @@ class ProgressPanel(QWidget):
             f"{trust.tau:.2f}; F1 " + ", ".join(f"{k} {v:.2f}" for k, v in trust.f1.items())))
         self.trust.setVisible(trust is not None)
 
-    def show_panel(self, panel: Panel) -> None:
+    def show_panel(self, panel: Panel, pool_rule: str | None = None) -> None:
         """The recall estimate (or why there is none), each rule's verdict and evidence
-        (its source in the tooltip; the recommended rule marked), and the curve."""
+        (its source in the tooltip; the recommended rule marked), and the curve; for a
+        pool's screening (``pool_rule``: what its rule says) that rule instead of the
+        title/abstract rules."""
         quiet = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
-        self.headline.setText(recommendation(panel))
+        self.headline.setText(recommendation(panel) if pool_rule is None
+                              else html.escape(pool_rule))
+        self.guarantee.setVisible(pool_rule is None)
+        self.estimate.setVisible(pool_rule is None)
+        for label in self.rule_labels:
+            label.setVisible(pool_rule is None)
         self.guarantee.blockSignals(True)
         self.guarantee.setChecked(panel.recommended != recommended(False))
         self.guarantee.blockSignals(False)
@@ -189,7 +196,7 @@ class ProgressPanel(QWidget):
                               if panel.estimate else
                               f"<span style='color:{quiet}'>{html.escape(panel.estimate_note)}"
                               "</span>")
-        while len(self.rule_labels) < len(panel.verdicts):
+        while pool_rule is None and len(self.rule_labels) < len(panel.verdicts):
             self.rule_labels.append(QLabel(wordWrap=True))
             self.rules.addWidget(self.rule_labels[-1])
         for verdict, label in zip(panel.verdicts, self.rule_labels, strict=False):

@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from litqeval_gui.core.pooling.state import pool_rule
 from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.records.collection import ROLE as COLLECTION
@@ -413,7 +414,7 @@ class ScreeningView(KeysWhileShown, ScreeningTarget, OrderingChoice, RankingSide
                            on_success=lambda _done: self.refresh_panel())
 
     def show_panel(self, panel: Panel) -> None:
-        self.progress.show_panel(panel)
+        self.progress.show_panel(panel, pool_rule(self.session.project, self.screening.id))
         self.random_phase.show_advice(panel)
         self.round_finish.show_panel(panel)
         self.progress.show_finished(self.round_finish.status)
