@@ -7,18 +7,44 @@ from pathlib import Path
 
 from litqeval_gui.cli.common import Command, TextProgress, emit
 from litqeval_gui.core.errors import LitqError
-from litqeval_gui.core.trec.evaluate import DEFAULT_CUTOFFS, TAR_KEYS, tar_eval
+from litqeval_gui.core.trec.evaluate import (
+    CONVENTION_RULES,
+    DEFAULT_CUTOFFS,
+    TAR_KEYS,
+    measure_units,
+    tar_eval,
+)
 from litqeval_gui.core.trec.files import TIES
 from litqeval_gui.core.trec.simulate import GRIDS, pool_simulate
 from litqeval_gui.metrics.pool_simulation import MEASURES
-from litqeval_gui.metrics.tar import CONVENTIONS
+from litqeval_gui.metrics.tar import CONVENTIONS, Convention
 
 _HEADERS = {"ap": "AP", "p_at_r": "P@r", "tnr_at_r": "TNR@r", "np_at_r": "nP@r",
             "snp_at_r": "snP@r", "wss_at_r": "WSS@r", "last_rel": "last_rel"}
+_CELL_WIDTH = 10
+
+
+def column_names(convention: Convention) -> dict[str, str]:
+    """The text columns' names: ``last_rel%`` where last_rel is a percentage of N
+    (paper), ``last_rel`` where it is the CLEF scripts' rank."""
+    return {**_HEADERS, "last_rel": "last_rel" if convention == "clef" else "last_rel%"}
+
+
+def header_lines(recall: float, convention: Convention, ties: str) -> list[str]:
+    """The text output's first lines: settings, what the convention is, every unit."""
+    names = column_names(convention)
+    rule = CONVENTION_RULES[convention] + (" (--convention clef)" if convention != "clef"
+                                           else "")
+    fractions = ", ".join(names[k] for k in ("ap", *TAR_KEYS) if k != "last_rel")
+    units = measure_units(convention)
+    return [f"recall level {recall:g}, convention {convention}, ties {ties}",
+            f"{convention}: {rule}",
+            f"units: {fractions} are fractions (not %); {names['last_rel']}: "
+            f"{units['last_rel']}"]
 
 
 def _cell(value: float | None) -> str:
-    return f" {value:>9.4f}" if value is not None else f" {'-':>9}"
+    return f" {value:>9.4f}" if value is not None else f" {'-':>9}"  # _CELL_WIDTH wide
 
 
 def _cutoffs(text: str) -> tuple[int, ...]:
@@ -36,9 +62,9 @@ def cmd_tar_eval(args: argparse.Namespace) -> None:
 
     def text() -> str:
         keys = ["ap", *TAR_KEYS]
-        head = f"{'topic':<12}" + "".join(f"{_HEADERS[k]:>9}" for k in keys)
-        lines = [f"recall level {args.recall:g}, convention {args.convention}, "
-                 f"ties {args.ties}"]
+        names = column_names(args.convention)
+        head = f"{'topic':<12}" + "".join(f"{names[k]:>{_CELL_WIDTH}}" for k in keys)
+        lines = header_lines(args.recall, args.convention, args.ties)
         for run in document["runs"]:
             lines += ["", f"run {run['run']}", head]
             for topic, values in run["topics"].items():
@@ -97,13 +123,22 @@ def register(command: Command) -> None:
     p = command("tar-eval", cmd_tar_eval,
                 "evaluate TREC runs against qrels: AP, recall@k and the TAR measures at a "
                 "recall level (P@r, TNR@r, nP@r, snP@r, WSS@r, last_rel)", project=False)
+    p.description += (
+        ". --convention clef reproduces the official CLEF TAR scripts' numbers (WSS@r, "
+        "last_rel as a rank); the default, paper, takes TP = ceil(r·|I|) instead of "
+        "round(r·|I|), so WSS@r can differ, and prints last_rel as a percentage of N "
+        "(column last_rel%). P@r, TNR@r, nP@r, snP@r, WSS@r and AP are fractions.")
     p.add_argument("files", nargs="+", type=Path, metavar="RUN [RUN ...] QRELS")
     p.add_argument("--recall", type=float, default=0.95, help="recall level r (default 0.95)")
     p.add_argument("--ties", choices=TIES, default="file",
                    help="equal scores: file order (default) or trec_eval's docid descending")
     p.add_argument("--convention", choices=CONVENTIONS, default="paper",
-                   help="paper: TP = ceil(r·|I|), last_rel in %% of N; clef: the CLEF TAR "
-                        "script's round(r·|I|), WSS 0 when r is not reached, last_rel a rank")
+                   help="clef reproduces the CLEF TAR scripts' (eval_measures.py) numbers: "
+                        "TP = round(r·|I|), WSS@r 0 when the run never reaches r, last_rel "
+                        "the rank of the last relevant retrieved record. paper (default; "
+                        "Kusa et al., SPEC §2) differs: TP = ceil(r·|I|), WSS@r computed "
+                        "with the unretrieved candidates appended, and last_rel%% = "
+                        "100·rank of the last relevant candidate / N")
     p.add_argument("--k", default=",".join(map(str, DEFAULT_CUTOFFS)),
                    help="recall@k cut-offs (default 10,100,1000)")
     p = command("pool-simulate", cmd_pool_simulate,

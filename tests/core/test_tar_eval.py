@@ -63,7 +63,8 @@ def test_hand_computed_paper_convention(files, capsys):
     assert a["np_at_r"] == pytest.approx(0.2)
     assert a["snp_at_r"] == pytest.approx(math.sqrt(0.2))
     assert a["wss_at_r"] == pytest.approx(-0.1)
-    assert a["last_rel"] == pytest.approx(100.0)
+    assert a["last_rel"] == pytest.approx(100.0)  # 10/10 · 100, in percent of N:
+    assert doc["units"]["last_rel"].startswith("percent of N")
     # B: judged but nothing relevant; C: relevant but the run has no line for it
     assert "no relevant record" in run["topics"]["B"]["reason"]
     assert run["topics"]["C"] == {"reason": "the run has no line for this topic"}
@@ -77,7 +78,9 @@ def test_clef_convention_rounds_where_paper_takes_the_ceiling(files, capsys):
     code, out, _ = cli(capsys, "tar-eval", *files, "--recall", "0.5", "--convention", "clef",
                        "--json")
     assert code == 0
-    a = json.loads(out)["runs"][0]["topics"]["A"]
+    doc = json.loads(out)
+    assert doc["units"]["last_rel"] == "rank of the last relevant retrieved record (0 if none)"
+    a = doc["runs"][0]["topics"]["A"]
     assert a["cutoff"] == 3
     assert a["p_at_r"] == pytest.approx(2 / 3)
     assert a["tnr_at_r"] == pytest.approx(4 / 5)
@@ -151,6 +154,51 @@ def test_repeated_docid_keeps_its_best_position(tmp_path):
     run = write(tmp_path / "r.run", ["A Q0 a 1 3 x", "A Q0 b 2 2 x", "A Q0 a 3 1 x"])
     parsed = read_run(run)
     assert parsed.topics["A"] == ["a", "b"] and parsed.duplicates == 1
+
+
+def test_header_names_the_convention_and_last_rel_its_unit(tmp_path, capsys):
+    # 8 candidates, relevant at ranks 1 and 2; r = 0.95: TP = ⌈1.9⌉ = round(1.9) = 2, so
+    # cutoff 2 and WSS = (8 − 2)/8 − 0.05 = 0.7 in both conventions; last_rel is
+    # 2/8·100 = 25 (% of N) under paper and rank 2 under clef.
+    docs = ["r1", "r2", "n1", "n2", "n3", "n4", "n5", "n6"]
+    qrels = write(tmp_path / "q.txt", [f"A 0 {d} {int(d[0] == 'r')}" for d in docs])
+    run = write(tmp_path / "r.run", run_lines("A", docs))
+    expected = {"paper": ("last_rel%", 25.0, "percent of N", "TP = ceil(r·|I|)"),
+                "clef": ("last_rel", 2.0, "rank of the last relevant retrieved",
+                         "the CLEF TAR scripts' eval_measures.py: TP = round(r·|I|)")}
+    for convention, (column, value, unit, rule) in expected.items():
+        code, out, _ = cli(capsys, "tar-eval", run, qrels, "--convention", convention)
+        assert code == 0
+        lines = out.splitlines()
+        assert lines[0] == f"recall level 0.95, convention {convention}, ties file"
+        assert lines[1].startswith(f"{convention}: {rule}")
+        assert lines[2].startswith("units: AP, P@r, TNR@r, nP@r, snP@r, WSS@r are fractions")
+        assert f"(not %); {column}: {unit}" in lines[2]
+        head = next(line.split() for line in lines if line.startswith("topic"))
+        row = dict(zip(head, next(line.split() for line in lines if line.startswith("A ")),
+                       strict=True))
+        assert head[-1] == column and "last_rel" + "%" * (convention == "clef") not in head
+        assert float(row[column]) == pytest.approx(value)
+        assert float(row["WSS@r"]) == pytest.approx(0.7)
+        code, out, _ = cli(capsys, "tar-eval", run, qrels, "--convention", convention,
+                           "--json")
+        doc = json.loads(out)
+        assert doc["convention"] == convention and doc["convention_rule"].startswith(rule)
+        assert doc["units"]["last_rel"].startswith(unit)
+        assert doc["units"]["wss_at_r"] == doc["units"]["ap"] == "fraction (not %)"
+        assert doc["runs"][0]["topics"]["A"]["last_rel"] == pytest.approx(value)
+    # the header's columns line up with the values under them
+    assert len(lines[-1]) == len(next(line for line in lines if line.startswith("topic")))
+
+
+def test_help_says_which_convention_reproduces_the_clef_scripts(capsys):
+    with pytest.raises(SystemExit):
+        main(["tar-eval", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--convention clef reproduces the official CLEF TAR scripts' numbers" in text
+    assert "clef reproduces the CLEF TAR scripts' (eval_measures.py) numbers" in text
+    assert "paper (default; Kusa et al., SPEC §2) differs: TP = ceil(r·|I|)" in text
+    assert "last_rel% = 100·rank of the last relevant candidate / N" in text
 
 
 def test_text_output_and_errors(files, tmp_path, capsys):

@@ -32,8 +32,24 @@ DEFAULT_CUTOFFS = (10, 100, 1000)
 TAR_KEYS = {"p_at_r": "precision", "tnr_at_r": "tnr", "np_at_r": "nprecision",
             "snp_at_r": "snprecision", "wss_at_r": "wss", "last_rel": "last_rel"}
 MEASURE_KEYS = ("ap", *TAR_KEYS)
+# what each convention is: the JSON's "convention_rule" and the text header's
+CONVENTION_RULES: dict[str, str] = {
+    "paper": "TP = ceil(r·|I|) (Kusa et al., SPEC §2); not the CLEF TAR scripts' numbers",
+    "clef": "the CLEF TAR scripts' eval_measures.py: TP = round(r·|I|), WSS@r 0 when r "
+            "is not reached",
+}
+FRACTION = "fraction (not %)"
 NOT_IN_RUN = "the run has no line for this topic"
 NO_RELEVANT = "no relevant record in the qrels (|I| = 0)"
+
+
+def measure_units(convention: Convention) -> dict[str, str]:
+    """The unit of every measure key under ``convention``: the JSON's ``"units"``."""
+    units = {key: FRACTION for key in ("ap", "recall_at_k", *TAR_KEYS)}
+    units["last_rel"] = ("rank of the last relevant retrieved record (0 if none)"
+                         if convention == "clef" else
+                         "percent of N (100 · rank of the last relevant candidate / N)")
+    return units
 
 
 def json_number(value: float) -> float | None:
@@ -128,7 +144,9 @@ def tar_eval(run_files: Sequence[Path], qrels_file: Path, recall: float = 0.95,
     qrels = read_qrels(qrels_file)
     runs = [evaluate_run(read_run(path, ties), qrels, recall, convention, cutoffs)
             for path in paths]
-    document = {"recall_level": recall, "convention": convention, "ties": ties, "runs": runs}
+    document = {"recall_level": recall, "convention": convention,
+                "convention_rule": CONVENTION_RULES[convention], "ties": ties,
+                "units": measure_units(convention), "runs": runs}
     if qrels.rejected:
         document["qrels"] = rejected_lines(qrels)
     return document
