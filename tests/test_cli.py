@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from litqeval_gui.cli import TextProgress, main
+from litqeval_gui.cli import main
+from litqeval_gui.cli.common import TextProgress
 from litqeval_gui.core.jobs import Progress
 
 

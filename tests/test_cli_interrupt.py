@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from litqeval_gui import cli
+from litqeval_gui.cli.common import TextProgress
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import exporting
 from litqeval_gui.core.records.importing import parallel
@@ -236,7 +237,7 @@ def test_ctrl_c_after_the_commit_says_the_import_is_kept(tmp_path, capsys, monke
             raise KeyboardInterrupt
 
     hook = "__call__" if late == "at the last progress report" else "finish"
-    monkeypatch.setattr(cli.TextProgress, hook, lambda self, *args: interrupt(*args))
+    monkeypatch.setattr(TextProgress, hook, lambda self, *args: interrupt(*args))
     capsys.readouterr()
     assert cli.main(["import", str(project), str(core), "--topic", "T", "--role", "core"]) == 130
     assert capsys.readouterr().err == ("litqeval: interrupted after the import had finished; "

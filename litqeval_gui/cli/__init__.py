@@ -26,28 +26,15 @@ if _LOADING:
     signal.signal(signal.SIGINT, _interrupted_while_loading)
 
 import argparse  # noqa: E402
+import importlib  # noqa: E402
 import multiprocessing  # noqa: E402
 import os  # noqa: E402
 import sqlite3  # noqa: E402
-from collections.abc import Callable, Sequence  # noqa: E402
+from collections.abc import Callable, Iterable, Sequence  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from litqeval_gui import __version__  # noqa: E402
-from litqeval_gui.cli import (  # noqa: E402
-    attach,
-    copying,
-    evaluation,
-    lists,
-    pooling,
-    prisma,
-    records,
-    screen,
-    screen_rounds,
-    screening,
-    team,
-    trec,
-)
-from litqeval_gui.cli.common import TextProgress  # noqa: E402
+from litqeval_gui.cli.commands import BY_NAME, COMMANDS  # noqa: E402
 from litqeval_gui.core.errors import (  # noqa: E402
     LitqError,
     database_message,
@@ -58,30 +45,39 @@ from litqeval_gui.core.errors import (  # noqa: E402
 if _LOADING:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-# each module's ``register(command)`` adds its sub-commands, in this order
-COMMAND_MODULES = (records, lists, copying, evaluation, screen, screen_rounds, screening,
-                   prisma, team, trec, pooling, attach)
+# the modules whose ``register(command)`` defines the commands, in table order
+COMMAND_MODULES = tuple(dict.fromkeys(command.module for command in COMMANDS))
 
-__all__ = ["COMMAND_MODULES", "TextProgress", "build_parser", "main"]
+__all__ = ["COMMAND_MODULES", "build_parser", "main"]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(modules: Iterable[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; the arguments of those of ``modules`` (default:
+    all), each such module imported (the others' commands have their help alone)."""
     parser = argparse.ArgumentParser(prog="litqeval", description=__doc__.split("\n")[0])
     parser.add_argument("--version", action="version", version=f"litqeval {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parsers = {c.name: sub.add_parser(c.name, help=c.help, description=c.help)
+               for c in COMMANDS}
 
-    def command(name: str, func: Callable, help_text: str, *,
-                project: bool = True) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_text, description=help_text)
-        if project:
+    def command(name: str, func: Callable) -> argparse.ArgumentParser:
+        p = parsers[name]
+        if BY_NAME[name].project:
             p.add_argument("project", type=Path, metavar="PROJECT.litq")
         p.add_argument("--json", action="store_true", help="print one JSON document")
         p.set_defaults(func=func)
         return p
 
-    for module in COMMAND_MODULES:
-        module.register(command)
+    for module in COMMAND_MODULES if modules is None else dict.fromkeys(modules):
+        importlib.import_module(f"litqeval_gui.cli.{module}").register(command)
     return parser
+
+
+def _chosen(argv: Sequence[str]) -> list[str]:
+    """The module of the command ``argv`` names (none for ``--help``, ``--version`` or
+    an unknown command: argparse then answers from the table alone)."""
+    first = next((arg for arg in argv if not arg.startswith("-")), None)
+    return [BY_NAME[first].module] if first in BY_NAME else []
 
 
 def _silence_stdout() -> None:
@@ -96,7 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     multiprocessing.freeze_support()  # the frozen bundle spawns the parallel parser
     args = argparse.Namespace(project="the project")
     try:
-        args = build_parser().parse_args(argv)
+        given = sys.argv[1:] if argv is None else list(argv)
+        args = build_parser(_chosen(given)).parse_args(given)
         args.func(args)
         if argv is None and threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # done: a late Ctrl-C changes nothing

@@ -115,9 +115,7 @@ def cmd_attach(args: argparse.Namespace) -> None:
 
 
 def register(command: Command) -> None:
-    p = command("attach", cmd_attach,
-                "attach full-text PDFs to a topic's records: one file, or a folder matched "
-                "by DOI, file name and title; or detach a record's PDF")
+    p = command("attach", cmd_attach)
     p.add_argument("--topic", required=True)
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--folder", type=Path, metavar="DIR",

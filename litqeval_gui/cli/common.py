@@ -15,11 +15,12 @@ from litqeval_gui.core.projectfile.project import Project, discarded_message
 
 
 class Command(Protocol):
-    """``command(name, func, help)`` adds a sub-command and returns its parser; with
-    ``project=False`` the command takes no ``PROJECT.litq`` argument."""
+    """``command(name, func)`` makes ``func`` the sub-command ``name`` of
+    :data:`~litqeval_gui.cli.commands.COMMANDS` (its help, whether it takes
+    ``PROJECT.litq``) and returns its parser."""
 
-    def __call__(self, name: str, func: Callable[[argparse.Namespace], None], help_text: str,
-                 *, project: bool = True) -> argparse.ArgumentParser: ...
+    def __call__(self, name: str,
+                 func: Callable[[argparse.Namespace], None]) -> argparse.ArgumentParser: ...
 
 
 def pair(part: str, option: str) -> tuple[str, str]:

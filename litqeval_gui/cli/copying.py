@@ -19,6 +19,5 @@ def cmd_copy(args: argparse.Namespace) -> None:
 
 def register(command: Command) -> None:
     """Add this module's command to the ``litqeval`` parser."""
-    p = command("copy", cmd_copy, "write a consistent copy of the project (safe while the "
-                "app has it open), e.g. for a colleague to screen on")
+    p = command("copy", cmd_copy)
     p.add_argument("target", type=Path, metavar="COPY.litq")

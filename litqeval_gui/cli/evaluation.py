@@ -221,12 +221,11 @@ def _vector_options(p: argparse.ArgumentParser) -> None:
 
 def register(command: Command) -> None:
     """Add this module's commands to the ``litqeval`` parser."""
-    p = command("embed", cmd_embed, "compute and store the vectors of a topic's records")
+    p = command("embed", cmd_embed)
     p.add_argument("--topic", required=True)
     p.add_argument("--backend", default="lsa", choices=BACKENDS)
     _vector_options(p)
-    p = command("evaluate", cmd_evaluate,
-                "recall and semantic precision of every result list of a topic")
+    p = command("evaluate", cmd_evaluate)
     p.add_argument("--topic")
     p.add_argument("--all-topics", action="store_true", dest="all_topics",
                    help="every topic with its stored parameters, topics in parallel")
@@ -246,6 +245,6 @@ def register(command: Command) -> None:
     p.add_argument("--mvee-tol", type=float, dest="mvee_tol")
     p.add_argument("--map", choices=MAP_METHODS)
     p.add_argument("--csv", type=Path, metavar="OUT", help="also write the table as CSV")
-    p = command("report", cmd_report, "write the evaluation report as one HTML file")
+    p = command("report", cmd_report)
     p.add_argument("--topic", required=True)
     p.add_argument("out", type=Path, metavar="OUT.html")

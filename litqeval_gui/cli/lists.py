@@ -42,12 +42,11 @@ def cmd_delete(args: argparse.Namespace) -> None:
 
 def register(command: Command) -> None:
     """Add this module's commands to the ``litqeval`` parser."""
-    p = command("rename", cmd_rename, "rename a topic, or with --list one of its lists")
+    p = command("rename", cmd_rename)
     p.add_argument("--topic", required=True)
     p.add_argument("--list", help="the list to rename (default: the topic itself)")
     p.add_argument("new_name", metavar="NEW_NAME")
-    p = command("delete", cmd_delete,
-                "delete a topic, or with --list one of its lists, with its records and matches")
+    p = command("delete", cmd_delete)
     p.add_argument("--topic", required=True)
     p.add_argument("--list", help="the list to delete (default: the whole topic)")
     p.add_argument("--yes", action="store_true", help="delete (without it nothing is deleted)")

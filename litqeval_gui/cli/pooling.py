@@ -72,8 +72,7 @@ def cmd_pool_status(args: argparse.Namespace) -> None:
 
 
 def register(command: Command) -> None:
-    p = command("pool-create", cmd_pool_create,
-                "create an incremental variable-depth pool of a topic's runs")
+    p = command("pool-create", cmd_pool_create)
     p.add_argument("--topic", required=True)
     p.add_argument("--pool", required=True, help="the pool's name")
     p.add_argument("--runs", nargs="+", required=True, metavar="RUN",
@@ -93,14 +92,12 @@ def register(command: Command) -> None:
     p.add_argument("--low-yield-ratio", type=float, default=0.1)
     p.add_argument("--no-low-yield", action="store_true", help="leave out the low-yield rule")
 
-    p = command("pool-advance", cmd_pool_advance,
-                "release a pool's next depth: its unjudged records go to the pool's screening")
+    p = command("pool-advance", cmd_pool_advance)
     p.add_argument("--topic", required=True)
     p.add_argument("--pool", required=True)
     p.add_argument("--while-judged", action="store_true",
                    help="keep advancing while nothing released waits for a judgement")
 
-    p = command("pool-status", cmd_pool_status,
-                "a topic's pools (or every pool): depths, nrels, k_cr, where effort goes next")
+    p = command("pool-status", cmd_pool_status)
     p.add_argument("--topic", help="only this topic's pools")
     p.add_argument("--pool", help="only this pool (needs --topic)")

@@ -191,8 +191,7 @@ def cmd_screen_audit(args: argparse.Namespace) -> None:
 
 
 def register(command: Command) -> None:
-    p = command("prisma", cmd_prisma,
-                "the PRISMA 2020 flow of a topic: counts, diagram (SVG) and CSV")
+    p = command("prisma", cmd_prisma)
     p.add_argument("--topic", required=True)
     p.add_argument("--screening", help="the title/abstract screening (default: the newest)")
     p.add_argument("--fulltext", help="the full-text screening (default: the newest "
@@ -229,8 +228,7 @@ def register(command: Command) -> None:
     numbers.add_argument("--other-excluded", nargs="*", metavar="REASON=N",
                          help="other methods: reports excluded per reason")
 
-    p = command("screen-audit", cmd_screen_audit,
-                "write every event of a screening (who, what, when) as CSV")
+    p = command("screen-audit", cmd_screen_audit)
     p.add_argument("--topic", required=True)
     p.add_argument("--screening", required=True)
     p.add_argument("out", type=Path, metavar="OUT.csv")

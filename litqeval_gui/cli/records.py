@@ -179,9 +179,8 @@ def cmd_export(args: argparse.Namespace) -> None:
 
 def register(command: Command) -> None:
     """Add this module's commands to the ``litqeval`` parser."""
-    command("new", cmd_new, "create a new, empty project file")
-    p = command("import", cmd_import, "import a file as a core set, a result list or "
-                                     "the document collection of a topic's runs")
+    command("new", cmd_new)
+    p = command("import", cmd_import)
     p.add_argument("file", type=Path)
     p.add_argument("--topic")
     p.add_argument("--each-topic", action="store_true",
@@ -201,13 +200,13 @@ def register(command: Command) -> None:
     p.add_argument("--map", help="column mapping for tables, e.g. title=ColA,abstract=ColB")
     p.add_argument("--where", action="append", metavar="FIELD=VALUE",
                    help='keep only matching records, e.g. groups="My core set"')
-    command("info", cmd_info, "summarise the project")
-    p = command("lists", cmd_lists, "list the imported lists")
+    command("info", cmd_info)
+    p = command("lists", cmd_lists)
     p.add_argument("--topic")
-    p = command("recall", cmd_recall, "recall of result lists against the core set")
+    p = command("recall", cmd_recall)
     p.add_argument("--topic", required=True)
     p.add_argument("--results", help="only this result list")
-    p = command("matches", cmd_matches, "matches between records; review uncertain ones")
+    p = command("matches", cmd_matches)
     p.add_argument("--topic", required=True)
     which = p.add_mutually_exclusive_group()
     which.add_argument("--uncertain", action="store_true", help="only matches awaiting a verdict")
@@ -217,7 +216,7 @@ def register(command: Command) -> None:
                    help="accept match ID (the same work)")
     p.add_argument("--reject", type=int, action="append", metavar="ID",
                    help="reject match ID (different works)")
-    p = command("export", cmd_export, "export a list to a file")
+    p = command("export", cmd_export)
     p.add_argument("--topic", required=True)
     p.add_argument("--list", required=True)
     p.add_argument("--format", required=True, choices=exporting.EXPORT_FORMATS)

@@ -226,7 +226,7 @@ def cmd_screen_status(args: argparse.Namespace) -> None:
 
 
 def register(command: Command) -> None:
-    p = command("screen-new", cmd_screen_new, "start a screening of a topic's lists")
+    p = command("screen-new", cmd_screen_new)
     p.add_argument("--topic", required=True)
     p.add_argument("--screening", required=True, help="its name")
     p.add_argument("--lists", nargs="+", metavar="LIST",
@@ -248,15 +248,13 @@ def register(command: Command) -> None:
                    help="its exclusion reasons (a full-text screening's default: "
                         f"{', '.join(DEFAULT_REASONS)})")
 
-    p = command("screen-reasons", cmd_screen_reasons,
-                "show or change a screening's exclusion reasons (full-text exclusions need one)")
+    p = command("screen-reasons", cmd_screen_reasons)
     p.add_argument("--topic", required=True)
     p.add_argument("--screening", required=True)
     p.add_argument("--add", nargs="+", metavar="REASON", help="add these reasons")
     p.add_argument("--set", nargs="+", metavar="REASON", help="replace the list by these")
 
-    p = command("screen-decide", cmd_screen_decide,
-                "record screening decisions (each committed as it is made)")
+    p = command("screen-decide", cmd_screen_decide)
     p.add_argument("--topic", required=True)
     p.add_argument("--screening", required=True)
     p.add_argument("--reviewer", help=f"who decides (default: ${REVIEWER_ENV})")
@@ -271,8 +269,7 @@ def register(command: Command) -> None:
                                     "required, one of the screening's reasons)")
     p.add_argument("--note", help="with --record: a note")
 
-    p = command("screen-status", cmd_screen_status,
-                "a screening's counts and what each stopping rule advises")
+    p = command("screen-status", cmd_screen_status)
     p.add_argument("--topic", required=True)
     p.add_argument("--screening", required=True)
     p.add_argument("--reviewer", help="who reads (a blind screening shows only their decisions)")

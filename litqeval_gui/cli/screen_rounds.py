@@ -86,21 +86,14 @@ def cmd_screen_fulltext_add(args: argparse.Namespace) -> None:
 
 
 def register(command: Command) -> None:
-    p = command("screen-random", cmd_screen_random,
-                "switch a screening's current round from ranked to random screening: the "
-                "random-sample stop (Callaghan & Müller-Hansen) tests the records screened "
-                "from now on in a seeded random order")
+    p = command("screen-random", cmd_screen_random)
     p.add_argument("--topic", required=True)
     p.add_argument("--screening", required=True)
     p.add_argument("--reviewer", help=f"who switches (default: ${REVIEWER_ENV})")
     p.add_argument("--seed", type=int, help="fixes the random order (default: a random one, "
                                             "stored with the switch)")
 
-    p = command("screen-update", cmd_screen_update,
-                "add a search update (a list imported into the screening's topic) to a running "
-                "screening: works it already holds keep their decisions or their place, the new "
-                "ones are a new round that the stopping rules evaluate on its own; a ranked "
-                "screening is ranked again by the current model")
+    p = command("screen-update", cmd_screen_update)
     p.add_argument("--topic", required=True)
     p.add_argument("--screening", required=True)
     p.add_argument("--list", required=True, help="the imported update")
@@ -109,24 +102,16 @@ def register(command: Command) -> None:
                    help="do not rank again now (the new works are served after the ranked "
                         "ones until the next ranking)")
 
-    p = command("screen-finish", cmd_screen_finish,
-                "finish a title/abstract round: its records never screened are then excluded "
-                "by automation tools in PRISMA (until then: not yet screened); records who, "
-                "when and the recommended stopping rule's evidence now; cannot be undone")
+    p = command("screen-finish", cmd_screen_finish)
     p.add_argument("--topic", required=True)
     p.add_argument("--screening", required=True)
     p.add_argument("--round", type=int, help="the round to finish (default: the current one)")
     p.add_argument("--reviewer", help=f"who finishes it (default: ${REVIEWER_ENV})")
 
-    p = command("screen-guarantee", cmd_screen_guarantee,
-                "ask the stopping panel for a guarantee (on: it recommends the certified "
-                "random-sample stop) or not (off: the rule chosen by evidence); for every "
-                "screening of the project")
+    p = command("screen-guarantee", cmd_screen_guarantee)
     p.add_argument("state", choices=("on", "off"))
 
-    p = command("screen-fulltext-add", cmd_screen_fulltext_add,
-                "add to a running full-text screening the records its title/abstract "
-                "screening passed on since it started (a resolved conflict, a search update)")
+    p = command("screen-fulltext-add", cmd_screen_fulltext_add)
     p.add_argument("--topic", required=True)
     p.add_argument("--screening", required=True, help="the full-text screening")
     p.add_argument("--with-maybe", action="store_true", help="send the maybes on too")

@@ -122,8 +122,7 @@ def cmd_screen_export(args: argparse.Namespace) -> None:
 
 
 def register(command: Command) -> None:
-    p = command("simulate", cmd_simulate,
-                "replay prioritised screening of a list with known labels")
+    p = command("simulate", cmd_simulate)
     p.add_argument("--topic", required=True)
     p.add_argument("--list", required=True, help="the result list to screen")
     p.add_argument("--labels-from", required=True, metavar="COLUMN|core|screening",
@@ -142,8 +141,7 @@ def register(command: Command) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--runs", type=int, default=1, help="runs with seeds SEED, SEED+1, …")
 
-    p = command("screen-export", cmd_screen_export,
-                "export a screening's records with their decisions")
+    p = command("screen-export", cmd_screen_export)
     p.add_argument("--topic", required=True)
     p.add_argument("--screening", help="which screening (needed when the topic has several)")
     p.add_argument("--format", choices=exporting.EXPORT_FORMATS, required=True)

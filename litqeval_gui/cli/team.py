@@ -143,23 +143,20 @@ def cmd_agreement(args: argparse.Namespace) -> None:
 
 
 def register(command: Command) -> None:
-    p = command("screen-export-decisions", cmd_export_decisions,
-                "write one reviewer's decisions of a screening to a decisions file")
+    p = command("screen-export-decisions", cmd_export_decisions)
     p.add_argument("--topic", required=True)
     p.add_argument("--screening", required=True)
     p.add_argument("--reviewer", required=True)
     p.add_argument("out", type=Path, metavar="OUT")
 
-    p = command("merge", cmd_merge,
-                "bring a colleague's decisions file (or copy of the project) in")
+    p = command("merge", cmd_merge)
     p.add_argument("source", type=Path, metavar="FILE_OR_PROJECT")
     p.add_argument("--reviewer", action="append", metavar="NAME",
                    help="take this reviewer's decisions from a copy of the project (once "
                         "per reviewer; default: the copy's only reviewer); the copy's "
                         "other events not here yet are left out")
 
-    p = command("screen-resolve", cmd_resolve,
-                "settle a record's final decision (a third reviewer or 'consensus')")
+    p = command("screen-resolve", cmd_resolve)
     p.add_argument("--topic", required=True)
     p.add_argument("--screening", required=True)
     p.add_argument("--record", required=True, metavar="ID", help="the record id")
@@ -168,14 +165,12 @@ def register(command: Command) -> None:
                    help="who resolved it (default: consensus)")
     p.add_argument("--note")
 
-    p = command("screen-unblind", cmd_unblind,
-                "let every reviewer see everyone's decisions (recorded as an event)")
+    p = command("screen-unblind", cmd_unblind)
     p.add_argument("--topic", required=True)
     p.add_argument("--screening", required=True)
     p.add_argument("--reviewer", required=True, help="who unblinds it")
 
-    p = command("screen-settings", cmd_settings,
-                "show or set whether a screening is dual or single screening")
+    p = command("screen-settings", cmd_settings)
     p.add_argument("--topic", required=True)
     p.add_argument("--screening", required=True)
     mode = p.add_mutually_exclusive_group()
@@ -186,10 +181,8 @@ def register(command: Command) -> None:
                       help="each reviewer screens every record they have not decided "
                            "(the default)")
 
-    for name, func, text in (
-            ("conflicts", cmd_conflicts, "records whose reviewers' decisions differ"),
-            ("agreement", cmd_agreement, "Cohen's κ of every reviewer pair (SPEC §6)")):
-        p = command(name, func, text)
+    for name, func in (("conflicts", cmd_conflicts), ("agreement", cmd_agreement)):
+        p = command(name, func)
         p.add_argument("--topic", required=True)
         p.add_argument("--screening", required=True)
         if name == "agreement":

@@ -120,9 +120,7 @@ def cmd_pool_simulate(args: argparse.Namespace) -> None:
 
 def register(command: Command) -> None:
     """Add this module's commands to the ``litqeval`` parser."""
-    p = command("tar-eval", cmd_tar_eval,
-                "evaluate TREC runs against qrels: AP, recall@k and the TAR measures at a "
-                "recall level (P@r, TNR@r, nP@r, snP@r, WSS@r, last_rel)", project=False)
+    p = command("tar-eval", cmd_tar_eval)
     p.description += (
         ". --convention clef reproduces the official CLEF TAR scripts' numbers (WSS@r, "
         "last_rel as a rank); the default, paper, takes TP = ceil(r·|I|) instead of "
@@ -141,9 +139,7 @@ def register(command: Command) -> None:
                         "100·rank of the last relevant candidate / N")
     p.add_argument("--k", default=",".join(map(str, DEFAULT_CUTOFFS)),
                    help="recall@k cut-offs (default 10,100,1000)")
-    p = command("pool-simulate", cmd_pool_simulate,
-                "simulate incremental variable-depth pooling with complete qrels over the "
-                "thesis grid: E, R, Kendall's tau, tau_AP and RMS per setting", project=False)
+    p = command("pool-simulate", cmd_pool_simulate)
     p.add_argument("--runs", nargs="+", type=Path, required=True, metavar="DIR_OR_FILE",
                    help="run files, or folders holding them")
     p.add_argument("--qrels", type=Path, required=True)

@@ -158,8 +158,8 @@ your own decisions so far: they are split into k parts (<i>k-fold</i>); each par
 predicted by a model trained on the others. <b>Kendall's τ</b> compares the model's scores
 with your labels (1: same order, 0: no relation). <b>F1</b> per label (0 = excluded,
 1 = included; 0–3 for grades) is the harmonic mean of that label's precision and recall:
-“F1 0 0.93, 1 0.25” means the model recognises excluded records well and included ones
-poorly — do not trust its order yet. [RelevAI]</td></tr>
+“F1: excluded 0.93, included 0.25” means the model recognises excluded records well and
+included ones poorly — do not trust its order yet. [RelevAI]</td></tr>
 <tr><th align=left>nP@r%</th><td>normalised precision at recall r: precision when r of the
 relevant records are found × the share of irrelevant records not yet seen. [TAR]</td></tr>
 <tr><th align=left>WSS@r%</th><td>work saved over sampling: the share of records not screened

@@ -29,7 +29,7 @@ def test_the_help_page_explains_every_number_with_its_source():
     for needle in (
             "λ(n) = (1 − (n/α)^p)^q", "F2 = (1 + β²)·P·λ(n)·R", "Wilson",
             "P = 1.000 and n = the list's size",  # "Cluster P = 1.000" with n = 2 151
-            "Model trust", "Kendall's τ", "k-fold", "“F1 0 0.93, 1 0.25” means",
+            "Model trust", "Kendall's τ", "k-fold", "“F1: excluded 0.93, included 0.25” means",
             "nP@r%", "WSS@r%", "Knee", "Hypergeometric test",
             "nrels(k)", "k_cr", "Low-yield correction", "E (effort)", "R (recall)", "τ_AP"):
         assert needle in page, needle

@@ -40,11 +40,13 @@ def test_i_includes_and_the_next_record_shows_at_once(qtbot, session, made):
 
 def test_z_undoes_the_last_decision_and_shows_its_record_again(qtbot, session, made):
     view = screening_view(qtbot, session)
+    assert not view.buttons["redo"].isEnabled()  # nothing undone: nothing to redo
     first = view.shown
     qtbot.keyClick(view, Qt.Key.Key_M)
     qtbot.keyClick(view, Qt.Key.Key_Z)
     qtbot.waitUntil(lambda: view.shown == first)
     settle(qtbot, session)
+    qtbot.waitUntil(view.buttons["redo"].isEnabled)
     log = logged_events(made[0])
     assert [(e.kind, e.record_id) for e in log] == [("decide", first), ("undo", first)]
     assert log[1].target == log[0].id

@@ -352,6 +352,11 @@ def _undo_target(project: Project, screening_id: int, reviewer: str) -> int | No
                               "AND reviewer = ?", [screening_id, reviewer]).fetchone()[0]
 
 
+def can_redo(project: Project, screening_id: int, reviewer: str) -> bool:
+    """Whether the reviewer has an undone decision to put back."""
+    return _redo_target(project, screening_id, reviewer) is not None
+
+
 def _redo_target(project: Project, screening_id: int, reviewer: str) -> int | None:
     """Top of the reviewer's redo stack: their undos since their last decide, minus their
     redos since."""

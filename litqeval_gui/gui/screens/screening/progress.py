@@ -84,6 +84,9 @@ def recommendation(panel: Panel) -> str:
     return "<br>".join(lines)
 
 
+F1_NAMES = {"0": "excluded", "1": "included"}  # the two classes (four: grades 0–3)
+
+
 class SideCurve(RecallCurvePlot):
     """The recall curve of the side panel: it asks for its minimum height only, so the
     scrolling side scrolls for the rules' texts, never for the plot (which takes the
@@ -171,7 +174,9 @@ class ProgressPanel(QWidget):
         self.ordering.setText(text + (" · retraining…" if retraining else ""))
         self.trust.setText("" if trust is None else (
             f"Model trust ({trust.folds}-fold, {trust.labels} labels): Kendall's τ = "
-            f"{trust.tau:.2f}; F1 " + ", ".join(f"{k} {v:.2f}" for k, v in trust.f1.items())))
+            f"{trust.tau:.2f} (1: your order, 0: none); F1 (0–1, higher is better): "
+            + ", ".join(f"{F1_NAMES[k] if len(trust.f1) == 2 else f'grade {k}'} {v:.2f}"
+                        for k, v in trust.f1.items())))
         self.trust.setVisible(trust is not None)
 
     def show_panel(self, panel: Panel, pool_rule: str | None = None) -> None:

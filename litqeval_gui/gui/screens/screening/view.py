@@ -334,6 +334,8 @@ class ScreeningView(KeysWhileShown, ScreeningTarget, OrderingChoice, RankingSide
             self._show_ranking()
         for name in ("undo", "back"):
             self.buttons[name].setEnabled(bool(core.order))
+        self.buttons["redo"].setEnabled(store.can_redo(self.session.project, self.screening.id,
+                                                       core.reviewer))
         self.buttons["forward"].setEnabled(core.back_at is not None)
         self.team_limit.show_mode()
         self.single_line.setVisible(core.single_screening and not core.screening.blind)
