@@ -57,6 +57,15 @@ def test_the_records_view_lists_a_textless_record(tmp_path, qtbot):
     assert session.close()
 
 
+def _screener(qtbot, path):
+    """Reviewer Ann's session on ``path`` and the screener of its screening "S"."""
+    settings = Settings()
+    settings.reviewer = "Ann"
+    settings.save()
+    session = ProjectSession(Project.open(path))
+    return session, screening_view(qtbot, session)
+
+
 def test_the_screener_shows_and_decides_a_textless_record(tmp_path, qtbot, shot):
     source = tmp_path / "ace.csv"
     records, labels = labelled_records(20, 0.2, seed=2)
@@ -72,11 +81,7 @@ def test_the_screener_shows_and_decides_a_textless_record(tmp_path, qtbot, shot)
     with Project.create(path) as project:
         run_job(ingest.import_file(project, source, topic="T", role="results", name="L"))
         store.create_screening(project, "T", "S", ["L"])
-    settings = Settings()
-    settings.reviewer = "Ann"
-    settings.save()
-    session = ProjectSession(Project.open(path))
-    view = screening_view(qtbot, session)
+    session, view = _screener(qtbot, path)
     first = store.items(session.project, view.screening.id)[0]
     assert view.shown == first
     page = view.record.toHtml()
@@ -104,11 +109,7 @@ def test_the_screener_shows_a_run_record_with_its_collection_text(tmp_path, qtbo
         run_job(ingest.import_file(project, texts, topic="T", role="collection",
                                    name="CLEF texts", pubmed_ids=True))
         store.create_screening(project, "T", "S", ["run"])
-    settings = Settings()
-    settings.reviewer = "Ann"
-    settings.save()
-    session = ProjectSession(Project.open(path))
-    view = screening_view(qtbot, session)
+    session, view = _screener(qtbot, path)
     page = view.record.toHtml()
     for text in ("Aspirin after infarction", "Aspirin lowered deaths.", "CLEF texts",
                  "https://pubmed.ncbi.nlm.nih.gov/23919950/", "run (#1)"):
