@@ -136,9 +136,9 @@ class FullTextPane(QWidget):
 
     # -- what the screener calls (as on RecordPane) ---------------------------------------
     def show_record(self, record: Record, include: Sequence[str], exclude: Sequence[str],
-                    lists: Sequence[tuple[str, int]] = ()) -> None:
+                    lists: Sequence[tuple[str, int]] = (), text_from: str = "") -> None:
         """The record above, its PDF below (looked up again: a file may have moved)."""
-        self.abstract.show_record(record, include, exclude, lists)
+        self.abstract.show_record(record, include, exclude, lists, text_from)
         self.reader.set_terms(include, exclude)
         self.show_attachment(self.lookup())
 
