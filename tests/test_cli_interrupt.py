@@ -330,6 +330,22 @@ def test_ctrl_c_while_the_import_starts(big_import, moment):
     assert not os.path.exists(f"{project}.lock")
 
 
+def test_a_ctrl_c_that_ended_a_string_exec_exits_130_under_dash_m(tmp_path):
+    """A Ctrl-C that lands while a module builds a dataclass (a string exec) and that
+    main() reports: ``python -m litqeval_gui.cli`` exits 130 as the console script does,
+    not by SIGINT (-2, CPython's flag for a KeyboardInterrupt that ended a string eval)."""
+    (tmp_path / "sitecustomize.py").write_text(
+        "import litqeval_gui.cli as cli\n"
+        "def build_parser(modules=None):\n"
+        "    exec('raise KeyboardInterrupt', {})\n"
+        "cli.build_parser = build_parser\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    done = subprocess.run([*CLI, "info", str(tmp_path / "p.litq")], capture_output=True,
+                          text=True, env=env, preexec_fn=_ctrl_c_live)
+    assert (done.returncode, done.stderr) == (
+        130, "litqeval: interrupted; the project is unchanged\n")
+
+
 def test_workers_are_sent_a_byte_range_not_the_piece(tmp_path, monkeypatch):
     """Issue 27 §3: a task sent to a worker is a path and a byte range (a few hundred
     bytes), so stopping the pool never waits on a multi-MB piece half-sent into the pipe
