@@ -33,6 +33,9 @@ COMMANDS: tuple[CommandInfo, ...] = (
         "matches between records; review uncertain ones"),
     CommandInfo("export", "records",
         "export a list to a file"),
+    CommandInfo("query", "query",
+        "a list's search query clause by clause on the topic's records: what each part "
+        "retrieves, the core publications only it finds, and the query without it"),
     CommandInfo("rename", "lists",
         "rename a topic, or with --list one of its lists"),
     CommandInfo("delete", "lists",

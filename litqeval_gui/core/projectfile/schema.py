@@ -68,6 +68,10 @@ Then, named by what they do:
   declared finished (:mod:`litqeval_gui.core.screening.stopping.finishing`): who, when, the
   stopping rule read then, its verdict, evidence (JSON) and recall estimate, and the
   round's items, screened and relevant records at that moment.
+- ``_query_versions``: ``query_versions``, every text a list's query has had (version
+  1 the one it was imported with; queries stored before get theirs as version 1);
+  triggers add a version whenever ``imports.query`` is set or changed, so no path that
+  writes a query can skip it (:mod:`litqeval_gui.core.query.versions`).
 
 Every child table cascades from its parents (``ON DELETE CASCADE``): deleting a list
 (:func:`~litqeval_gui.core.projectfile.imports.delete_import`) or a topic takes everything below it.
@@ -361,9 +365,26 @@ def _round_finishes(db: sqlite_utils.Database) -> None:
         PRIMARY KEY (screening_id, round))""")
 
 
+def _query_versions(db: sqlite_utils.Database) -> None:
+    db.execute("""CREATE TABLE query_versions (
+        import_id INTEGER NOT NULL REFERENCES imports(id) ON DELETE CASCADE,
+        version INTEGER NOT NULL CHECK (version >= 1),
+        text TEXT NOT NULL, at TEXT NOT NULL,
+        PRIMARY KEY (import_id, version))""")
+    db.execute("INSERT INTO query_versions SELECT id, 1, query, COALESCE(created, '') "
+               "FROM imports WHERE COALESCE(query, '') != ''")
+    version = ("INSERT INTO query_versions SELECT NEW.id, COALESCE((SELECT MAX(version) "
+               "FROM query_versions WHERE import_id = NEW.id), 0) + 1, NEW.query, "
+               "strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now');")
+    db.execute(f"""CREATE TRIGGER query_first_version AFTER INSERT ON imports
+        WHEN COALESCE(NEW.query, '') != '' BEGIN {version} END""")
+    db.execute(f"""CREATE TRIGGER query_next_version AFTER UPDATE OF query ON imports
+        WHEN COALESCE(NEW.query, '') != COALESCE(OLD.query, '') BEGIN {version} END""")
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
     _v1, _v2, _v3, _bibliographic_fields, _live_views, _cascade_deletes, _parameters,
     _screenings, _evaluation_store, _pools, _event_records_cascade, _team_screening,
-    _screening_rounds, _fulltext, _round_finishes,
+    _screening_rounds, _fulltext, _round_finishes, _query_versions,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

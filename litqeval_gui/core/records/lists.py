@@ -73,7 +73,7 @@ def _n(count: int, one: str, many: str | None = None) -> str:
     return f"{count:,} {one if count == 1 else many or one + 's'}"
 
 
-def _list_id(project: Project, topic: str, name: str) -> int:
+def list_id(project: Project, topic: str, name: str) -> int:
     topic_id = project.topic_id(topic)
     row = project.db.execute("SELECT id FROM live_imports WHERE topic_id = ? AND name = ?",
                              [topic_id, name]).fetchone()
@@ -91,7 +91,7 @@ def deletion_impact(project: Project, topic: str, name: str | None = None) -> De
     topic_id = project.topic_id(topic)
     everything = [(r[0], r[1]) for r in db.execute(
         "SELECT id, name FROM live_imports WHERE topic_id = ? ORDER BY id", [topic_id])]
-    chosen = everything if name is None else [(_list_id(project, topic, name), name)]
+    chosen = everything if name is None else [(list_id(project, topic, name), name)]
     ids = [i for i, _ in chosen]
     marks = ",".join("?" * len(ids))
     inside = f"SELECT id FROM records WHERE import_id IN ({marks})"
@@ -118,11 +118,11 @@ def delete_list_op(topic: str, name: str) -> Op:
     """Delete list ``name`` of ``topic`` with its records and their matches (one write)."""
     def op(p: Project) -> Changes:
         topic_id = p.topic_id(topic)
-        inside = f"SELECT id FROM records WHERE import_id = {_list_id(p, topic, name)}"
+        inside = f"SELECT id FROM records WHERE import_id = {list_id(p, topic, name)}"
         verdicts = _has_verdicts(p, inside)
         decisions = p.db.execute(f"SELECT 1 FROM screening_events WHERE record_id IN ({inside})"
                                  ).fetchone() is not None  # they cascade with the records
-        delete_import(p.db, _list_id(p, topic, name))
+        delete_import(p.db, list_id(p, topic, name))
         if p.db.execute("SELECT 1 FROM topics WHERE id = ?", [topic_id]).fetchone():
             works.regroup(p.db, topic_id)
         return Changes(verdicts=verdicts, decisions=decisions) | _DELETED
@@ -174,12 +174,12 @@ def rename_list_op(topic: str, name: str, new: str) -> Op:
     new = _new_name(new, "list")
 
     def op(p: Project) -> Changes:
-        list_id = _list_id(p, topic, name)
+        chosen = list_id(p, topic, name)
         if new != name and p.db.execute(
                 "SELECT 1 FROM imports WHERE topic_id = ? AND name = ?",
                 [p.topic_id(topic), new]).fetchone():
             raise ProjectError(f"topic {topic!r} already has a list named {new!r}")
-        p.db.execute("UPDATE imports SET name = ? WHERE id = ?", [new, list_id])
+        p.db.execute("UPDATE imports SET name = ? WHERE id = ?", [new, chosen])
         return Changes(lists=True)
 
     return op
