@@ -1,13 +1,27 @@
 """A record's details as HTML (its fields, provenance and links) for a detail pane,
-shared by the screens that show one record."""
+shared by the screens that show one record, and how such a pane wraps its lines."""
 
 from __future__ import annotations
 
 import html
 
 from PySide6.QtCore import QUrl
+from PySide6.QtGui import QTextOption
+from PySide6.QtWidgets import QTextEdit
 
 from litqeval_gui.core.records.queries import RecordDetail
+
+# lines break between words; a word is broken only when it is longer than a whole line
+DETAIL_WRAP = QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere
+# a field's name stays on one line (Qt's rich text reads this style, not ``nowrap``)
+_TH = "<th align=left style='white-space:nowrap'>"
+
+
+def wrap_at_words(pane: QTextEdit) -> QTextEdit:
+    """Make ``pane`` (a detail pane) wrap at the pane's width by :data:`DETAIL_WRAP`."""
+    pane.setLineWrapMode(QTextEdit.LineWrapMode.WidgetWidth)
+    pane.setWordWrapMode(DETAIL_WRAP)
+    return pane
 
 
 def doi_url(doi: str) -> QUrl:
@@ -15,7 +29,8 @@ def doi_url(doi: str) -> QUrl:
 
 
 def detail_html(detail: RecordDetail) -> str:
-    """The record, its provenance and its links as HTML for the detail pane."""
+    """The record, its provenance and its links as HTML for the detail pane (a field's
+    name never wraps: its value takes the rest of the line)."""
     e = html.escape
     rec = detail.record
     facts = [("Authors", "; ".join(rec.authors)),
@@ -23,15 +38,15 @@ def detail_html(detail: RecordDetail) -> str:
              ("Venue", rec.venue), ("Type", rec.type), ("Language", rec.language),
              ("Keywords", "; ".join(rec.keywords))]
     facts += sorted(rec.ids.items())
-    rows = "".join(f"<tr><th align=left>{e(k)}&nbsp;&nbsp;</th><td>{e(v)}</td></tr>"
+    rows = "".join(f"<tr>{_TH}{e(k)}&nbsp;&nbsp;</th><td>{e(v)}</td></tr>"
                    for k, v in facts if v)
     if rec.pmid:
         link = f"https://pubmed.ncbi.nlm.nih.gov/{rec.pmid}/"
-        rows += (f"<tr><th align=left>PMID&nbsp;&nbsp;</th>"
+        rows += (f"<tr>{_TH}PMID&nbsp;&nbsp;</th>"
                  f"<td><a href='{e(link)}'>{e(rec.pmid)}</a></td></tr>")
     if rec.doi:
         link = doi_url(rec.doi).toString()
-        rows += (f"<tr><th align=left>DOI&nbsp;&nbsp;</th>"
+        rows += (f"<tr>{_TH}DOI&nbsp;&nbsp;</th>"
                  f"<td><a href='{e(link)}'>{e(rec.doi)}</a></td></tr>")
     parts = [f"<h3>{e(rec.title) or '<i>(no title)</i>'}</h3>",
              f"<table cellspacing=0 cellpadding=2>{rows}</table>"]

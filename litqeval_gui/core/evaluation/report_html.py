@@ -31,21 +31,26 @@ LOW_FIDELITY = 0.2  # below this the report warns that the 2D numbers are rough
 METHOD_NAMES = {"cos": "SP cos", "cluster": "SP cluster", "mvee": "SP MVEE", "hull": "SP hull"}
 STYLE = """
 body{font-family:system-ui,"Segoe UI",Helvetica,Arial,sans-serif;margin:2em auto;
- max-width:62em;padding:0 1em;color:#1a1a1a;line-height:1.45}
+ max-width:76em;padding:0 1em;color:#1a1a1a;line-height:1.45}
+p,dl,pre,ul,h1,h3{max-width:62em}
 h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.25em;margin-top:1.8em;
  border-bottom:1px solid #ccc;padding-bottom:.2em}
-table{border-collapse:collapse;margin:1em 0;font-size:.95em}
+div.table-scroll{max-width:100%;overflow-x:auto;margin:1em 0}
+table{border-collapse:collapse;margin:0;font-size:.95em}
 td,th{border:1px solid #c8c8c8;padding:4px 8px;vertical-align:top}
 th{background:#f0f2f5;text-align:left}tr:nth-child(even) td{background:#fafafa}
 td.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}caption{text-align:left;
  font-weight:600;padding:.3em 0}
-pre.query{white-space:pre-wrap;background:#f5f5f5;border-left:3px solid #3d7edb;
- padding:.5em .8em;margin:.3em 0 1em;font-size:.9em}
+table#comparison{font-size:.85em}#comparison td,#comparison th{padding:3px 5px}
+#comparison td:first-child{min-width:7em}
+td{overflow-wrap:break-word}td a{overflow-wrap:anywhere}
+pre.query{white-space:pre-wrap;overflow-wrap:anywhere;background:#f5f5f5;
+ border-left:3px solid #3d7edb;padding:.5em .8em;margin:.3em 0 1em;font-size:.9em}
 dl.metrics dt{font-weight:600;margin-top:.6em}dl.metrics dd{margin-left:1.5em}
 .meta{color:#555}.warn{color:#a40000}.undefined{color:#777}
 svg{max-width:100%;height:auto}
 @media print{body{margin:0;max-width:none}h2{page-break-after:avoid}
- section.list{page-break-inside:avoid}}
+ section.list{page-break-inside:avoid}div.table-scroll{overflow:visible}}
 """
 
 
@@ -64,6 +69,12 @@ def _add(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) ->
     return element
 
 
+def _table(parent: ET.Element, **attrs: str) -> ET.Element:
+    """A ``<table>`` in a box that scrolls sideways when the page is narrower than the
+    table (it never runs past the page's edge)."""
+    return _add(_add(parent, "div", class_="table-scroll"), "table", **attrs)
+
+
 def _row(table: ET.Element, cells: list[str], header: bool = False,
          numbers_from: int | None = None) -> None:
     """A row of ``cells``; from column ``numbers_from`` on they are right-aligned."""
@@ -80,7 +91,7 @@ def _parameters(body: ET.Element, evaluation: TopicEvaluation) -> None:
     theta = (f"from core ({_num(evaluation.lists[0].methods['cos'].detail['theta'])})"
              if s.theta is None and evaluation.lists else
              "from core" if s.theta is None else _num(s.theta))
-    table = _add(body, "table", id="parameters")
+    table = _table(body, id="parameters")
     _add(table, "caption", "Parameters")
     info = evaluation.backend
     for name, value in (("θ (SP cos)", theta), ("α", f"{s.alpha:g}"), ("p", f"{s.p:g}"),
@@ -93,7 +104,7 @@ def _parameters(body: ET.Element, evaluation: TopicEvaluation) -> None:
 
 
 def _comparison(body: ET.Element, evaluation: TopicEvaluation) -> None:
-    table = _add(body, "table", id="comparison")
+    table = _table(body, id="comparison")
     _add(table, "caption", "Comparison (precision / relevant records / F2 per method)")
     head = ["list", "works", "recall", "95 % CI"]
     for method in METHODS:
@@ -223,14 +234,19 @@ def _map_plot(evaluation: TopicEvaluation, item: ListEvaluation) -> ET.Element:
 
 
 def _decay_plot(evaluation: TopicEvaluation) -> ET.Element:
+    """λ(n) on a log n axis (as the app's decay plot draws it when the lists' n are
+    small beside α): lists of a few hundred or thousand records stand apart, not
+    stacked at n ≈ 0 as on a linear axis to α."""
     s = evaluation.settings
-    n = np.linspace(0.0, s.alpha, 200)
-    marks = [(item.name, float(item.methods["cos"].relevant),
-              float(decay(item.methods["cos"].relevant, s.p, s.q, s.alpha)))
-             for item in evaluation.lists]
+    n = np.geomspace(1.0, 1.1 * s.alpha, 240)
+    marks = []
+    for item in evaluation.lists:
+        relevant = item.methods["cos"].relevant
+        lam = float(decay(relevant, s.p, s.q, s.alpha))
+        marks.append((f"{item.name} (n = {relevant:,}, λ = {lam:.3f})", float(relevant), lam))
     return curve_svg(f"decay λ(n), p={s.p:g}, q={s.q:g}, α={s.alpha:g}", n,
                      decay(n, s.p, s.q, s.alpha), marks,
-                     "n = semantically relevant records (SP cos)", "λ")
+                     "n = semantically relevant records (SP cos)", "λ", log_x=True)
 
 
 def report_tree(evaluation: TopicEvaluation, lists: Sequence[ListInfo] = ()) -> ET.Element:
@@ -274,7 +290,7 @@ def report_tree(evaluation: TopicEvaluation, lists: Sequence[ListInfo] = ()) -> 
             _add(section, "p", f"{item.without_vector} works of the list have no title or "
                                "abstract and no vector: left out of the semantic precisions.")
         if item.missed:
-            table = _add(section, "table", class_="missed")
+            table = _table(section, class_="missed")
             _add(table, "caption", "Missed core publications")
             _row(table, ["title", "year", "DOI"], header=True)
             for missed in item.missed:

@@ -1,8 +1,10 @@
 """The comparison table: one row per result list (cells from :mod:`.adapter`), sortable
 by each cell's value through a :class:`QSortFilterProxyModel`. Each method's name spans
 its P / n / F2 columns in a :class:`GroupedHeader`, so the columns are as narrow as their
-numbers and the table fits beside the sidebar; the list's name takes the width left
-(elided, in full in its tooltip)."""
+numbers (only the sorted column keeps room for the sort arrow) and the table fits beside
+the sidebar. The list's name takes the width left, never less than a readable width
+(:func:`fit_columns`): a long name wraps at its spaces onto more lines of its row, and
+when even that width is not left the table scrolls sideways rather than cut the name."""
 
 from __future__ import annotations
 
@@ -90,12 +92,23 @@ class ComparisonModel(QAbstractTableModel):
         return None
 
 
-def comparison_view(model: ComparisonModel) -> QTableView:
+NAME_CHARS = 14  # the narrowest the name column gets: about this many characters
+
+
+class ComparisonTable(QTableView):
+    """A table whose columns :func:`fit_columns` sets whenever its width changes."""
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        fit_columns(self)
+
+
+def comparison_view(model: ComparisonModel) -> ComparisonTable:
     """A sortable table over ``model`` (click a header to sort by its values)."""
     proxy = QSortFilterProxyModel(model)
     proxy.setSourceModel(model)
     proxy.setSortRole(SORT_ROLE)
-    table = QTableView()
+    table = ComparisonTable()
     header = GroupedHeader(table)
     table.setHorizontalHeader(header)
     table.setModel(proxy)
@@ -103,13 +116,45 @@ def comparison_view(model: ComparisonModel) -> QTableView:
     table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # the lists' own order until clicked
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.setAlternatingRowColors(True)
+    table.setWordWrap(True)  # a name wraps at its spaces
+    table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # only a word wider than the column
+    table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
     table.verticalHeader().hide()
     header.setSectionsClickable(True)
-    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # the list's name
-    header.setMinimumSectionSize(header.fontMetrics().horizontalAdvance("0.000") + 12)
-    table.setTextElideMode(Qt.TextElideMode.ElideRight)
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # set by fit_columns
+    header.setMinimumSectionSize(header.fontMetrics().horizontalAdvance("0.000") + 10)
+    for signal in (model.modelReset, header.sortIndicatorChanged):
+        signal.connect(lambda *_: fit_columns(table))
     return table
+
+
+def name_floor(table: QTableView) -> int:
+    """The narrowest the name column gets: :data:`NAME_CHARS` characters, or the
+    longest name when shorter."""
+    metrics = table.fontMetrics()
+    want = max(table.sizeHintForColumn(0),
+               table.horizontalHeader().sectionSizeHint(0))
+    return min(want, metrics.averageCharWidth() * NAME_CHARS + 12)
+
+
+def fit_columns(table: QTableView) -> None:
+    """Each number column as wide as its numbers and its label; the name column takes
+    the width left, at least :func:`name_floor` (the table scrolls sideways when the
+    view is narrower); then each row as tall as its wrapped name (at least the
+    default row height)."""
+    header = table.horizontalHeader()
+    if header.count() == 0:
+        return
+    numbers = 0
+    for column in range(1, header.count()):
+        width = max(table.sizeHintForColumn(column), header.sectionSizeHint(column))
+        header.resizeSection(column, width)
+        numbers += width
+    header.resizeSection(0, max(name_floor(table), table.viewport().width() - numbers))
+    table.resizeRowsToContents()
+    least = table.verticalHeader().defaultSectionSize()
+    for row in range(table.model().rowCount()):
+        table.setRowHeight(row, max(table.rowHeight(row), least))
 
 
 def rows_height(table: QTableView) -> int:
@@ -137,14 +182,28 @@ class GroupedHeader(QHeaderView):
         return size
 
     def sectionSizeFromContents(self, logical: int) -> QSize:
-        """Wide enough for the label (the group's width is shared by its columns)."""
+        """Wide enough for the label (the group's width is shared by its columns); room
+        for the sort arrow in the sorted column only."""
         size = super().sectionSizeFromContents(logical)
+        if self.isSortIndicatorShown() and logical != self.sortIndicatorSection():
+            size.setWidth(size.width() - self._arrow_room(logical))
         group = self._group(logical)
         if group:
             span = self._span(logical)
             share = self.fontMetrics().horizontalAdvance(group) // (span[1] - span[0] + 1)
             size.setWidth(max(size.width(), share + 8))
         return size
+
+    def _arrow_room(self, logical: int) -> int:
+        """What :class:`QHeaderView` adds to a section's width for the sort arrow."""
+        option = QStyleOptionHeader()
+        self.initStyleOption(option)
+        option.section = logical
+        option.text = str(self.model().headerData(logical, self.orientation()) or "")
+        plain = self.style().sizeFromContents(QStyle.ContentsType.CT_HeaderSection, option,
+                                              QSize(), self)
+        return plain.height() + self.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin,
+                                                         option, self)
 
     def _span(self, logical: int) -> tuple[int, int]:
         """The first and last visual index of the columns sharing ``logical``'s group."""

@@ -8,9 +8,10 @@ import html
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QCheckBox,
     QComboBox,
     QHBoxLayout,
@@ -29,6 +30,7 @@ from litqeval_gui.gui.plot_saving import ask_and_save_plot
 from litqeval_gui.gui.plots.decay import DecayPlot, FBetaComponents, paper_panels
 from litqeval_gui.gui.plots.landscape import LandscapeWidget
 from litqeval_gui.gui.plots.threshold import ThresholdPlot
+from litqeval_gui.gui.record_detail import wrap_at_words
 from litqeval_gui.gui.screens.evaluation.adapter import ScreenData, decay_marks
 from litqeval_gui.gui.screens.evaluation.table import rows_height
 
@@ -43,8 +45,14 @@ def add_save_action(widget: QWidget, save: Callable[[Path], Path], name: str) ->
     return action
 
 
+SIDE_WIDTH = 300  # the record pane beside the map: at least this wide, else below it
+
+
 class LandscapeTab(QWidget):
-    """The map with a panel: the clicked record's details, the box-selected records."""
+    """The map with a panel: the clicked record's details, the box-selected records.
+    The panel is beside the map when the tab is wide enough for the map's controls and
+    :data:`SIDE_WIDTH` more, else below the map (the details and the box list side by
+    side), so that the details are never squeezed to a few letters a line."""
 
     record_clicked = Signal(int)
 
@@ -52,33 +60,62 @@ class LandscapeTab(QWidget):
         super().__init__(parent)
         self.landscape = LandscapeWidget()
         self.save_action = add_save_action(self.landscape, self.landscape.save, "landscape")
-        self.detail = QTextBrowser(openExternalLinks=True)
+        self.detail = wrap_at_words(QTextBrowser(openExternalLinks=True))
         self.detail.setPlaceholderText("Click a record on the map to see it here.")
         self.selected_label = QLabel("Box-selected records (tick “box select”, then drag; "
-                                     "pick one to see it above):")
+                                     "pick one to see its details):")
         self.selected_label.setWordWrap(True)
         self.selected = QListWidget()
         self.selected.currentItemChanged.connect(
             lambda item, _previous: item is not None
             and self.record_clicked.emit(item.data(Qt.ItemDataRole.UserRole)))
-        side = QWidget()
-        column = QVBoxLayout(side)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(self.detail, 2)
-        column.addWidget(self.selected_label)
-        column.addWidget(self.selected, 1)
-        splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(self.landscape)
-        splitter.addWidget(side)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([900, 320])
+        self.side = QWidget()
+        self.side_layout = QBoxLayout(QBoxLayout.Direction.TopToBottom, self.side)
+        self.side_layout.setContentsMargins(0, 0, 0, 0)
+        self.side_layout.addWidget(self.detail, 2)
+        box = QWidget()
+        box_column = QVBoxLayout(box)
+        box_column.setContentsMargins(0, 0, 0, 0)
+        box_column.addWidget(self.selected_label)
+        box_column.addWidget(self.selected, 1)
+        self.side_layout.addWidget(box, 1)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, childrenCollapsible=False)
+        self.splitter.addWidget(self.landscape)
+        self.splitter.addWidget(self.side)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 1)
+        self.side.setMinimumWidth(SIDE_WIDTH)
+        self.splitter.setSizes([900, SIDE_WIDTH + 20])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(splitter)
+        layout.addWidget(self.splitter)
         self.landscape.record_clicked.connect(self.record_clicked)
         self.landscape.records_selected.connect(self.show_selected)
         self.titles: dict[int, str] = {}
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        """The map's: the panel goes below it when there is no room beside it."""
+        return self.landscape.minimumSizeHint()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._arrange()
+
+    def _arrange(self) -> None:
+        """The panel beside the map when it fits there, else below the map."""
+        beside = (self.width() >= self.landscape.minimumSizeHint().width() + SIDE_WIDTH
+                  + self.splitter.handleWidth())
+        wanted = Qt.Orientation.Horizontal if beside else Qt.Orientation.Vertical
+        if self.splitter.orientation() == wanted:
+            return
+        self.splitter.setOrientation(wanted)
+        self.side.setMinimumWidth(SIDE_WIDTH if beside else 0)
+        self.side_layout.setDirection(QBoxLayout.Direction.TopToBottom if beside
+                                      else QBoxLayout.Direction.LeftToRight)
+        if beside:
+            self.splitter.setSizes([self.width() - SIDE_WIDTH - 20, SIDE_WIDTH + 20])
+        else:
+            self.splitter.setSizes([self.height() * 3 // 5, self.height() * 2 // 5])
 
     def set_data(self, data: ScreenData) -> None:
         landscape = data.landscape

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QStackedWidget,
     QTabWidget,
@@ -44,6 +46,7 @@ from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.records import queries
 from litqeval_gui.core.records.exporting import check_target
 from litqeval_gui.core.records.queries import record_detail
+from litqeval_gui.gui import folders
 from litqeval_gui.gui.actions import make_action
 from litqeval_gui.gui.missed_core import missed_html
 from litqeval_gui.gui.notify import show_error
@@ -62,6 +65,7 @@ from litqeval_gui.gui.screens.evaluation.parameters import ParameterBar
 from litqeval_gui.gui.screens.evaluation.table import (
     ComparisonModel,
     comparison_view,
+    fit_columns,
     rows_height,
 )
 from litqeval_gui.gui.screens.evaluation.tabs import (
@@ -86,6 +90,32 @@ STALE = ("The topic's records changed since this evaluation: its map and these n
          "stale.")
 TABLE_FILTER = "CSV table (*.csv);;Excel workbook (*.xlsx)"
 REPORT_FILTER = "HTML report (*.html)"
+NOTES_LINES = 4  # the notes below the table: at most this many lines, then they scroll
+MISSED_LINES = 6  # the missed core below the table keeps at least this many lines
+
+
+class NotesArea(QScrollArea):
+    """The notes below the comparison: as tall as their text, at most
+    :data:`NOTES_LINES` lines (then they scroll), so they never take the table's room."""
+
+    def __init__(self, label: QLabel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.label = label
+        self.setWidget(label)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def fit(self) -> None:
+        """As tall as the label's text at this width, up to :data:`NOTES_LINES` lines."""
+        width = max(self.viewport().width(), 100)
+        text = self.label.heightForWidth(width)
+        most = NOTES_LINES * self.label.fontMetrics().lineSpacing() + 4
+        self.setFixedHeight(max(0, min(text, most)) + 2 * self.frameWidth())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self.fit()
 
 
 class EvaluationView(TopicTarget, QWidget):
@@ -126,6 +156,8 @@ class EvaluationView(TopicTarget, QWidget):
         self.table = comparison_view(self.model)
         self.notes = QLabel(wordWrap=True)
         self.notes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.notes.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.notes_area = NotesArea(self.notes)
         self.landscape = LandscapeTab()
         self.landscape.record_clicked.connect(self.show_record)
         self.threshold = ThresholdTab()
@@ -231,14 +263,36 @@ class EvaluationView(TopicTarget, QWidget):
         column.addLayout(top)
         self.missed = QTextBrowser(openExternalLinks=True)
         self.missed.setPlaceholderText("Select a list to see the core works it missed.")
-        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split = QSplitter(Qt.Orientation.Vertical, childrenCollapsible=False)
         self.split.addWidget(self.table)
         self.split.addWidget(self.missed)
-        self.split.setSizes([300, 300])
+        self.split.setStretchFactor(1, 1)
+        self.split.installEventFilter(self)  # its height: the table's room
+        self.table.horizontalHeader().sectionResized.connect(self._fit_table)
         column.addWidget(self.split, 1)
-        column.addWidget(self.notes)
+        column.addWidget(self.notes_area)
         self.table.selectionModel().currentRowChanged.connect(self._show_missed)
         return page
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if watched is self.split and event.type() == QEvent.Type.Resize:
+            self._fit_table()
+        return super().eventFilter(watched, event)
+
+    def _fit_table(self, *_args: object) -> None:
+        """The table as tall as its header and every row (the missed core below takes the
+        rest), unless that would leave the missed core fewer than :data:`MISSED_LINES`
+        lines: then the table scrolls."""
+        room = self.split.height() - self.split.handleWidth() - (
+            MISSED_LINES * self.missed.fontMetrics().lineSpacing() + 12)
+        header = self.table.horizontalHeader().sizeHint().height()
+        least = header + 2 * self.table.verticalHeader().defaultSectionSize()
+        height = max(least, min(rows_height(self.table), room))
+        if self.table.minimumHeight() != height:
+            self.table.setFixedHeight(height)
+        rest = self.split.height() - self.split.handleWidth() - height
+        if self.split.sizes()[0] != height and rest > 0:
+            self.split.setSizes([height, rest])
 
     def _show_missed(self, current) -> None:
         if not self.shown or not current.isValid():
@@ -337,7 +391,7 @@ class EvaluationView(TopicTarget, QWidget):
         self.export_button.setEnabled(False)  # nothing evaluated to export
         self.summary.setText(f"{len(report.lists)} result lists against "
                              f"{report.lists[0].core} core works. {RECALL_FIRST}")
-        self.notes.hide()
+        self.notes_area.hide()
         for tab in range(1, self.tabs.count()):
             self.tabs.setTabEnabled(tab, False)
         self.tabs.setCurrentIndex(0)
@@ -353,9 +407,8 @@ class EvaluationView(TopicTarget, QWidget):
             min(chosen, len(rows) - 1), 0))
         self.table.setCurrentIndex(at)
         self._show_missed(at)
-        total = sum(self.split.sizes())
-        fitted = min(rows_height(self.table), total // 2)
-        self.split.setSizes([fitted, total - fitted])  # the missed core gets the rest
+        fit_columns(self.table)
+        self._fit_table()  # the missed core gets the rest
 
     def _failed(self, exc: BaseException) -> None:
         if self.data is None:
@@ -397,7 +450,8 @@ class EvaluationView(TopicTarget, QWidget):
             f" · SP cos θ = {'—' if theta is None else f'{theta:.3f}'}"
             f"{' (from core)' if evaluation.settings.theta is None else ''}")
         self.notes.setText("\n".join(notes(evaluation)))
-        self.notes.setVisible(bool(notes(evaluation)))
+        self.notes_area.setVisible(bool(notes(evaluation)))
+        self.notes_area.fit()
         for tab in (self.landscape, self.threshold, self.decay, self.overlap):
             tab.set_data(data)
         self.stale.hide()
@@ -418,7 +472,7 @@ class EvaluationView(TopicTarget, QWidget):
                                                                 record_id)))
 
     def _save_path(self, title: str, name: str, filters: str) -> Path | None:
-        start = str(self._settings.last_dir / name)
+        start = str(folders.save_folder(self._settings, self.session.project.path) / name)
         path, _ = QFileDialog.getSaveFileName(self, title, start, filters)
         return Path(path) if path else None
 
