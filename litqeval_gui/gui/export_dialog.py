@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.records import exporting
 from litqeval_gui.core.records.model import Record
+from litqeval_gui.gui import folders
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.settings import Settings
 
@@ -52,9 +53,12 @@ def export_dialog(parent: QWidget, project_path: Path, name: str,
     written as the ``pdf`` column, RIS ``L1`` or BibTeX ``file``
     (:func:`~litqeval_gui.core.records.exporting.export_records`).
 
+    The dialog opens in the project's folder when it is writable, else the last folder
+    used or the documents folder (:func:`~litqeval_gui.gui.folders.save_folder`).
+
     Returns the file written, or None when cancelled or refused (the reason is shown).
     """
-    start = settings.last_dir / f"{safe_file_name(name)}.ris"
+    start = folders.save_folder(settings, project_path) / f"{safe_file_name(name)}.ris"
     chosen, chosen_filter = QFileDialog.getSaveFileName(
         parent, f"Export {name}", str(start), ";;".join(FILTERS.values()), FILTERS["ris"])
     if not chosen:
@@ -70,7 +74,7 @@ def export_dialog(parent: QWidget, project_path: Path, name: str,
         return None
     finally:
         QGuiApplication.restoreOverrideCursor()
-    settings.last_dir = target.parent
+    folders.remember(settings, target.parent)
     settings.save()
     window = parent.window()
     if hasattr(window, "statusBar"):

@@ -42,6 +42,7 @@ from litqeval_gui.core.records.exporting import SQLITE_HEADER
 from litqeval_gui.core.records.importing import formats
 from litqeval_gui.core.records.importing.detect import inspect as inspect_format
 from litqeval_gui.core.records.queries import ListInfo
+from litqeval_gui.gui import folders
 from litqeval_gui.gui.actions import ActionSet
 from litqeval_gui.gui.demo_project import DemoProject
 from litqeval_gui.gui.icons import icon
@@ -201,7 +202,7 @@ class MainWindow(DemoProject, QMainWindow):
             return False
         self._set_session(ProjectSession(project, self))
         self.settings.add_recent(path)
-        self.settings.last_dir = path.parent
+        folders.remember(self.settings, path.parent)  # never the demo's (the app's) folder
         self.settings.save()
         if project.discarded:
             show_error(self, "Unfinished import removed", discarded_message(project.discarded))
@@ -256,7 +257,9 @@ class MainWindow(DemoProject, QMainWindow):
             self._update_content()
 
     def new_project(self) -> None:
-        start = str(self.settings.last_dir / f"untitled{SUFFIX}")
+        """File ▸ New Project…: a save dialog in the last folder used, else the documents
+        folder (never the app's data folder beside the demo, nor a read-only one)."""
+        start = str(folders.save_folder(self.settings) / f"untitled{SUFFIX}")
         name, _ = QFileDialog.getSaveFileName(self, "New Project", start, PROJECT_FILTER)
         if not name:
             return

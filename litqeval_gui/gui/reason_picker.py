@@ -1,5 +1,5 @@
-"""The quick exclusion-reason picker of the full-text screener and the conflicts screen
-(a full-text exclusion needs a reason): the screening's reasons
+"""The quick exclusion-reason picker of the screener (E at full text, R in either phase)
+and the conflicts screen (a full-text exclusion needs a reason): the screening's reasons
 numbered, a digit (1–9) picks one at once, typing filters them (Enter takes the
 highlighted one, or the typed text as a new reason when none matches), ↑/↓ move,
 Escape cancels."""
@@ -21,12 +21,18 @@ from PySide6.QtWidgets import (
 
 from litqeval_gui.core.records.lists import plain_name
 
+FULL_TEXT_PROMPT = "A full-text exclusion needs a reason:"
+MIN_WIDTH = 440  # the title (with the app's name after it) and long reasons readable
+
 
 class ReasonPicker(QDialog):
-    """Pick one of ``reasons`` (or type a new one); :attr:`reason` after ``accept``."""
+    """Pick one of ``reasons`` (or type a new one); :attr:`reason` after ``accept``.
+    ``prompt``: the line above the filter."""
 
-    def __init__(self, reasons: Sequence[str], parent: QWidget | None = None) -> None:
+    def __init__(self, reasons: Sequence[str], parent: QWidget | None = None, *,
+                 prompt: str = FULL_TEXT_PROMPT) -> None:
         super().__init__(parent, windowTitle="Exclusion reason")
+        self.setMinimumWidth(MIN_WIDTH)
         self.reasons = list(reasons)
         self.reason = ""
         self.filter = QLineEdit(placeholderText="Type to filter, or a new reason")
@@ -41,10 +47,12 @@ class ReasonPicker(QDialog):
             item.setData(Qt.ItemDataRole.UserRole, reason)
             self.list.addItem(item)
         self.list.setCurrentRow(0)
-        hint = QLabel("1–9 picks · type to filter · Enter takes · Esc cancels")
+        hint = QLabel("1–9 picks · type to filter · ↑/↓ move · Enter takes · Esc cancels"
+                      if self.reasons else "Type a reason · Enter takes · Esc cancels")
         hint.setStyleSheet("color: palette(placeholder-text)")
+        self.list.setVisible(bool(self.reasons))  # none yet: the filter alone, for typing
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("A full-text exclusion needs a reason:"))
+        layout.addWidget(QLabel(prompt))
         layout.addWidget(self.filter)
         layout.addWidget(self.list)
         layout.addWidget(hint)
@@ -91,9 +99,10 @@ class ReasonPicker(QDialog):
         return super().eventFilter(watched, event)
 
 
-def pick_reason(reasons: Sequence[str], parent: QWidget | None) -> str:
+def pick_reason(reasons: Sequence[str], parent: QWidget | None, *,
+                prompt: str = FULL_TEXT_PROMPT) -> str:
     """The reason picked (or typed); empty when cancelled."""
-    picker = ReasonPicker(reasons, parent)
+    picker = ReasonPicker(reasons, parent, prompt=prompt)
     try:
         return picker.reason if picker.exec() == QDialog.DialogCode.Accepted else ""
     finally:

@@ -1,5 +1,8 @@
 """A blind screening shows the reviewer only their own decisions: the screen's labels, its
-stopping panel and the model's training labels leave a colleague's out."""
+stopping panel and the model's training labels leave a colleague's out; the start form
+shows an existing one as stored (Blind ticked)."""
+
+from PySide6.QtCore import Qt
 
 from litqeval_gui.core.jobs import NEVER, run_job
 from litqeval_gui.core.screening.log import store
@@ -50,3 +53,77 @@ def test_the_start_dialog_makes_a_blind_screening_when_asked(qtbot, session, mad
         made_now.append(dialog.made)
     assert [(s.name, s.blind) for s in made_now] == [("open round", False), ("dual round", True)]
     assert store.find_screening(session.project, "T", "dual round").blind  # stored so
+
+
+def _form(dialog) -> dict:
+    """What the start form's controls show."""
+    return {"name": dialog.name.text(), "lists": dialog.chosen_lists(),
+            "text": dialog.text_filter.text(),
+            "years": (dialog.year_from.text(), dialog.year_to.text()),
+            "phase": dialog.phase.currentData(), "source": dialog.source.currentText(),
+            "with_maybe": dialog.with_maybe.isChecked(), "scheme": dialog.scheme.currentData(),
+            "reasons": dialog.reasons.text(), "blind": dialog.blind.isChecked()}
+
+
+def test_the_start_form_shows_an_existing_screening_greyed_with_its_stored_settings(
+        qtbot, session, made, shot):
+    """An existing blind screening chosen showed Blind unticked (the new screening's
+    form, greyed): every control shows the screening's own settings now, and what was
+    typed for a new one comes back with "New screening…"."""
+    from litqeval_gui.core.records.queries import RecordFilter
+    from litqeval_gui.core.screening.fulltext import create_fulltext_screening
+    from litqeval_gui.core.screening.ranking.selection import years
+    from litqeval_gui.gui.screens.screening.start import NEW, StartDialog
+
+    project = session.project
+    low, high = years(project, "T", ["L"])
+    graded = store.create_screening(
+        project, "T", "dual graded", ["L"], scheme="graded", blind=True,
+        record_filter=RecordFilter("a", low + 1, high - 1), reasons=["no data", "animals"])
+    parent = store.find_screening(project, "T", "S")
+    items = store.items(project, parent.id)
+    decider = ScreeningSession(project, parent, "Ann")
+    for record, label in zip(items[:4], ("include", "maybe", "exclude", "include"),
+                             strict=True):
+        decider.decide(label, record_id=record)
+    settle(qtbot, session)
+    full = create_fulltext_screening(project, parent, "S full text", with_maybe=True,
+                                     reasons=["wrong outcome"], blind=True)
+    dialog = StartDialog(project, "T")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    choices = [dialog.choice.itemData(i) for i in range(dialog.choice.count())]
+    assert choices == [parent.id, graded.id, full.id, None]
+    dialog.choice.setCurrentIndex(3)  # New screening…: type something
+    dialog.name.setText("typed")
+    dialog.lists.item(0).setCheckState(Qt.CheckState.Unchecked)
+    dialog.text_filter.setText("typed text")
+    typed = _form(dialog)
+    assert typed["lists"] == [] and dialog.new_box.isEnabled()
+
+    dialog.choice.setCurrentIndex(1)
+    assert not dialog.new_box.isEnabled() and dialog.new_box.title() == (
+        "dual graded — as stored (read-only)")
+    assert _form(dialog) == {
+        "name": "dual graded", "lists": ["L"], "text": "a",
+        "years": (str(low + 1), str(high - 1)), "phase": "title_abstract",
+        "source": "The ticked lists", "with_maybe": False, "scheme": "graded",
+        "reasons": "no data, animals", "blind": True}
+    assert dialog.count.text() == f"<b>{graded.size:,}</b> records in this screening"
+    shot(dialog, "screening_start_existing_blind")
+
+    dialog.choice.setCurrentIndex(2)
+    assert _form(dialog) == {
+        "name": "S full text", "lists": ["L"], "text": "", "years": ("any", "any"),
+        "phase": "full_text", "source": "Included in S", "with_maybe": True,
+        "scheme": "include_exclude_maybe", "reasons": "wrong outcome", "blind": True}
+    assert dialog.text_filter.placeholderText() == "none"  # no example of a filter
+    shot(dialog, "screening_start_existing_fulltext")
+
+    dialog.choice.setCurrentIndex(0)
+    assert _form(dialog)["blind"] is False and _form(dialog)["reasons"] == "wrong design"
+    dialog.choice.setCurrentIndex(3)  # back to the new one: as typed, to fill in
+    assert _form(dialog) == typed and dialog.new_box.isEnabled()
+    assert dialog.new_box.title() == "New screening" and dialog.choice.currentText() == NEW
+    assert dialog.count.text() == "Tick at least one list."
+    assert dialog.text_filter.placeholderText() == "e.g. randomised (optional)"

@@ -1,17 +1,21 @@
-"""The screening screen driven by key presses: decisions, undo, note, reason, highlighting,
-a held key, the queue switching after a retrain, and decisions read back from the file."""
+"""The screening screen driven by key presses: decisions, undo, note (in a box that wraps),
+reason (in the full text's quick picker), highlighting, a held key, the queue switching
+after a retrain, and decisions read back from the file."""
 
 
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QApplication, QInputDialog
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtGui import QKeyEvent, QTextOption
+from PySide6.QtWidgets import QApplication, QDialog, QInputDialog, QPlainTextEdit
 
 from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.queries import record_detail
 from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.ranking.retrain import stored_ranking
+from litqeval_gui.gui.reason_picker import MIN_WIDTH, ReasonPicker
 from litqeval_gui.gui.screens import screening as screening_screens
+from litqeval_gui.gui.screens.screening import deciding
+from litqeval_gui.gui.screens.screening.note import NoteDialog
 from litqeval_gui.gui.screens.screening.record import EXCLUDE_COLOUR, INCLUDE_COLOUR
 from litqeval_gui.gui.screens.screening.view import ScreeningView
 from litqeval_gui.gui.session import ProjectSession
@@ -53,22 +57,80 @@ def test_z_undoes_the_last_decision_and_shows_its_record_again(qtbot, session, m
     assert view.labels == {} and "0</b> screened" in view.progress.counts.text()
 
 
-def test_n_attaches_a_note_to_the_decision(qtbot, session, made, monkeypatch):
-    monkeypatch.setattr(QInputDialog, "getMultiLineText",
-                        staticmethod(lambda *args: ("check the full text", True)))
+def _in_dialog(qtbot, kind, act, seen: list | None = None) -> None:
+    """``act(dialog)`` on the modal dialog once it is open (it runs its own loop); it
+    must be a ``kind`` (else it is closed and the test fails); kept in ``seen``."""
+    def run():
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, kind):
+            if dialog is not None:
+                dialog.close()
+            raise AssertionError(f"{dialog!r} is no {kind.__name__}")
+        if seen is not None:
+            seen.append((dialog.windowTitle(), dialog.width()))
+        act(dialog)
+        if dialog.isVisible():  # never left open: the test would wait for ever
+            dialog.reject()
+            raise AssertionError(f"{kind.__name__} still open")
+    QTimer.singleShot(0, run)
+
+
+def _back_to(qtbot, view) -> None:
+    """The screen's window active again once the dialog is gone (the offscreen platform
+    leaves none active after a dialog closes), its record focused."""
+    qtbot.waitUntil(lambda: not isinstance(QApplication.activeWindow(), QDialog))  # deleted
+    with qtbot.waitActive(view):
+        view.activateWindow()
+    view.record.setFocus()
+
+
+def test_n_attaches_a_note_to_the_decision(qtbot, session, made, shot):
     view = screening_view(qtbot, session)
+    modes = []
+
+    def write(dialog):
+        modes.append((dialog.edit.lineWrapMode(), dialog.edit.wordWrapMode()))
+        qtbot.keyClicks(dialog.edit, "check the full text")
+        shot(dialog, "screening_note")
+        qtbot.keyClick(dialog.edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+
+    _in_dialog(qtbot, NoteDialog, write)
     qtbot.keyClick(view, Qt.Key.Key_N)
+    assert modes == [(QPlainTextEdit.LineWrapMode.WidgetWidth, QTextOption.WrapMode.WordWrap)]
     assert "check the full text" in view.decision_label.text()
+    _back_to(qtbot, view)
     qtbot.keyClick(view, Qt.Key.Key_I)
     settle(qtbot, session)
     [event] = logged_events(made[0])
     assert (event.label, event.note) == ("include", "check the full text")
 
 
+def test_the_note_box_wraps_a_long_note_at_word_boundaries(qtbot, shot):
+    words = ("Population: adults with type 2 diabetes, but the methods give the dose only "
+             "as a range; check the full text before including, and ask the second "
+             "reviewer about the comparator arm.")
+    dialog = NoteDialog(words)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    edit = dialog.edit
+    assert edit.lineWrapMode() == QPlainTextEdit.LineWrapMode.WidgetWidth
+    assert edit.wordWrapMode() == QTextOption.WrapMode.WordWrap
+    assert edit.horizontalScrollBar().maximum() == 0  # nothing beyond the right edge
+    assert not edit.horizontalScrollBar().isVisible()
+    layout = edit.document().firstBlock().layout()
+    assert layout.lineCount() > 1  # one paragraph, wrapped on several lines
+    for i in range(layout.lineCount() - 1):  # each line ends after a whole word
+        line = layout.lineAt(i)
+        assert words[line.textStart() + line.textLength() - 1] == " "
+    shot(dialog, "screening_note_wrapped")
+    qtbot.keyClick(edit, Qt.Key.Key_Escape)
+    assert dialog.result() == dialog.DialogCode.Rejected
+
+
 def test_an_emptied_note_on_a_decided_record_is_removed(qtbot, session, made, monkeypatch):
     answers = iter([("check the full text", True), ("", True)])
-    monkeypatch.setattr(QInputDialog, "getMultiLineText",
-                        staticmethod(lambda *args: next(answers)))
+    monkeypatch.setattr(deciding, "ask_note", lambda text, parent: next(answers))
     view = screening_view(qtbot, session)
     first = view.shown
     qtbot.keyClick(view, Qt.Key.Key_N)
@@ -83,12 +145,25 @@ def test_an_emptied_note_on_a_decided_record_is_removed(qtbot, session, made, mo
     assert current.note == "" and view.core.notes[first] == ""
 
 
-def test_r_excludes_with_a_reason_and_a_new_reason_is_kept(qtbot, session, made, monkeypatch):
-    answers = iter([("wrong design", True), ("not English", True)])
-    monkeypatch.setattr(QInputDialog, "getItem", staticmethod(lambda *args: next(answers)))
+def test_r_excludes_with_a_reason_and_a_new_reason_is_kept(qtbot, session, made, shot):
+    """R opens the full text's quick picker (a readable title, the keys it says): 1 picks
+    the first reason, a typed one joins the list, Escape cancels."""
     view = screening_view(qtbot, session)
-    qtbot.keyClick(view, Qt.Key.Key_R)
-    qtbot.keyClick(view, Qt.Key.Key_R)
+    seen = []
+
+    def one(picker):
+        shot(picker, "screening_reason_picker")
+        qtbot.keyClick(picker.filter, Qt.Key.Key_1)
+
+    def typed(picker):
+        qtbot.keyClicks(picker.filter, "not English")
+        qtbot.keyClick(picker.filter, Qt.Key.Key_Return)
+
+    for act in (one, typed, lambda picker: qtbot.keyClick(picker.filter, Qt.Key.Key_Escape)):
+        _in_dialog(qtbot, ReasonPicker, act, seen)
+        qtbot.keyClick(view, Qt.Key.Key_R)
+        _back_to(qtbot, view)
+    assert seen == [("Exclusion reason", seen[0][1])] * 3 and seen[0][1] >= MIN_WIDTH
     settle(qtbot, session)
     assert [(e.label, e.reason) for e in logged_events(made[0])] == [
         ("exclude", "wrong design"), ("exclude", "not English")]

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QInputDialog
 from litqeval_gui.core.records.queries import RecordFilter
 from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.ranking.selection import selection
+from litqeval_gui.gui.screens.screening import deciding
 from tests.support.screening_screen import logged_events, screening_view, settle
 
 
@@ -14,8 +15,7 @@ def test_t_tags_the_record_and_the_tags_travel_with_its_decision(qtbot, session,
                                                                 monkeypatch):
     answers = iter([("rct", True), ("adults", True), ("rct", True)])
     monkeypatch.setattr(QInputDialog, "getItem", staticmethod(lambda *args: next(answers)))
-    monkeypatch.setattr(QInputDialog, "getMultiLineText",
-                        staticmethod(lambda *args: ("check dose", True)))
+    monkeypatch.setattr(deciding, "ask_note", lambda text, parent: ("check dose", True))
     view = screening_view(qtbot, session)
     first = view.shown
     qtbot.keyClick(view, Qt.Key.Key_T)  # undecided: the tag waits for the decision

@@ -1,6 +1,7 @@
 """What the screening screen does with a key (:class:`Deciding`, mixed into
 :class:`~litqeval_gui.gui.screens.screening.view.ScreeningView`): it asks what a dialog
-must ask (the reviewer's name, a reason, a note, a tag) and hands the action to the
+must ask (the reviewer's name, a reason in the quick picker the full text uses, a note in
+a box that wraps, a tag) and hands the action to the
 screen's :class:`~litqeval_gui.core.screening.session.ScreeningSession`, which holds the
 state and queues the op on the session's write path; then the screen shows the result.
 """
@@ -13,7 +14,9 @@ from PySide6.QtWidgets import QInputDialog
 from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.session import ScreeningSession
 from litqeval_gui.gui.notify import show_error
+from litqeval_gui.gui.reason_picker import pick_reason
 from litqeval_gui.gui.screens.screening.history import AuditDialog
+from litqeval_gui.gui.screens.screening.note import ask_note
 from litqeval_gui.gui.screens.screening.start import ask_reviewer
 
 
@@ -50,13 +53,14 @@ class Deciding:
         self.show_current()
 
     def exclude_with_reason(self) -> None:
-        """Pick (or type) an exclusion reason and exclude the shown record with it."""
+        """Pick (or type) an exclusion reason in the quick picker
+        (:class:`~litqeval_gui.gui.reason_picker.ReasonPicker`, as at full text) and
+        exclude the shown record with it."""
         if self.core.shown is None:
             return
-        reason, ok = QInputDialog.getItem(self, "Exclusion reason", "Reason:",
-                                          list(self.core.screening.reasons), 0, True)
-        reason = reason.strip()
-        if ok and reason:
+        reason = pick_reason(self.core.screening.reasons, self,
+                             prompt="Exclude this record for a reason:")
+        if reason:
             self.core.add_reason(reason)
             self.decide(self.core.exclusion_label(), reason)
 
@@ -66,8 +70,7 @@ class Deciding:
         record_id = self.core.shown
         if record_id is None:
             return
-        note, ok = QInputDialog.getMultiLineText(self, "Note", "Note on this record:",
-                                                 self.core.note_of(record_id))
+        note, ok = ask_note(self.core.note_of(record_id), self)
         if ok and (record_id not in self.core.labels or self._reviewer_known()):
             self.core.set_note(note)
             self.show_current()

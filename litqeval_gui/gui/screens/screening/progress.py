@@ -8,8 +8,16 @@ import html
 from collections.abc import Mapping, Sequence
 
 from PySide6.QtCore import QSize, Signal
-from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QCheckBox, QGroupBox, QLabel, QVBoxLayout, QWidget
+from PySide6.QtGui import QPalette, QWheelEvent
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QApplication,
+    QCheckBox,
+    QGroupBox,
+    QLabel,
+    QVBoxLayout,
+    QWidget,
+)
 
 from litqeval_gui.core.screening.log.labels import NOT_RETRIEVED, label_text
 from litqeval_gui.core.screening.ranking.models import Trust
@@ -90,7 +98,35 @@ F1_NAMES = {"0": "excluded", "1": "included"}  # the two classes (four: grades 0
 class SideCurve(RecallCurvePlot):
     """The recall curve of the side panel: it asks for its minimum height only, so the
     scrolling side scrolls for the rules' texts, never for the plot (which takes the
-    room left)."""
+    room left). It is a picture, not a tool: the mouse neither zooms nor pans it, a
+    wheel over it scrolls the side, and its axes never go below 0."""
+
+    def __init__(self, parent: QWidget | None = None, *, title: str = "") -> None:
+        super().__init__(parent, title=title)
+        view = self.getPlotItem().getViewBox()
+        view.setMouseEnabled(x=False, y=False)
+        view.setLimits(xMin=0, yMin=0)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 — Qt override
+        """Handed to the scroll area the panel is in, which scrolls (the plot's range
+        stays as drawn); ignored, for the parent, when there is none."""
+        scroll = self._scroll_area()
+        if scroll is None:
+            event.ignore()
+            return
+        viewport = scroll.viewport()
+        QApplication.sendEvent(viewport, QWheelEvent(
+            viewport.mapFromGlobal(event.globalPosition()), event.globalPosition(),
+            event.pixelDelta(), event.angleDelta(), event.buttons(), event.modifiers(),
+            event.phase(), event.inverted(), event.source()))
+        event.accept()
+
+    def _scroll_area(self) -> QAbstractScrollArea | None:
+        """The nearest scroll area around the plot (the side's), if any."""
+        widget = self.parentWidget()
+        while widget is not None and not isinstance(widget, QAbstractScrollArea):
+            widget = widget.parentWidget()
+        return widget
 
     def sizeHint(self) -> QSize:  # noqa: N802 — Qt override
         return QSize(super().sizeHint().width(), self.minimumHeight())

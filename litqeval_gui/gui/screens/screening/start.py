@@ -4,11 +4,13 @@ the count to screen is shown as the filter is typed), or, at full text, from a
 title/abstract screening's included (and, if chosen, maybe) records (issue 26 §1:
 :func:`~litqeval_gui.core.screening.fulltext.create_fulltext_screening`; "Start
 Full-Text Screening…" opens the dialog so) — and know the reviewer (asked once, kept in
-:class:`~litqeval_gui.gui.settings.Settings`)."""
+:class:`~litqeval_gui.gui.settings.Settings`). An existing screening chosen shows its
+stored settings in the form, greyed (what was typed for a new one comes back when "New
+screening…" is chosen again)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -33,6 +35,7 @@ from litqeval_gui.core.records.queries import RecordFilter
 from litqeval_gui.core.screening.fulltext import (
     DEFAULT_REASONS,
     create_fulltext_screening,
+    parent_of,
     passed_on,
 )
 from litqeval_gui.core.screening.log import store
@@ -62,6 +65,16 @@ def ask_reviewer(settings: Settings, parent: QWidget | None) -> str:
     return settings.reviewer
 
 
+def with_maybe_records(project: Project, screening: Screening,
+                       parent: Screening | None) -> bool:
+    """Whether full-text ``screening`` of ``parent`` holds records the parent marked maybe
+    (it was made, or given late records, with "Maybe records too")."""
+    if parent is None:
+        return False
+    maybe = set(passed_on(project, parent, with_maybe=True)) - set(passed_on(project, parent))
+    return bool(maybe) and not maybe.isdisjoint(store.items(project, screening.id))
+
+
 class StartDialog(QDialog):
     """Pick an existing screening of ``topic`` or fill in a new one; :meth:`screening`
     gives the chosen one (creating it) after ``accept``. ``fulltext_of``: a new
@@ -78,9 +91,12 @@ class StartDialog(QDialog):
         self.choice.addItem(NEW, None)
         self.name = QLineEdit(placeholderText="e.g. title-abstract round 1")
         self.lists = QListWidget()
+        self.list_ids: dict[str, int] = {}  # list name → its import id (a screening's lists)
+        self._typed: dict[str, object] | None = None  # the new one's, while a stored is shown
         for info in queries.lists(project, topic):
             if info.role == "core":
                 continue
+            self.list_ids[info.name] = info.id
             add_checkable(self.lists, f"{info.name} ({info.size:,} works)", info.name,
                           self.lists.count() == 0)
         self.lists.setToolTip("One list, or several: their union, each work screened once")
@@ -107,6 +123,8 @@ class StartDialog(QDialog):
         for found in self.existing:
             if found.phase != FULL_TEXT:
                 self.source.addItem(f"Included in {found.name}", found.id)
+        self._examples = {edit: edit.placeholderText()
+                          for edit in (self.name, self.text_filter, self.reasons)}
         self.with_maybe = QCheckBox("Maybe records too")
         self.blind = QCheckBox("Blind: each reviewer sees only their own decisions")
         self.blind.setToolTip("For dual screening (issue 25): decisions, notes, counts, "
@@ -143,7 +161,6 @@ class StartDialog(QDialog):
         layout.addLayout(top)
         layout.addWidget(self.new_box)
         layout.addWidget(buttons)
-        self.choice.currentIndexChanged.connect(self._update)
         for signal in (self.phase.currentIndexChanged, self.source.currentIndexChanged,
                        self.with_maybe.toggled):
             signal.connect(lambda *_: self._source_changed())
@@ -156,9 +173,10 @@ class StartDialog(QDialog):
             self.phase.setCurrentIndex(self.phase.findData(FULL_TEXT))
             self.source.setCurrentIndex(self.source.findData(fulltext_of.id))
             self.name.setText(f"{fulltext_of.name} — full text")
-        self._update()
         self._year_bounds()
         self._source_changed()
+        self.choice.currentIndexChanged.connect(self._update)
+        self._update()
 
     @staticmethod
     def _year_box() -> QSpinBox:
@@ -169,7 +187,87 @@ class StartDialog(QDialog):
         return box
 
     def _update(self) -> None:
-        self.new_box.setEnabled(self.choice.currentData() is None)
+        """A stored screening chosen: its settings, greyed; "New screening…": the form
+        as it was typed, to fill in."""
+        chosen = self.choice.currentData()
+        examples = self._examples
+        for edit in examples:  # an empty stored field reads "none", not an example
+            edit.setPlaceholderText(examples[edit] if chosen is None else "none")
+        if chosen is None:
+            self.new_box.setTitle("New screening")
+            if self._typed is not None:
+                self._fill(self._typed)
+                self._typed = None
+                self._source_changed()
+        else:
+            if self._typed is None:
+                self._typed = self._fields()
+            self._show_stored(store.get_screening(self.project, chosen))
+        self.new_box.setEnabled(chosen is None)
+
+    def _form_widgets(self) -> tuple[QWidget, ...]:
+        return (self.name, self.lists, self.text_filter, self.year_from, self.year_to,
+                self.phase, self.source, self.with_maybe, self.scheme, self.reasons,
+                self.blind)
+
+    def _fields(self) -> dict[str, object]:
+        """What the form holds now (to put back with :meth:`_fill`)."""
+        return {"name": self.name.text(), "lists": set(self.chosen_lists()),
+                "text": self.text_filter.text(),
+                "years": (self.year_from.value(), self.year_to.value()),
+                "phase": self.phase.currentData(), "source": self.source.currentData(),
+                "with_maybe": self.with_maybe.isChecked(),
+                "scheme": self.scheme.currentData(), "reasons": self.reasons.text(),
+                "blind": self.blind.isChecked()}
+
+    def _fill(self, fields: dict[str, object]) -> None:
+        """Put ``fields`` (as :meth:`_fields` gives them) in the form, no signal sent;
+        a year at or below its box's minimum is "any"."""
+        blockers = [QSignalBlocker(widget) for widget in self._form_widgets()]
+        try:
+            self._set_fields(fields)
+        finally:
+            for blocker in blockers:
+                blocker.unblock()
+
+    def _set_fields(self, fields: dict[str, object]) -> None:
+        self.name.setText(fields["name"])
+        for i in range(self.lists.count()):
+            item = self.lists.item(i)
+            item.setCheckState(Qt.CheckState.Checked
+                               if item.data(Qt.ItemDataRole.UserRole) in fields["lists"]
+                               else Qt.CheckState.Unchecked)
+        self.text_filter.setText(fields["text"])
+        self._year_bounds()
+        for box, year in zip((self.year_from, self.year_to), fields["years"], strict=True):
+            if year is None or year <= box.minimum():
+                box.setValue(box.minimum())
+                continue
+            box.setMaximum(max(box.maximum(), year))  # a stored year outside today's lists
+            box.setValue(year)
+        for combo, key in ((self.phase, "phase"), (self.source, "source"),
+                           (self.scheme, "scheme")):
+            combo.setCurrentIndex(max(combo.findData(fields[key]), 0))
+        self.with_maybe.setChecked(fields["with_maybe"])
+        self.reasons.setText(fields["reasons"])
+        self.blind.setChecked(fields["blind"])
+
+    def _show_stored(self, screening: Screening) -> None:
+        """``screening``'s stored settings in the form (which is greyed)."""
+        parent = parent_of(self.project, screening)
+        stored = set(screening.lists)
+        chosen = screening.record_filter
+        self._count_timer.stop()
+        self._fill({"name": screening.name,
+                    "lists": {name for name, id_ in self.list_ids.items() if id_ in stored},
+                    "text": chosen.text, "years": (chosen.year_min, chosen.year_max),
+                    "phase": screening.phase, "source": parent.id if parent else None,
+                    "with_maybe": with_maybe_records(self.project, screening, parent),
+                    "scheme": screening.scheme, "reasons": ", ".join(screening.reasons),
+                    "blind": screening.blind})
+        self.new_box.setTitle(f"{screening.name} — as stored (read-only)")
+        self.count.setText(f"<b>{screening.size:,}</b> records in this screening")
+        self.count.setToolTip("")
 
     def parent_screening(self) -> Screening | None:
         """The title/abstract screening a new full-text one continues (None: the lists)."""
@@ -212,7 +310,10 @@ class StartDialog(QDialog):
         return RecordFilter(self.text_filter.text().strip(), low, high)
 
     def update_count(self) -> None:
-        """How many records the new screening would hold."""
+        """How many records the new screening would hold (nothing while a stored one is
+        shown: its own count stays)."""
+        if self.choice.currentData() is not None:
+            return
         parent = self.parent_screening()
         if parent is not None:
             size = len(passed_on(self.project, parent, with_maybe=self.with_maybe.isChecked()))
