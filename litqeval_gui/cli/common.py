@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TextIO
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import Progress
@@ -39,9 +39,9 @@ def column_mapping(text: str) -> dict[str, str]:
 class TextProgress:
     """A one-line text progress bar on stderr (only when stderr is a terminal)."""
 
-    def __init__(self, stream=sys.stderr) -> None:
-        self.stream = stream
-        self.enabled = stream.isatty()
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = sys.stderr if stream is None else stream  # stderr now, not at import
+        self.enabled = self.stream.isatty()
 
     def __call__(self, p: Progress) -> None:
         if not self.enabled or not p.total:
