@@ -65,3 +65,22 @@ def test_bad_input_is_one_line_and_changes_nothing(project, capsys, args, messag
     assert cli.main(base + args) == 2
     assert capsys.readouterr().err.startswith(message)
     assert project.read_bytes() == before
+
+
+def test_the_evaluation_report_has_each_stored_query_clause_by_clause(project, capsys):
+    import xml.etree.ElementTree as ET
+
+    out = project.parent / "report.html"
+    assert cli.main(["evaluate", str(project), "--topic", "T", "--map", "pca"]) == 0
+    assert cli.main(["report", str(project), "--topic", "T", str(out)]) == 0
+    x = "{http://www.w3.org/1999/xhtml}"
+    root = ET.fromstring(out.read_text(encoding="utf-8").split("\n", 1)[1])
+    sections = [s for s in root.iter(f"{x}section") if s.get("class") == "query"]
+    assert [s.find(f"{x}h3").text for s in sections] == ["q"]  # o and core have no query
+    rows = [[td.text for td in tr.iter(f"{x}td")] for tr in sections[0].iter(f"{x}tr")][1:]
+    assert [r[0] for r in rows] == ["1 AND robotic AND (knee OR hip)", "1.1 robotic",
+                                    "1.2 OR (knee OR hip)", "1.2.1 knee", "1.2.2 hip"]
+    assert rows[3][1:8] == ["4", "2", "1", "2", "2", "1", "0.250"]
+    assert rows[3][8] not in ("–", "")  # SP_cos, the topic now embedded
+    text = "".join(sections[0].itertext())
+    assert "On the export of 'q' it matches 4 of 6 records (66.7%)" in text

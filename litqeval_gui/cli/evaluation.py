@@ -17,6 +17,7 @@ from litqeval_gui.core.evaluation.methods import METHODS
 from litqeval_gui.core.evaluation.vector_store import embed_topic
 from litqeval_gui.core.jobs import Job, run_job
 from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.query import report as query_report
 from litqeval_gui.core.records import queries
 from litqeval_gui.core.records.exporting import check_target
 
@@ -206,8 +207,9 @@ def cmd_report(args: argparse.Namespace) -> None:
             _stored_in_full(project, args.topic)
         evaluation = _run(engine.evaluate_topic(project, args.topic))
         lists = queries.lists(project, args.topic)  # their queries, databases and files
+        clauses = query_report.list_queries(project, args.topic)
     _told_repairs([evaluation])
-    report_html.write_report(evaluation, args.out, lists)
+    report_html.write_report(evaluation, args.out, lists, clauses)
     emit(args, {"topic": args.topic, "out": str(args.out)},
          lambda: f"wrote the evaluation report of {args.topic} to {args.out}")
 

@@ -2,7 +2,8 @@
 a librarian can send to a review team: what was evaluated (each list's database, file
 and query text), the comparison table, what every number means (formula in words and
 source), the parameters, the map's fidelity, each list's missed core with DOIs and its
-map as inline SVG, the decay curve, and the app version.
+map as inline SVG, the decay curve, each stored query clause by clause, and the app
+version.
 
 Written as well-formed XHTML with ``xml.etree`` (every value escaped by it), opened by
 any browser offline.
@@ -22,6 +23,7 @@ from litqeval_gui.core.evaluation.engine import ListEvaluation, TopicEvaluation
 from litqeval_gui.core.evaluation.inputs import take
 from litqeval_gui.core.evaluation.methods import METHODS
 from litqeval_gui.core.evaluation.report_svg import Layer, Line, curve_svg, scatter_svg
+from litqeval_gui.core.query.report import ListQuery, append_section
 from litqeval_gui.core.records.exporting import write_whole
 from litqeval_gui.core.records.queries import ListInfo
 from litqeval_gui.metrics.geometry import Ellipsoid
@@ -38,6 +40,8 @@ h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.25em;margin-top:1.8em;
 div.table-scroll{max-width:100%;overflow-x:auto;margin:1em 0}
 table{border-collapse:collapse;margin:0;font-size:.95em}
 td,th{border:1px solid #c8c8c8;padding:4px 8px;vertical-align:top}
+pre.query{white-space:pre-wrap;background:#f4f4f4;padding:.6em;max-width:62em}
+tr.flag td{background:#fff3cd}
 th{background:#f0f2f5;text-align:left}tr:nth-child(even) td{background:#fafafa}
 td.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}caption{text-align:left;
  font-weight:600;padding:.3em 0}
@@ -249,10 +253,12 @@ def _decay_plot(evaluation: TopicEvaluation) -> ET.Element:
                      "n = semantically relevant records (SP cos)", "λ", log_x=True)
 
 
-def report_tree(evaluation: TopicEvaluation, lists: Sequence[ListInfo] = ()) -> ET.Element:
+def report_tree(evaluation: TopicEvaluation, lists: Sequence[ListInfo] = (),
+                list_queries: Sequence[ListQuery] = ()) -> ET.Element:
     """The report as an ``<html>`` element (module docstring); ``lists`` (the topic's
     :func:`~litqeval_gui.core.records.queries.lists`) give each list's database, file
-    and query text."""
+    and query text; ``list_queries`` (:func:`~litqeval_gui.core.query.report.list_queries`)
+    the queries clause by clause."""
     html = ET.Element("html", {"xmlns": "http://www.w3.org/1999/xhtml", "lang": "en"})
     head = _add(html, "head")
     _add(head, "meta", charset="utf-8")
@@ -300,15 +306,17 @@ def report_tree(evaluation: TopicEvaluation, lists: Sequence[ListInfo] = ()) -> 
                 cell = _add(tr, "td")
                 if missed.doi:
                     _add(cell, "a", missed.doi, href=f"https://doi.org/{missed.doi}")
+    append_section(body, list(list_queries))
     return html
 
 
 def write_report(evaluation: TopicEvaluation, path: str | Path,
-                 lists: Sequence[ListInfo] = ()) -> Path:
-    """Write the report to ``path`` (replaced whole, never half-written); ``lists`` as
-    :func:`report_tree` takes them."""
+                 lists: Sequence[ListInfo] = (),
+                 list_queries: Sequence[ListQuery] = ()) -> Path:
+    """Write the report to ``path`` (replaced whole, never half-written); ``lists`` and
+    ``list_queries`` as :func:`report_tree` takes them."""
     target = Path(path)
-    tree = report_tree(evaluation, lists)
+    tree = report_tree(evaluation, lists, list_queries)
     text = "<!DOCTYPE html>\n" + ET.tostring(tree, encoding="unicode", method="xml")
     return write_whole(target, lambda partial: partial.write_text(text, encoding="utf-8"),
                        "the report")

@@ -1,11 +1,15 @@
-"""The clause table as text (the CLI) and as an HTML section (the evaluation report)."""
+"""The clause table as text (the CLI) and as the evaluation report's query section."""
 
 from __future__ import annotations
 
-import html
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 
-from litqeval_gui.core.query.agreement import Agreement
-from litqeval_gui.core.query.topic import Analysis, Clause, Outcome
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.query.agreement import Agreement, agreement
+from litqeval_gui.core.query.parser import QuerySyntaxError, parse
+from litqeval_gui.core.query.topic import Analysis, Clause, Outcome, analyse
+from litqeval_gui.core.records import queries
 
 HONEST = ("Local evaluation: it sees only the records already imported into the topic. It "
           "tells what a narrower query would lose and how many core publications a broader "
@@ -78,35 +82,88 @@ def clause_table(analysis: Analysis, agreed: Agreement, name: str, width: int = 
     return "\n".join(lines)
 
 
-def html_section(analysis: Analysis, agreed: Agreement | None, name: str) -> str:
-    """The query's tree and clause table as an HTML fragment (escaped)."""
-    e = html.escape
-    head = "".join(f"<th>{e(h)}</th>" for h in HEADER)
-    body = []
-    for c, cells in zip(analysis.clauses, rows(analysis), strict=True):
-        kind = "" if c.kind in ("term", "phrase") else f"<b>{e(c.kind.upper())}</b> "
-        label = (f"<td class='clause' style='padding-left:{0.4 + 1.2 * c.depth:.1f}em'>"
-                 f"{e(c.path)} {kind}{e(c.text)}</td>")
-        flag = f" class='flag' title='{e(c.flag)}'" if c.flag else ""
-        body.append(f"<tr{flag}>{label}" + "".join(f"<td>{e(v)}</td>" for v in cells[1:])
-                    + "</tr>")
-    parts = [f"<h3>Query of {e(name)} <small>({e(analysis.query.syntax)})</small></h3>",
-             f"<p class='query'>{e(analysis.query.text)}</p>",
-             f"<p>It {e(summary(analysis.whole, analysis.n_core))}."
-             + (f" {e(agreement_line(agreed, name))}." if agreed else "") + "</p>",
-             f"<div class='scroll'><table class='clauses'><thead><tr>{head}</tr></thead>"
-             f"<tbody>{''.join(body)}</tbody></table></div>"]
-    flagged = [c for c in analysis.clauses if c.flag]
-    if flagged:
-        parts.append("<p>Worth a look: " + "; ".join(
-            f"{e(c.path)} {e(c.text)} — {e(c.flag)}" for c in flagged) + "</p>")
-    if analysis.missed:
-        parts.append("<details><summary>Core works the query does not retrieve ("
-                     f"{len(analysis.missed)})</summary><ul>" + "".join(
-                         f"<li>{e(m.title or '(no title)')}: <i>{e(', '.join(m.words))}</i>"
-                         "</li>" for m in analysis.missed) + "</ul></details>")
-    if analysis.query.approximations:
-        parts.append("<p class='note'>Approximated: " + " · ".join(
-            e(n) for n in analysis.query.approximations) + "</p>")
-    parts.append(f"<p class='note'>{e(HONEST)}</p>")
-    return "\n".join(parts)
+@dataclass(frozen=True)
+class ListQuery:
+    """A result list's stored query for the report: its analysis and own-export
+    agreement, or why it could not be read."""
+
+    name: str
+    text: str
+    analysis: Analysis | None
+    agreed: Agreement | None
+    error: str = ""
+
+
+def list_queries(project: Project, topic: str) -> list[ListQuery]:
+    """Every result list of ``topic`` with a stored query, analysed (the report's query
+    section, from the CLI and the app alike)."""
+    out = []
+    for info in queries.lists(project, topic):
+        if info.role != "results" or not info.query.strip():
+            continue
+        try:
+            query = parse(info.query)
+        except QuerySyntaxError as err:
+            out.append(ListQuery(info.name, info.query, None, None, str(err)))
+            continue
+        out.append(ListQuery(info.name, info.query, analyse(project, topic, query),
+                             agreement(project, topic, info.name, query)))
+    return out
+
+
+def _add(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
+    element = ET.SubElement(parent, tag, {k.rstrip("_"): v for k, v in attrs.items()})
+    if text is not None:
+        element.text = text
+    return element
+
+
+def append_section(body: ET.Element, items: list[ListQuery]) -> None:
+    """The report's "Queries" section: per list its query, summary, agreement, clause
+    tree as an indented table, flags, missed core works and approximations."""
+    if not items:
+        return
+    _add(body, "h2", "Queries, clause by clause")
+    _add(body, "p", HONEST, class_="meta")
+    for item in items:
+        section = _add(body, "section", class_="query")
+        _add(section, "h3", f"{item.name}")
+        _add(section, "pre", item.text, class_="query")
+        if item.analysis is None:
+            _add(section, "p", f"Not evaluated: {item.error}", class_="warn")
+            continue
+        a = item.analysis
+        _add(section, "p", f"Read as {a.query.syntax}. It {summary(a.whole, a.n_core)}. "
+                           + agreement_line(item.agreed, item.name) + ".")
+        if item.agreed.reasons:
+            reasons = _add(section, "ul")
+            for reason, n in item.agreed.reasons[:8]:
+                _add(reasons, "li", f"not matched: {n:,} — {reason}")
+        box = _add(section, "div", class_="table-scroll")
+        table = _add(box, "table", class_="clauses")
+        tr = _add(table, "tr")
+        for cell in HEADER:
+            _add(tr, "th", cell)
+        for clause, cells in zip(a.clauses, rows(a), strict=True):
+            tr = _add(table, "tr", **({"class_": "flag", "title": clause.flag}
+                                      if clause.flag else {}))
+            kind = "" if clause.kind in ("term", "phrase") else clause.kind.upper() + " "
+            _add(tr, "td", f"{clause.path} {kind}{clause.text}",
+                 style=f"padding-left:{0.5 + 1.2 * clause.depth:.1f}em")
+            for cell in cells[1:]:
+                _add(tr, "td", cell, class_="n")
+        flagged = [c for c in a.clauses if c.flag]
+        if flagged:
+            flags = _add(section, "ul", class_="warn")
+            for c in flagged:
+                _add(flags, "li", f"{c.path} {c.text}: {c.flag}")
+        if a.missed:
+            _add(section, "p", f"Core works the query does not retrieve ({len(a.missed)}), "
+                               "with words they have that no clause matches:")
+            missed = _add(section, "ul")
+            for m in a.missed:
+                _add(missed, "li", f"{m.title or '(no title)'}: {', '.join(m.words)}")
+        if a.query.approximations:
+            notes = _add(section, "ul", class_="meta")
+            for note in a.query.approximations:
+                _add(notes, "li", f"Approximated: {note}")

@@ -43,6 +43,7 @@ from litqeval_gui.core.evaluation.settings import (
     save_settings_op,
 )
 from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.query import report as query_report
 from litqeval_gui.core.records import queries
 from litqeval_gui.core.records.exporting import check_target
 from litqeval_gui.core.records.queries import record_detail
@@ -499,8 +500,9 @@ class EvaluationView(TopicTarget, QWidget):
         if path.suffix.lower() not in (".html", ".htm"):
             path = path.with_suffix(".html")
         lists = queries.lists(self.session.project, self.topic)  # their queries, databases
+        clauses = query_report.list_queries(self.session.project, self.topic)
         return self._write(path, lambda: report_html.write_report(self.data.evaluation, path,
-                                                                  lists))
+                                                                  lists, clauses))
 
     def _write(self, path: Path, write) -> Path | None:
         try:
