@@ -29,6 +29,7 @@ from litqeval_gui.gui.screens.evaluation import EvaluationView
 from litqeval_gui.gui.screens.overview import OverviewView
 from litqeval_gui.gui.screens.pooling import PoolingView
 from litqeval_gui.gui.screens.prisma import PrismaView
+from litqeval_gui.gui.screens.query import QueryView, choose_list, sample_list
 from litqeval_gui.gui.screens.records import RecordsView
 from litqeval_gui.gui.screens.screening import ScreeningView
 from litqeval_gui.gui.session import ProjectSession
@@ -71,6 +72,10 @@ SCREENS: dict[str, ScreenEntry] = {entry.key: entry for entry in (
     ScreenEntry(EvaluationView, "topic", "&Evaluate Topic…",
                 "Recall and semantic precision of the selected topic's result lists against "
                 "its core set"),
+    ScreenEntry(QueryView, "topic", "&Query Clauses…",
+                "What each clause of a result list's search query does on the topic's "
+                "records; edit the query with the effect shown at once, keep versions",
+                choose_list, sample_list),
     ScreenEntry(ScreeningView, "topic", "&Screen Records…",
                 "Screen the selected topic's records one at a time",
                 lambda session, topic, settings, parent: screening.choose_screening(
