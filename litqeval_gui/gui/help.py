@@ -22,6 +22,9 @@ RECORDS_KEYS = (("Ctrl+F", "Filter title and abstract"), ("Esc", "Clear the filt
                 ("Enter", "Show the selected record's details"))
 MATCHES_KEYS = (("A", "Accept: the same work"), ("R", "Reject: different works"),
                 ("S", "Skip (no verdict)"), ("Right", "Skip"), ("Left", "Back to the previous pair"))
+QUERY_KEYS = (("Ctrl+S", "Save the edited query as a new version"),
+              ("Ctrl+Return", "Evaluate the edited query now"),
+              ("Esc", "Revert the edit (asks first)"))
 
 _INTRO = f"""
 <h2>LitQEval GUI</h2>
@@ -35,6 +38,10 @@ exports ({html.escape(formats.labels())}). Opening such a file with Ctrl+O
 offers to import it.</li>
 <li>Click a list in the sidebar to browse its records; right-click it to rename, delete or
 export it.</li>
+<li><b>Topic ▸ Query Clauses…</b>: a result list's search query clause by clause on the
+records you have — what each part retrieves, the core publications only it finds, the
+query without it — and edits shown at once (local evaluation: never what the database
+would add).</li>
 <li><b>Topic ▸ Review Uncertain Matches…</b>: decide on the pairs the de-duplication was
 unsure about; <i>Past verdicts</i> lists and changes the ones you gave.</li>
 <li><b>Topic ▸ Screen Records…</b>: screen one record at a time with single keys (I include,
@@ -279,7 +286,8 @@ def help_html(main_keys: Iterable[tuple[str, str]]) -> str:
         "<h3>Keyboard shortcuts</h3>"
         f"<h4>Main window</h4><table cellpadding=2>{_key_rows(main_keys)}</table>"
         f"<h4>Records view</h4><table cellpadding=2>{_key_rows(RECORDS_KEYS)}</table>"
-        f"<h4>Uncertain matches</h4><table cellpadding=2>{_key_rows(MATCHES_KEYS)}</table>")
+        f"<h4>Uncertain matches</h4><table cellpadding=2>{_key_rows(MATCHES_KEYS)}</table>"
+        f"<h4>Query clauses</h4><table cellpadding=2>{_key_rows(QUERY_KEYS)}</table>")
     return (_INTRO + _NUMBERS + _evaluation_html() + _SCREENING + _PRISMA + _POOLING
             + _SOURCES + shortcuts)
 

@@ -157,6 +157,7 @@ def test_f1_opens_a_help_page_with_columns_formulas_and_true_shortcuts(window, p
     from litqeval_gui.core.records import queries
     from litqeval_gui.gui import help as help_page
     from litqeval_gui.gui.screens.matches.dialog import MatchesDialog
+    from litqeval_gui.gui.screens.query.view import QueryView
 
     dialog = window.show_help()
     text = dialog.browser.toPlainText()
@@ -177,6 +178,12 @@ def test_f1_opens_a_help_page_with_columns_formulas_and_true_shortcuts(window, p
     matches.show()
     assert sorted(matches.shortcuts.live_keys()) == sorted(k for k, _ in help_page.MATCHES_KEYS)
     matches.close()
+    query = QueryView(window.session, "search eval")
+    qtbot.addWidget(query)
+    bound = {a.shortcut().toString(QKeySequence.SequenceFormat.PortableText)
+             for a in query.actions()}
+    assert {k for k, _ in help_page.QUERY_KEYS} <= bound
+    assert "Query clauses" in text
     dialog.grab().save("/tmp/wt10_help.png")
 
 
