@@ -1,17 +1,14 @@
 """A list's query is versioned: imported as version 1, each edit a new version, the old
 ones kept; files made before the table get their stored query as version 1."""
 
-import sqlite_utils
-
 from litqeval_gui.core.jobs import run_job
-from litqeval_gui.core.projectfile.project import APPLICATION_ID, Project
-from litqeval_gui.core.projectfile.schema import MIGRATIONS, SCHEMA_VERSION
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.projectfile.schema import SCHEMA_VERSION
 from litqeval_gui.core.query import versions
 from litqeval_gui.core.records import lists
 from litqeval_gui.core.records.ingest import import_file
 from tests.conftest import CORE_RIS
-
-BEFORE = [m.__name__ for m in MIGRATIONS].index("_query_versions")
+from tests.support.projects import file_before
 
 
 def test_import_edit_and_history(tmp_path):
@@ -45,20 +42,12 @@ def test_an_empty_or_absurd_query_is_refused_with_a_line():
 
 
 def test_an_older_file_gets_its_stored_queries_as_version_one(tmp_path):
-    path = tmp_path / "old.litq"
-    db = sqlite_utils.Database(path)
-    for migrate in MIGRATIONS[:BEFORE]:
-        migrate(db)
-    db["meta"].insert_all([{"key": "created", "value": "2026-01-01T00:00:00"},
-                           {"key": "app_version", "value": "0"}], replace=True)
-    db.execute("INSERT INTO topics (id, name) VALUES (1, 'T')")
-    db.execute("INSERT INTO imports (id, topic_id, name, role, state, query, created) "
-               "VALUES (1, 1, 'L', 'results', 'done', 'x AND y', '2026-01-02'), "
-               "(2, 1, 'M', 'results', 'done', NULL, '2026-01-03')")
-    db.execute(f"PRAGMA user_version = {BEFORE}")
-    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    db.conn.commit()
-    db.close()
+    def fill(db):
+        db.execute("INSERT INTO imports (id, topic_id, name, role, state, query, created) "
+                   "VALUES (1, 1, 'L', 'results', 'done', 'x AND y', '2026-01-02'), "
+                   "(2, 1, 'M', 'results', 'done', NULL, '2026-01-03')")
+
+    path = file_before(tmp_path / "old.litq", "_query_versions", fill)
     with Project.open(path) as p:
         assert p.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert p.db.execute("SELECT * FROM query_versions").fetchall() == [

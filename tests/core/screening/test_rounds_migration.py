@@ -1,36 +1,27 @@
 """Migration ``_screening_rounds``: the items of a screening stored before it are round 1;
 the rounds and random phases go with their screening."""
 
-import sqlite_utils
 
-from litqeval_gui.core.projectfile.project import APPLICATION_ID, Project
-from litqeval_gui.core.projectfile.schema import MIGRATIONS, SCHEMA_VERSION
-
-BEFORE = [m.__name__ for m in MIGRATIONS].index("_screening_rounds")
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.projectfile.schema import SCHEMA_VERSION
+from tests.support.projects import file_before
 
 
 def old_project(path):
     """A file of the version before the migration: one screening of two records."""
-    db = sqlite_utils.Database(path)
-    for migrate in MIGRATIONS[:BEFORE]:
-        migrate(db)
-    db["meta"].insert_all([{"key": "created", "value": "2026-01-01T00:00:00"},
-                           {"key": "app_version", "value": "0"}], replace=True)
-    db.execute("INSERT INTO topics (id, name) VALUES (1, 'T')")
-    db.execute("INSERT INTO imports (id, topic_id, name, role, state) "
-               "VALUES (1, 1, 'L', 'results', 'done')")
-    for record in (1, 2):
-        db.execute("INSERT INTO records (id, topic_id, import_id, rank, work_id, title) "
-                   "VALUES (?, 1, 1, ?, ?, 'x')", [record, record, record])
-    db.execute("INSERT INTO screenings (id, topic_id, name, phase, scheme, source, reasons, "
-               "created) VALUES (1, 1, 's', 'title_abstract', 'include_exclude_maybe', "
-               "'{\"lists\": [1], \"filter\": {}}', '[]', '2026-01-02')")
-    db.execute("INSERT INTO screening_items VALUES (1, 1, 1), (1, 2, 2)")
-    db.execute(f"PRAGMA user_version = {BEFORE}")
-    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    db.conn.commit()
-    db.close()
-    return path
+    def fill(db):
+        db.execute("INSERT INTO imports (id, topic_id, name, role, state) "
+                   "VALUES (1, 1, 'L', 'results', 'done')")
+        for record in (1, 2):
+            db.execute("INSERT INTO records (id, topic_id, import_id, rank, work_id, title) "
+                       "VALUES (?, 1, 1, ?, ?, 'x')", [record, record, record])
+        db.execute("INSERT INTO screenings (id, topic_id, name, phase, scheme, source, "
+                   "reasons, created) VALUES (1, 1, 's', 'title_abstract', "
+                   "'include_exclude_maybe', '{\"lists\": [1], \"filter\": {}}', '[]', "
+                   "'2026-01-02')")
+        db.execute("INSERT INTO screening_items VALUES (1, 1, 1), (1, 2, 2)")
+
+    return file_before(path, "_screening_rounds", fill)
 
 
 def test_old_items_are_round_one_and_rounds_cascade_with_the_screening(tmp_path):

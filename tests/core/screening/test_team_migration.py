@@ -4,32 +4,22 @@ migrated apart, still name the same screening; new screenings get a random one."
 
 import shutil
 
-import sqlite_utils
-
-from litqeval_gui.core.projectfile.project import APPLICATION_ID, Project
-from litqeval_gui.core.projectfile.schema import MIGRATIONS, SCHEMA_VERSION
+from litqeval_gui.core.projectfile.project import Project
+from litqeval_gui.core.projectfile.schema import SCHEMA_VERSION
 from litqeval_gui.core.screening.log import store
-
-BEFORE = [m.__name__ for m in MIGRATIONS].index("_team_screening")  # the version before it
+from tests.support.projects import file_before
 
 
 def old_project(path):
     """A project file of the version before the migration with one screening."""
-    db = sqlite_utils.Database(path)
-    for migrate in MIGRATIONS[:BEFORE]:
-        migrate(db)
-    db["meta"].insert_all([{"key": "created", "value": "2026-01-01T00:00:00"},
-                           {"key": "app_version", "value": "0"}], replace=True)
-    db.execute("INSERT INTO topics (id, name) VALUES (1, 'T')")
-    for name in ("a", "b"):
-        db.execute("INSERT INTO screenings (topic_id, name, phase, scheme, source, reasons, "
-                   "created) VALUES (1, ?, 'title_abstract', 'include_exclude_maybe', "
-                   "'{\"lists\": [], \"filter\": {}}', '[]', '2026-01-02')", [name])
-    db.execute(f"PRAGMA user_version = {BEFORE}")
-    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    db.conn.commit()
-    db.close()
-    return path
+    def fill(db):
+        for name in ("a", "b"):
+            db.execute("INSERT INTO screenings (topic_id, name, phase, scheme, source, "
+                       "reasons, created) VALUES (1, ?, 'title_abstract', "
+                       "'include_exclude_maybe', '{\"lists\": [], \"filter\": {}}', '[]', "
+                       "'2026-01-02')", [name])
+
+    return file_before(path, "_team_screening", fill)
 
 
 def uuids(path):
