@@ -147,6 +147,7 @@ def cmd_matches(args: argparse.Namespace) -> None:
             project.write(matches.decide_op(link_id, accept=False))
         found = matches.matches(project, args.topic, uncertain=args.uncertain,
                                 decided=args.decided)
+        counts = matches.match_counts(project, args.topic)
 
     def text() -> str:
         if not found:
@@ -154,13 +155,19 @@ def cmd_matches(args: argparse.Namespace) -> None:
                     "no verdicts yet" if args.decided else "no matches")
         out = []
         for m in found:
-            out.append(f"#{m.id} {m.method} {m.score:.3f} [{m.status}]")
+            why = matches.conflicts_text(m.conflicts)
+            out.append(f"#{m.id} {m.method} {m.score:.3f} [{m.status}]"
+                       + (f" ({why})" if why else ""))
             for side in (m.a, m.b):
                 out.append(f"    {side.list_name} ({side.role}): {side.title} "
-                           f"({side.year or 'n.d.'}) {side.doi}".rstrip())
+                           f"({side.year or 'n.d.'})")
+                out.append(f"        {matches.identifiers_text(side.identifiers) or 'no identifiers'}")
+        out.append(f"{counts.uncertain} awaiting a verdict, {counts.confirmed} accepted, "
+                   f"{counts.rejected} rejected (topic {args.topic})")
         return "\n".join(out)
 
-    emit(args, {"topic": args.topic, "matches": [m.as_dict() for m in found]}, text)
+    emit(args, {"topic": args.topic, "counts": counts.as_dict(),
+                "matches": [m.as_dict() for m in found]}, text)
 
 
 def cmd_export(args: argparse.Namespace) -> None:

@@ -129,7 +129,7 @@ def test_subtitle_added_is_a_certain_subtitle_link():
 
 
 def test_subtitle_with_a_missing_year_needs_agreeing_abstracts():
-    """Issue 24: a shared head with no year to compare is thin evidence: not listed,
+    """A shared head with no year to compare is thin evidence: not listed,
     unless the abstracts are the same text."""
     pair = [item(1, year=None), item(2, TITLE + ": a randomised controlled trial")]
     assert links(pair) == {}
@@ -137,7 +137,7 @@ def test_subtitle_with_a_missing_year_needs_agreeing_abstracts():
     assert (link.method, link.certain) == ("subtitle", True)
 
 
-# --- issue 24: abstracts weigh in on title matches ----------------------------------------
+# --- abstracts weigh in on title matches ------------------------------------------------
 
 ABSTRACT = ("We measured sleep quality in 240 adults over 65 who drank coffee in the "
             "afternoon and found that caffeine after noon shortened their sleep by 40 minutes.")
@@ -155,7 +155,7 @@ def reader(texts: dict[int, str], asked: list | None = None):
 
 
 def test_a_shared_head_with_different_abstracts_is_not_a_match():
-    """The issue's 'Found by subtitle, similarity 1.00' between two different papers:
+    """A reported 'Found by subtitle, similarity 1.00' between two different papers:
     'Robot-assisted total knee arthroplasty' and a longer title starting with it."""
     pair = [item(1, "Robot-assisted Total Knee Arthroplasty", None),
             item(2, "Robot-assisted total knee arthroplasty in haemophilic arthropathy", None)]
@@ -376,7 +376,7 @@ def test_incremental_import_finds_the_same_quality(synthetic):
     assert precision >= 0.95 and recall >= 0.95
 
 
-# --- issue 10 §2: equal texts, different DOIs -----------------------------------------------
+# --- equal texts, different DOIs ----------------------------------------------------------
 
 def test_equal_short_titles_with_equal_abstracts_are_the_same_work():
     text = "We report a single case of caffeine poisoning."

@@ -147,7 +147,7 @@ def test_any_sequence_of_verdicts_keeps_works_equal_to_a_full_regroup(steps):
 
 
 def test_decide_many_is_one_verdict_on_each_and_the_works_of_a_full_regroup(project):
-    """Issue 24's bulk actions: accepting the core pairs joins all three versions; then
+    """The review's bulk actions: accepting the core pairs joins all three versions; then
     rejecting two pairs at once splits the works as a full regroup would."""
     pairs = [_pair(project, "core", "r1").id, _pair(project, "core", "r2").id]
     assert project.write(matches.decide_many_op(pairs, True)) == Changes(verdicts=True, works=True)

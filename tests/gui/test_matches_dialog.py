@@ -57,7 +57,7 @@ def test_reject_with_r_is_stored_and_announced(qtbot, session, shot):
     [match] = matches.matches(session.project, "T", uncertain=True)
     dialog = _dialog(qtbot, session)
     assert dialog.progress_label.text() == "1 of 1"
-    assert "10.1101/preprint" in (dialog.side_a.doi.text() + dialog.side_b.doi.text())
+    assert "DOI 10.1101/preprint" in (dialog.side_a.ids.text() + dialog.side_b.ids.text())
     shot(dialog, "matches_dialog")
 
     with qtbot.waitSignal(session.changed) as changed:
@@ -187,3 +187,46 @@ def test_past_verdicts_are_listed_and_can_be_changed(qtbot, rich_session):
     assert changed.args == [Changes(verdicts=True, works=True), again]
     assert _status(session, match.id) == "rejected"
     assert evaluation.recall_report(session.project, "T").lists[0].retrieved_core == 0
+
+
+@pytest.fixture
+def ids_session(tmp_path, qtbot):
+    """One uncertain pair (equal titles, no abstracts) whose records hold a DOI, PMIDs,
+    Dimensions ids, Scopus EIDs and WoS UTs: two register entries each."""
+    project = Project.create(tmp_path / "i.litq")
+    header = "title,year,doi,pmid,dimensions,scopus_eid,wos_ut\n"
+    title = "Robotic arm assisted total knee arthroplasty in older adults"
+    rows = {"core": f"{title},2020,10.1000/k.1,111,pub.1150448665,2-s2.0-85000000001,"
+                    "WOS:000111111111111\n",
+            "r1": f"{title},2020,,222,pub.1150448666,2-s2.0-85000000002,"
+                  "WOS:000222222222222\n"}
+    for name, row in rows.items():
+        path = tmp_path / f"{name}.csv"
+        path.write_text(header + row, encoding="utf-8")
+        run_job(ingest.import_file(project, path, topic="T", role="core" if name == "core"
+                                   else "results", name=name))
+    session = ProjectSession(project)
+    yield session
+    assert session.close()
+
+
+def test_every_identifier_of_both_sides_is_shown_and_the_differing_ones_named(
+        qtbot, ids_session, shot):
+    dialog = _dialog(qtbot, ids_session)
+    sides = {dialog.side_a.source.text(): dialog.side_a, dialog.side_b.source.text(): dialog.side_b}
+    core, result = sides["core (core)"].ids.text(), sides["r1 (results)"].ids.text()
+    for shown in ("DOI 10.1000/k.1", "PMID 111", "Dimensions pub.1150448665",
+                  "Scopus EID 2-s2.0-85000000001", "WoS UT WOS:000111111111111"):
+        assert shown in core, shown
+    for shown in ("PMID 222", "Dimensions pub.1150448666", "Scopus EID 2-s2.0-85000000002",
+                  "WoS UT WOS:000222222222222"):
+        assert shown in result, shown
+    assert "DOI" not in result
+    marked = [line for line in result.split("<br>") if "<span" in line]
+    assert sorted(line.split(">")[1].split()[0] for line in marked) == [
+        "Dimensions", "PMID", "Scopus", "WoS"]
+    assert "DOI 10.1000/k.1" in core and "<span" not in core.split("<br>")[0]  # one side only
+    assert ("not merged automatically because their Dimensions ids, PMIDs, Scopus EIDs, "
+            "WoS UTs differ") in dialog.method_label.text()
+    dialog.resize(1200, 620)
+    shot(dialog, "matches_dialog_identifiers")

@@ -1,4 +1,5 @@
-"""Record linkage: which records are the same work.
+"""Record linkage: which records are the same work (the rule is described for users in
+``docs/linkage.md``).
 
 Rules, in order (the first that applies decides a pair):
 
@@ -24,9 +25,6 @@ not join them through other records either; only the user's confirmation does.
    certain, one in ``[lower, upper)`` uncertain. A title link is *demoted* to
    uncertain (never certain, still listed for the user) when
 
-   - both records carry identifiers of the same kind and none is shared
-     (different DOIs: a preprint and its published version, an erratum, a
-     Cochrane update — the reviewer decides whether those merge);
    - the titles carry different numbers or roman numerals ("Part I"/"Part II",
      "phase 2"/"phase 3");
    - the shorter title has fewer than ``min_title_chars`` characters
@@ -35,9 +33,10 @@ not join them through other records either; only the user's confirmation does.
    - it is a subtitle match and either year is unknown (unless the abstracts agree).
 
 4. **Abstracts** weigh in on every title match whose two records both have an
-   abstract of at least ``abstract_min_shingles`` word 3-grams: the share of the
-   shorter one's 3-grams the other one has (:func:`abstract_overlap`). Below
-   ``abstract_differ`` the abstracts are different texts: a subtitle, fuzzy or
+   abstract of at least ``abstract_min_shingles`` word 3-grams (of their
+   :func:`abstract_text`: markup, case and structured-abstract headings left out):
+   the share of the shorter one's 3-grams the other one has (:func:`abstract_overlap`).
+   Below ``abstract_differ`` the abstracts are different texts: a subtitle, fuzzy or
    short-title match is *dropped* (not even listed: two papers that share a generic
    head such as "Robot-assisted total knee arthroplasty" or a near title but not
    their abstracts are different works), an equal-title match is at most
@@ -45,7 +44,30 @@ not join them through other records either; only the user's confirmation does.
    for the unknown year of a subtitle match. A subtitle match with a year unknown
    and no agreeing abstracts is dropped too: a shared head is not a title.
    The abstracts are read only for the few pairs whose titles matched (the
-   ``abstracts`` reader of :func:`find_links`).
+   ``abstracts`` reader of :func:`find_links`). A record without an abstract is
+   compared through the abstract of the one other record that shares an identifier
+   with it (the same work, rule 2), if exactly one does.
+
+5. **Conflicting identifiers**: both records hold identifiers of one kind of
+   :data:`COMPARABLE_KINDS` and share none of that kind (two DOIs, two PMIDs, two
+   Dimensions ids: one register gave them two entries) — strong evidence of two
+   works, so the text decides:
+
+   - abstracts to compare that do not agree (below ``abstract_agree``) → *dropped*,
+     whatever the titles (a conference abstract and its article, two chapters of one
+     title, two editions);
+   - no abstracts to compare → listed (uncertain) only when the title match would be
+     certain by itself (score ≥ ``upper``, no number or length doubt), else dropped;
+   - agreeing abstracts → uncertain, unless the title match would be certain by
+     itself and the two abstract texts are one text up to small edits (a
+     ``fuzz.ratio`` of their :func:`abstract_text` ≥ ``upper``, :func:`same_abstract`)
+     and the DOIs do not differ: then certain. A register does list one document
+     twice (a preprint server's and a journal's copy, a duplicate entry), and two
+     different works do not share their title and their abstract; two DOIs stay for
+     the user (each version of a work gets its own DOI: preprint, article, update).
+
+   ``docid`` (an identifier of unknown kind, perhaps from two registers' numberings)
+   never conflicts.
 
 Candidate pairs come from a sorted neighbourhood
 (:mod:`~litqeval_gui.core.records.neighbourhood`), never from all pairs.
@@ -66,7 +88,7 @@ from rapidfuzz.distance import LCSseq
 from rapidfuzz.process import cpdist
 
 from litqeval_gui.core.jobs import NEVER, CancelToken, Progress
-from litqeval_gui.core.records.model import Record, normalise_id, normalise_title
+from litqeval_gui.core.records.model import Record, fold_text, normalise_id, normalise_title
 from litqeval_gui.core.records.neighbourhood import (
     SLICE,
     distinct,
@@ -192,16 +214,27 @@ def _numbers(title: str) -> frozenset[str]:
 _ROMAN = frozenset("i ii iii iv v vi vii viii ix x xi xii".split())
 
 
-def _conflicting_ids(x: LinkItem, y: LinkItem) -> bool:
-    """Both have identifiers of some kind and share none of that kind."""
+COMPARABLE_KINDS = frozenset({"doi", "pmid", "pmcid", "scopus_eid", "wos_ut", "openalex",
+                              "dimensions", "lens"})  # kinds whose differing values conflict
+
+
+def conflicting_kinds(x: Iterable[tuple[str, str]], y: Iterable[tuple[str, str]]) -> list[str]:
+    """The identifier kinds of :data:`COMPARABLE_KINDS` both hold without sharing a value
+    (sorted): one register gave them two entries. ``docid`` (an id of unknown kind, maybe
+    of two different registers) never conflicts."""
     kinds_x: dict[str, set[str]] = defaultdict(set)
-    for kind, value in x.ids:
-        kinds_x[kind].add(value)
+    for kind, value in x:
+        if kind in COMPARABLE_KINDS:
+            kinds_x[kind].add(value)
     kinds_y: dict[str, set[str]] = defaultdict(set)
-    for kind, value in y.ids:
-        kinds_y[kind].add(value)
-    return any(kinds_x[kind].isdisjoint(values) for kind, values in kinds_y.items()
-               if kind in kinds_x)
+    for kind, value in y:
+        if kind in kinds_x:
+            kinds_y[kind].add(value)
+    return sorted(kind for kind, values in kinds_y.items() if kinds_x[kind].isdisjoint(values))
+
+
+def _conflicting_ids(x: LinkItem, y: LinkItem) -> bool:
+    return bool(conflicting_kinds(x.ids, y.ids))
 
 
 def _different_dois(x: LinkItem, y: LinkItem) -> bool:
@@ -218,18 +251,45 @@ def _same_text(x: LinkItem, y: LinkItem) -> bool:
 
 def _doubtful(x: LinkItem, y: LinkItem, method: str, settings: LinkSettings) -> bool:
     """A title match that must not become certain, however high its score (module doc)."""
-    return (_conflicting_ids(x, y)
-            or _numbers(x.title) != _numbers(y.title)
+    return _conflicting_ids(x, y) or _doubtful_title(x, y, settings)
+
+
+def _doubtful_title(x: LinkItem, y: LinkItem, settings: LinkSettings) -> bool:
+    """Titles that are not the same title whatever their score: different numbers, or
+    too short to tell (unless the abstracts are equal too)."""
+    return (_numbers(x.title) != _numbers(y.title)
             or (min(len(x.title), len(y.title)) < settings.min_title_chars
                 and not _same_text(x, y)))
 
 
 Shingles = frozenset[tuple[str, ...]]
 
+_GLUED = re.compile(r"([a-z])([A-Z][a-z])")  # "BackgroundThe": a heading glued on
+_HEADINGS = frozenset("abstract background introduction purpose aim aims objective objectives "
+                      "method methods methodology materials patients results findings "
+                      "conclusion conclusions discussion interpretation".split())
+
+
+def abstract_text(abstract: str | None) -> str:
+    """An abstract as the linker compares it: folded as titles are, a heading glued to
+    the next word split off, and the words of structured-abstract headings left out
+    ("Background:", "<h2>Methods</h2>"), which one copy of a text has and another not."""
+    if not abstract:
+        return ""
+    text = fold_text(abstract)
+    if _GLUED.search(text):  # searching first is twice as fast on the many without
+        text = _GLUED.sub(r"\1 \2", text)
+    words = normalise_title(text).split()
+    return " ".join(word for word in words if word not in _HEADINGS)
+
 
 def shingles(abstract: str | None) -> Shingles:
-    """The word 3-grams of an abstract, normalised as titles are."""
-    words = normalise_title(abstract).split() if abstract else []
+    """The word 3-grams of an abstract's :func:`abstract_text`."""
+    return _grams(abstract_text(abstract))
+
+
+def _grams(text: str) -> Shingles:
+    words = text.split()
     return frozenset(zip(words, words[1:], words[2:], strict=False))
 
 
@@ -241,9 +301,23 @@ def abstract_overlap(x: Shingles, y: Shingles, min_shingles: int) -> float | Non
     return len(x & y) / min(len(x), len(y))
 
 
-def _judge(x: LinkItem, y: LinkItem, method: str, score: float, overlap: float | None,
+def same_abstract(x: str, y: str, settings: LinkSettings) -> bool:
+    """Whether two :func:`abstract_text` are one text up to small edits: the similarity
+    that makes two titles certain (``upper``), over the whole abstract."""
+    return bool(x and y) and fuzz.ratio(x, y, score_cutoff=settings.upper * 100) > 0
+
+
+class _Evidence(NamedTuple):
+    """What the abstracts of a title match say (module doc, 4)."""
+
+    overlap: float | None  # None: an abstract is missing or too short to count
+    same: bool  # one text up to small edits (:func:`same_abstract`)
+
+
+def _judge(x: LinkItem, y: LinkItem, method: str, score: float, evidence: _Evidence,
            settings: LinkSettings) -> bool | None:
-    """Whether a title match is certain, or None when it is dropped (module doc, 3-4)."""
+    """Whether a title match is certain, or None when it is dropped (module doc, 3-5)."""
+    overlap = evidence.overlap
     differ = overlap is not None and overlap < settings.abstract_differ
     agree = overlap is not None and overlap >= settings.abstract_agree
     if differ and (method != "title" or min(len(x.title), len(y.title))
@@ -251,16 +325,30 @@ def _judge(x: LinkItem, y: LinkItem, method: str, score: float, overlap: float |
         return None
     if method == "subtitle" and (x.year is None or y.year is None) and not agree:
         return None
+    same_title = score >= settings.upper and not _doubtful_title(x, y, settings)
+    if _conflicting_ids(x, y):  # one register's two entries: the text must say "same"
+        if overlap is None:
+            return False if same_title else None
+        if not agree:
+            return None
+        return same_title and evidence.same and not _different_dois(x, y)
     return score >= settings.upper and not differ and not _doubtful(x, y, method, settings)
 
 
-def _identifier_pairs(items: Sequence[LinkItem], n_new: int,
-                      verdicts: _Verdicts) -> Iterator[tuple[int, int, str]]:
-    """(i, j, kind) linking every holder of a shared identifier to a hub holder."""
-    holders: dict[tuple[str, str], list[int]] = defaultdict(list)
+Holders = dict[tuple[str, str], list[int]]  # identifier -> indices of the items holding it
+
+
+def _holders(items: Sequence[LinkItem]) -> Holders:
+    holders: Holders = defaultdict(list)
     for index, item in enumerate(items):
         for ident in item.ids:
             holders[ident].append(index)
+    return holders
+
+
+def _identifier_pairs(holders: Holders, n_new: int,
+                      verdicts: _Verdicts) -> Iterator[tuple[int, int, str]]:
+    """(i, j, kind) linking every holder of a shared identifier to a hub holder."""
     for (kind, _value), members in holders.items():
         if len(members) < 2 or members[0] >= n_new:  # new items come first; none here
             continue
@@ -366,21 +454,48 @@ AbstractReader = Callable[[list[int]], Mapping[int, str | None]]
 def _judged_title_links(items: Sequence[LinkItem],
                         found: list[tuple[int, int, str, float]],
                         read: AbstractReader | None, settings: LinkSettings,
+                        holders: Holders, verdicts: _Verdicts,
                         ) -> Iterator[tuple[int, int, str, float, bool]]:
     """(i, j, method, score, certain) of the title matches :func:`_judge` keeps; the
     abstracts of their records come from ``read`` (item keys -> abstract), else from
-    the items (which hold those of short titles only)."""
+    the items (which hold those of short titles only). A record without an abstract is
+    compared through its identifier partner's (:func:`_partners`)."""
+    def texts_of(indices: list[int]) -> dict[int, str]:
+        if not indices:
+            return {}
+        keys = [items[i].key for i in indices]
+        got = {key: items[i].abstract for key, i in zip(keys, indices, strict=True)} \
+            if read is None else read(keys)
+        return {i: abstract_text(got.get(items[i].key)) for i in indices}
+
     involved = sorted({i for i, *_ in found} | {j for _, j, *_ in found})
-    if read is None:
-        texts: Mapping[int, str | None] = {items[i].key: items[i].abstract for i in involved}
-    else:
-        texts = read([items[i].key for i in involved])
-    grams = {i: shingles(texts.get(items[i].key)) for i in involved}
+    texts = texts_of(involved)
+    bare = [i for i in involved if not texts[i]]
+    partners = _partners(bare, items, holders, verdicts)
+    lent = texts_of(sorted(set(partners.values()) - set(involved)))
+    for i, partner in partners.items():
+        texts[i] = texts.get(partner) or lent.get(partner, "")
+    grams = {i: _grams(text) for i, text in texts.items()}
     for i, j, method, score in found:
         overlap = abstract_overlap(grams[i], grams[j], settings.abstract_min_shingles)
-        certain = _judge(items[i], items[j], method, score, overlap, settings)
+        same = overlap is not None and overlap >= settings.abstract_agree \
+            and same_abstract(texts[i], texts[j], settings)
+        certain = _judge(items[i], items[j], method, score, _Evidence(overlap, same), settings)
         if certain is not None:
             yield i, j, method, score, certain
+
+
+def _partners(bare: Iterable[int], items: Sequence[LinkItem], holders: Holders,
+              verdicts: _Verdicts) -> dict[int, int]:
+    """Item index -> the one other item holding one of its identifiers (none held by a
+    third item), for the items ``bare`` of an abstract: the same work, whose abstract
+    stands in for the missing one."""
+    partners = {}
+    for i in bare:
+        others = {p for ident in items[i].ids for p in holders.get(ident, ()) if p != i}
+        if len(others) == 1 and not verdicts.rejected(i, (partner := others.pop())):
+            partners[i] = partner
+    return partners
 
 
 def find_links(new: Sequence[LinkItem], existing: Sequence[LinkItem] = (), *,
@@ -405,10 +520,12 @@ def find_links(new: Sequence[LinkItem], existing: Sequence[LinkItem] = (), *,
     token.raise_if_cancelled()
     yield Progress(0, 0, "matching identifiers")
     best: dict[tuple[int, int], tuple[str, float, bool]] = {}
-    for i, j, kind in _identifier_pairs(items, n_new, judged):
+    holders = _holders(items)
+    for i, j, kind in _identifier_pairs(holders, n_new, judged):
         best.setdefault((i, j), (kind, 1.0, not _different_dois(items[i], items[j])))
     found = yield from _title_links(items, n_new, settings, judged, token)
-    for i, j, method, score, certain in _judged_title_links(items, found, abstracts, settings):
+    for i, j, method, score, certain in _judged_title_links(items, found, abstracts, settings,
+                                                            holders, judged):
         best.setdefault((i, j), (method, score, certain))
     for same in (True, False):
         for i, j in judged.pairs(same):

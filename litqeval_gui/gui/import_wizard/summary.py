@@ -2,15 +2,20 @@
 import, its problems and the report; imports into several topics (TREC files) also get a
 table of what each topic received: its lists and their record counts.
 
-A result list's recall against the topic's core set is a row of the counts (issue 24),
-its missed core works one click away (the link opens them)."""
+A result list's recall against the topic's core set is a row of the counts, its missed
+core works one click away (the link opens them). Every column is at least as wide as its
+cells, whatever the number of lists or the font (a count always shows in full); a long
+list name is elided in its header. The offer to review uncertain matches counts those
+awaiting a verdict now (:func:`~litqeval_gui.core.records.matches.uncertain_count`),
+updated as verdicts are given, not those the imports found."""
 
 from __future__ import annotations
 
 import html
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -32,6 +37,8 @@ from PySide6.QtWidgets import (
 from litqeval_gui.core import evaluation
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.evaluation.recall import ListRecall
+from litqeval_gui.core.projectfile.changes import Changes
+from litqeval_gui.core.records import matches
 from litqeval_gui.core.records.exporting import check_target, write_whole
 from litqeval_gui.core.records.ingest import ImportSummary
 from litqeval_gui.gui.import_wizard.list_settings import role_name
@@ -45,7 +52,41 @@ from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.screens.matches.dialog import MatchesDialog, open_matches_dialog
 
 
-class CountsTable(QTableWidget):
+class FittedTable(QTableWidget):
+    """A table whose columns are as wide as their cells (a count never elided) and their
+    headers, a header from column ``capped_from`` on at most :data:`HEADER_CHARS`
+    characters wide (a long list name is elided); fitted again when the font or style
+    changes and when shown."""
+
+    HEADER_CHARS = 18
+
+    def __init__(self, rows: int, columns: int, capped_from: int = 0,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(rows, columns, parent)
+        self.capped_from = capped_from
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+
+    def fit_columns(self) -> None:
+        """Each column as wide as its widest cell, and as its header up to the cap."""
+        header = self.horizontalHeader()
+        cap = self.fontMetrics().averageCharWidth() * self.HEADER_CHARS
+        for col in range(self.columnCount()):
+            head = header.sectionSizeHint(col)
+            width = max(self.sizeHintForColumn(col),
+                        head if col < self.capped_from else min(head, cap))
+            header.resizeSection(col, width)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 — Qt override
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self.fit_columns()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt override
+        super().showEvent(event)
+        self.fit_columns()
+
+
+class CountsTable(FittedTable):
     """A table as tall as its rows that never asks for more than :data:`MAX_WIDTH` pixels
     (more columns scroll)."""
 
@@ -89,6 +130,8 @@ class SummaryPage(QWizardPage):
                                    "(the core set included)"),
                          ("matched", "Core works this list contains (for a core set: its "
                                      "works found in some result list)"),
+                         ("uncertain", "Uncertain matches this import found (the "
+                                       "button below counts those awaiting a verdict now)"),
                          ("pending", self.PENDING_TIP),
                          ("recall", "Core works in the result list / core works of the "
                                     "topic; the link lists those missed")):
@@ -96,10 +139,9 @@ class SummaryPage(QWizardPage):
         self.counts.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.counts.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.counts.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.counts.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.counts.setSizeAdjustPolicy(QAbstractItemView.SizeAdjustPolicy.AdjustToContents)
         self.counts.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.topics_table = QTableWidget(0, len(self.TOPIC_COLUMNS))
+        self.topics_table = FittedTable(0, len(self.TOPIC_COLUMNS), len(self.TOPIC_COLUMNS))
         self.topics_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.topics_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.topics_table.setWordWrap(False)
@@ -120,6 +162,7 @@ class SummaryPage(QWizardPage):
         self.matches_dialog: MatchesDialog | None = None
         self.recalls: dict[str, ListRecall] = {}  # result list name -> its recall
         self.updates = UpdateOffers(state, self)  # a search update grows a screening
+        state.session.changed.connect(self._project_changed)
         buttons = QHBoxLayout()
         buttons.addWidget(self.matches_button)
         buttons.addStretch(1)
@@ -156,17 +199,11 @@ class SummaryPage(QWizardPage):
         self.counts.setColumnCount(len(summaries))
         self.counts.setHorizontalHeaderLabels(
             [s.name if len(topics) == 1 else f"{s.topic}: {s.name}" for s in summaries])
-        header = self.counts.horizontalHeader()  # a few lists share the width; many scroll
+        header = self.counts.horizontalHeader()
         header.setTextElideMode(Qt.TextElideMode.ElideRight)  # the topic first
         for col in range(len(summaries)):
             item = self.counts.horizontalHeaderItem(col)
             item.setToolTip(item.text())
-        few = len(summaries) <= 6
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch if few
-                                    else QHeaderView.ResizeMode.Interactive)
-        if not few:
-            for col in range(len(summaries)):
-                header.resizeSection(col, self.fontMetrics().averageCharWidth() * 16)
         self.recalls = {}
         for col, summary in enumerate(summaries):
             recall = self._recall(summary)
@@ -187,11 +224,30 @@ class SummaryPage(QWizardPage):
         lines += [f"{named[id(s)]}: note: {n}" for s in summaries for n in s.notes]
         self.problems.setPlainText("\n".join(lines))
         self.problems_box.setVisible(bool(lines))
+        self.counts.fit_columns()
         self.updates.show_offers(summaries)
-        uncertain = sum(s.uncertain for s in summaries)
+        self.show_matches_offer()
+
+    def uncertain_now(self) -> dict[str, int]:
+        """Topic -> its matches awaiting a verdict now, for the topics imported into."""
+        found = {}
+        for topic in dict.fromkeys(s.topic for s in self.summaries()):
+            try:
+                found[topic] = matches.uncertain_count(self._state.session.project, topic)
+            except LitqError:  # the topic is gone (deleted meanwhile)
+                found[topic] = 0
+        return found
+
+    def show_matches_offer(self) -> None:
+        """The review button with the number of matches awaiting a verdict now."""
+        uncertain = sum(self.uncertain_now().values())
         self.matches_button.setEnabled(uncertain > 0)
-        self.matches_button.setText(f"Review {uncertain} &uncertain match(es)…" if uncertain
+        self.matches_button.setText(f"Review {uncertain:,} &uncertain match(es)…" if uncertain
                                     else "No uncertain matches")
+
+    def _project_changed(self, changes: Changes, _initiator: object) -> None:
+        if (changes.verdicts or changes.records) and self.summaries():
+            self.show_matches_offer()
 
     def _show_topics(self, summaries: list[ImportSummary]) -> None:
         """One row per topic: its number of lists, the records read and new works, then
@@ -220,10 +276,7 @@ class SummaryPage(QWizardPage):
                     item.setToolTip(", ".join(f"{n} ({role_name(s.role)})"
                                               for n, s in made.items()))
                 table.setItem(row, col, item)
-        table.resizeColumnsToContents()
-        widest = self.fontMetrics().averageCharWidth() * 18  # a long list name is elided
-        for col in range(len(self.TOPIC_COLUMNS), table.columnCount()):
-            table.setColumnWidth(col, min(table.columnWidth(col), widest))
+        table.fit_columns()
 
     @staticmethod
     def _cell(key: str, summary: ImportSummary, recall: ListRecall | None) -> str:
@@ -283,9 +336,9 @@ class SummaryPage(QWizardPage):
         self.matches_dialog = open_matches_dialog(self._state.session, self._topic(), self)
 
     def _topic(self) -> str:
-        """The topic whose matches to review: the first with uncertain ones, else the
+        """The topic whose matches to review: the first with uncertain ones now, else the
         topic named on page 3, else the first imported into."""
         summaries = self.summaries()
-        uncertain = next((s.topic for s in summaries if s.uncertain), "")
+        uncertain = next((topic for topic, n in self.uncertain_now().items() if n), "")
         named = self._state.settings.topic if self._state.settings else ""
         return uncertain or named or next((s.topic for s in summaries), "")

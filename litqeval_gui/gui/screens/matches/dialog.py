@@ -1,17 +1,22 @@
 """Review a topic's uncertain matches one pair at a time: accept, reject, skip or go back;
 or list the verdicts given before and change one ("Past verdicts").
 
-Each side shows title, year, DOI, authors, venue and the start of the abstract, with
-the differences marked.
+Each side shows title, year, every identifier, authors, venue and the start of the
+abstract, with the differences marked (:mod:`.sides`); an identifier kind both records
+hold with different values is marked and named under the pair, as the reason it was
+not merged automatically.
 
 Each verdict is queued at once on the session's write path
-(:func:`litqeval_gui.core.records.matches.decide` as an op) and the next pair is shown without
+(:func:`~litqeval_gui.core.records.matches.decide_op`) and the next pair is shown without
 waiting; the session announces what it changed, and a verdict that could not be
-stored is shown and forgotten.
-Bulk actions (issue 24): the pairs shown can be limited to those touching the core set
-and sorted by similarity, highest or lowest first, and every pair of one reason
-("found by subtitle") among those shown can be rejected at once
-(:func:`~litqeval_gui.core.records.matches.decide_many`, one write).
+stored is shown and forgotten. The counter at the top is the topic's
+:func:`~litqeval_gui.core.records.matches.match_counts` with the queued verdicts counted
+in: it always equals the project's counts once they are stored.
+Bulk actions: the pairs shown can be limited to those touching the core set and sorted
+by similarity, highest or lowest first, and every pair of one reason ("found by
+subtitle") among those shown can be accepted or rejected at once, after a confirmation
+that says how many (:func:`~litqeval_gui.core.records.matches.decide_many_op`, one
+write; only pairs still awaiting a verdict change).
 The keys A / R / S / → / ← belong to this dialog (a :class:`Shortcuts`): they are
 bound when it is shown and removed when it is hidden or closed; holding one fires once.
 """
@@ -19,17 +24,16 @@ bound when it is shown and removed when it is hidden or closed; holding one fire
 from __future__ import annotations
 
 import html
-from difflib import SequenceMatcher
 
+import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFormLayout,
-    QGroupBox,
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QPushButton,
     QStackedWidget,
     QVBoxLayout,
@@ -38,99 +42,43 @@ from PySide6.QtWidgets import (
 
 from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.records import matches as core_matches
-from litqeval_gui.core.records.matches import Match, MatchSide
+from litqeval_gui.core.records.matches import Match, MatchCounts
 from litqeval_gui.gui.notify import show_error
+from litqeval_gui.gui.screens.matches.sides import (
+    SidePanel,
+    highlight_differences,
+    show_pair,
+)
 from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.shortcuts import KeysWhileShown, Shortcuts
 
+__all__ = ["MatchesDialog", "highlight_differences", "open_matches_dialog"]
+
 EMPTY_TEXT = "No uncertain matches — nothing to review"
 NO_VERDICTS_TEXT = "No verdicts yet — the matches you accept or reject appear here"
-ABSTRACT_CHARS = 400
-SHOWN_AUTHORS = 4
 PENDING, DECIDED = "Awaiting review", "Past verdicts"
 ALL_PAIRS, CORE_PAIRS = "All pairs", "Only pairs with a core record"
 HIGHEST, LOWEST = "Highest similarity first", "Lowest similarity first"
-_MARK = '<span style="background-color:#ffd54f; color:#000000; font-weight:600">{}</span>'
 
 
-def highlight_differences(a: str, b: str) -> tuple[str, str]:
-    """HTML of ``a`` and ``b`` with the words that differ marked (case-insensitive match)."""
-    words_a, words_b = a.split(), b.split()
-    matcher = SequenceMatcher(a=[w.casefold() for w in words_a],
-                              b=[w.casefold() for w in words_b], autojunk=False)
-    out_a: list[str] = []
-    out_b: list[str] = []
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        for words, lo, hi, out in ((words_a, i1, i2, out_a), (words_b, j1, j2, out_b)):
-            if hi > lo:
-                chunk = html.escape(" ".join(words[lo:hi]))
-                out.append(chunk if tag == "equal" else _MARK.format(chunk))
-    return " ".join(out_a), " ".join(out_b)
+def ask(parent: QWidget, title: str, text: str, verb: str) -> bool:
+    """Ask before a bulk verdict; Cancel is the default."""
+    box = QMessageBox(QMessageBox.Icon.Question, title, text,
+                      QMessageBox.StandardButton.Cancel, parent)
+    go = box.addButton(verb, QMessageBox.ButtonRole.AcceptRole)
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    box.exec()
+    return box.clickedButton() is go
 
 
-def _marked_pair(a: str, b: str, empty: str = "—") -> tuple[str, str]:
-    """Whole values, both marked when they differ."""
-    shown = [html.escape(v) if v else empty for v in (a, b)]
-    if a != b:
-        return _MARK.format(shown[0]), _MARK.format(shown[1])
-    return shown[0], shown[1]
+def _pairs(n: int) -> str:
+    return f"{n:,} pair{'s' if n != 1 else ''}"
 
 
-def authors_text(authors: list[str]) -> str:
-    """The first :data:`SHOWN_AUTHORS` authors, then "et al. (n)"."""
-    shown = "; ".join(authors[:SHOWN_AUTHORS])
-    return shown + (f"; et al. ({len(authors)})" if len(authors) > SHOWN_AUTHORS else "")
-
-
-def abstract_start(text: str) -> str:
-    """The first :data:`ABSTRACT_CHARS` characters of an abstract, cut at a word."""
-    text = " ".join(text.split())
-    if len(text) <= ABSTRACT_CHARS:
-        return text
-    return text[:ABSTRACT_CHARS].rsplit(" ", 1)[0] + " …"
-
-
-class _SidePanel(QGroupBox):
-    """One record of the pair: title, year, DOI, authors, venue, the start of its
-    abstract and the list it comes from."""
-
-    def __init__(self, heading: str, parent: QWidget | None = None) -> None:
-        super().__init__(heading, parent)
-        self.title = self._label()
-        self.title.setStyleSheet("font-size: 11pt;")
-        self.year = self._label()
-        self.doi = self._label()
-        self.authors = self._label()
-        self.venue = self._label()
-        self.abstract = self._label()
-        self.abstract.setTextFormat(Qt.TextFormat.PlainText)
-        self.source = self._label()
-        form = QFormLayout(self)
-        form.addRow("Title:", self.title)
-        form.addRow("Year:", self.year)
-        form.addRow("DOI:", self.doi)
-        form.addRow("Authors:", self.authors)
-        form.addRow("Venue:", self.venue)
-        form.addRow("Abstract:", self.abstract)
-        form.addRow("List:", self.source)
-
-    @staticmethod
-    def _label() -> QLabel:
-        label = QLabel()
-        label.setWordWrap(True)
-        label.setTextFormat(Qt.TextFormat.RichText)
-        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        return label
-
-    def show_side(self, side: MatchSide, title: str, year: str, doi: str, authors: str,
-                  venue: str) -> None:
-        self.title.setText(title or "<i>(no title)</i>")
-        self.year.setText(year)
-        self.doi.setText(doi)
-        self.authors.setText(authors)
-        self.venue.setText(venue)
-        self.abstract.setText(abstract_start(side.abstract) or "—")
-        self.source.setText(f"{html.escape(side.list_name)} ({html.escape(side.role)})")
+def counts_text(counts: MatchCounts) -> str:
+    """``12 awaiting a verdict · 20 accepted · 24 rejected``."""
+    return (f"{counts.uncertain:,} awaiting a verdict · {counts.confirmed:,} accepted · "
+            f"{counts.rejected:,} rejected")
 
 
 class MatchesDialog(KeysWhileShown, QDialog):
@@ -147,7 +95,8 @@ class MatchesDialog(KeysWhileShown, QDialog):
         self._core_only = False  # only the pairs with a core record
         self._lowest_first = False
         self._matches: list[Match] = []
-        self._verdicts: dict[int, bool] = {}  # link id -> accepted
+        self._verdicts: dict[int, bool] = {}  # link id -> accepted, given in this view
+        self._queued: dict[int, bool] = {}  # verdicts sent but not yet answered
         self._index = 0
         self.shortcuts = Shortcuts(self)
         for key, slot in (("A", lambda: self.decide(True)), ("R", lambda: self.decide(False)),
@@ -162,9 +111,17 @@ class MatchesDialog(KeysWhileShown, QDialog):
     def title(self) -> str:
         return self.windowTitle()
 
+    def counts(self) -> MatchCounts:
+        """The topic's matches by verdict, the verdicts queued here counted in."""
+        return core_matches.match_counts(self._session.project, self._topic, self._queued)
+
     def project_changed(self, changes: Changes, initiator: object) -> None:
-        """Matches changed elsewhere (an import, the CLI): re-read them, keeping the place."""
-        if initiator is self or not (changes.verdicts or changes.records):
+        """Matches changed elsewhere (an import, the CLI): re-read them, keeping the place;
+        a verdict of this dialog stored: the counter follows."""
+        if not (changes.verdicts or changes.records):
+            return
+        if initiator is self:
+            self._show_counts()
             return
         current = self.current
         self._matches = self._read()
@@ -195,45 +152,85 @@ class MatchesDialog(KeysWhileShown, QDialog):
         self._index = 0
         self._show_current()
 
+    def _undecided(self, found: list[Match], method: str | None = None) -> list[Match]:
+        """The pairs of ``found`` still awaiting a verdict (of one reason, if given)."""
+        return [m for m in found if m.status == "uncertain" and m.id not in self._verdicts
+                and (method is None or m.method == method)]
+
     def _fill_reasons(self, found: list[Match]) -> None:
-        """The reasons of the undecided pairs shown, with their counts, for the bulk reject."""
+        """The reasons of the undecided pairs shown, with their counts, for the bulk
+        verdicts."""
         counts: dict[str, int] = {}
-        for m in found:
-            if m.id not in self._verdicts and m.status == "uncertain":
-                counts[m.method] = counts.get(m.method, 0) + 1
+        for m in self._undecided(found):
+            counts[m.method] = counts.get(m.method, 0) + 1
         chosen = self.reason.currentData()
         self.reason.clear()
         for method, n in sorted(counts.items(), key=lambda item: -item[1]):
             self.reason.addItem(f"found by {method} ({n})", method)
         if chosen is not None and self.reason.findData(chosen) >= 0:
             self.reason.setCurrentIndex(self.reason.findData(chosen))
-        self.reject_reason_button.setEnabled(bool(counts) and not self._decided)
+        for button in (self.accept_reason_button, self.reject_reason_button):
+            button.setEnabled(bool(counts) and not self._decided)
+
+    def accept_reason(self, method: str | None = None) -> int:
+        """Accept every undecided pair shown found by ``method`` (default: the reason
+        chosen), once confirmed; returns how many were sent."""
+        return self._decide_reason(True, method)
 
     def reject_reason(self, method: str | None = None) -> int:
         """Reject every undecided pair shown found by ``method`` (default: the reason
-        chosen) in one write; returns how many."""
+        chosen), once confirmed; returns how many were sent."""
+        return self._decide_reason(False, method)
+
+    def _decide_reason(self, accept: bool, method: str | None) -> int:
         method = method if method is not None else self.reason.currentData()
-        chosen = [m for m in self._matches if m.method == method and m.status == "uncertain"
-                  and m.id not in self._verdicts]
+        chosen = self._undecided(self._matches, method)
         if not chosen or self._decided:
             return 0
+        n = len(chosen)
+        pairs = _pairs(n)
+        scope = " with a core record" if self._core_only else ""
+        if accept:
+            title, verb = "Accept all of this reason", f"Accept {pairs}"
+            what = (f"Accept all {pairs}{scope} found by {method} as the same work? "
+                    "Each pair's two records become one work.")
+        else:
+            title, verb = "Reject all of this reason", f"Reject {pairs}"
+            what = (f"Reject all {pairs}{scope} found by {method} as different works? "
+                    "Each pair's two records stay apart.")
+        text = (f"{what}\n\nOnly pairs still awaiting a verdict change; verdicts you "
+                "gave before are kept. Past verdicts lists them, to change one.")
+        if not ask(self, title, text, verb):
+            return 0
         ids = [m.id for m in chosen]
-        self._session.write(core_matches.decide_many_op(ids, False), initiator=self,
+        for link_id in ids:
+            self._verdicts[link_id] = self._queued[link_id] = accept
+        self._session.write(core_matches.decide_many_op(ids, accept, pending_only=True),
+                            initiator=self, on_success=lambda _done: self._answered(ids),
                             on_failure=lambda exc: self._bulk_not_stored(ids, exc))
-        for m in chosen:
-            self._verdicts[m.id] = False
         current = self.current
-        self._matches = [m for m in self._matches if m.id not in set(ids)]
+        gone = set(ids)
+        self._matches = [m for m in self._matches if m.id not in gone]
         ids_left = [m.id for m in self._matches]
         self._index = ids_left.index(current.id) if current and current.id in ids_left \
             else min(self._index, len(ids_left))
         self._fill_reasons(self._matches)
         self._show_current()
-        return len(chosen)
+        return n
+
+    def _answered(self, ids: list[int]) -> None:
+        """Verdicts stored: counted from the project from now on (nothing to show once
+        the dialog is gone)."""
+        if not shiboken6.isValid(self):
+            return
+        for link_id in ids:
+            self._queued.pop(link_id, None)
+        self._show_counts()
 
     def _bulk_not_stored(self, ids: list[int], exc: BaseException) -> None:
         for link_id in ids:
             self._verdicts.pop(link_id, None)
+            self._queued.pop(link_id, None)
         show_error(self, "Could not record the verdicts", exc)
         self._matches = self._read()
         self._show_current()
@@ -255,11 +252,16 @@ class MatchesDialog(KeysWhileShown, QDialog):
         self.mode.setToolTip("Review the matches awaiting a verdict, or see and change "
                              "the verdicts you gave before")
         self.mode.activated.connect(lambda row: self.show_decided(row == 1))
+        self.counts_label = QLabel()
+        self.counts_label.setToolTip("The topic's matches by verdict (all pairs, whatever "
+                                     "is shown)")
         self.progress_label = QLabel()
         self.progress_label.setAlignment(Qt.AlignmentFlag.AlignRight)
         top = QHBoxLayout()
         top.addWidget(intro)
         top.addWidget(self.mode)
+        top.addSpacing(12)
+        top.addWidget(self.counts_label)
         top.addStretch(1)
         top.addWidget(self.progress_label)
 
@@ -275,11 +277,15 @@ class MatchesDialog(KeysWhileShown, QDialog):
         self.reason = QComboBox()
         self.reason.setToolTip("How the pairs were found; the counts are those shown and "
                                "undecided")
-        self.reject_reason_button = QPushButton("Reject all of this reason")
+        self.accept_reason_button = QPushButton("Accept all of this reason…")
+        self.accept_reason_button.setToolTip(
+            "Mark every undecided pair shown that was found this way as the same work, in "
+            "one step, after saying how many (Past verdicts lists them, to change one)")
+        self.accept_reason_button.clicked.connect(lambda: self.accept_reason())
+        self.reject_reason_button = QPushButton("Reject all of this reason…")
         self.reject_reason_button.setToolTip(
             "Mark every undecided pair shown that was found this way as different works, "
-            "in one step (Past verdicts lists them, to change one)")
-        self.reject_reason_button.setAutoDefault(False)
+            "in one step, after saying how many (Past verdicts lists them, to change one)")
         self.reject_reason_button.clicked.connect(lambda: self.reject_reason())
         bulk = QHBoxLayout()
         bulk.addWidget(QLabel("Show:"))
@@ -287,15 +293,17 @@ class MatchesDialog(KeysWhileShown, QDialog):
         bulk.addWidget(self.order)
         bulk.addStretch(1)
         bulk.addWidget(self.reason)
+        bulk.addWidget(self.accept_reason_button)
         bulk.addWidget(self.reject_reason_button)
 
-        self.side_a = _SidePanel("Record A")
-        self.side_b = _SidePanel("Record B")
+        self.side_a = SidePanel("Record A")
+        self.side_b = SidePanel("Record B")
         sides = QHBoxLayout()
         sides.addWidget(self.side_a, 1)
         sides.addWidget(self.side_b, 1)
         self.method_label = QLabel()
         self.method_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.method_label.setWordWrap(True)
         self.verdict_label = QLabel()
         self.verdict_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
 
@@ -308,7 +316,8 @@ class MatchesDialog(KeysWhileShown, QDialog):
         self.reject_button.clicked.connect(lambda: self.decide(False))
         self.skip_button.clicked.connect(self.skip)
         for button in (self.back_button, self.accept_button, self.reject_button,
-                       self.skip_button):
+                       self.skip_button, self.accept_reason_button,
+                       self.reject_reason_button):
             button.setAutoDefault(False)
         actions = QHBoxLayout()
         actions.addWidget(self.back_button)
@@ -341,7 +350,7 @@ class MatchesDialog(KeysWhileShown, QDialog):
         layout.addLayout(bulk)
         layout.addWidget(self.stack, 1)
         layout.addWidget(buttons)
-        self.resize(900, 520)  # room for the abstracts
+        self.resize(1100, 560)  # room for the abstracts and the identifiers
 
     # -- reviewing ------------------------------------------------------------------
     @property
@@ -353,14 +362,16 @@ class MatchesDialog(KeysWhileShown, QDialog):
         match = self.current
         if match is None:
             return
+        self._verdicts[match.id] = self._queued[match.id] = accept
         self._session.write(core_matches.decide_op(match.id, accept), initiator=self,
+                            on_success=lambda _done: self._answered([match.id]),
                             on_failure=lambda exc: self._not_stored(match, exc))
-        self._verdicts[match.id] = accept
         self._index += 1
         self._show_current()
 
     def _not_stored(self, match: Match, exc: BaseException) -> None:
         self._verdicts.pop(match.id, None)
+        self._queued.pop(match.id, None)
         show_error(self, "Could not record the verdict", exc)
         self._show_current()
 
@@ -374,36 +385,38 @@ class MatchesDialog(KeysWhileShown, QDialog):
             self._index -= 1
             self._show_current()
 
+    def _show_counts(self) -> None:
+        """The counter, and the closing message when every pair has been seen."""
+        counts = self.counts()
+        self.counts_label.setText(counts_text(counts))
+        total = len(self._matches)
+        if total and self.current is None:
+            self._show_message(
+                f"All {_pairs(total)} seen. Topic {self._topic} now has "
+                f"{counts.confirmed:,} accepted, {counts.rejected:,} rejected, "
+                f"{counts.uncertain:,} left undecided.\nPress ← to go back, or Close.")
+
     def _show_current(self) -> None:
         total = len(self._matches)
         match = self.current
         self.back_button.setEnabled(self._index > 0)
+        self._show_counts()
         if not total:
             self.progress_label.setText("")
             self._show_message(NO_VERDICTS_TEXT if self._decided else EMPTY_TEXT)
             return
         if match is None:
             self.progress_label.setText(f"{total} of {total}")
-            accepted = sum(self._verdicts.values())
-            rejected = len(self._verdicts) - accepted
-            self._show_message(
-                f"All {total} matches seen: {accepted} accepted, {rejected} rejected, "
-                f"{total - len(self._verdicts)} left undecided.\n"
-                "Press ← to go back, or Close.")
             return
         self.stack.setCurrentIndex(0)
         self.progress_label.setText(f"{self._index + 1} of {total}")
-        title_a, title_b = highlight_differences(match.a.title, match.b.title)
-        year_a, year_b = _marked_pair(str(match.a.year or ""), str(match.b.year or ""))
-        doi_a, doi_b = _marked_pair(match.a.doi, match.b.doi)
-        authors_a, authors_b = highlight_differences(authors_text(match.a.authors),
-                                                     authors_text(match.b.authors))
-        venue_a, venue_b = _marked_pair(match.a.venue, match.b.venue)
-        self.side_a.show_side(match.a, title_a, year_a, doi_a, authors_a or "—", venue_a)
-        self.side_b.show_side(match.b, title_b, year_b, doi_b, authors_b or "—", venue_b)
-        self.method_label.setText(f"<b>Are these the same publication?</b> Found by "
-                                  f"{match.method}, similarity {match.score:.2f}; "
-                                  "differences are highlighted")
+        show_pair(match, self.side_a, self.side_b)
+        why = core_matches.conflicts_text(match.conflicts)
+        self.method_label.setText(
+            f"<b>Are these the same publication?</b> Found by {html.escape(match.method)}, "
+            f"similarity {match.score:.2f}"
+            + (f"; not merged automatically because {html.escape(why)}" if why else "")
+            + "; differences are highlighted")
         verdict = self._verdicts.get(match.id)
         if verdict is None and match.status in ("confirmed", "rejected"):
             verdict = match.status == "confirmed"
