@@ -18,6 +18,7 @@ from litqeval_gui.core.records import lists, queries
 from litqeval_gui.core.records.ingest import import_file
 from litqeval_gui.gui.screen_registry import SCREENS
 from litqeval_gui.gui.screens.query import QueryView, choose_list
+from litqeval_gui.gui.screens.query import choice as query_choice
 from litqeval_gui.gui.screens.query import view as query_view
 from litqeval_gui.gui.screens.query.tree import FLAG, PATH_ROLE
 from litqeval_gui.gui.session import ProjectSession
@@ -258,7 +259,7 @@ def test_on_a_topic_the_list_with_a_query_comes_first(open_view, qtbot, monkeypa
     view = open_view("T")
     assert view.list_name == "q"
     offered = []
-    monkeypatch.setattr(query_view.QInputDialog, "getItem",
+    monkeypatch.setattr(query_choice.QInputDialog, "getItem",
                         lambda parent, title, label, items, *rest: (
                             offered.extend(items) or (items[1], True)))
     chosen = choose_list(open_view.session, "T", Settings(), view)
