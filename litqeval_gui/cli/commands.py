@@ -23,6 +23,9 @@ COMMANDS: tuple[CommandInfo, ...] = (
     CommandInfo("import", "records",
         "import a file as a core set, a result list or the document collection of a "
         "topic's runs"),
+    CommandInfo("import-review", "interop",
+        "bring a review from another tool — an ASReview LAB project, a Rayyan or Covidence "
+        "export — with its decisions: the records as lists, the decisions as a screening"),
     CommandInfo("info", "records",
         "summarise the project"),
     CommandInfo("lists", "records",

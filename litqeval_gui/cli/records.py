@@ -33,6 +33,12 @@ def cmd_import(args: argparse.Namespace) -> None:
     where = dict(pair(clause, "--where") for clause in args.where or [])
     if (args.topic is None) == (not args.each_topic):
         raise LitqError("give --topic, or --each-topic for a TREC run or qrels file")
+    if not args.records_only and not args.each_topic and args.format == "auto" \
+            and args.role == "results" and _is_review(args.file):
+        args.screening = args.name
+        from litqeval_gui.cli.interop import run_review_import  # the screening modules
+        run_review_import(args, [args.file])  # records as a list, decisions as a screening
+        return
     topics = _trec_topics(args.file, args.format) if args.each_topic else [args.topic]
     progress = TextProgress()
     summaries = []
@@ -68,6 +74,12 @@ def cmd_import(args: argparse.Namespace) -> None:
              lambda: "".join(s.report() for s in summaries))
 
 
+def _is_review(path: Path) -> bool:
+    """Whether ``path`` is another tool's review with decisions (docs/interop.md)."""
+    from litqeval_gui.core.screening.foreign import detect_tool  # the screening modules
+    return detect_tool([path]) is not None
+
+
 def _trec_topics(path: Path, fmt: str) -> list[str]:
     """The topic ids of TREC run or qrels ``path`` (``--each-topic``)."""
     result = run_job(read_records(path, fmt=fmt, limit=1))
@@ -85,8 +97,12 @@ def _import_done(project: Project, topic: str, name: str) -> bool:
 
 
 def cmd_info(args: argparse.Namespace) -> None:
+    from litqeval_gui.core.screening.log import store  # the screening modules
+
     with Project.open(args.project, readonly=True) as project:
         info = queries.project_info(project)
+        for topic in info["topics"]:
+            topic["screenings"] = store.overview(project, topic["name"])
 
     def text() -> str:
         lines = [f"{info['path']}: schema {info['schema_version']}, "
@@ -94,6 +110,11 @@ def cmd_info(args: argparse.Namespace) -> None:
         for t in info["topics"]:
             lines.append(f"  topic {t['name']}: core {t['core']}, result lists {t['lists']}, "
                          f"records {t['records']}, works {t['works']}")
+            for s in t["screenings"]:
+                who = ", ".join(f"{name} {n}" for name, n in s["reviewers"].items())
+                lines.append(f"    screening {s['name']} ({s['phase']}): {s['items']} items"
+                             + (f"; decided by {who}" if who else "")
+                             + (f"; from {s['origin']}" if s["origin"] else ""))
         return "\n".join(lines)
 
     emit(args, info, text)
@@ -207,6 +228,11 @@ def register(command: Command) -> None:
     p.add_argument("--map", help="column mapping for tables, e.g. title=ColA,abstract=ColB")
     p.add_argument("--where", action="append", metavar="FIELD=VALUE",
                    help='keep only matching records, e.g. groups="My core set"')
+    p.add_argument("--records-only", action="store_true",
+                   help="an ASReview project or a Rayyan/Covidence export: import its "
+                        "records only, not its decisions (a result list's import brings "
+                        "them as a screening)")
+    p.add_argument("--reviewer", help="an ASReview project: who decided (default: its user)")
     command("info", cmd_info)
     p = command("lists", cmd_lists)
     p.add_argument("--topic")

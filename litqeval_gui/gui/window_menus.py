@@ -17,7 +17,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMainWindow, QMenu
 
-from litqeval_gui.gui import team_exchange
+from litqeval_gui.gui import review_import, team_exchange
 from litqeval_gui.gui.actions import ActionSet, ActionSpec, fill_menu, menu_groups
 from litqeval_gui.gui.decision_log import export_decision_log
 from litqeval_gui.gui.project_copy import save_a_copy
@@ -63,6 +63,11 @@ WINDOW_ACTIONS: tuple[ActionSpec[Any], ...] = (
                lambda w: team_exchange.merge_into_project(w),
                tip="Bring a colleague's decisions file (or their copy of the project) into "
                "this project's screenings", places=("file.import",), enabled=_has_project),
+    ActionSpec("import-review", "Import &Review from Another Tool…",
+               lambda w: review_import.import_review_into_project(w),
+               tip="Bring an ASReview LAB project, a Rayyan export or Covidence's export "
+               "files with their decisions: the records as a list, the decisions as a "
+               "screening", places=("file.import",), enabled=_has_project),
     ActionSpec("export-decisions", "Export M&y Decisions…",
                lambda w: team_exchange.export_my_decisions(w),
                tip="Write your decisions of the shown screening to a small decisions file "

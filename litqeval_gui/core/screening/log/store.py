@@ -490,3 +490,22 @@ def tags_used(project: Project, screening_id: int, reviewer: str | None = None) 
             + (" AND reviewer = ?" if only else ""), [screening_id, *([reviewer] if only else [])]):
         found.update(read_strings(text, f"a decision of screening {screening_id}", "tags"))
     return sorted(found, key=str.casefold)
+
+
+def overview(project: Project, topic: str) -> list[dict]:
+    """``topic``'s screenings for ``litqeval info``: name, phase, scheme, items, per
+    reviewer the records they have decided now, and where it came from (another
+    tool's review; empty when made here)."""
+    found = []
+    for screening in screenings(project, topic):
+        reviewers = dict(project.db.execute(
+            "SELECT reviewer, COUNT(DISTINCT record_id) FROM screening_effective "
+            "WHERE screening_id = ? GROUP BY reviewer ORDER BY reviewer", [screening.id]))
+        origin = project.db.execute("SELECT value FROM parameters WHERE key = ?",
+                                    [f"screening.{screening.uuid}.origin"]).fetchone()
+        found.append({"name": screening.name, "phase": screening.phase,
+                      "scheme": screening.scheme, "items": screening.size,
+                      "reviewers": reviewers,
+                      "origin": read_json(origin[0], "a screening's origin", str)
+                      if origin else ""})
+    return found

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Generator, Iterable
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -327,13 +327,16 @@ def _key(reviewer: str, at: str) -> str:
     return json.dumps({"reviewer": reviewer, "at": at}, sort_keys=True)
 
 
-def _plan(project: Project, screening: store.Screening, entries: list[Entry],
-          report: MergeReport, source: str) -> list[tuple[Any, ...]]:
+def plan_events(project: Project, screening: store.Screening, entries: list[Entry],
+                report: MergeReport, source: str,
+                find: Callable[[dict[str, Any]], int | None] | None = None
+                ) -> list[tuple[Any, ...]]:
     """The rows to insert (sorted by time stamp), counting present and unmatched events;
     a label the screening does not have, or a reason not on its list, refuses the merge
-    (one line naming the first few)."""
+    (one line naming the first few). ``find``: the item an event's ``record`` names
+    (default: by its fingerprint, :class:`_Matcher`)."""
     present = _present(project, screening.id)
-    matcher = _Matcher(_fingerprints(project, screening.id))
+    find = find or _Matcher(_fingerprints(project, screening.id)).find
     rows, seen = [], set()
     unlisted: dict[str, None] = {}  # reasons not on the screening's list, in order
     for event in sorted((e for _, e in entries), key=lambda e: (e["at"], e["reviewer"],
@@ -342,7 +345,7 @@ def _plan(project: Project, screening: store.Screening, entries: list[Entry],
         if identity in present or identity in seen:
             report.present += 1
             continue
-        record_id = matcher.find(event["record"])
+        record_id = find(event["record"])
         if record_id is None:
             report.unmatched += 1
             title = str(event["record"].get("title") or event["record"].get("doi") or "?")
@@ -382,7 +385,7 @@ def _unlisted(source: str, screening: store.Screening, reasons: list[str]) -> Li
     return error
 
 
-_INSERT = ("INSERT INTO screening_events (screening_id, record_id, kind, label, reason, note, "
+INSERT_EVENT = ("INSERT INTO screening_events (screening_id, record_id, kind, label, reason, note, "
            "tags, reviewer, at, phase, ordering, position, model, target_key) "
            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 
@@ -432,14 +435,14 @@ def merge_decisions(project: Project, source: str | Path, token: CancelToken = N
             "SELECT reviewer, at FROM screening_unblinds WHERE screening_id = ?",
             [screening.id])))
         new_unblinds = sorted(set(unblinds) - known)
-        plans.append((screening, _plan(project, screening, entries, report, path.name),
+        plans.append((screening, plan_events(project, screening, entries, report, path.name),
                       new_unblinds, before))
         token.raise_if_cancelled()
     yield Progress(2, 3, f"writing {sum(len(plan[1]) for plan in plans)} events")
 
     def op(p: Project) -> Done[None]:
         for screening, rows, new_unblinds, _ in plans:
-            p.db.conn.executemany(_INSERT, rows)
+            p.db.conn.executemany(INSERT_EVENT, rows)
             _tie_targets(p, screening.id)
             p.db.conn.executemany(
                 "INSERT INTO screening_unblinds (screening_id, reviewer, at) VALUES (?, ?, ?)",
