@@ -10,10 +10,10 @@ import pytest
 
 from litqeval_gui.core.errors import ImportRefused
 from litqeval_gui.core.jobs import run_job
+from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening.foreign import detect_tool, opened_review
 from litqeval_gui.core.screening.foreign.intake import import_review, origin_parameter
-from litqeval_gui.core.projectfile import parameters
 from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.reviewers import team
 

@@ -41,7 +41,7 @@ from litqeval_gui.core.screening.foreign.review import (
 
 MAX_MEMBER = 2 << 30  # bytes of one unpacked member
 MAX_TOTAL = 4 << 30  # bytes unpacked in all
-MAX_RATIO = 1000  # a member unpacking to more than 1000× its packed size is a bomb
+MAX_RATIO = 200  # a member unpacking to more than 200× its packed size is a bomb (text: ~10×)
 MAX_JSON = 10 << 20
 _STEPS = 200_000_000  # SQLite virtual-machine steps a query may take
 _CHUNK = 1 << 20
@@ -384,15 +384,17 @@ def _decisions(review: Review, rows: list[tuple], changes: list[tuple],
         where = f"{path.name}: a label change of record {record_id}"
         if record_id not in current or value is None:
             continue  # taken back in ASReview: the record is not decided now
+        decided = label(value, where)
         found = rank(record_id, where)
         if found is not None and at:
-            review.add(Decision(0, found, who(user), label(value, where), at=at), where)
+            review.add(Decision(0, found, who(user), decided, at=at), where)
     for record_id, value, prior, at, note, tags, user in rows:
         where = f"{path.name}: the label of record {record_id}"
+        decided = label(value, where)
         found = rank(record_id, where)
         if found is None:
             continue
-        review.add(Decision(0, found, who(user), label(value, where), at=at,
+        review.add(Decision(0, found, who(user), decided, at=at,
                             note=str(note or ""), tags=_tags(path, tags), prior=bool(prior)),
                    where)
 
