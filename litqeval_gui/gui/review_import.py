@@ -70,12 +70,12 @@ class ReviewImportDialog(QDialog):
         form.addRow("&Decided by:", self.reviewer)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("&Import")
+        self.import_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.import_button.setText("&Import")
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         self.topic.currentTextChanged.connect(
-            lambda text: buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(
-                bool(plain_name(text))))
+            lambda text: self.import_button.setEnabled(bool(plain_name(text))))
         layout = QVBoxLayout(self)
         layout.addWidget(about)
         layout.addLayout(form)
@@ -149,7 +149,9 @@ class ReviewSummaryDialog(QDialog):
             f" and its full text <b>{_html(result.fulltext)}</b>" if result.fulltext else "")
         head = QLabel(f"{_html(result.tool)} decisions into {where} of topic "
                       f"<b>{_html(result.topic)}</b>:<br>"
-                      f"{sum(result.added.values()):,} added, {result.present:,} already "
+                      f"{sum(result.added.values()):,} added"
+                      + (f" ({result.priors:,} of them priors)" if result.priors else "")
+                      + f", {result.present:,} already "
                       f"there, {result.unmatched:,} unmatched; {result.conflicts:,} "
                       "conflict(s) open.<br>" + "<br>".join(map(_html, lines)))
         head.setWordWrap(True)
@@ -167,7 +169,11 @@ class ReviewSummaryDialog(QDialog):
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.resizeColumnsToContents()
-        self.table.horizontalHeader().setStretchLastSection(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, header.ResizeMode.Stretch)
+        shown_rows = min(max(self.table.rowCount(), 1), 8)  # the table as tall as its rows
+        self.table.setFixedHeight(header.height() + 2 * self.table.frameWidth()
+                                  + shown_rows * self.table.verticalHeader().defaultSectionSize())
         layout = QVBoxLayout(self)
         layout.addWidget(head)
         layout.addWidget(self.table)

@@ -64,6 +64,7 @@ class ReviewImport:
     unmatched_examples: list[str] = field(default_factory=list)
     conflicts: int = 0
     note: str = ""
+    priors: int = 0  # decisions the tool was given before it ranked (ASReview's priors)
 
     def as_dict(self) -> dict[str, Any]:
         document = asdict(self)
@@ -78,7 +79,9 @@ class ReviewImport:
         where = f"screening {self.screening!r}" + (
             f" and its full text {self.fulltext!r}" if self.fulltext else "")
         lines.append(f"{self.tool} decisions into {where} of topic {self.topic!r}: "
-                     f"{sum(self.added.values())} added, {self.present} already there, "
+                     f"{sum(self.added.values())} added"
+                     + (f" ({self.priors} priors in the file)" if self.priors else "")
+                     + f", {self.present} already there, "
                      f"{self.unmatched} unmatched; {self.conflicts} conflict(s) open")
         lines += [f"  {who}: {n} in the file, {self.added.get(who, 0)} added"
                   for who, n in self.in_file.items()]
@@ -100,7 +103,8 @@ def import_review(project: Project, review: Review, *, topic: str, name: str | N
     name), a job returning the :class:`ReviewImport` (module docstring)."""
     name = name or review.name
     result = ReviewImport(tool=review.tool, topic=topic, screening=name, note=review.note,
-                          in_file=review.reviewers)
+                          in_file=review.reviewers,
+                          priors=sum(d.prior for d in review.decisions))
     created_imports: list[int] = []
     created_screenings: list[int] = []
     try:
