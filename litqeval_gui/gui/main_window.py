@@ -42,7 +42,7 @@ from litqeval_gui.core.records.exporting import SQLITE_HEADER
 from litqeval_gui.core.records.importing import formats
 from litqeval_gui.core.records.importing.detect import inspect as inspect_format
 from litqeval_gui.core.records.queries import ListInfo
-from litqeval_gui.gui import folders
+from litqeval_gui.gui import folders, review_import
 from litqeval_gui.gui.actions import ActionSet
 from litqeval_gui.gui.demo_project import DemoProject
 from litqeval_gui.gui.icons import icon
@@ -365,6 +365,8 @@ class MainWindow(DemoProject, QMainWindow):
             show_error(self, "No project open",
                        "Open or create a project first, then import the files into it.")
             return None
+        if paths and review_import.offer_review_import(self, paths):
+            return None  # another tool's review: its decisions come too
         from litqeval_gui.gui.import_wizard.wizard import ImportWizard
 
         wizard = ImportWizard(self.session, list(paths), self)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -89,9 +90,10 @@ class ReviewImportDialog(QDialog):
 
 
 def import_review_into_project(window: Any, paths: Sequence[str | Path] | None = None
-                               ) -> JobHandle | None:
-    """Ask for the files (when ``paths`` is None) and where they go, then import them as
-    a job; its summary opens when it ends. None when nothing was started."""
+                               ) -> ReviewImportDialog | None:
+    """Ask for the files (when ``paths`` is None), then where they go (the dialog, opened
+    and kept as ``window.review_dialog``), whose Import runs the job; its summary opens
+    when it ends. None when nothing was asked."""
     if window.session is None:
         return None
     if paths is None:
@@ -115,11 +117,34 @@ def import_review_into_project(window: Any, paths: Sequence[str | Path] | None =
         return None
     dialog = ReviewImportDialog(files, tool, window.sidebar.topic_names(),
                                 window.sidebar.current_topic(), window)
+    dialog.accepted.connect(lambda: start_import(window, files, tool, *dialog.values()))
+    dialog.open()
     window.review_dialog = dialog
-    if dialog.exec() != QDialog.DialogCode.Accepted:
-        return None
-    topic, name, reviewer = dialog.values()
-    return start_import(window, files, tool, topic, name, reviewer)
+    return dialog
+
+
+def offer_review_import(window: Any, paths: Sequence[str | Path]) -> bool:
+    """Files given to the import wizard that are another tool's review: an ASReview
+    project goes to the review import; for a Rayyan or Covidence export, asked whether
+    its decisions come too. Whether the review import took them."""
+    files = [Path(p) for p in paths]
+    try:
+        tool = detect_tool(files)
+    except LitqError:
+        return False  # the wizard says what is wrong with the file
+    if tool is None:
+        return False
+    if tool != "asreview":
+        answer = QMessageBox.question(
+            window, TITLE, f"{', '.join(p.name for p in files)}: {TOOL_NAMES[tool]} with "
+            "screening decisions.\n\nImport its decisions too, as a screening of the topic? "
+            "(No: its records only.)",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.Yes)
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+    import_review_into_project(window, files)
+    return True
 
 
 def start_import(window: Any, files: Sequence[Path], tool: str, topic: str,

@@ -63,7 +63,7 @@ WINDOW_ACTIONS: tuple[ActionSpec[Any], ...] = (
                lambda w: team_exchange.merge_into_project(w),
                tip="Bring a colleague's decisions file (or their copy of the project) into "
                "this project's screenings", places=("file.import",), enabled=_has_project),
-    ActionSpec("import-review", "Import &Review from Another Tool…",
+    ActionSpec("import-review", "Import Review from &Another Tool…",
                lambda w: review_import.import_review_into_project(w),
                tip="Bring an ASReview LAB project, a Rayyan export or Covidence's export "
                "files with their decisions: the records as a list, the decisions as a "

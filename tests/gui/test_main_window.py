@@ -104,7 +104,7 @@ def test_shortcuts_and_menus_exist(window):
     file_items = [a.text() for a in window.menuBar().actions()[0].menu().actions() if a.text()]
     assert file_items == ["&New Project…", "&Open Project…", "Open &Recent",
                           "Open &Demo Project", "&Save a Copy…", "&Import…", "Mer&ge Decisions…",
-                          "&Export…",
+                          "Import Review from &Another Tool…", "&Export…",
                           "Export &Missed Core Records…", "Export M&y Decisions…",
                           "Export Decision &Log…", "Export E&valuation Report…",
                           "S&witch Reviewer…", "&Close Project", "&Quit"]

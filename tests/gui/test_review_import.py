@@ -64,3 +64,19 @@ def test_the_dialog_needs_a_topic(qtbot, tmp_path):
     dialog.screening.setText("Mine\n")
     assert dialog.import_button.isEnabled()
     assert dialog.values() == ("New topic", "Mine", "")
+
+
+def test_the_import_wizard_hands_a_review_to_the_review_import(window, qtbot, tmp_path,
+                                                               shown_errors):
+    Project.create(tmp_path / "p.litq").close()
+    assert window.open_project(tmp_path / "p.litq")
+    window.review_dialog = None
+    project = asreview_project(tmp_path / "knees.asreview", 1)
+    assert window.open_import_wizard([project]) is None  # no wizard: the review's dialog
+    dialog = window.review_dialog
+    dialog.topic.setCurrentText("Knees")
+    window.review_summary = None
+    dialog.import_button.click()
+    qtbot.waitUntil(lambda: window.review_summary is not None, timeout=60_000)
+    assert _table(window.review_summary) == [["Ada", "5", "5"]] and shown_errors == []
+    window.review_summary.reject()
