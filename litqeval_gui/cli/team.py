@@ -123,18 +123,31 @@ def cmd_agreement(args: argparse.Namespace) -> None:
     document = team.agreement_document(summary)
     pairs = document["pairs"]
 
+    def figure(value: float | None) -> str:
+        return "–" if value is None else f"{value:.3f}"
+
     def kappa_text(p: dict) -> str:
-        return ("κ undefined" if p["kappa"] is None else
-                f"κ = {p['kappa']:.3f} (95 % CI {p['kappa_ci'][0]:.3f} to "
-                f"{p['kappa_ci'][1]:.3f})")
+        if p["kappa"] is None:
+            return "κ undefined"
+        return (f"κ = {p['kappa']:.3f} (95 % CI {figure(p['kappa_ci'][0])} to "
+                f"{figure(p['kappa_ci'][1])}), AC1 = {figure(p['ac1'])} (95 % CI "
+                f"{figure(p['ac1_ci'][0])} to {figure(p['ac1_ci'][1])}), PABAK = "
+                f"{figure(p['pabak'])}")
+
+    def alpha_text() -> str:
+        parts = [f"{a['level']} {figure(a['alpha'])}" for a in document["alpha"].values()]
+        nominal = document["alpha"]["nominal"]
+        return (f"Krippendorff's α ({nominal['reviewers']} reviewers, {nominal['units']} "
+                f"records decided by two or more): {', '.join(parts)}")
 
     def text() -> str:
         if not pairs:
             return "fewer than two reviewers have decided in this screening"
         lines = [f"{plain_name(p['a'])} / {plain_name(p['b'])}: {p['both']} both decided, "
-                 f"{p['agree']} agree, "
+                 f"{p['agree']} agree (raw agreement {figure(p['raw_agreement'])}), "
                  f"{kappa_text(p)}; after resolution {kappa_text(p['after_resolution'])}"
                  for p in pairs]
+        lines.append(alpha_text())
         lines.append(f"conflicts: {summary.resolved} resolved, {summary.unresolved} unresolved")
         if args.out is not None:
             lines.append(f"agreement written to {args.out}")

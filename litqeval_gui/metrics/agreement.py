@@ -15,6 +15,8 @@ from typing import Literal, NamedTuple
 import numpy as np
 from scipy.stats import norm, rankdata
 
+from litqeval_gui.metrics.reliability import clip_interval
+
 ArrayLike = Sequence[float] | np.ndarray
 _BLOCK_ELEMENTS = 1 << 22
 
@@ -174,7 +176,8 @@ class Kappa:
     ``table[i][j]`` counts items rater a put in ``labels[i]`` and rater b in ``labels[j]``;
     ``agreement`` is the raw share of identical labels (unweighted, whatever ``weights``);
     ``se`` the large-sample standard error of Fleiss, Cohen & Everitt (1969), named in
-    ``se_method``; ``ci`` = κ ± z₀.₉₇₅·se (not clipped). NaN where undefined.
+    ``se_method``; ``ci`` = κ ± z₀.₉₇₅·se (not clipped; :attr:`shown_ci` is, to κ's
+    range [−1, 1], as the app shows it). NaN where undefined.
     """
 
     kappa: float
@@ -186,6 +189,11 @@ class Kappa:
     table: tuple[tuple[int, ...], ...]
     weights: str  # "none" | "linear" | "quadratic"
     se_method: str = "large-sample SE (Fleiss, Cohen & Everitt 1969)"
+
+    @property
+    def shown_ci(self) -> tuple[float, float]:
+        """The interval clipped to [−1, 1], the form every view and export shows."""
+        return clip_interval(*self.ci)
 
 
 def kappa_from_table(table: np.ndarray | Sequence[Sequence[int]], *, weights: Weights = None,

@@ -132,6 +132,11 @@ def test_two_reviewers_merge_resolve_and_read_their_agreement(
     shown = view.agreement.text.toPlainText()
     assert "Cohen's κ 0.333 0.333" in shown.replace("\t", " ").replace("\n", " ")
     assert "Screened by both" in shown
+    flat = shown.replace("\t", " ").replace("\n", " ")
+    # PABAK (3·5/8 − 1)/2 = 7/16; agreement on include 2·2/(3 + 4); α 26/71
+    assert "PABAK 0.438 0.438" in flat and f"Agreement on include {4 / 7:.3f}" in flat
+    assert f"Krippendorff's α: {26 / 71:.3f} (nominal)" in flat
+    assert f"Gwet's AC1 {pair.reliability.ac1:.3f}" in flat
     assert "include" in view.detail.toPlainText() and "exclude" in view.detail.toPlainText()
 
     # the keyboard: resolve the first as Cy; the next conflict is selected

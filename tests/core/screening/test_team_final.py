@@ -1,10 +1,11 @@
-"""Screening-wide reads honour resolutions (issue 25 §3, §4): the final decision, the
+"""Screening-wide reads honour resolutions: the final decision, the
 agreement after resolution and its export, the screening export, PRISMA, pooling and
 known labels — on the constructed two-reviewer case of test_team_conflicts."""
 
 import csv
 import json
 
+import krippendorff
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
@@ -85,6 +86,20 @@ def test_agreement_after_resolution(pair):
     assert result.after.kappa == pytest.approx(cohen_kappa_score(after_ada, after_bob))
     assert result.after.agreement == pytest.approx(6 / 8)
     assert result.weighted is None and result.weighted_after is None
+    # per-category agreement 2·n_jj/(n_j· + n_·j): include 4/7, exclude 6/8, maybe 0/1
+    assert result.reliability.specific == pytest.approx((4 / 7, 6 / 8, 0.0))
+    assert result.reliability_after.specific == pytest.approx((6 / 8, 6 / 7, 0.0))
+    # α over both reviewers; Bob's 9th record has one decision and is left out. Coincidences
+    # o = T + Tᵀ = [[4, 2, 1], [2, 6, 0], [1, 0, 0]], n_c = (7, 8, 1), n = 16:
+    # α = 1 − 15·6 / (2·(56 + 7 + 8)) = 26/71
+    summary = team.agreement(project, screening)
+    assert summary.alpha.alpha == pytest.approx(26 / 71)
+    assert (summary.alpha.units, summary.alpha.raters) == (8, 2)
+    assert summary.alpha_ordinal is None
+    ratings = [[{"include": 0, "exclude": 1, "maybe": 2}[v] for v in ADA],
+               [{"include": 0, "exclude": 1, "maybe": 2}[v] for v in BOB]]
+    assert summary.alpha.alpha == pytest.approx(
+        krippendorff.alpha(reliability_data=ratings, level_of_measurement="nominal"))
 
 
 def test_agreement_written_as_json_and_csv(pair, tmp_path):
@@ -102,9 +117,17 @@ def test_agreement_written_as_json_and_csv(pair, tmp_path):
     with open(tmp_path / "a.csv", encoding="utf-8-sig", newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert [(r["when"], r["weights"], r["both"], r["agree"]) for r in rows] == [
-        ("before", "none", "8", "5"), ("after resolution", "none", "8", "6")]
+        ("before", "none", "8", "5"), ("after resolution", "none", "8", "6"),
+        ("before", "krippendorff nominal", "8", "")]
     assert float(rows[1]["kappa"]) == pytest.approx(21 / 37)
     assert rows[0]["table"] == "2 1 0 | 1 3 0 | 1 0 0"
+    # PABAK over three labels: (3·5/8 − 1)/2; α = 26/71 (test_agreement_after_resolution)
+    assert float(rows[0]["pabak"]) == pytest.approx(7 / 16) == entry["pabak"]
+    assert float(rows[2]["alpha"]) == pytest.approx(26 / 71)
+    assert document["alpha"]["nominal"] == {"alpha": pytest.approx(26 / 71), "level": "nominal",
+                                            "units": 8, "reviewers": 2, "pairable": 16}
+    assert entry["specific_agreement"] == {"include": pytest.approx(4 / 7), "exclude": 0.75,
+                                           "maybe": 0.0}
 
 
 def test_the_screening_export_reads_final_decisions_and_writes_the_agreement(pair, tmp_path):

@@ -1,4 +1,4 @@
-"""Team screening (issue 25): each reviewer's own decisions, conflicts, resolutions,
+"""Team screening: each reviewer's own decisions, conflicts, resolutions,
 agreement and blind mode.
 
 A reviewer's current decision on a record is their latest effective decide event,
@@ -41,6 +41,12 @@ from litqeval_gui.core.records.exporting import check_target, write_whole
 from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.log.labels import GRADED, NOT_RETRIEVED, SCHEMES, phase_labels
 from litqeval_gui.metrics.agreement import Kappa, kappa_agreement
+from litqeval_gui.metrics.reliability import (
+    Alpha,
+    PairReliability,
+    krippendorff_alpha,
+    pair_reliability,
+)
 
 CONSENSUS = "consensus"
 
@@ -187,42 +193,67 @@ def _reviewer_count(project: Project, screening_id: int) -> int:
 @dataclass(frozen=True)
 class PairAgreement:
     """Agreement of reviewers ``a`` and ``b`` over the records both decided (SPEC §6):
-    κ (``weighted``: the grades' linear-weighted κ, None for include/exclude/maybe),
+    κ (``weighted``: the grades' linear-weighted κ, None for include/exclude/maybe) and
+    the reliability figures of κ's table (raw and per-category agreement, PABAK, AC1),
     before resolution and ``after`` it (a resolution replaces both reviewers' labels)."""
 
     a: str
     b: str
     kappa: Kappa
     weighted: Kappa | None
+    reliability: PairReliability
     after: Kappa
     weighted_after: Kappa | None
+    reliability_after: PairReliability
 
 
 @dataclass(frozen=True)
 class Agreement:
-    """Every reviewer pair's agreement and the conflicts resolved / still open."""
+    """Every reviewer pair's agreement, the conflicts resolved / still open, and the whole
+    team's Krippendorff α before resolution (``alpha`` nominal over the phase's labels;
+    ``alpha_ordinal`` over the grades, None for include/exclude/maybe)."""
 
     pairs: list[PairAgreement]
     resolved: int
     unresolved: int
+    alpha: Alpha
+    alpha_ordinal: Alpha | None
 
 
 def _kappas(la: list[str], lb: list[str], screening: store.Screening
-            ) -> tuple[Kappa, Kappa | None]:
-    """κ over the phase's labels (a report not retrieved is a category of its own) and,
-    for grades, weighted κ over the pairs both graded."""
+            ) -> tuple[Kappa, Kappa | None, PairReliability]:
+    """κ over the phase's labels (a report not retrieved is a category of its own), for
+    grades the weighted κ over the pairs both graded, and the reliability of κ's table."""
     plain = kappa_agreement(la, lb, labels=phase_labels(screening.scheme, screening.phase))
+    weighted = None
+    if screening.scheme == GRADED:
+        graded = [(a, b) for a, b in zip(la, lb, strict=True) if NOT_RETRIEVED not in (a, b)]
+        weighted = kappa_agreement([a for a, _ in graded], [b for _, b in graded],
+                                   labels=SCHEMES[GRADED], weights="linear")
+    return plain, weighted, pair_reliability(plain.table)
+
+
+def team_alpha(decided: Decided, screening: store.Screening) -> tuple[Alpha, Alpha | None]:
+    """Krippendorff's α of every reviewer over every record anyone decided (a record one
+    reviewer decided is missing for the others): nominal over the phase's labels and, for
+    grades, ordinal over 0 < 1 < 2 < 3 (not retrieved counts as missing there)."""
+    reviewers = sorted(decided)
+    records = sorted({r for events in decided.values() for r in events})
+    ratings = [[decided[name][r].label if r in decided[name] else None for r in records]
+               for name in reviewers]
+    nominal = krippendorff_alpha(ratings, categories=phase_labels(screening.scheme,
+                                                                  screening.phase))
     if screening.scheme != GRADED:
-        return plain, None
-    graded = [(a, b) for a, b in zip(la, lb, strict=True) if NOT_RETRIEVED not in (a, b)]
-    return plain, kappa_agreement([a for a, _ in graded], [b for _, b in graded],
-                                  labels=SCHEMES[GRADED], weights="linear")
+        return nominal, None
+    grades = [[None if v == NOT_RETRIEVED else v for v in row] for row in ratings]
+    return nominal, krippendorff_alpha(grades, level="ordinal", categories=SCHEMES[GRADED])
 
 
 def agreement(project: Project, screening: store.Screening,
               decided: Decided | None = None) -> Agreement:
-    """κ per reviewer pair over the records both decided (maybe its own category),
-    before and after resolution; ``decided`` as for :func:`conflicts`."""
+    """κ and reliability per reviewer pair over the records both decided (maybe its own
+    category), before and after resolution, and the team's α; ``decided`` as for
+    :func:`conflicts`."""
     decided = by_reviewer(project, screening.id) if decided is None else decided
     settled = resolutions(project, screening.id)
     pairs = []
@@ -237,57 +268,94 @@ def agreement(project: Project, screening: store.Screening,
                                    *_kappas(after_a, after_b, screening)))
     open_conflicts = conflicts(project, screening.id, decided=decided)
     resolved_count = sum(c.resolution is not None for c in open_conflicts)
-    return Agreement(pairs, resolved_count, len(open_conflicts) - resolved_count)
+    return Agreement(pairs, resolved_count, len(open_conflicts) - resolved_count,
+                     *team_alpha(decided, screening))
 
 
 def _number(value: float) -> float | None:
     return None if math.isnan(value) else value
 
 
-def kappa_document(k: Kappa) -> dict[str, Any]:
-    """One κ as plain JSON values (NaN as null)."""
-    return {"both": k.n, "agree": sum(k.table[i][i] for i in range(len(k.table))),
-            "raw_agreement": _number(k.agreement), "kappa": _number(k.kappa),
-            "kappa_ci": [_number(k.ci[0]), _number(k.ci[1])], "weights": k.weights,
-            "labels": list(k.labels), "table": [list(row) for row in k.table]}
+def kappa_document(k: Kappa, reliability: PairReliability | None = None) -> dict[str, Any]:
+    """One κ as plain JSON values (NaN as null), its interval clipped to [−1, 1]; with
+    ``reliability`` (of κ's table) also per-category agreement, PABAK and AC1."""
+    low, high = k.shown_ci
+    doc: dict[str, Any] = {
+        "both": k.n, "agree": sum(k.table[i][i] for i in range(len(k.table))),
+        "raw_agreement": _number(k.agreement), "kappa": _number(k.kappa),
+        "kappa_ci": [_number(low), _number(high)], "weights": k.weights,
+        "labels": list(k.labels), "table": [list(row) for row in k.table]}
+    if reliability is not None:
+        doc |= {"specific_agreement": {str(label): _number(v) for label, v
+                                       in zip(k.labels, reliability.specific, strict=True)},
+                "pabak": _number(reliability.pabak), "ac1": _number(reliability.ac1),
+                "ac1_ci": [_number(v) for v in reliability.ac1_ci]}
+    return doc
+
+
+def alpha_document(alpha: Alpha) -> dict[str, Any]:
+    """Krippendorff's α as plain JSON values (NaN as null)."""
+    return {"alpha": _number(alpha.alpha), "level": alpha.level, "units": alpha.units,
+            "reviewers": alpha.raters, "pairable": alpha.pairable}
 
 
 def agreement_document(summary: Agreement) -> dict[str, Any]:
-    """The agreement in the shape of ``litqeval agreement --json`` (issue 25 §5): per
-    pair a, b, both, agree, kappa, kappa_ci, table…, ``weighted`` for grades, and
-    ``after_resolution`` the same again."""
+    """The agreement in the shape of ``litqeval agreement --json``: per pair a, b, both,
+    agree, kappa, kappa_ci, table, specific_agreement, pabak, ac1, ac1_ci, ``weighted``
+    for grades, and ``after_resolution`` the same again; the team's ``alpha``."""
     pairs = []
     for pair in summary.pairs:
-        entry: dict[str, Any] = {"a": pair.a, "b": pair.b, **kappa_document(pair.kappa),
-                                 "se_method": pair.kappa.se_method}
-        after: dict[str, Any] = kappa_document(pair.after)
+        entry: dict[str, Any] = {"a": pair.a, "b": pair.b,
+                                 **kappa_document(pair.kappa, pair.reliability),
+                                 "se_method": pair.kappa.se_method,
+                                 "ac1_se_method": pair.reliability.ac1_method}
+        after: dict[str, Any] = kappa_document(pair.after, pair.reliability_after)
         if pair.weighted is not None and pair.weighted_after is not None:
             entry["weighted"] = kappa_document(pair.weighted)
             after["weighted"] = kappa_document(pair.weighted_after)
         entry["after_resolution"] = after
         pairs.append(entry)
-    return {"pairs": pairs, "resolved": summary.resolved, "unresolved": summary.unresolved}
+    alpha = {"nominal": alpha_document(summary.alpha)}
+    if summary.alpha_ordinal is not None:
+        alpha["ordinal"] = alpha_document(summary.alpha_ordinal)
+    return {"pairs": pairs, "resolved": summary.resolved, "unresolved": summary.unresolved,
+            "alpha": alpha}
 
 
 AGREEMENT_COLUMNS = ("a", "b", "when", "weights", "both", "agree", "raw_agreement", "kappa",
-                     "kappa_ci_low", "kappa_ci_high", "labels", "table")
+                     "kappa_ci_low", "kappa_ci_high", "specific_agreement", "pabak", "ac1",
+                     "ac1_ci_low", "ac1_ci_high", "alpha", "labels", "table")
+ALL_REVIEWERS = "all reviewers"
 
 
 def agreement_rows(summary: Agreement) -> list[tuple[object, ...]]:
-    """The agreement as rows of :data:`AGREEMENT_COLUMNS`: per pair, κ (and the weighted
-    κ of grades) before and after resolution; the table as rows joined by "|"."""
-    rows = []
+    """The agreement as rows of :data:`AGREEMENT_COLUMNS`: per pair, κ with the
+    reliability figures (and the weighted κ of grades) before and after resolution; the
+    table as rows joined by "|"; then one row per team α (a = "all reviewers", weights =
+    its level, both = the records at least two reviewers decided)."""
+    rows: list[tuple[object, ...]] = []
     for pair in summary.pairs:
-        for when, kappas in (("before", (pair.kappa, pair.weighted)),
-                             ("after resolution", (pair.after, pair.weighted_after))):
-            for k in kappas:
+        for when, kappas in (("before", ((pair.kappa, pair.reliability),
+                                         (pair.weighted, None))),
+                             ("after resolution", ((pair.after, pair.reliability_after),
+                                                   (pair.weighted_after, None)))):
+            for k, reliability in kappas:
                 if k is None:
                     continue
-                doc = kappa_document(k)
+                doc = kappa_document(k, reliability)
+                specific = " ".join(f"{label}={'' if v is None else round(v, 6)}"
+                                    for label, v in doc.get("specific_agreement", {}).items())
                 rows.append((pair.a, pair.b, when, k.weights, doc["both"], doc["agree"],
-                             doc["raw_agreement"], doc["kappa"], *doc["kappa_ci"],
+                             doc["raw_agreement"], doc["kappa"], *doc["kappa_ci"], specific,
+                             doc.get("pabak"), doc.get("ac1"),
+                             *doc.get("ac1_ci", (None, None)), None,
                              " ".join(map(str, k.labels)),
                              " | ".join(" ".join(map(str, row)) for row in k.table)))
+    for alpha in (summary.alpha, summary.alpha_ordinal):
+        if alpha is not None and summary.pairs:
+            rows.append((ALL_REVIEWERS, "", "before", f"krippendorff {alpha.level}",
+                         alpha.units, None, None, None, None, None, "", None, None, None,
+                         None, _number(alpha.alpha), "", ""))
     return rows
 
 

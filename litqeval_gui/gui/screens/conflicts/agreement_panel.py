@@ -1,6 +1,7 @@
 """The agreement panel of the conflicts screen: per reviewer pair, Cohen's κ with its 95 %
-interval, the weighted κ of grades (its weights named), raw agreement, the k×k table and
-the records both screened — before and after resolution
+interval (clipped to [−1, 1]), the weighted κ of grades (its weights named), raw and
+per-category agreement, PABAK, Gwet's AC1 with its interval, the k×k table and the records
+both screened — before and after resolution — and the team's Krippendorff α
 (:func:`~litqeval_gui.core.screening.reviewers.team.agreement`), and a button to save it as CSV or
 JSON (:func:`~litqeval_gui.core.screening.reviewers.team.write_agreement`).
 
@@ -30,6 +31,7 @@ from litqeval_gui.core.screening.log.store import Screening
 from litqeval_gui.core.screening.reviewers import team
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.metrics.agreement import Kappa
+from litqeval_gui.metrics.reliability import Alpha, PairReliability
 
 CELL = 'style="padding: 2px 8px"'
 
@@ -39,8 +41,14 @@ def _number(value: float, digits: int = 3) -> str:
 
 
 def interval_text(k: Kappa) -> str:
-    """κ's 95 % interval ("–" when κ is undefined)."""
-    return "–" if math.isnan(k.kappa) else f"{_number(k.ci[0])} to {_number(k.ci[1])}"
+    """κ's 95 % interval clipped to [−1, 1] ("–" when κ is undefined)."""
+    low, high = k.shown_ci
+    return "–" if math.isnan(k.kappa) else f"{_number(low)} to {_number(high)}"
+
+
+def ac1_interval_text(r: PairReliability) -> str:
+    """AC1's 95 % interval ("–" when AC1 is undefined)."""
+    return "–" if math.isnan(r.ac1) else f"{_number(r.ac1_ci[0])} to {_number(r.ac1_ci[1])}"
 
 
 def _table(k: Kappa, a: str, b: str) -> str:
@@ -63,6 +71,13 @@ def pair_html(pair: team.PairAgreement) -> str:
              ("Raw agreement", _number(pair.kappa.agreement), _number(pair.after.agreement)),
              ("Cohen's κ", _number(pair.kappa.kappa), _number(pair.after.kappa)),
              ("its 95 % interval", interval_text(pair.kappa), interval_text(pair.after))]
+    before, after = pair.reliability, pair.reliability_after
+    lines += [(f"Agreement on {html.escape(label_text(str(label)))}", _number(x), _number(y))
+              for label, x, y in zip(pair.kappa.labels, before.specific, after.specific,
+                                     strict=True) if not (math.isnan(x) and math.isnan(y))]
+    lines += [("PABAK", _number(before.pabak), _number(after.pabak)),
+              ("Gwet's AC1", _number(before.ac1), _number(after.ac1)),
+              ("its 95 % interval", ac1_interval_text(before), ac1_interval_text(after))]
     if pair.weighted is not None and pair.weighted_after is not None:
         lines += [(f"Weighted κ ({pair.weighted.weights} weights)",
                    _number(pair.weighted.kappa), _number(pair.weighted_after.kappa)),
@@ -85,10 +100,24 @@ def agreement_html(summary: team.Agreement) -> str:
                 "(File ▸ Merge Decisions…).</p>")
     se_method = html.escape(summary.pairs[0].kappa.se_method)
     return ("".join(pair_html(pair) for pair in summary.pairs)
+            + alpha_html(summary.alpha, summary.alpha_ordinal)
             + f"<p>Conflicts: <b>{summary.resolved:,}</b> resolved, "
             f"<b>{summary.unresolved:,}</b> open. After resolution a resolved record "
-            "counts with its final decision for both reviewers. Interval: κ ± 1.96·SE, "
-            f"{se_method}.</p>")
+            "counts with its final decision for both reviewers. κ's interval: κ ± 1.96·SE, "
+            f"{se_method}, clipped to [−1, 1]. Agreement on a label: 2·both gave it / "
+            "(times a gave it + times b gave it). PABAK: κ with equal, balanced "
+            "categories (Byrt, Bishop & Carlin 1993). AC1: Gwet (2008), which does not "
+            "collapse when nearly every record is excluded. Sources: docs/metrics.md.</p>")
+
+
+def alpha_html(nominal: Alpha, ordinal: Alpha | None) -> str:
+    """The team's Krippendorff α: over every reviewer, missing decisions allowed."""
+    figures = f"<b>{_number(nominal.alpha)}</b> (nominal)"
+    if ordinal is not None:
+        figures += f", <b>{_number(ordinal.alpha)}</b> (ordinal, over the grades)"
+    return (f"<h3>The whole team ({nominal.raters} reviewers)</h3><p>Krippendorff's α: {figures}, over "
+            f"{nominal.units:,} records decided by two or more reviewers; a record a "
+            "reviewer did not decide counts as missing (Krippendorff 2011).</p>")
 
 
 class AgreementPanel(QWidget):
