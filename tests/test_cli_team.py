@@ -67,6 +67,11 @@ def test_two_reviewers_merge_and_read_agreement(tmp_path, capsys):
     assert (document["resolved"], document["unresolved"]) == (0, 2)
     code, out, _ = run(capsys, "agreement", path, "--topic", "T", "--screening", "S")
     assert "κ = 0.333" in out
+    # PABAK over include/exclude/maybe: (3·4/6 − 1)/2; α over both: o = [[4, 2], [2, 4]],
+    # n = 12: 1 − 11·4/(2·36) = 7/18
+    assert "PABAK = 0.500" in out and "Krippendorff's α (2 reviewers" in out
+    assert f"nominal {7 / 18:.3f}" in out
+    assert document["alpha"]["nominal"]["alpha"] == pytest.approx(7 / 18)
     code, out, err = run(capsys, "screen-resolve", path, "--topic", "T", "--screening", "S",
                          "--record", ids[1], "--label", "exclude", "--by", "Cy", "--json")
     assert code == 0, err
