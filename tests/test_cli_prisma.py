@@ -206,3 +206,25 @@ def test_a_named_full_text_draws_the_rounds_of_its_own_screening(tmp_path, capsy
     assert "the diagram shows round 2 (the update layout" in out
     counted = {e.get("data-count") for e in ET.parse(svg).iter() if e.get("data-count")}
     assert "previous_included" in counted
+
+
+def test_handing_back_to_the_prisma2020_package_and_asreview(built, tmp_path, capsys):
+    package, labelled = tmp_path / "PRISMA.csv", tmp_path / "labelled.csv"
+    code, out, err = run(capsys, "prisma", built, "--topic", "T", "--prisma2020", package)
+    assert code == 0, err
+    assert f"wrote {package}" in out
+    with open(package, encoding="utf-8", newline="") as handle:
+        rows = {r["data"]: r["n"] for r in csv.DictReader(handle)}
+    assert (rows["records_screened"], rows["dbr_assessed"], rows["new_studies"]) == (
+        "12", "7", "4")
+    code, _, err = run(capsys, "prisma", built, "--topic", "T", "--prisma2020", built)
+    assert code != 0 and "project" in err and len(err.strip().splitlines()) == 1
+    code, out, err = run(capsys, "screen-export", built, "--topic", "T", "--screening", "ta",
+                         "--format", "asreview", labelled, "--json")
+    assert code == 0, err
+    assert json.loads(out) == {"exported": 16, "file": str(labelled), "warning": ""}
+    with open(labelled, encoding="utf-8", newline="") as handle:
+        assert [r["label_included"] for r in csv.DictReader(handle)].count("1") == 8
+    code, out, _ = run(capsys, "screen-export", built, "--topic", "T", "--screening", "ta",
+                       "--format", "asreview", tmp_path / "labelled.ris")
+    assert code == 0 and "does not match the format csv" in out

@@ -28,6 +28,7 @@ from litqeval_gui.core.screening.prisma.counts import PrismaCounts
 from litqeval_gui.core.screening.prisma.diagram import counts_csv, prisma_svg
 from litqeval_gui.core.screening.prisma.entered import entered, entered_op, source_labels_op
 from litqeval_gui.core.screening.prisma.flow import diagram_round, prisma_counts
+from litqeval_gui.core.screening.prisma.r_package import r_csv
 
 _ENTERED = {"removed_other": "removed_other", "other": "other_identified",
             "other_sought": "other_sought", "other_not_retrieved": "other_not_retrieved",
@@ -104,7 +105,7 @@ def cmd_prisma(args: argparse.Namespace) -> None:
         out = getattr(args, kind)
         if out is not None and out.suffix.lower() != f".{kind}":
             raise LitqError(f"--{kind} writes a .{kind} file, not {out.name}")
-    for out in (args.svg, args.csv, args.png, args.pdf):
+    for out in (args.svg, args.csv, args.prisma2020, args.png, args.pdf):
         if out is not None:
             check_target(out, args.project)
     changes = _changes(args)
@@ -128,10 +129,12 @@ def cmd_prisma(args: argparse.Namespace) -> None:
                 round_number=shown)
             _stage(outputs, args, drawn, counts)
         outputs.move()
-    written = [str(out) for out in (args.svg, args.csv, args.png, args.pdf) if out is not None]
+    written = [str(out) for out in (args.svg, args.csv, args.prisma2020, args.png, args.pdf)
+               if out is not None]
     notes = [f"the diagram shows round {shown}" + (
         " (the update layout: earlier rounds are the previous version)" if shown > 1
-        else "")] if shown is not None and (args.svg or args.png or args.pdf) else []
+        else "")] if shown is not None and (args.svg or args.png or args.pdf
+                                            or args.prisma2020) else []
     emit(args, counts.as_json(),
          lambda: "\n".join([_text(counts), *notes, *(f"wrote {path}" for path in written)]))
 
@@ -146,6 +149,9 @@ def _stage(outputs: Staged, args: argparse.Namespace, drawn: PrismaCounts,
                       "the diagram")
     if args.csv:
         outputs.write(args.csv, lambda partial: counts_csv(counts, partial), "the counts")
+    if args.prisma2020:
+        outputs.write(args.prisma2020, lambda partial: r_csv(drawn, partial),
+                      "the PRISMA2020 counts")
     for image in (args.png, args.pdf):
         if image is not None:
             outputs.write(image, functools.partial(render_diagram, svg, image.name),
@@ -205,6 +211,9 @@ def register(command: Command) -> None:
                         "with each round under 'rounds'")
     p.add_argument("--svg", type=Path, metavar="OUT.svg", help="write the diagram")
     p.add_argument("--csv", type=Path, metavar="OUT.csv", help="write the counts")
+    p.add_argument("--prisma2020", type=Path, metavar="OUT.csv",
+                   help="write the diagram's counts as the PRISMA2020 R package and Shiny "
+                        "app read them (their template CSV)")
     p.add_argument("--png", type=Path, metavar="OUT.png",
                    help="write the diagram as PNG (2 pixels per point; Qt draws it in a "
                         "child process)")

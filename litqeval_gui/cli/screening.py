@@ -17,7 +17,7 @@ from litqeval_gui.core.projectfile.parameters import COUNT
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import exporting
 from litqeval_gui.core.records.queries import RecordFilter, find_list
-from litqeval_gui.core.screening.export import export_screening
+from litqeval_gui.core.screening.export import ASREVIEW, SCREENING_FORMATS, export_screening
 from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.ranking import known
 from litqeval_gui.core.screening.ranking.features import TFIDF, build_features
@@ -116,7 +116,8 @@ def cmd_screen_export(args: argparse.Namespace) -> None:
             raise LitqError(f"say which screening with --screening NAME (screenings: {names})")
         count = export_screening(project, screening, args.out, args.format, labels,
                                  reviewer=_reader(args))
-    warning = exporting.extension_warning(args.out, args.format)
+    warning = exporting.extension_warning(args.out,
+                                          "csv" if args.format == ASREVIEW else args.format)
     emit(args, {"exported": count, "file": str(args.out), "warning": warning},
          lambda: "\n".join(filter(None, [warning, f"exported {count} records to {args.out}"])))
 
@@ -144,7 +145,8 @@ def register(command: Command) -> None:
     p = command("screen-export", cmd_screen_export)
     p.add_argument("--topic", required=True)
     p.add_argument("--screening", help="which screening (needed when the topic has several)")
-    p.add_argument("--format", choices=exporting.EXPORT_FORMATS, required=True)
+    p.add_argument("--format", choices=SCREENING_FORMATS, required=True,
+                   help="asreview: ASReview LAB's labelled dataset (CSV with label_included)")
     p.add_argument("--label", help="only these decisions, comma-separated (e.g. include,maybe"
                                    " or undecided)")
     p.add_argument("--reviewer", help=f"who reads (default: ${REVIEWER_ENV}; a blind "

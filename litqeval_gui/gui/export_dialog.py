@@ -8,7 +8,7 @@ never overwritten. A name without a known extension gets the chosen filter's one
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -27,15 +27,22 @@ FILTERS = {"ris": "RIS — EndNote, Zotero, Mendeley (*.ris)", "bibtex": "BibTeX
            "medline": "PubMed / MEDLINE (*.nbib)"}
 
 
-def target_and_format(name: str, chosen_filter: str) -> tuple[Path, str]:
-    """The file and format for a name typed in the dialog: its extension decides; without
-    a known one, the chosen filter's format and extension are used."""
+def target_and_format(name: str, chosen_filter: str,
+                      filters: Mapping[str, str] = FILTERS) -> tuple[Path, str]:
+    """The file and format for a name typed in the dialog: the chosen filter's format when
+    the name has its extension, else the format of the name's extension; without a known
+    one, the chosen filter's format and extension. ``filters``: format → filter, the
+    extension of a format not in :data:`exporting.EXTENSIONS` taken from its filter."""
     path = Path(name)
-    for fmt, suffixes in exporting.EXTENSIONS.items():
-        if path.suffix.lower() in suffixes:
+    chosen = next((f for f, label in filters.items() if label == chosen_filter), "ris")
+    suffixes = {f: exporting.EXTENSIONS.get(f) or tuple(re.findall(r"\*(\.\w+)", label))
+                for f, label in filters.items()}
+    if path.suffix.lower() in suffixes[chosen]:
+        return path, chosen
+    for fmt, known in suffixes.items():
+        if path.suffix.lower() in known:
             return path, fmt
-    fmt = next((f for f, label in FILTERS.items() if label == chosen_filter), "ris")
-    return path.with_name(path.name + exporting.EXTENSIONS[fmt][0]), fmt
+    return path.with_name(path.name + suffixes[chosen][0]), chosen
 
 
 def safe_file_name(text: str) -> str:
@@ -46,12 +53,14 @@ def safe_file_name(text: str) -> str:
 def export_dialog(parent: QWidget, project_path: Path, name: str,
                   records: Callable[[], Iterable[Record]], settings: Settings,
                   write: Callable[[Path, str], int] | None = None,
-                  attachments: Callable[[], Sequence[str]] | None = None) -> Path | None:
+                  attachments: Callable[[], Sequence[str]] | None = None,
+                  formats: Mapping[str, str] | None = None) -> Path | None:
     """Ask where to export ``records()`` (suggesting ``name``) and write them there
     (``write(target, format)`` instead, when given: e.g. with screening decisions).
     ``attachments()``: each record's full-text path (``""`` for none) in the same order,
     written as the ``pdf`` column, RIS ``L1`` or BibTeX ``file``
-    (:func:`~litqeval_gui.core.records.exporting.export_records`).
+    (:func:`~litqeval_gui.core.records.exporting.export_records`). ``formats``: filters
+    of formats ``write`` writes beside the records' (a screening: ASReview's dataset).
 
     The dialog opens in the project's folder when it is writable, else the last folder
     used or the documents folder (:func:`~litqeval_gui.gui.folders.save_folder`).
@@ -59,11 +68,12 @@ def export_dialog(parent: QWidget, project_path: Path, name: str,
     Returns the file written, or None when cancelled or refused (the reason is shown).
     """
     start = folders.save_folder(settings, project_path) / f"{safe_file_name(name)}.ris"
+    filters = {**FILTERS, **(formats or {})}
     chosen, chosen_filter = QFileDialog.getSaveFileName(
-        parent, f"Export {name}", str(start), ";;".join(FILTERS.values()), FILTERS["ris"])
+        parent, f"Export {name}", str(start), ";;".join(filters.values()), FILTERS["ris"])
     if not chosen:
         return None
-    target, fmt = target_and_format(chosen, chosen_filter)
+    target, fmt = target_and_format(chosen, chosen_filter, filters)
     QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
     try:
         count = write(target, fmt) if write is not None else \

@@ -206,7 +206,8 @@ _PRISMA = """
 <p>The topic's flow diagram in PRISMA 2020's layout, counted from its lists and screenings
 (the newest title/abstract screening and the full-text screening started from it) and
 redrawn as decisions come in. <b>Save Diagram…</b> writes it as SVG, PNG or PDF,
-<b>Save Counts…</b> its counts as CSV; <b>Enter Numbers…</b> takes what no import gives:
+<b>Save Counts…</b> its counts as CSV, or in the layout the PRISMA2020 R package and
+Shiny app read; <b>Enter Numbers…</b> takes what no import gives:
 the records removed before import and the other-methods column (citation searching,
 websites…). Click a number to list its records. A screening that grew with search updates
 is drawn round by round in PRISMA 2020's template for updated reviews: the box above the

@@ -116,7 +116,8 @@ class ManageActions(QObject):
         writes more than the records' fields (a screening's decisions) also has
         ``export_writer(target, format, **options) -> count``, and one that asks what to
         write before the file (a screening: which decisions) ``export_options(parent)``:
-        those keywords, or None when cancelled."""
+        those keywords, or None when cancelled; ``export_formats`` names the formats its
+        writer adds (format → file-dialog filter)."""
         screen = self.context.screen()
         source = getattr(screen, "export_source", None)
         if source is not None:
@@ -145,7 +146,8 @@ class ManageActions(QObject):
                 return
             write = partial(write, **options)
         export_dialog(self.context.parent, session.project.path, name, records,
-                      self.context.settings, write, attachments)
+                      self.context.settings, write, attachments,
+                      getattr(screen, "export_formats", None) if write is not None else None)
 
     def export_missed_core(self) -> None:
         info = self.selected_list()

@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QFileDialog
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
@@ -13,6 +14,7 @@ from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.prisma.diagram import counted_lines
 from litqeval_gui.gui.screens.prisma import PrismaView
 from litqeval_gui.gui.screens.prisma.render import PNG_SCALE, save_diagram
+from litqeval_gui.gui.screens.prisma.view import R_FILTER
 from litqeval_gui.gui.session import ProjectSession
 from tests.gui.themed import shoot_both
 from tests.support.prisma import ANN, build_review
@@ -142,5 +144,23 @@ def test_a_grown_screening_is_drawn_round_by_round(tmp_path, qtbot, shot):
         assert (view.counts.screened, view.counts.included) == (10, 2)
         view.refresh()  # a redraw keeps the chosen round
         assert view.round == 1
+    finally:
+        assert session.close()
+
+
+def test_save_counts_for_the_prisma2020_package(tmp_path, qtbot, monkeypatch):
+    path = build_review(tmp_path)
+    session = ProjectSession(Project.open(path))
+    try:
+        view = PrismaView(session, "T")
+        qtbot.addWidget(view)
+        target = tmp_path / "PRISMA.csv"
+        monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                            staticmethod(lambda *a, **k: (str(target), R_FILTER)))
+        view.save_counts()
+        lines = target.read_text(encoding="utf-8").splitlines()
+        assert lines[0] == "data,node,box,description,boxtext,tooltips,url,n"
+        assert "records_screened,node9,box4,Records screened,Records screened," \
+               "Records screened,records_screened.html,12" in lines
     finally:
         assert session.close()

@@ -107,3 +107,22 @@ def test_the_decision_log_is_written_as_the_audit_csv(window, made, qtbot, tmp_p
     assert title == "The decision log was not exported"
     assert "refusing to export onto the project" in message and "\n" not in message
     assert made[0].read_bytes()[:100] == before
+
+
+def test_file_export_offers_asreviews_labelled_dataset(window, made, qtbot, tmp_path,
+                                                       monkeypatch):
+    view, decided = _screened(window, made, qtbot, ["include", "exclude", "maybe"])
+    monkeypatch.setattr(ExportFilterDialog, "exec", lambda dialog: dialog.accept() or 1)
+    asked = []
+
+    def save_as_asreview(parent, title, start, filters, selected):
+        asked.append(filters.split(";;"))
+        return str(tmp_path / "for asreview"), "ASReview LAB labelled dataset (*.csv)"
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save_as_asreview))
+    window.action("export").trigger()
+    assert "ASReview LAB labelled dataset (*.csv)" in asked[0]
+    with (tmp_path / "for asreview.csv").open(encoding="utf-8", newline="") as handle:
+        rows = {int(r["record_id"]): r["label_included"] for r in csv.DictReader(handle)}
+    assert [rows[r] for r in decided] == ["1", "0", ""]
+    assert list(rows.values()).count("") == len(rows) - 2

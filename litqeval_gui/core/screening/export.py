@@ -1,5 +1,6 @@
-"""Export a screening's records with their current decisions (RIS, CSV, XLSX, BibTeX),
-and its audit trail.
+"""Export a screening's records with their current decisions (RIS, CSV, XLSX, BibTeX,
+MEDLINE, and ASReview LAB's labelled dataset: :mod:`.foreign.asreview_dataset`), and its
+audit trail.
 
 Records come in the screening's list order; CSV and XLSX add the columns
 :data:`DECISION_COLUMNS` (``undecided`` for a record without a decision; ``pdf``: the
@@ -30,18 +31,22 @@ from litqeval_gui.core.records import queries
 from litqeval_gui.core.records.attachments import attachment_paths
 from litqeval_gui.core.records.citation_writers import Annotation, write_bibtex, write_ris
 from litqeval_gui.core.records.exporting import (
+    EXPORT_FORMATS,
     check_target,
     escape_formula,
     export_records,
     write_whole,
 )
 from litqeval_gui.core.records.model import Record
+from litqeval_gui.core.screening.foreign.asreview_dataset import write_asreview_csv
 from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.log.labels import phase_labels
 from litqeval_gui.core.screening.log.store import Screening
 from litqeval_gui.core.screening.reviewers import team
 from litqeval_gui.core.screening.state import CONFLICT, UNDECIDED, item_states
 
+ASREVIEW = "asreview"  # ASReview LAB's labelled dataset (CSV)
+SCREENING_FORMATS = (*EXPORT_FORMATS, ASREVIEW)
 DECISION_COLUMNS = ("decision", "phase", "reason", "note", "tags", "reviewer", "decided_at",
                     "pdf")
 AUDIT_COLUMNS = ("event", "at", "reviewer", "action", "record_id", "title", "label",
@@ -54,6 +59,13 @@ def decided_records(project: Project, screening: Screening,
                     ) -> tuple[list[Record], list[dict[str, str]]]:
     """The screening's records (list order) and one decision row per record: its final
     decision (in a blind screening ``reviewer``'s own decisions only)."""
+    _, records, rows = _decided(project, screening, labels, reviewer)
+    return records, rows
+
+
+def _decided(project: Project, screening: Screening, labels: Collection[str] | None,
+             reviewer: str | None) -> tuple[list[int], list[Record], list[dict[str, str]]]:
+    """:func:`decided_records` with the records' ids."""
     if labels is not None:
         used = phase_labels(screening.scheme, screening.phase)
         unknown = set(labels) - {*used, UNDECIDED, CONFLICT}
@@ -64,18 +76,19 @@ def decided_records(project: Project, screening: Screening,
     order = [s.record_id for s in states]
     stored = queries.records_by_id(project, order)
     pdfs = attachment_paths(project, order)
-    records, rows = [], []
+    ids, records, rows = [], [], []
     for item in states:
         event, label = item.event, item.state
         if labels is not None and label not in labels:
             continue
+        ids.append(item.record_id)
         records.append(stored[item.record_id])
         rows.append(dict(zip(DECISION_COLUMNS, (
             label, *((event.phase, event.reason, event.note, "; ".join(event.tags),
                       event.reviewer, event.at) if event else
                      ("", "", "", "", ", ".join(item.reviewers), "")),
             str(pdfs.get(item.record_id, ""))), strict=True)))
-    return records, rows
+    return ids, records, rows
 
 
 def decision_annotation(screening: Screening, row: Mapping[str, str]) -> Annotation:
@@ -97,10 +110,15 @@ def export_screening(project: Project, screening: Screening, path: str | Path, f
     """Write the screening's records (module docstring) and, when two or more
     reviewers decided (and the reader is not blinded), their agreement as
     ``NAME.agreement.csv`` beside it; returns the record count."""
-    records, rows = decided_records(project, screening, labels, reviewer)
+    ids, records, rows = _decided(project, screening, labels, reviewer)
     writer = {"ris": write_ris, "bibtex": write_bibtex}.get(fmt)
     target = Path(path)
-    if writer is None:
+    if fmt == ASREVIEW:
+        check_target(target, project.path)
+        write_whole(target, lambda partial: write_asreview_csv(
+            ids, records, rows, screening.scheme, screening.phase, partial), "the export")
+        count = len(records)
+    elif writer is None:
         count = export_records(records, target, fmt, project=project.path, extra=rows)
     else:
         check_target(target, project.path)

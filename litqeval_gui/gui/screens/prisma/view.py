@@ -51,6 +51,7 @@ from litqeval_gui.core.screening.prisma.flow import (
     prisma_flow,
     round_numbers,
 )
+from litqeval_gui.core.screening.prisma.r_package import write_r_csv
 from litqeval_gui.gui.notify import show_error
 from litqeval_gui.gui.screens import LiveTopicScreen
 from litqeval_gui.gui.screens.prisma.render import save_diagram
@@ -58,6 +59,8 @@ from litqeval_gui.gui.session import ProjectSession
 from litqeval_gui.gui.tables import fill_table, read_only_table
 
 DIAGRAM_FILTER = "SVG image (*.svg);;PNG image (*.png);;PDF document (*.pdf)"
+COUNTS_FILTER = "CSV (*.csv)"
+R_FILTER = "PRISMA2020 R package / Shiny app (*.csv)"
 MAX_COUNT = 10**9
 HEADINGS = {"identified": "Records identified", "duplicates_removed": "Duplicate records "
             "removed", "removed_automation": "Records marked as ineligible by automation "
@@ -115,7 +118,8 @@ class PrismaView(LiveTopicScreen, QWidget):
         buttons = QHBoxLayout()
         for text, tip, slot in (
                 ("Save Diagram…", "Save the diagram as SVG, PNG or PDF", self.save_diagram),
-                ("Save Counts…", "Save every count of the diagram as CSV", self.save_counts),
+                ("Save Counts…", "Save every count of the diagram as CSV, or as the PRISMA2020 "
+                 "R package and Shiny app read them", self.save_counts),
                 ("Enter Numbers…", "Records removed before import, and the other-methods "
                  "column (citation searching, websites…)", self.enter_numbers)):
             button = QPushButton(text)
@@ -215,11 +219,16 @@ class PrismaView(LiveTopicScreen, QWidget):
                                               project=self.session.project.path))
 
     def save_counts(self) -> None:
-        name, _ = self._ask("Save Counts", ".csv", "CSV (*.csv)")
-        if name:  # the whole screening's, with each round's (as litqeval prisma --csv)
+        name, chosen = self._ask("Save Counts", ".csv", ";;".join((COUNTS_FILTER, R_FILTER)))
+        if not name:
+            return
+        project = self.session.project.path
+        if chosen == R_FILTER and self.counts is not None:  # the diagram shown
+            counts = self.counts
+            self._saving(lambda: write_r_csv(counts, name, project=project))
+        else:  # the whole screening's, with each round's (as litqeval prisma --csv)
             counts = prisma_counts(self.session.project, self.topic)
-            self._saving(lambda: write_prisma_csv(counts, name,
-                                                  project=self.session.project.path))
+            self._saving(lambda: write_prisma_csv(counts, name, project=project))
 
     def _saving(self, save) -> None:
         try:

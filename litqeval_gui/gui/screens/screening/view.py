@@ -46,7 +46,7 @@ from litqeval_gui.core.projectfile.changes import Changes
 from litqeval_gui.core.records.collection import ROLE as COLLECTION
 from litqeval_gui.core.records.model import Record
 from litqeval_gui.core.records.queries import record_detail
-from litqeval_gui.core.screening.export import decided_records, export_screening
+from litqeval_gui.core.screening.export import ASREVIEW, decided_records, export_screening
 from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.log.labels import FULL_TEXT, GRADED
 from litqeval_gui.core.screening.log.store import Screening
@@ -446,6 +446,8 @@ class ScreeningView(KeysWhileShown, ScreeningTarget, OrderingChoice, RankingSide
         """The screening's records in list order."""
         return self.screening.name, lambda: decided_records(self.session.project,
                                                             self.screening)[0]
+
+    export_formats = {ASREVIEW: "ASReview LAB labelled dataset (*.csv)"}
 
     def export_options(self, parent: QWidget) -> dict[str, list[str]] | None:
         """Asked before the file: which decisions to export (:mod:`.export_filter`), as
