@@ -103,9 +103,7 @@ def krippendorff_alpha(ratings: Sequence[Sequence[object]], *, level: Level = "n
     interval (c − k)² on the values.
     """
     rows = [list(r) for r in ratings]
-    if not rows:
-        raise ValueError("α needs at least one rater")
-    width = len(rows[0])
+    width = len(rows[0]) if rows else 0
     if any(len(r) != width for r in rows):
         raise ValueError("every rater needs one entry per unit (None where missing)")
 

@@ -105,6 +105,8 @@ def test_undefined_cases_are_nan_not_errors():
     assert math.isnan(one_label.specific[1])
     with pytest.raises(ValueError, match="square"):
         pair_reliability([[1, 2, 3]])
+    nobody = krippendorff_alpha([], categories=("include", "exclude"))
+    assert math.isnan(nobody.alpha) and (nobody.raters, nobody.units) == (0, 0)
 
 
 # Krippendorff (2011), section C: four raters, twelve units, missing values

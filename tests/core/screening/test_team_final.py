@@ -4,6 +4,7 @@ known labels — on the constructed two-reviewer case of test_team_conflicts."""
 
 import csv
 import json
+import math
 
 import krippendorff
 import pytest
@@ -100,6 +101,15 @@ def test_agreement_after_resolution(pair):
                [{"include": 0, "exclude": 1, "maybe": 2}[v] for v in BOB]]
     assert summary.alpha.alpha == pytest.approx(
         krippendorff.alpha(reliability_data=ratings, level_of_measurement="nominal"))
+
+
+def test_agreement_of_a_screening_nobody_decided_yet(tmp_path):
+    path, _ = screening_project(tmp_path, 3)
+    with Project.open(path) as project:
+        screening = store.create_screening(project, "T", "s", ["L"])
+        summary = team.agreement(project, screening)
+    assert summary.pairs == [] and summary.alpha.raters == 0
+    assert math.isnan(summary.alpha.alpha)
 
 
 def test_agreement_written_as_json_and_csv(pair, tmp_path):
