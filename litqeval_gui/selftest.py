@@ -51,7 +51,7 @@ SAMPLES = {
     "ris": "core.ris", "qrels": "qrels.txt", "medline": "results.nbib",
     "bibtex": "results.bib", "trec-run": "run.txt", "csv": "results.csv",
     "tsv": "results.tsv", "xlsx": "results.xlsx", "jsonl": "documents.jsonl",
-    "trec-doc": "documents.trec",
+    "trec-doc": "documents.trec", "endnote": "results.xml",
 }
 CORE_SETS = ("ris", "qrels")  # formats whose sample is its topic's core set (imported first)
 # formats whose sample is the document collection of the TREC topic (imported last), and
@@ -61,7 +61,8 @@ COLLECTIONS = {"jsonl": 3, "trec-doc": 2}
 EXPECTED_RECALL = {
     (TOPIC, "results-bibtex"): 0.5, (TOPIC, "results-csv"): 0.75,
     (TOPIC, "results-tsv"): 0.25, (TOPIC, "results-xlsx"): 0.75,
-    (TOPIC, "results-medline"): 0.5, (TREC_TOPIC, "results-trec-run"): 0.5,
+    (TOPIC, "results-medline"): 0.5, (TOPIC, "results-endnote"): 0.75,
+    (TREC_TOPIC, "results-trec-run"): 0.5,
 }
 PARALLEL_RECORDS = (MAIN_PIECES + 1) * PIECE_RECORDS + 1  # more pieces than this process parses
 

@@ -44,8 +44,9 @@ def test_the_temporary_folder_is_removed_after_a_run():
 def test_every_import_format_has_a_sample_step_core_sets_first_collections_last():
     names = [name for name, _ in selftest.STEPS]
     assert [name for name in names if name.startswith("import ")] == [
-        "import ris", "import qrels", "import medline", "import bibtex", "import trec-run",
-        "import csv", "import tsv", "import xlsx", "import jsonl", "import trec-doc"]
+        "import ris", "import qrels", "import medline", "import bibtex", "import endnote",
+        "import trec-run", "import csv", "import tsv", "import xlsx", "import jsonl",
+        "import trec-doc"]
     assert sorted(selftest.SAMPLES) == sorted(formats.names())
     assert names[0] == "create project" and names[-1] == "reopen project"
 

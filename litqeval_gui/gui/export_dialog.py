@@ -24,7 +24,7 @@ from litqeval_gui.gui.settings import Settings
 
 FILTERS = {"ris": "RIS — EndNote, Zotero, Mendeley (*.ris)", "bibtex": "BibTeX (*.bib)",
            "csv": "CSV table (*.csv)", "xlsx": "Excel workbook (*.xlsx)",
-           "medline": "PubMed / MEDLINE (*.nbib)"}
+           "medline": "PubMed / MEDLINE (*.nbib)", "endnote": "EndNote XML (*.xml)"}
 
 
 def target_and_format(name: str, chosen_filter: str,

@@ -11,7 +11,7 @@ from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.records.exporting import export_records
 from litqeval_gui.core.records.importing import read_records
 from litqeval_gui.core.records.model import Record
-from litqeval_gui.core.records.reference_types import ris_type
+from litqeval_gui.core.records.reference_types import endnote_type, ris_type
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "import"
 KEPT = ("title", "abstract", "authors", "year", "venue", "keywords", "doi", "pmid", "ids",
@@ -49,7 +49,8 @@ def kept_by(fmt: str, record: Record) -> Record:
 @pytest.mark.parametrize(("fmt", "suffix", "record_type"), [
     ("ris", ".ris", "JOUR"), ("csv", ".csv", "Article"), ("bibtex", ".bib", "article"),
     ("xlsx", ".xlsx", "Journal Article"), ("bibtex", ".bib", "JOUR"),
-    ("medline", ".nbib", "Journal Article")])
+    ("medline", ".nbib", "Journal Article"), ("endnote", ".xml", "Journal Article"),
+    ("endnote", ".xml", "Book Section")])
 def test_round_trip(tmp_path, fmt, suffix, record_type):
     original = records(record_type)
     path = tmp_path / f"out{suffix}"
@@ -59,8 +60,9 @@ def test_round_trip(tmp_path, fmt, suffix, record_type):
     assert [r.rank for r in back] == [1, 2, 3]
 
 
-@pytest.mark.parametrize("fixture", ["scopus.csv", "jabref.bib", "pubmed.nbib", "zotero.ris"])
-@pytest.mark.parametrize("fmt", ["ris", "csv", "bibtex", "xlsx", "medline"])
+@pytest.mark.parametrize("fixture", ["scopus.csv", "jabref.bib", "pubmed.nbib", "zotero.ris",
+                                     "endnote.xml"])
+@pytest.mark.parametrize("fmt", ["ris", "csv", "bibtex", "xlsx", "medline", "endnote"])
 def test_imported_fixtures_survive_every_export(tmp_path, fixture, fmt):
     original = run_job(read_records(FIX / fixture)).records
     for record in original:  # RIS and BibTeX values are single lines
@@ -69,9 +71,9 @@ def test_imported_fixtures_survive_every_export(tmp_path, fixture, fmt):
     path = tmp_path / f"out.{fmt}"
     export_records(original, path, fmt)
     back = run_job(read_records(path)).records
-    if fmt == "ris":  # RIS carries a type as its RIS code
+    if fmt in ("ris", "endnote"):  # RIS carries a type as its RIS code, EndNote as its own
         for record in original:
-            record.type = ris_type(record.type)
+            record.type = ris_type(record.type) if fmt == "ris" else endnote_type(record.type)[0]
     # MEDLINE has no tag for a Scopus EID: a record with nothing else is not read back
     kept = [r for r in map(partial(kept_by, fmt), original) if r.has_text() or r.identifiers()]
     diffs = [same(a, b) for a, b in zip(kept, back, strict=True)]

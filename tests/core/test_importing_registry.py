@@ -43,7 +43,7 @@ def test_a_refused_file_lists_every_registered_format(tmp_path):
     path.write_text("just some prose\nwithout any structure\n")
     with pytest.raises(ImportRefused) as err:
         detect(path)
-    assert str(err.value).endswith("(expected RIS, PubMed/MEDLINE, BibTeX, JSON lines "
+    assert str(err.value).endswith("(expected RIS, PubMed/MEDLINE, BibTeX, EndNote XML, JSON lines "
                                    "(documents), TREC <DOC> documents, TREC run, "
                                    "TREC qrels, CSV, TSV, Excel (XLSX))")
 

@@ -41,6 +41,7 @@ SEEDS = {
     "qrels": ["qrels.txt"],
     "jsonl": ["documents.jsonl"],
     "trec-doc": ["documents.trec"],
+    "endnote": ["endnote.xml"],
 }
 FORMAT = {fmt.name: fmt for fmt in FORMATS}
 SUFFIX = {fmt.name: fmt.suffixes[0] for fmt in FORMATS}  # the fuzzed file's name ending

@@ -322,7 +322,7 @@ def test_a_registered_format_is_named_browsed_offered_and_previewed(qtbot, sessi
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", choose)
     wizard = _open(qtbot, session)
     assert wizard.files_page.subTitle().startswith(
-        "Search exports: RIS, PubMed/MEDLINE, BibTeX, JSON lines (documents), "
+        "Search exports: RIS, PubMed/MEDLINE, BibTeX, EndNote XML, JSON lines (documents), "
         "TREC <DOC> documents, TREC run, TREC qrels, CSV, TSV, Excel (XLSX), Title list.")
     [add] = [b for b in wizard.files_page.findChildren(QPushButton) if b.text() == "&Add files…"]
     qtbot.mouseClick(add, Qt.MouseButton.LeftButton)

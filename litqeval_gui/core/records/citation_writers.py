@@ -1,4 +1,5 @@
-"""RIS, BibTeX and MEDLINE files that reference managers (Zotero, EndNote, JabRef) accept.
+"""RIS, BibTeX, MEDLINE and EndNote XML files that reference managers (Zotero, EndNote,
+JabRef) accept.
 
 RIS: a valid ``TY`` code (:func:`~litqeval_gui.core.records.reference_types.ris_type`), one ``AU``
 per author, ``T2`` venue, ``VL``/``IS``/``SP``/``EP``/``PB``/``SN``/``UR``, and the
@@ -20,10 +21,19 @@ and the DOI as ``AID - … [doi]``; long values wrap onto six-space continuation
 MEDLINE has no tag for a URL or for identifiers other than PMID, PMCID and DOI: they are
 left out.
 
+EndNote XML (File ▸ Import ▸ XML): ``<xml><records><record>`` with the record's
+``rec-number`` from its import (so EndNote matches it again; a repeat or a record without
+one numbered on after the largest), ``ref-type`` name and number
+(:func:`~litqeval_gui.core.records.reference_types.endnote_type`), ``titles`` (title,
+secondary-title venue), ``electronic-resource-num`` DOI, the PMID as ``accession-num``
+with ``remote-database-provider`` NLM, the other identifiers as ``kind: value`` lines of
+``notes``; characters XML 1.0 cannot hold are left out.
+
 An :class:`Annotation` per record (e.g. a screening decision) adds a note and keywords
 that reference managers show: RIS ``N1`` (EndNote's Notes, a Zotero note) and ``KW``
 (keywords, Zotero tags), as ASReview writes its labels; BibTeX ``annote`` and
-``keywords``; and its full text's path: RIS ``L1`` as a ``file://`` URL (Zotero's RIS
+``keywords``; EndNote ``notes`` and ``keywords``; and its full text's path: EndNote
+``pdf-urls`` and RIS ``L1`` as a ``file://`` URL (Zotero's RIS
 import attaches it as the PDF), BibTeX ``file`` as ``Full Text PDF:PATH:application/pdf``
 (Zotero's and JabRef's form; a backslash, colon, semicolon or brace in it escaped with a
 backslash, a control character or line break as ``\\uXXXX``: any path reads back whole,
@@ -40,7 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from litqeval_gui.core.records.model import OTHER_ID_KINDS, Record
-from litqeval_gui.core.records.reference_types import bibtex_type, ris_type
+from litqeval_gui.core.records.reference_types import bibtex_type, endnote_type, ris_type
 
 
 def _one_line(value: str) -> str:
@@ -269,4 +279,90 @@ def write_medline(records: list[Record], path: Path) -> int:
         blocks.append("\n".join(_medline_field(tag, value) for tag, value in fields
                                 if value or tag == "PMID"))
     Path(path).write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
+    return len(records)
+
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")  # no XML 1.0 char
+
+
+def _endnote_numbers(records: list[Record]) -> list[int]:
+    """Each record's ``rec-number``: the one it was imported with unless an earlier record
+    has it, else the next free number after the largest kept."""
+    seen: set[int] = set()
+    taken = []
+    for record in records:
+        n = record.raw.get("rec-number")
+        n = int(n) if isinstance(n, str) and n.isdigit() and 0 < int(n) < 1 << 31 else 0
+        taken.append(0 if n in seen else n)
+        seen.add(n)
+    free = max(taken, default=0)
+    numbers = []
+    for n in taken:
+        if not n:
+            free += 1
+            n = free
+        numbers.append(n)
+    return numbers
+
+
+def write_endnote_xml(records: list[Record], path: Path,
+                      annotations: Sequence[Annotation] | None = None) -> int:
+    import xml.etree.ElementTree as ET
+
+    root = ET.Element("xml")
+    entries = ET.SubElement(root, "records")
+
+    def add(parent: ET.Element, tag: str, value: str = "") -> ET.Element:
+        element = ET.SubElement(parent, tag)
+        element.text = _NOT_XML.sub("", value) if value else None
+        return element
+
+    def group(parent: ET.Element, tag: str, item: str, values: Sequence[str]) -> None:
+        if values:
+            holder = add(parent, tag)
+            for value in values:
+                add(holder, item, value)
+
+    pairs = zip(records, _annotations(records, annotations), _endnote_numbers(records),
+                strict=True)
+    for record, extra, number in pairs:
+        entry = add(entries, "record")
+        add(entry, "rec-number", str(number))
+        name, code = endnote_type(record.type)
+        add(entry, "ref-type", str(code)).set("name", name)
+        if record.authors:
+            group(add(entry, "contributors"), "authors", "author", record.authors)
+        if record.title or record.venue:
+            titles = add(entry, "titles")
+            for tag, value in (("title", record.title), ("secondary-title", record.venue)):
+                if value:
+                    add(titles, tag, _one_line(value))
+        for tag, value in (("pages", record.pages), ("volume", record.volume),
+                           ("number", record.issue)):
+            if value:
+                add(entry, tag, _one_line(value))
+        group(entry, "keywords", "keyword", [*record.keywords, *extra.keywords])
+        if record.year:
+            add(add(entry, "dates"), "year", str(record.year))
+        for tag, value in (("publisher", record.publisher), ("isbn", record.issn),
+                           ("accession-num", record.pmid),
+                           ("electronic-resource-num", record.doi),
+                           ("abstract", record.abstract)):
+            if value:
+                add(entry, tag, value)
+        notes = [f"{kind}: {value}" for kind, value in record.identifiers()
+                 if kind not in ("doi", "pmid")]
+        notes += [_one_line(extra.note)] if extra.note.strip() else []
+        if notes:
+            add(entry, "notes", "\n".join(notes))
+        if record.pmid:
+            add(entry, "remote-database-provider", "NLM")
+        if record.language:
+            add(entry, "language", record.language)
+        if record.url or extra.attachment:
+            urls = add(entry, "urls")
+            group(urls, "related-urls", "url", [record.url] if record.url else [])
+            group(urls, "pdf-urls", "url",
+                  [Path(extra.attachment).as_uri()] if extra.attachment else [])
+    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
     return len(records)

@@ -1,4 +1,5 @@
-"""Export records as RIS, CSV, BibTeX, XLSX or MEDLINE that the importers read back unchanged.
+"""Export records as RIS, CSV, BibTeX, XLSX, MEDLINE or EndNote XML that the importers read
+back unchanged.
 
 Round trip kept: title, abstract, authors, year, venue, keywords, type, language, DOI,
 PMID, the other identifiers, volume, issue, pages, publisher, ISSN and URL (RIS writes
@@ -7,7 +8,8 @@ see :mod:`~litqeval_gui.core.records.citation_writers`). CSV and XLSX have one c
 lists joined with ``"; "``, under the field's name or the name a ``headers`` mapping
 gives it (a database's table layout). With ``attachments`` (a full text's path per
 record, see :mod:`~litqeval_gui.core.records.attachments`) and at least one of them
-set, CSV and XLSX add a ``pdf`` column, RIS an ``L1`` and BibTeX a ``file`` field.
+set, CSV and XLSX add a ``pdf`` column, RIS an ``L1``, BibTeX a ``file`` field and
+EndNote XML a ``pdf-urls`` URL.
 
 The file is written next to its target and moved into place when complete (a link's
 target is replaced, the link kept); a target that is a project, one of its side files
@@ -33,12 +35,13 @@ from litqeval_gui.core.paths import output_file
 from litqeval_gui.core.records.citation_writers import (
     Annotation,
     write_bibtex,
+    write_endnote_xml,
     write_medline,
     write_ris,
 )
 from litqeval_gui.core.records.model import BIBLIO_FIELDS, OTHER_ID_KINDS, Record
 
-EXPORT_FORMATS = ("ris", "csv", "bibtex", "xlsx", "medline")
+EXPORT_FORMATS = ("ris", "csv", "bibtex", "xlsx", "medline", "endnote")
 COLUMNS = ("title", "abstract", "authors", "year", "venue", "keywords", "type", "language",
            "doi", "pmid", *OTHER_ID_KINDS, *BIBLIO_FIELDS)
 
@@ -52,8 +55,8 @@ def export_records(records: Iterable[Record], path: str | Path, fmt: str, *,
                    extra: Sequence[Mapping[str, str]] | None = None,
                    headers: Mapping[str, str] | None = None,
                    attachments: Sequence[str] | None = None) -> int:
-    """Write ``records`` to ``path`` in ``fmt`` (ris|csv|bibtex|xlsx|medline); returns the
-    count.
+    """Write ``records`` to ``path`` in ``fmt`` (one of :data:`EXPORT_FORMATS`); returns
+    the count.
 
     ``project`` is the project the records come from: it and its side files are refused
     as targets (see :func:`check_target`). ``extra``: one mapping per record of further
@@ -78,7 +81,8 @@ def export_records(records: Iterable[Record], path: str | Path, fmt: str, *,
     writers = {"ris": functools.partial(write_ris, annotations=notes),
                "csv": functools.partial(_write_csv, **table),
                "bibtex": functools.partial(write_bibtex, annotations=notes),
-               "xlsx": functools.partial(_write_xlsx, **table), "medline": write_medline}
+               "xlsx": functools.partial(_write_xlsx, **table), "medline": write_medline,
+               "endnote": functools.partial(write_endnote_xml, annotations=notes)}
     if fmt not in writers:
         raise LitqError(f"cannot export as {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")
     if headers is not None and fmt not in ("csv", "xlsx"):
@@ -171,7 +175,7 @@ def check_target(target: Path, project: str | Path | None = None) -> None:
 
 
 EXTENSIONS = {"ris": (".ris",), "csv": (".csv",), "bibtex": (".bib", ".bibtex"),
-              "xlsx": (".xlsx",), "medline": (".nbib",)}
+              "xlsx": (".xlsx",), "medline": (".nbib",), "endnote": (".xml",)}
 
 
 def extension_warning(path: str | Path, fmt: str) -> str:

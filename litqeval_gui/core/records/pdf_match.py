@@ -71,7 +71,7 @@ _METADATA_KEYS = ("doi", "DOI", "Subject", "Keywords", "Title")
 _AUTHOR_YEAR = re.compile(r"^([^\W\d_][\w'-]*?)(?:[\s_,.-]+et[\s_.]*al\.?)?[\s_,.-]+"
                           r"((?:1[89]|20)\d\d)(?!\d)", re.IGNORECASE)
 _PMID_NAME = re.compile(r"(?:pmid[\s_-]*)?(\d{5,9})", re.IGNORECASE)
-_ATTACHMENT_FIELDS = ("L1", "L2", "file", "file_attachments1", "file_attachments2")
+_ATTACHMENT_FIELDS = ("L1", "L2", "file", "file_attachments1", "file_attachments2", "pdf-urls")
 
 
 class PdfRefused(LitqError):
@@ -175,7 +175,8 @@ def _pdf_title(facts: _PdfFacts, work_titles: list[str]) -> str:
 
 def _attachment_names(raw: dict) -> list[str]:
     """Lower-cased file names of the attachments a record's original fields name (RIS
-    ``L1``/``L2`` paths or ``file://`` URLs, BibTeX ``file`` lists ``desc:path:type;…``)."""
+    ``L1``/``L2`` paths or ``file://`` URLs, BibTeX ``file`` lists ``desc:path:type;…``,
+    EndNote ``pdf-urls``)."""
     names = []
     for key in _ATTACHMENT_FIELDS:
         value = raw.get(key)

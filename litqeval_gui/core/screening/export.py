@@ -1,5 +1,5 @@
 """Export a screening's records with their current decisions (RIS, CSV, XLSX, BibTeX,
-MEDLINE, and ASReview LAB's labelled dataset: :mod:`.foreign.asreview_dataset`), and its
+MEDLINE, EndNote XML, and ASReview LAB's labelled dataset: :mod:`.foreign.asreview_dataset`), and its
 audit trail.
 
 Records come in the screening's list order; CSV and XLSX add the columns
@@ -8,10 +8,11 @@ path of the record's full text when one is attached), written as
 text that a spreadsheet never runs as a formula (:mod:`litqeval_gui.core.records.exporting`).
 A record's decision is its state (:func:`~litqeval_gui.core.screening.state.item_states`:
 the final decision, the resolution where one exists); a record whose reviewers disagree
-unresolved reads ``conflict`` with their names as the reviewer. RIS and BibTeX carry a decided record's decision as a note (RIS ``N1``, BibTeX
-``annote``: "LitQEval screening 'S' (phase): label; reason: …; note: …; reviewer: … at
+unresolved reads ``conflict`` with their names as the reviewer. RIS, BibTeX and EndNote
+XML carry a decided record's decision as a note (RIS ``N1``, BibTeX ``annote``, EndNote
+``notes``: "LitQEval screening 'S' (phase): label; reason: …; note: …; reviewer: … at
 …") and keywords ``LitQEval: LABEL`` and ``LitQEval reason: REASON`` (RIS ``KW``).
-RIS and BibTeX carry the full text's path too (RIS ``L1``, BibTeX ``file``).
+They carry the full text's path too (RIS ``L1``, BibTeX ``file``, EndNote ``pdf-urls``).
 ``labels`` keeps only records whose decision is one of them (``undecided`` and
 ``conflict`` included). When two or more reviewers decided, :func:`export_screening`
 also writes their agreement beside the export (``NAME.agreement.csv``).
@@ -29,7 +30,12 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import queries
 from litqeval_gui.core.records.attachments import attachment_paths
-from litqeval_gui.core.records.citation_writers import Annotation, write_bibtex, write_ris
+from litqeval_gui.core.records.citation_writers import (
+    Annotation,
+    write_bibtex,
+    write_endnote_xml,
+    write_ris,
+)
 from litqeval_gui.core.records.exporting import (
     EXPORT_FORMATS,
     check_target,
@@ -111,7 +117,7 @@ def export_screening(project: Project, screening: Screening, path: str | Path, f
     reviewers decided (and the reader is not blinded), their agreement as
     ``NAME.agreement.csv`` beside it; returns the record count."""
     ids, records, rows = _decided(project, screening, labels, reviewer)
-    writer = {"ris": write_ris, "bibtex": write_bibtex}.get(fmt)
+    writer = {"ris": write_ris, "bibtex": write_bibtex, "endnote": write_endnote_xml}.get(fmt)
     target = Path(path)
     if fmt == ASREVIEW:
         check_target(target, project.path)

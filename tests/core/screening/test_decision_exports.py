@@ -1,7 +1,8 @@
 """Exports a team hands on (issue 26 §3): decisions in RIS (N1/KW, read back by rispy),
-BibTeX (annote/keywords), CSV/XLSX with the phase, and the audit trail as CSV."""
+BibTeX (annote/keywords), EndNote XML (notes/keywords), CSV/XLSX with the phase, and the audit trail as CSV."""
 
 import csv
+import xml.etree.ElementTree as ET
 
 import bibtexparser
 import pytest
@@ -72,6 +73,24 @@ def test_bibtex_carries_the_decision_in_annote_and_keywords(built, tmp_path):
     assert excluded[0]["keywords"].endswith("LitQEval: exclude; LitQEval reason: off topic")
     assert excluded[0]["annote"].startswith(  # LaTeX: Zotero and JabRef read "_"
         "LitQEval screening 'ta' (title{\\_}abstract): exclude; reason: off topic; reviewer: ")
+
+
+def test_endnote_xml_carries_the_decision_in_notes_and_keywords(built, tmp_path):
+    out = tmp_path / "ft.xml"
+    with Project.open(built, readonly=True) as project:
+        ft = store.find_screening(project, "T", "ft")
+        assert export_screening(project, ft, out, "endnote", ["include", "exclude"]) == 8
+        wanted = _titles(project, ft, {"include", "exclude"})
+    records = ET.parse(out).getroot().findall("records/record")
+    assert {r.findtext("titles/title"): [k.text for k in r.iterfind("keywords/keyword")
+                                         if k.text.startswith("LitQEval: ")]
+            for r in records} == {t: [f"LitQEval: {label}"] for t, label in wanted.items()}
+    population = [r for r in records if "LitQEval reason: wrong population"
+                  in [k.text for k in r.iterfind("keywords/keyword")]]
+    assert len(population) == 2
+    assert population[0].findtext("notes").splitlines()[-1].startswith(
+        "LitQEval screening 'ft' (full_text): exclude; reason: wrong population; reviewer: ann")
+    assert [r.findtext("rec-number") for r in records] == [str(n) for n in range(1, 9)]
 
 
 def test_tables_have_the_phase_and_the_reviewer(built, tmp_path):

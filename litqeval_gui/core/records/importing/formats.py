@@ -18,7 +18,15 @@ from dataclasses import dataclass
 
 from litqeval_gui.core.errors import ImportRefused
 from litqeval_gui.core.jobs import Progress
-from litqeval_gui.core.records.importing import bibtex, documents, medline, ris, tabular, trec
+from litqeval_gui.core.records.importing import (
+    bibtex,
+    documents,
+    endnote,
+    medline,
+    ris,
+    tabular,
+    trec,
+)
 from litqeval_gui.core.records.importing.common import Collector, ReadOptions
 
 # read(source, collector, options): ``source`` is the decoded text, or the path of a binary
@@ -62,6 +70,7 @@ FORMATS: tuple[ImportFormat, ...] = (
     ImportFormat("ris", "RIS", (".ris",), ris.read, ris.sniff),
     ImportFormat("medline", "PubMed/MEDLINE", (".nbib", ".txt"), medline.read, medline.sniff),
     ImportFormat("bibtex", "BibTeX", (".bib", ".bibtex"), bibtex.read, bibtex.sniff),
+    ImportFormat("endnote", "EndNote XML", (".xml",), endnote.read, endnote.sniff),
     ImportFormat("jsonl", "JSON lines (documents)", (".jsonl",), documents.read_jsonl,
                  documents.sniff_jsonl),
     ImportFormat("trec-doc", "TREC <DOC> documents", (".trec", ".sgml", ".xml", ".txt"),

@@ -143,7 +143,7 @@ def read(text: str, col: Collector, options: ReadOptions = NO_OPTIONS, *, first_
             # a stray ER, a missing TY or ER, an untagged line: record by record
             pieces = [piece for a, b in bounds for piece in _segment(text, a, b)]
         if not first:
-            col.result.database = _database([data for _, data, _ in pieces[:20]
+            col.result.database = database_of([data for _, data, _ in pieces[:20]
                                              if isinstance(data, dict)])
         take(pieces)
         if col.full:
@@ -223,7 +223,7 @@ def to_record(d: dict, line: int | None = None) -> Record:
     for url in urls:
         ids.update(sniff_ids(url))
     for note in get("N1") or ():
-        _note_ids(note, ids)
+        note_ids(note, ids)
     doi = doi or ids.pop("doi", "")
     pmid = pmid or ids.pop("pmid", "")
     ids.pop("doi", None)
@@ -257,7 +257,7 @@ def _year(value: str | None) -> int | None:
     return parse_year(value)
 
 
-def _note_ids(note: str, ids: dict[str, str]) -> None:
+def note_ids(note: str, ids: dict[str, str]) -> None:
     """Identifiers in a note: ``PMID: 1``, ``<kind>: <value>`` (our exports) and any other
     recognisable one but a DOI (``Dimensions pub.1138791522``, a Scopus EID, ...; a note
     may cite another work's DOI)."""
@@ -277,7 +277,9 @@ def _from_pubmed(d: dict) -> bool:
     return any(hint in source for hint in _PUBMED_HINT)
 
 
-def _database(dicts: list) -> str:
+def database_of(dicts: list) -> str:
+    """The database (scopus, wos, pubmed, …) the first of ``dicts`` (keyed by RIS tags)
+    that names one comes from, else ``""``."""
     for d in dicts:
         if not d:
             continue
