@@ -41,6 +41,8 @@ def test_an_endnote_export_reads_with_styles_lists_ids_and_provenance():
                                      "learning.pdf"]
     assert (second.type, second.publisher, second.pmid) == ("Conference Proceedings", "ACM", "")
     assert second.ids == {"wos_ut": "WOS:001200000000001"}
+    assert second.abstract == "Queries drafted by a model.\nLibrarians judged them."  # &#xD;
+    assert second.url == "https://dl.acm.org/doi/abs/10.1145/0000000"  # not "<Go to ISI>://…"
     assert second.authors == ["Ahmed, Sara"]  # the editor is not an author
     assert second.raw["secondary-authors"] == ["Editor, E."]
     assert [r.source_line for r in res.records] == [1, 3, 4]  # the abstract spans two lines

@@ -33,6 +33,7 @@ _LISTS = frozenset(("author", "keyword", "url", "date"))  # kept under their par
 _VENUES = ("secondary-title", "full-title", "alt-title")
 _PUBMED_HINT = ("pubmed", "nlm", "medline")
 _CHUNK = 1 << 20
+_LINK = re.compile(r"[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 
 
 def sniff(lines: list[str]) -> bool:
@@ -81,6 +82,11 @@ def _one(raw: dict[str, str | list[str]], *keys: str) -> str:
     return ""
 
 
+def _lines(value: str) -> str:
+    """``value`` with EndNote's carriage returns (``&#xD;``) as line breaks, stripped."""
+    return value.replace("\r\n", "\n").replace("\r", "\n").strip()
+
+
 def _many(raw: dict[str, str | list[str]], key: str) -> list[str]:
     value = raw.get(key)
     return [" ".join(v.split()) for v in value] if isinstance(value, list) else []
@@ -100,16 +106,17 @@ def to_record(raw: dict[str, str | list[str]], line: int | None = None) -> Recor
         if accession.isdigit() and any(h in source.lower() for h in _PUBMED_HINT):
             pmid = accession.lstrip("0")
     notes = raw.get("notes")
-    for note in notes.splitlines() if isinstance(notes, str) else ():
+    for note in _lines(notes).splitlines() if isinstance(notes, str) else ():
         note_ids(note.strip(), ids)
     doi = normalise_doi(_one(raw, "electronic-resource-num")) or ids.pop("doi", "")
     pmid = pmid or ids.pop("pmid", "")
     ids.pop("doi", None)
     ids.pop("pmid", None)
     abstract = raw.get("abstract")
+    links = [u for u in urls if _LINK.match(u)]  # not EndNote's "<Go to ISI>://WOS:…"
     return Record(
         title=_one(raw, "title"),
-        abstract=abstract.strip() if isinstance(abstract, str) else "",
+        abstract=_lines(abstract) if isinstance(abstract, str) else "",
         authors=_many(raw, "authors"),
         year=parse_year(_one(raw, "year") or None),
         venue=_one(raw, *_VENUES),
@@ -119,7 +126,7 @@ def to_record(raw: dict[str, str | list[str]], line: int | None = None) -> Recor
         doi=doi, pmid=pmid, ids=ids,
         volume=_one(raw, "volume"), issue=_one(raw, "number", "issue"),
         pages=_one(raw, "pages"), publisher=_one(raw, "publisher"), issn=_one(raw, "isbn"),
-        url=urls[0] if urls else "",
+        url=links[0] if links else "",
         raw=dict(raw), source_line=line,
     )
 
