@@ -228,3 +228,46 @@ def test_a_label_on_a_record_the_file_lacks_is_listed_unmatched(tmp_path):
         assert summary.added == {"Ada": 1} and summary.unmatched == 1
         assert summary.unmatched_examples == [
             "k.asreview: record 99 is not in its records file"]
+
+
+def test_priors_stamped_with_one_time_are_each_kept(tmp_path):
+    """ASReview 1.x stamps every prior of a labelled dataset with one time: each is a
+    decision of its own, a microsecond apart in the file's order, and stays so on a
+    second import."""
+    same = "2025-04-24 11:51:44.310182"
+    path = asreview_project(tmp_path / "k.asreview", 1, results=[
+        (row, row % 2, None, "prior", None, None, -1, same, None) for row in range(5)])
+    with Project.create(tmp_path / "p.litq") as project:
+        summary = _import(project, path)  # and record 3's label change
+        assert summary.added == {"Ada": 6} and summary.present == 0
+        priors = [e for e in store.events(project, store.find_screening(
+            project, "T", "ASReview: Knees").id) if e.ordering == PRIOR]
+        assert [(store.record_title(project, e.record_id), e.label) for e in priors] == [
+            (TITLES[row], "include" if row % 2 else "exclude") for row in range(5)]
+        assert [e.at for e in priors] == [
+            f"2025-04-24T11:51:44.31018{2 + k}+00:00" for k in range(5)]
+        assert _import(project, path).present == 6
+
+
+def test_a_beta_of_two_with_version_one_label_changes(tmp_path):
+    """ASReview 2.0's betas keep label changes as (record_id, new_label, time)."""
+    changes = "CREATE TABLE decision_changes (record_id INTEGER, new_label INTEGER, time FLOAT)"
+    state = _db([RESULTS, changes], {
+        "results": [(10, 1, "svm", "max", None, None, 1, 1672653660.0, None, "[]", 64)],
+        "decision_changes": [(10, 0, 1672653600.0)]})
+    path = asreview_project(tmp_path / "b.asreview", 2, extra={
+        "reviews/r2/results.db": state})
+    with Project.create(tmp_path / "p.litq") as project:
+        summary = _import(project, path)
+        assert summary.added == {"ASReview user 64": 2}
+        assert [(title, label) for title, label, *_ in _events(project, "ASReview: Knees")] \
+            == [(TITLES[0], "exclude"), (TITLES[0], "include")]
+
+
+def test_a_project_from_before_one_is_refused_with_what_to_do(tmp_path):
+    path = asreview_project(tmp_path / "old.asreview", 1, extra={"project.json": json.dumps(
+        {"version": "0.17", "id": "x", "name": "x", "dataset_path": "records.csv"}).encode()})
+    with Project.create(tmp_path / "p.litq") as project:
+        with pytest.raises(ImportRefused, match=r"ASReview LAB 0\.17 project \(before 1\.0\)"
+                           r".*open it in ASReview LAB 1\.x"):
+            _import(project, path)

@@ -134,6 +134,12 @@ def read(path: Path, work: Path, reviewer: str = "") -> Review:
     if mode == "simulate":
         raise ImportRefused(f"{path.name} is an ASReview simulation project: it holds no "
                             "human decisions, so there is nothing to import")
+    made_by = config.get("version")
+    if "project_file_version" not in config and isinstance(made_by, str) and \
+            made_by.startswith("0."):
+        raise ImportRefused(f"{path.name} is an ASReview LAB {made_by[:20]} project (before "
+                            "1.0), which this app does not read; open it in ASReview LAB 1.x "
+                            "(which upgrades it) and export it again")
     version = config.get("project_file_version", 2 if "datasets" in config else 1)
     if version not in (1, 2, 3) or not isinstance(config.get("version", ""), str):
         raise ImportRefused(f"{path.name}: ASReview project file version {str(version)[:20]!r}"
@@ -246,13 +252,16 @@ def _rows(connection: sqlite3.Connection, version: int, path: Path) -> list[tupl
 
 
 def _changes(connection: sqlite3.Connection, version: int, path: Path) -> list[tuple]:
-    """(record_id, label, time, user) of the label changes kept (version 1: the new
-    label; later: the label it replaced, with its time)."""
+    """(record_id, label, time, user) of the label changes kept (a ``new_label`` column,
+    as in 1.x and 2.0's betas: the new label; later: the label it replaced, with its
+    time)."""
     if connection.execute("SELECT 1 FROM sqlite_master WHERE name = 'decision_changes'"
                           ).fetchone() is None:
         return []
-    if version == 1:
-        return [(r, label, _v1_time(path, at), None) for r, label, at in _query(
+    columns = {row[1] for row in connection.execute("PRAGMA table_info(decision_changes)")}
+    if "new_label" in columns:  # 1.x, and 2.0's betas
+        stamp = _v1_time if version == 1 else _unix
+        return [(r, label, stamp(path, at), None) for r, label, at in _query(
             connection, path, "decision_changes",
             "SELECT record_id, new_label, time FROM decision_changes")]
     return [(r, label, _unix(path, at), user) for r, label, at, user in _query(
@@ -347,6 +356,9 @@ def _decisions(review: Review, rows: list[tuple], changes: list[tuple],
                reviewer: str, authors: str) -> None:
     """Every labelling event as a decision of the records file's rank it names."""
     ranks, rejected = entry_ranks(result)
+    user_of = {row[0]: row[6] for row in rows}  # a change without a user: the label's
+    changes = [(r, value, at, user_of.get(r) if user is None else user)
+               for r, value, at, user in changes]
     users = {row[6] for row in rows} | {c[3] for c in changes}
     by_id = _ids_column(result) if record_rows is None else None
 

@@ -226,6 +226,19 @@ def _fulltext(project: Project, parent: store.Screening, review: Review,
     return child
 
 
+def _apart(stamp: str, reviewer: str, taken: set[tuple[str, str]]) -> str:
+    """``stamp``, or the first microsecond after it at which ``reviewer`` has no decision
+    of this file yet: an event is its reviewer and time, and a tool may stamp many
+    decisions with one time (ASReview's priors of a labelled dataset)."""
+    at, step = stamp, 0
+    while (reviewer, at) in taken:
+        step += 1
+        at = (datetime.fromisoformat(stamp) + timedelta(microseconds=step)).isoformat(
+            timespec="microseconds")
+    taken.add((reviewer, at))
+    return at
+
+
 def _add(project: Project, screening: store.Screening, review: Review,
          decisions: list[Decision], works: dict[tuple[int, int], int],
          result: ReviewImport) -> None:
@@ -237,6 +250,7 @@ def _add(project: Project, screening: store.Screening, review: Review,
     report = MergeReport()
     entries = []
     start = datetime.now(timezone.utc)
+    taken: set[tuple[str, str]] = set()
     for number, decision in enumerate(decisions):
         where = f"{review.files[decision.file].path.name}, record {decision.rank}"
         item = work_item.get(works.get((decision.file, decision.rank)))
@@ -248,8 +262,8 @@ def _add(project: Project, screening: store.Screening, review: Review,
             if now is not None and (now.label, now.reason) == (decision.label, decision.reason):
                 result.present += 1
                 continue
-        stamp = decision.at or (start + timedelta(microseconds=number)).isoformat(
-            timespec="microseconds")
+        stamp = _apart(decision.at or (start + timedelta(microseconds=number)).isoformat(
+            timespec="microseconds"), decision.reviewer, taken)
         entries.append((where, {
             "kind": "decide", "reviewer": decision.reviewer, "at": stamp,
             "label": decision.label, "reason": decision.reason, "note": decision.note,
