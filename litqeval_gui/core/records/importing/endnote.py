@@ -22,7 +22,7 @@ from litqeval_gui.core.records.importing.common import (
     ReadOptions,
     sniff_ids,
 )
-from litqeval_gui.core.records.importing.ris import database_of, note_ids
+from litqeval_gui.core.records.importing.ris import PUBMED_HINT, database_of, note_ids
 from litqeval_gui.core.records.model import Record, normalise_doi, parse_year
 
 _HEAD = re.compile(r"<xml>\s*<records>\s*(?:<record[\s>]|</records>)")
@@ -31,7 +31,6 @@ _DECLARATION = re.compile(r"<!\s*(?:DOCTYPE|ENTITY)", re.IGNORECASE)
 _RECORD = re.compile(r"<record[\s>]")
 _LISTS = frozenset(("author", "keyword", "url", "date"))  # kept under their parent's name
 _VENUES = ("secondary-title", "full-title", "alt-title")
-_PUBMED_HINT = ("pubmed", "nlm", "medline")
 _CHUNK = 1 << 20
 _LINK = re.compile(r"[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 
@@ -103,7 +102,7 @@ def to_record(raw: dict[str, str | list[str]], line: int | None = None) -> Recor
     if accession:
         ids.update(sniff_ids(accession))
         source = f"{_one(raw, 'remote-database-name')} {_one(raw, 'remote-database-provider')}"
-        if accession.isdigit() and any(h in source.lower() for h in _PUBMED_HINT):
+        if accession.isdigit() and any(h in source.lower() for h in PUBMED_HINT):
             pmid = accession.lstrip("0")
     notes = raw.get("notes")
     for note in _lines(notes).splitlines() if isinstance(notes, str) else ():

@@ -38,7 +38,7 @@ _YEAR_TAGS = ("PY", "Y1", "DA")  # the first present gives the year
 _DATABASES = (("scopus", "scopus"), ("web of science", "wos"), ("clarivate", "wos"),
               ("pubmed", "pubmed"), ("nlm", "pubmed"), ("medline", "pubmed"),
               ("dimensions", "dimensions"), ("openalex", "openalex"), ("lens", "lens"))
-_PUBMED_HINT = ("pubmed", "nlm", "medline")
+PUBMED_HINT = ("pubmed", "nlm", "medline")  # a source naming one of these is PubMed
 
 
 class _TagKeys(dict):
@@ -274,7 +274,7 @@ def note_ids(note: str, ids: dict[str, str]) -> None:
 
 def _from_pubmed(d: dict) -> bool:
     source = f"{d.get('DB', '')} {d.get('DP', '')}".lower()
-    return any(hint in source for hint in _PUBMED_HINT)
+    return any(hint in source for hint in PUBMED_HINT)
 
 
 def database_of(dicts: list) -> str:
