@@ -35,9 +35,11 @@ fuzz: $(TEST_STAMP)
 	LITQEVAL_FUZZ=1 QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest tests/fuzz \
 		-p no:cacheprovider
 
-# ASREVIEW=path of an `asreview` command (its own venv) for bench_simulate_asreview
+# ASREVIEW=path of an `asreview` command (its own venv) for bench_simulate_asreview and
+# bench_protocol; PROTOCOL_POOL=labelled review CSVs or folders (':'-separated) for the latter
 bench: $(TEST_STAMP)
-	ASREVIEW="$(ASREVIEW)" QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/run_all.py
+	ASREVIEW="$(ASREVIEW)" PROTOCOL_POOL="$(PROTOCOL_POOL)" QT_QPA_PLATFORM=offscreen \
+		$(BIN)/python benchmarks/run_all.py
 
 # the one-folder bundle dist/LitQEval/ (PyInstaller, in its own build/package-venv)
 package:

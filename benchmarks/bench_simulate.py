@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from bench_simulate_asreview import LABELS, ROW, generated, numbered
+from bench_simulate_asreview import LABELS, ROW, generated, numbered, prior_rows
 from support import figure, load_average
 
 from litqeval_gui.core.jobs import run_job
@@ -61,17 +61,18 @@ MEASURES = ("wss_at_95_insights", "wss_at_95_project", "wss_at_100_insights",
             "wss_at_100_project", "recall_at_10pct", "recall_at_25pct", "screened_to_95")
 
 
-def prepared(csv_path: Path, folder: Path):
+def prepared(csv_path: Path, folder: Path, question: str = ""):
     """(features, truth in item order, the item of each CSV row, seconds) of the CSV
-    imported into a new project, as the app reads it."""
+    imported into a new project, as the app reads it; with the review ``question``
+    as the screener's Question field gives it."""
     start = time.perf_counter()
-    with Project.create(folder / "bench.litq") as project:
+    with Project.create(folder / f"bench{'-asked' if question else ''}.litq") as project:
         run_job(ingest.import_file(project, csv_path, topic="T", role="results", name="L"))
         import_id = project.db.execute("SELECT id FROM imports").fetchone()[0]
         items = store.representatives(project, [import_id], RecordFilter())
         row_of = {record_id: int(record_from_row(content).raw[ROW]) for record_id, *content
                   in project.db.execute(f"SELECT id, {SELECT_CONTENT} FROM records")}
-        features = run_job(build_features(project, project.topic_id("T"), items))
+        features = run_job(build_features(project, project.topic_id("T"), items, question))
     rows = [row_of[r] for r in items]
     truth = np.array([LABELS[row] for row in rows], dtype=bool)
     return features, truth, {row: i for i, row in enumerate(rows)}, time.perf_counter() - start
@@ -87,9 +88,7 @@ def review(csv_path: Path, name: str, models: list[str], seeds: int, folder: Pat
     runs = []
     for model in models:
         for seed in range(seeds):
-            rng = np.random.default_rng(1000 + seed)
-            prior = [int(rng.choice(np.flatnonzero(labels))),
-                     int(rng.choice(np.flatnonzero(~labels)))]
+            prior = prior_rows(labels, seed)
             run = run_job(simulate(features, truth, model=model, seed=seed,
                                    prior=[item_of[row] for row in prior],
                                    rules=None if model == DEFAULT_MODEL else []))

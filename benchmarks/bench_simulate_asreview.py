@@ -116,20 +116,26 @@ def ours(csv_path: Path, folder: Path, model: str, seed: int,
             wss_insights(run.labels(truth)[len(prior_rows):], 0.95))
 
 
-def asreview(command: str, csv_path: Path, folder: Path, model: str, seed: int,
-             prior_rows: list[int], ai: str | None = None) -> tuple[float, float, float]:
-    """(seconds, WSS@95, WSS@95 in asreview-insights' convention) of ``asreview simulate``
-    with the given prior rows (its results hold them first); with ``ai`` (e.g.
-    ``elas_u4``) ASReview's tuned model of that name instead of ``model`` built from
-    defaults. It runs in ``folder`` (it leaves a ``synergy_cache.sqlite`` there)."""
+def prior_rows(labels, seed: int) -> list[int]:
+    """One relevant and one irrelevant CSV row drawn with ``seed``: the priors of both
+    tools in every simulation benchmark."""
+    labels = np.asarray(labels, dtype=bool)
+    rng = np.random.default_rng(1000 + seed)
+    return [int(rng.choice(np.flatnonzero(labels))), int(rng.choice(np.flatnonzero(~labels)))]
+
+
+def asreview_order(command: str, csv_path: Path, folder: Path, seed: int,
+                   prior_rows: list[int], chosen: list[str] | None = None) -> np.ndarray:
+    """The labels, in screening order, of ``asreview simulate`` with the given prior rows
+    (its results hold them first) and model options ``chosen`` (default: ``--ai
+    elas_u4``, its default tuned model); the rows it did not screen follow, irrelevant.
+    It runs in ``folder`` (it leaves a ``synergy_cache.sqlite`` there)."""
     out = folder / f"asr{seed}.asreview"
-    start = time.perf_counter()
-    chosen = ["--ai", ai] if ai else ["-e", "tfidf", "-c", model, "-q", "max", "-b",
-                                      "balanced"]
-    subprocess.run([command, "simulate", str(csv_path), *chosen, "--seed", str(seed),
-                    "--prior-idx", *map(str, prior_rows), "-o", str(out)], check=True,
-                   cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    seconds = time.perf_counter() - start
+    out.unlink(missing_ok=True)
+    subprocess.run([command, "simulate", str(csv_path), *(chosen or ["--ai", "elas_u4"]),
+                    "--seed", str(seed), "--prior-idx", *map(str, prior_rows), "-o", str(out)],
+                   check=True, cwd=folder, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
     with zipfile.ZipFile(out) as archive:
         name = next(n for n in archive.namelist() if n.endswith("results.db"))
         archive.extract(name, folder / f"asr{seed}")
@@ -138,6 +144,19 @@ def asreview(command: str, csv_path: Path, folder: Path, model: str, seed: int,
     db.close()
     labels = np.zeros(len(LABELS), dtype=bool)  # unscreened rows come after: irrelevant
     labels[:len(order)] = np.array(order, dtype=bool)
+    return labels
+
+
+def asreview(command: str, csv_path: Path, folder: Path, model: str, seed: int,
+             prior_rows: list[int], ai: str | None = None) -> tuple[float, float, float]:
+    """(seconds, WSS@95, WSS@95 in asreview-insights' convention) of ``asreview simulate``
+    (:func:`asreview_order`); with ``ai`` (e.g. ``elas_u4``) ASReview's tuned model of
+    that name instead of ``model`` built from defaults."""
+    start = time.perf_counter()
+    chosen = ["--ai", ai] if ai else ["-e", "tfidf", "-c", model, "-q", "max", "-b",
+                                      "balanced"]
+    labels = asreview_order(command, csv_path, folder, seed, prior_rows, chosen)
+    seconds = time.perf_counter() - start
     return seconds, tar_at_recall(labels).wss, wss_insights(labels[len(prior_rows):], 0.95)
 
 
@@ -171,9 +190,7 @@ def main() -> int:
         print(load_average())
         mine_all, totals = [], []
         for seed in range(args.seeds):
-            rng = np.random.default_rng(1000 + seed)
-            prior = [int(rng.choice(np.flatnonzero(labels))),
-                     int(rng.choice(np.flatnonzero(~np.array(labels))))]
+            prior = prior_rows(labels, seed)
             mine = ours(csv_path, folder, args.model, seed, prior)
             mine_all.append(mine)
             line = (f"seed {seed}: ours {mine[0]:6.1f} s WSS@95 {mine[1]:.3f} (insights "

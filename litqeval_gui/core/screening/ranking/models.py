@@ -79,6 +79,7 @@ MODELS = ("logistic", "svm", "nb")
 NB_ALPHA = 1.0
 RELEVANT_WEIGHT = 9.8
 CV_FOLDS = 5
+PRESUMED_IRRELEVANT = 100
 
 
 @dataclass(frozen=True)
@@ -167,6 +168,31 @@ def predict(model: str, x: sparse.csr_matrix, targets: np.ndarray, graded: bool,
 
 def can_classify(training: Training) -> bool:
     return np.unique(training.targets).size >= 2
+
+
+def cold_start(rows: np.ndarray, targets: np.ndarray, question_row: int | None,
+               unscreened: np.ndarray, rng: np.random.Generator
+               ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The training set of Cormack & Grossman's AutoTAR: ``rows`` with their 0/1
+    ``targets``, the review question (``question_row``) as one more relevant document,
+    and, while no irrelevant one is known, :data:`PRESUMED_IRRELEVANT` of the
+    ``unscreened`` rows drawn at random as presumed irrelevant. None while nothing
+    relevant is known (not even a question) or nothing is left to presume."""
+    rows = np.asarray(rows, dtype=np.intp)
+    targets = np.asarray(targets, dtype=np.int64)
+    if question_row is not None:
+        rows = np.append(rows, question_row)
+        targets = np.append(targets, 1)
+    if not targets.size or targets.max() == 0:
+        return None
+    if targets.min() == 1:
+        if not unscreened.size:
+            return None
+        presumed = rng.choice(unscreened, min(PRESUMED_IRRELEVANT, unscreened.size),
+                              replace=False)
+        rows = np.concatenate([rows, presumed])
+        targets = np.concatenate([targets, np.zeros(presumed.size, dtype=np.int64)])
+    return rows, targets
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,11 @@ whose order changes no measure, then the items without text).
 0.733 / 0.862; every 0.25 % 0.736 / 0.731 / 0.862; after every record 0.737 / 0.731 /
 0.862 for six times the time (Nagtegaal: 18 s a run instead of 3 s), so no finer
 cadence is better on all three. Every 5 % loses 0.02 on Nagtegaal with naive Bayes.)
-While the seen labels hold one class only, the next record is drawn at random.
+The training set is the labels seen so far and, when the features hold the review
+question, the question as one more relevant document; while no irrelevant record is
+seen, 100 unscreened ones are presumed irrelevant (AutoTAR's cold start,
+:func:`~litqeval_gui.core.screening.ranking.models.cold_start`); while nothing relevant
+is known, the next record is drawn at random.
 
 Reported (SPEC §2 via :mod:`litqeval_gui.metrics.tar`): the recall curve, WSS@95,
 nP@95, snP@95 and last_rel of the screening order; WSS@95 and WSS@100 in the project's
@@ -50,7 +54,7 @@ from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.jobs import NEVER, CancelToken, Job, Progress
 from litqeval_gui.core.projectfile.parameters import NON_NEGATIVE
 from litqeval_gui.core.screening.ranking.features import Features, blank_last
-from litqeval_gui.core.screening.ranking.models import check_model, predict
+from litqeval_gui.core.screening.ranking.models import check_model, cold_start, predict
 from litqeval_gui.core.screening.stopping.panel import RECOMMENDED, default_rules
 from litqeval_gui.metrics.screening_effort import effort, screened_to_reach
 from litqeval_gui.metrics.stopping import (
@@ -127,7 +131,7 @@ def simulate(features: Features, relevant: np.ndarray, *, model: str = "logistic
     priors = len(order)
     seen = np.zeros(n, dtype=bool)
     seen[order] = True
-    x = features.matrix[:n]
+    x = features.matrix
     blank = features.blank
     queue: list[int] = []
     trained_at = -1
@@ -142,7 +146,8 @@ def simulate(features: Features, relevant: np.ndarray, *, model: str = "logistic
                 or not queue:
             token.raise_if_cancelled()
             yield Progress(len(order), n, "simulating")
-            queue = _ranked(model, x, blank, np.array(order), truth, seen, rng)
+            queue = _ranked(model, x, blank, np.array(order, dtype=np.intp), truth, seen, rng,
+                            features.question_row)
             trained_at = len(order)
         record = queue.pop()
         order.append(record)
@@ -234,15 +239,17 @@ def hypergeom_cdf(k: np.ndarray, urn: int, k_tar: np.ndarray, drawn: np.ndarray)
 
 
 def _ranked(model: str, x, blank: np.ndarray, order: np.ndarray, truth: np.ndarray,
-            seen: np.ndarray, rng: np.random.Generator) -> list[int]:
+            seen: np.ndarray, rng: np.random.Generator, question_row: int | None
+            ) -> list[int]:
     """The undecided items, best last (popped first): by the model's score (the
-    ``blank`` ones, without text, first: popped last), or at random while the labels
-    seen hold one class."""
+    ``blank`` ones, without text, first: popped last) trained on the labels seen and
+    the question (:func:`~litqeval_gui.core.screening.ranking.models.cold_start`), or
+    at random while nothing relevant is known."""
     open_rows = np.flatnonzero(~seen)
-    targets = truth[order].astype(np.int64)
-    if targets.min() == targets.max():
+    training = cold_start(order, truth[order], question_row, open_rows, rng)
+    if training is None:
         return list(rng.permutation(open_rows))
-    scores, _ = predict(model, x[order], targets, False, x[open_rows])
+    scores, _ = predict(model, x[training[0]], training[1], False, x[open_rows])
     scores = blank_last(scores, blank[open_rows])
     return list(open_rows[np.argsort(scores, kind="stable")])
 
