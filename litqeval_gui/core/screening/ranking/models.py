@@ -79,7 +79,6 @@ MODELS = ("logistic", "svm", "nb")
 NB_ALPHA = 1.0
 RELEVANT_WEIGHT = 9.8
 CV_FOLDS = 5
-PRESUMED_IRRELEVANT = 100
 
 
 @dataclass(frozen=True)
@@ -170,29 +169,23 @@ def can_classify(training: Training) -> bool:
     return np.unique(training.targets).size >= 2
 
 
-def cold_start(rows: np.ndarray, targets: np.ndarray, question_row: int | None,
-               unscreened: np.ndarray, rng: np.random.Generator
-               ) -> tuple[np.ndarray, np.ndarray] | None:
-    """The training set of Cormack & Grossman's AutoTAR: ``rows`` with their 0/1
-    ``targets``, the review question (``question_row``) as one more relevant document,
-    and, while no irrelevant one is known, :data:`PRESUMED_IRRELEVANT` of the
-    ``unscreened`` rows drawn at random as presumed irrelevant. None while nothing
-    relevant is known (not even a question) or nothing is left to presume."""
-    rows = np.asarray(rows, dtype=np.intp)
-    targets = np.asarray(targets, dtype=np.int64)
+def cold_scores(x: sparse.csr_matrix | np.ndarray, positive_rows: np.ndarray,
+                question_row: int | None, rows: np.ndarray | None = None
+                ) -> tuple[np.ndarray, str] | None:
+    """Before a classifier can be fitted: the cosine of ``rows`` (None: every row, no
+    copy of the matrix) to the centroid of the ``positive_rows`` (relevant so far) when
+    there are any, else to the review question (``question_row``), else None (module
+    docstring)."""
+    scored = x if rows is None else x[rows]
+    if positive_rows.size:
+        centroid = np.asarray(x[positive_rows].mean(axis=0)).ravel()
+        return np.asarray(scored @ centroid).ravel(), f"cosine to {positive_rows.size} relevant"
     if question_row is not None:
-        rows = np.append(rows, question_row)
-        targets = np.append(targets, 1)
-    if not targets.size or targets.max() == 0:
-        return None
-    if targets.min() == 1:
-        if not unscreened.size:
-            return None
-        presumed = rng.choice(unscreened, min(PRESUMED_IRRELEVANT, unscreened.size),
-                              replace=False)
-        rows = np.concatenate([rows, presumed])
-        targets = np.concatenate([targets, np.zeros(presumed.size, dtype=np.int64)])
-    return rows, targets
+        question = x[question_row]
+        scores = scored @ (question.T if sparse.issparse(x) else question)
+        scores = scores.toarray() if sparse.issparse(scores) else scores
+        return np.asarray(scores).ravel(), "cosine to the question"
+    return None
 
 
 @dataclass(frozen=True)
@@ -215,13 +208,10 @@ def score_items(features: Features, training: Training, model: str) -> Scores:
         scores, _ = predict(model, x[training.rows], training.targets, training.graded, x)
         scores = scores[:n]
         return Scores(scores, model + (" (ordinal)" if training.graded else ""), True)
-    if training.rows.size and training.targets.max() > 0:
-        centroid = np.asarray(x[training.rows].mean(axis=0)).ravel()
-        return Scores((x @ centroid)[:n], f"cosine to {training.rows.size} relevant")
-    if features.question_row is not None:
-        return Scores((x @ x[features.question_row].T).toarray().ravel()[:n],
-                      "cosine to the question")
-    return Scores(np.empty(0), "")
+    positives = training.rows if training.rows.size and training.targets.max() > 0 else \
+        training.rows[:0]
+    cold = cold_scores(x, positives, features.question_row)
+    return Scores(cold[0][:n], cold[1]) if cold else Scores(np.empty(0), "")
 
 
 @dataclass(frozen=True)
