@@ -23,8 +23,11 @@ DIR`` (``$PROTOCOL_CACHE``; default: none) by file digest and seed, so a pool me
 once is not measured again (ours are always run: they change with the code);
 ``--only asreview`` fills the cache and prints nothing else.
 
+``--features SPEC`` runs ours on other features (a candidate, e.g.
+``tfidf+embedding:minilm``; the vectors are computed once per review first).
+
 Usage: ``python benchmarks/bench_protocol.py [--pool PATH]… [--seeds 10] [--asreview
-CMD] [--cache DIR] [--question] [--only asreview|ours]``.
+CMD] [--cache DIR] [--features SPEC] [--question] [--only asreview|ours]``.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from bench_simulate_asreview import (
 from support import figure, load_average, skip
 
 from litqeval_gui.core.jobs import run_job
+from litqeval_gui.core.screening.ranking.features import TFIDF
 from litqeval_gui.core.screening.simulation.simulate import simulate
 from litqeval_gui.metrics.paired import PairedComparison, ahead, compare
 from litqeval_gui.metrics.screening_effort import recall_after, wss_insights
@@ -98,16 +102,17 @@ class Review:
 
     def __init__(self, csv_path: Path, folder: Path) -> None:
         self.csv_path, self.folder = csv_path, folder
-        self.asked: dict[str, tuple] = {}
+        self.asked: dict[tuple[str, str], tuple] = {}
 
-    def prepared(self, question: str = "") -> tuple:
+    def prepared(self, question: str = "", spec: str = TFIDF) -> tuple:
         """(features, truth in item order, the item of each CSV row)."""
-        if question not in self.asked:
-            self.asked[question] = prepared(self.csv_path, self.folder, question)[:3]
-        return self.asked[question]
+        if (question, spec) not in self.asked:
+            self.asked[question, spec] = prepared(self.csv_path, self.folder, question,
+                                                  spec)[:3]
+        return self.asked[question, spec]
 
-    def ours(self, seed: int, prior: list[int]) -> dict[str, float]:
-        features, truth, item_of = self.prepared()
+    def ours(self, seed: int, prior: list[int], spec: str = TFIDF) -> dict[str, float]:
+        features, truth, item_of = self.prepared(spec=spec)
         run = run_job(simulate(features, truth, seed=seed, rules=[],
                                prior=[item_of[row] for row in prior]))
         return measures(run.labels(truth), len(prior)) | {"seconds": run.seconds}
@@ -135,7 +140,7 @@ def review_runs(source: Path, folder: Path, args, cache: Cache, questions: dict[
                 return measures(order, len(prior)) | {"seconds": time.perf_counter() - start}
             runs["elas_u4"].append(cache.get("elas_u4", digest, seed, theirs))
         if args.only != "asreview":
-            runs["ours"].append(review.ours(seed, prior))
+            runs["ours"].append(review.ours(seed, prior, args.features))
     question = questions.get(source.stem, "")
     if args.question and args.only != "asreview" and question:
         runs["question"] = [review.from_question(seed, question)
@@ -162,6 +167,8 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--asreview", default=os.environ.get("ASREVIEW") or None)
     parser.add_argument("--cache", type=Path, default=os.environ.get("PROTOCOL_CACHE") or None)
+    parser.add_argument("--features", default=TFIDF, help="our features (a candidate: "
+                        "tfidf+embedding:minilm needs the neural extra)")
     parser.add_argument("--question", action="store_true")
     parser.add_argument("--questions", type=Path, default=QUESTIONS)
     parser.add_argument("--only", choices=("asreview", "ours"))

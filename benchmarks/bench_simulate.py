@@ -37,13 +37,15 @@ import numpy as np
 from bench_simulate_asreview import LABELS, ROW, generated, numbered, prior_rows
 from support import figure, load_average
 
+from litqeval_gui.core.embedding.registry import backend_by_name
+from litqeval_gui.core.evaluation.vector_store import embed_topic
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records import ingest
 from litqeval_gui.core.records.queries import RecordFilter
 from litqeval_gui.core.records.rows import SELECT_CONTENT, record_from_row
 from litqeval_gui.core.screening.log import store
-from litqeval_gui.core.screening.ranking.features import build_features
+from litqeval_gui.core.screening.ranking.features import TFIDF, build_features, parse_features
 from litqeval_gui.core.screening.ranking.models import MODELS
 from litqeval_gui.core.screening.simulation.simulate import simulate
 from litqeval_gui.core.screening.stopping.panel import RECOMMENDED
@@ -61,18 +63,23 @@ MEASURES = ("wss_at_95_insights", "wss_at_95_project", "wss_at_100_insights",
             "wss_at_100_project", "recall_at_10pct", "recall_at_25pct", "screened_to_95")
 
 
-def prepared(csv_path: Path, folder: Path, question: str = ""):
+def prepared(csv_path: Path, folder: Path, question: str = "", spec: str = TFIDF):
     """(features, truth in item order, the item of each CSV row, seconds) of the CSV
     imported into a new project, as the app reads it; with the review ``question``
-    as the screener's Question field gives it."""
+    as the screener's Question field gives it, and features ``spec`` (a backend's
+    vectors computed first when it names one)."""
     start = time.perf_counter()
-    with Project.create(folder / f"bench{'-asked' if question else ''}.litq") as project:
+    with Project.create(folder / f"bench-{len(list(folder.glob('*.litq')))}.litq") as project:
         run_job(ingest.import_file(project, csv_path, topic="T", role="results", name="L"))
+        backend = parse_features(spec)[1]
+        if backend:
+            run_job(embed_topic(project, "T", backend_by_name(backend)))
         import_id = project.db.execute("SELECT id FROM imports").fetchone()[0]
         items = store.representatives(project, [import_id], RecordFilter())
         row_of = {record_id: int(record_from_row(content).raw[ROW]) for record_id, *content
                   in project.db.execute(f"SELECT id, {SELECT_CONTENT} FROM records")}
-        features = run_job(build_features(project, project.topic_id("T"), items, question))
+        features = run_job(build_features(project, project.topic_id("T"), items, question,
+                                          features=spec))
     rows = [row_of[r] for r in items]
     truth = np.array([LABELS[row] for row in rows], dtype=bool)
     return features, truth, {row: i for i, row in enumerate(rows)}, time.perf_counter() - start

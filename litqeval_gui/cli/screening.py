@@ -133,10 +133,11 @@ def register(command: Command) -> None:
     p.add_argument("--reviewer", help=f"who reads that screening (default: ${REVIEWER_ENV}; "
                                       "a blind one gives their decisions)")
     p.add_argument("--model", choices=MODELS, default="logistic")
-    p.add_argument("--features", default=TFIDF, metavar="tfidf|embedding[:BACKEND]",
-                   help="TF-IDF of title and abstract (default), or the topic's stored "
+    p.add_argument("--features", default=TFIDF,
+                   metavar="tfidf|embedding[:BACKEND]|tfidf+embedding[:BACKEND]",
+                   help="TF-IDF of title and abstract (default), the topic's stored "
                         "vectors (computed by 'litqeval embed'; BACKEND defaults to the "
-                        "topic's evaluation backend)")
+                        "topic's evaluation backend), or both side by side")
     p.add_argument("--prior-included", type=int, default=1)
     p.add_argument("--prior-excluded", type=int, default=1)
     p.add_argument("--seed", type=int, default=0)

@@ -106,3 +106,23 @@ def test_the_screen_builds_the_features_the_project_parameter_names(embedded):
         assert built.kind == "embedding:lsa" and built.matrix.shape == (400, 256)
     finally:
         project.write(parameters.set_value_op(SCREENING_FEATURES, "tfidf"))
+
+
+def test_tfidf_beside_the_stored_vectors_holds_both_blocks(embedded):
+    project, screening, truth = embedded
+    words = run_job(screening_features(project, screening, "robotic surgery"))
+    stored = run_job(screening_features(project, screening, features="embedding:lsa"))
+    both = run_job(screening_features(project, screening, "robotic surgery",
+                                      features="tfidf+embedding:lsa"))
+    assert both.kind == "tfidf+embedding:lsa" and both.question_row == words.question_row
+    columns = words.matrix.shape[1]
+    assert both.matrix.shape == (words.matrix.shape[0], columns + 256)
+    assert (both.matrix[:, :columns] != words.matrix).nnz == 0
+    n = len(both.items)
+    assert np.allclose(both.matrix[:n, columns:].toarray(), stored.matrix)
+    assert both.matrix[both.question_row, columns:].nnz == 0  # the question has no vector
+    run = run_job(simulate(both, truth, seed=1, rules=[]))
+    assert sorted(run.order.tolist()) == list(range(truth.size)) and run.wss_at_95 > 0.3
+    with pytest.raises(LitqError, match="naive Bayes"):
+        run_job(simulate(both, truth, model="nb", seed=1))
+    assert parse_features("tfidf+embedding") == ("tfidf+embedding", None)

@@ -17,6 +17,9 @@ on Nagtegaal 2019 and Radjenovic 2013 by 0.06 and 0.035 and lowered it on Cohen 
 column indices are sorted once here: scikit-learn's fit checks ``X.max()``, which on
 unsorted rows sorts a copy at every fit. One matrix serves every model.
 
+``tfidf+embedding:BACKEND``: the TF-IDF row and the stored vector side by side (one
+sparse matrix, each block of unit length; the question's vector block is zero).
+
 ``embedding:BACKEND``: the unit vectors the evaluation stored for the topic
 (:mod:`~litqeval_gui.core.evaluation.vector_store`, backend ``lsa``, ``minilm`` or
 ``precomputed``); a record stored without a vector (no text) is a zero row. The review
@@ -52,6 +55,7 @@ from litqeval_gui.core.screening.log.store import Screening
 TFIDF = "tfidf"
 MAX_DF = 0.95
 EMBEDDING = "embedding"
+BESIDE = "tfidf+embedding"
 
 
 class MissingVectorsError(LitqError):
@@ -62,7 +66,8 @@ class MissingVectorsError(LitqError):
 class Features:
     """``matrix`` rows: ``items`` (record ids, list order), then the extra core rows, then
     the question (``question_row``; None without one). ``core_rows``: rows of core works.
-    ``kind``: ``tfidf`` (sparse, non-negative) or ``embedding:BACKEND`` (dense).
+    ``kind``: ``tfidf`` (sparse, non-negative), ``embedding:BACKEND`` (dense) or
+    ``tfidf+embedding:BACKEND`` (sparse).
     ``blank``: per item, whether its row is all zeros (module docstring)."""
 
     items: tuple[int, ...]
@@ -101,15 +106,15 @@ def blank_last(scores: np.ndarray, blank: np.ndarray) -> np.ndarray:
 
 
 def parse_features(spec: str) -> tuple[str, str | None]:
-    """``tfidf`` → (tfidf, None); ``embedding[:BACKEND]`` → (embedding, BACKEND or None:
-    the topic's evaluation backend)."""
+    """``tfidf`` → (tfidf, None); ``embedding[:BACKEND]`` and ``tfidf+embedding[:BACKEND]``
+    → (that kind, BACKEND or None: the topic's evaluation backend)."""
     kind, _, backend = spec.strip().partition(":")
     if kind == TFIDF and not backend:
         return TFIDF, None
-    if kind == EMBEDDING and (not backend or backend in BACKENDS):
-        return EMBEDDING, backend or None
-    raise LitqError(f"unknown features {spec!r}; use tfidf or embedding, optionally "
-                    f"embedding:BACKEND with BACKEND one of {', '.join(BACKENDS)}")
+    if kind in (EMBEDDING, BESIDE) and (not backend or backend in BACKENDS):
+        return kind, backend or None
+    raise LitqError(f"unknown features {spec!r}; use tfidf, embedding or tfidf+embedding, "
+                    f"the last two optionally with :BACKEND, one of {', '.join(BACKENDS)}")
 
 
 def screening_features(project: Project, screening: Screening, question: str = "",
@@ -147,9 +152,19 @@ def build_features(project: Project, topic_id: int, items: list[int], question: 
     yield Progress(1, 3, "TF-IDF")
     matrix = tfidf(texts)
     token.raise_if_cancelled()
+    name = TFIDF
+    if kind == BESIDE:
+        backend = backend or _evaluation_backend(project, topic_id)
+        yield Progress(2, 3, f"reading the stored {backend} vectors")
+        vectors = stored_vectors(project, topic_id, backend, items + extra)
+        vectors = np.vstack([vectors, np.zeros((matrix.shape[0] - vectors.shape[0],
+                                                vectors.shape[1]), dtype=np.float32)])
+        matrix = sparse.hstack([matrix, sparse.csr_matrix(vectors)], format="csr")
+        matrix.sort_indices()
+        name = f"{BESIDE}:{backend}"
     yield Progress(3, 3, "features ready")
     return Features(tuple(items), matrix, core_rows_array,
-                    len(texts) - 1 if question.strip() else None)
+                    len(texts) - 1 if question.strip() else None, name)
 
 
 def tfidf(texts: list[str]) -> sparse.csr_matrix:
