@@ -20,14 +20,16 @@ ASReview (its own venv, ``--asreview`` or ``$ASREVIEW``; never a dependency) run
 ``asreview simulate --ai elas_u4`` with the same priors; without it the comparison is
 skipped with the line that says how. Each of its runs' figures are kept in ``--cache
 DIR`` (``$PROTOCOL_CACHE``; default: none) by file digest and seed, so a pool measured
-once is not measured again (ours are always run: they change with the code);
-``--only asreview`` fills the cache and prints nothing else.
+once is not measured again; ours are kept there too, by the commit of the app's code
+(never while it has uncommitted changes). ``--only asreview`` (or ``ours``) fills the
+cache with that side's runs alone.
 
-``--features SPEC`` runs ours on other features (a candidate, e.g.
-``tfidf+embedding:minilm``; the vectors are computed once per review first).
+``--features SPEC`` runs ours on other features; ``--candidate SPEC`` runs a candidate
+beside ours (e.g. ``tfidf+embedding:minilm``; the vectors are computed once per review
+first), compared with elas_u4 and with ours by the same protocol.
 
 Usage: ``python benchmarks/bench_protocol.py [--pool PATH]… [--seeds 10] [--asreview
-CMD] [--cache DIR] [--features SPEC] [--question] [--only asreview|ours]``.
+CMD] [--cache DIR] [--features SPEC] [--candidate SPEC] [--question] [--only asreview|ours]``.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ import argparse
 import hashlib
 import json
 import os
+import re
+import subprocess
 import sys
 import tempfile
 import time
@@ -80,14 +84,14 @@ def measures(labels: np.ndarray, priors: int) -> dict[str, float]:
 
 
 class Cache:
-    """A run's figures as ``DIR/TOOL/DIGEST-SEED.json`` (no folder: nothing kept)."""
+    """A run's figures as ``DIR/TOOL/DIGEST-SEED.json`` (no folder or tool: not kept)."""
 
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder
 
-    def get(self, tool: str, digest: str, seed: int,
+    def get(self, tool: str | None, digest: str, seed: int,
             run: Callable[[], dict[str, float]]) -> dict[str, float]:
-        path = self.folder / tool / f"{digest}-{seed}.json" if self.folder else None
+        path = self.folder / tool / f"{digest}-{seed}.json" if self.folder and tool else None
         if path and path.exists():
             return json.loads(path.read_text())
         result = run()
@@ -95,6 +99,20 @@ class Cache:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(result))
         return result
+
+
+def ours_key(spec: str) -> str | None:
+    """The cache folder of our runs on features ``spec``: by the commit of the app's code,
+    None (not kept) while that code has changes not committed."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        dirty = subprocess.run(["git", "status", "--porcelain", "litqeval_gui"], cwd=root,
+                               capture_output=True, text=True, check=True).stdout.strip()
+        commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=root,
+                                capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return None if dirty else f"ours-{re.sub(r'[^a-z0-9]+', '_', spec)}-{commit}"
 
 
 class Review:
@@ -130,7 +148,8 @@ def review_runs(source: Path, folder: Path, args, cache: Cache, questions: dict[
     LABELS[:] = labels
     digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
     review = Review(csv_path, folder)
-    runs: dict[str, list[dict[str, float]]] = {"ours": [], "elas_u4": [], "question": []}
+    runs: dict[str, list[dict[str, float]]] = {"ours": [], "candidate": [], "elas_u4": [],
+                                               "question": []}
     for seed in range(args.seeds):
         prior = prior_rows(labels, seed)
         if args.asreview:
@@ -140,7 +159,11 @@ def review_runs(source: Path, folder: Path, args, cache: Cache, questions: dict[
                 return measures(order, len(prior)) | {"seconds": time.perf_counter() - start}
             runs["elas_u4"].append(cache.get("elas_u4", digest, seed, theirs))
         if args.only != "asreview":
-            runs["ours"].append(review.ours(seed, prior, args.features))
+            for tool, spec in (("ours", args.features), ("candidate", args.candidate)):
+                if spec:
+                    runs[tool].append(cache.get(ours_key(spec), digest, seed,
+                                                lambda p=prior, s=seed, f=spec:
+                                                review.ours(s, p, f)))
     question = questions.get(source.stem, "")
     if args.question and args.only != "asreview" and question:
         runs["question"] = [review.from_question(seed, question)
@@ -149,13 +172,13 @@ def review_runs(source: Path, folder: Path, args, cache: Cache, questions: dict[
 
 
 def table(title: str, comparison: PairedComparison) -> None:
-    print(f"\n{title}: review, ours, elas_u4, paired difference (seed spread, seeds)")
+    print(f"\n{title}: review, the one, the other, paired difference (seed spread, seeds)")
     for row in comparison.reviews:
         print(f"  {row.review:36s} {row.candidate:.3f}  {row.baseline:.3f}  "
               f"{row.difference:+.3f} (±{row.spread:.3f}, {row.seeds})"
               + ("  worse than its spread" if row.worse_than_spread else ""))
     print(f"  mean over {len(comparison.reviews)} reviews {comparison.mean:+.4f}, 95 % "
-          f"interval {comparison.low:+.4f} to {comparison.high:+.4f}; ours ahead on "
+          f"interval {comparison.low:+.4f} to {comparison.high:+.4f}; ahead on "
           f"{comparison.ahead_count} of {len(comparison.reviews)}")
 
 
@@ -169,6 +192,8 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, default=os.environ.get("PROTOCOL_CACHE") or None)
     parser.add_argument("--features", default=TFIDF, help="our features (a candidate: "
                         "tfidf+embedding:minilm needs the neural extra)")
+    parser.add_argument("--candidate", help="features of a candidate run beside ours, "
+                        "compared with elas_u4 and with ours")
     parser.add_argument("--question", action="store_true")
     parser.add_argument("--questions", type=Path, default=QUESTIONS)
     parser.add_argument("--only", choices=("asreview", "ours"))
@@ -199,18 +224,22 @@ def main() -> int:
     if args.only == "asreview":
         return 0
     if args.asreview:
-        pick = {measure: ({name: [r[measure] for r in runs["ours"]] for name, runs in every.items()},
-                          {name: [r[measure] for r in runs["elas_u4"]] for name, runs in every.items()})
-                for measure in ("wss", "recall10")}
-        wss = compare(*pick["wss"])
-        recall = compare(*pick["recall10"])
-        table("WSS@95 (insights)", wss)
-        table("recall at 10 % screened", recall)
-        figure("ranking protocol: WSS@95 ours − elas_u4 (mean over reviews, 95 % interval)",
-               f"{wss.mean:+.3f} [{wss.low:+.3f}, {wss.high:+.3f}] over "
-               f"{len(wss.reviews)} reviews", f"ahead: >= {MARGIN:+.2f}, interval > 0, "
-               "recall@10% not worse, no review behind by more than its spread",
-               ahead(wss, recall))
+        pairs = [("ours", "elas_u4")]
+        if args.candidate:
+            pairs += [("candidate", "elas_u4"), ("candidate", "ours")]
+        for mine, theirs in pairs:
+            label = {"ours": f"ours ({args.features})",
+                     "candidate": f"candidate ({args.candidate})"}[mine]
+            wss, recall = (compare({n: [r[m] for r in runs[mine]] for n, runs in every.items()},
+                                   {n: [r[m] for r in runs[theirs]] for n, runs in every.items()})
+                           for m in ("wss", "recall10"))
+            table(f"WSS@95 (insights), {label} against {theirs}", wss)
+            table(f"recall at 10 % screened, {label} against {theirs}", recall)
+            figure(f"ranking protocol: WSS@95 {label} − {theirs} (mean over reviews, 95 % "
+                   "interval)", f"{wss.mean:+.3f} [{wss.low:+.3f}, {wss.high:+.3f}] over "
+                   f"{len(wss.reviews)} reviews", f"ahead: >= {MARGIN:+.2f}, interval > 0, "
+                   "recall@10% not worse, no review behind by more than its spread",
+                   ahead(wss, recall))
         ours_s = np.mean([r["seconds"] for runs in every.values() for r in runs["ours"]])
         theirs_s = np.mean([r["seconds"] for runs in every.values() for r in runs["elas_u4"]])
         figure("ranking protocol: wall time per run, elas_u4 (the command) / ours (the simulation)",
