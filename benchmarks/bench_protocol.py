@@ -20,8 +20,8 @@ ASReview (its own venv, ``--asreview`` or ``$ASREVIEW``; never a dependency) run
 ``asreview simulate --ai elas_u4`` with the same priors; without it the comparison is
 skipped with the line that says how. Each of its runs' figures are kept in ``--cache
 DIR`` (``$PROTOCOL_CACHE``; default: none) by file digest and seed, so a pool measured
-once is not measured again; ours are kept there too, by the commit of the app's code
-(never while it has uncommitted changes). ``--only asreview`` (or ``ours``) fills the
+once is not measured again; ours are kept there too, by a digest of the code that makes
+them (:func:`ours_key`). ``--only asreview`` (or ``ours``) fills the
 cache with that side's runs alone.
 
 ``--features SPEC`` runs ours on other features; ``--candidate SPEC`` runs a candidate
@@ -39,7 +39,6 @@ import hashlib
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -84,14 +83,14 @@ def measures(labels: np.ndarray, priors: int) -> dict[str, float]:
 
 
 class Cache:
-    """A run's figures as ``DIR/TOOL/DIGEST-SEED.json`` (no folder or tool: not kept)."""
+    """A run's figures as ``DIR/TOOL/DIGEST-SEED.json`` (no folder: nothing kept)."""
 
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder
 
-    def get(self, tool: str | None, digest: str, seed: int,
+    def get(self, tool: str, digest: str, seed: int,
             run: Callable[[], dict[str, float]]) -> dict[str, float]:
-        path = self.folder / tool / f"{digest}-{seed}.json" if self.folder and tool else None
+        path = self.folder / tool / f"{digest}-{seed}.json" if self.folder else None
         if path and path.exists():
             return json.loads(path.read_text())
         result = run()
@@ -101,18 +100,20 @@ class Cache:
         return result
 
 
-def ours_key(spec: str) -> str | None:
-    """The cache folder of our runs on features ``spec``: by the commit of the app's code,
-    None (not kept) while that code has changes not committed."""
-    root = Path(__file__).resolve().parents[1]
-    try:
-        dirty = subprocess.run(["git", "status", "--porcelain", "litqeval_gui"], cwd=root,
-                               capture_output=True, text=True, check=True).stdout.strip()
-        commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=root,
-                                capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    return None if dirty else f"ours-{re.sub(r'[^a-z0-9]+', '_', spec)}-{commit}"
+RANKING_CODE = ("core/screening/ranking", "core/screening/simulation", "core/records",
+                "core/embedding", "metrics")
+
+
+def ours_key(spec: str) -> str:
+    """The cache folder of our runs on features ``spec``: by a digest of the code that
+    makes them (:data:`RANKING_CODE`, under ``litqeval_gui``), so a change there runs them
+    again."""
+    package = Path(__file__).resolve().parents[1] / "litqeval_gui"
+    digest = hashlib.sha256()
+    for part in RANKING_CODE:
+        for path in sorted((package / part).rglob("*.py")):
+            digest.update(path.relative_to(package).as_posix().encode() + path.read_bytes())
+    return f"ours-{re.sub(r'[^a-z0-9]+', '_', spec)}-{digest.hexdigest()[:12]}"
 
 
 class Review:

@@ -124,7 +124,7 @@ def _checked(parameter: Parameter[T], value: object) -> T:
 
 # -- screening (issue 14) ------------------------------------------------------------------
 SCREENING_MODEL = Parameter("screening.model", str, "logistic")  # logistic | svm | nb
-SCREENING_FEATURES = Parameter("screening.features", str, "tfidf")  # tfidf | embedding[:BACKEND]
+SCREENING_FEATURES = Parameter("screening.features", str, "tfidf")  # see parse_features
 SCREENING_QUESTION = Parameter("screening.question", str, "")  # cold start: the review question
 HIGHLIGHT_INCLUDE = Parameter("screening.highlight_include", list, [])  # terms, ``robot*``
 HIGHLIGHT_EXCLUDE = Parameter("screening.highlight_exclude", list, [])
