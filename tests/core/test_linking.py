@@ -555,3 +555,29 @@ def test_single_spaced_tells_the_plain_space_from_any_other_whitespace():
                                                        True, True, True]
     assert linking._single_spaced(["a b", "ä b c"]).tolist() == [True, True]
     assert linking._single_spaced(["a\u200bb", "x"]).tolist() == [True, True]
+
+
+def test_neighbour_codes_keep_the_wanted_pairs_within_the_window():
+    from litqeval_gui.core.records.neighbourhood import neighbour_codes
+
+    order = [3, 0, 2, 1, 3]  # item 3 twice: a title listed under two rare tokens
+    odd_sum = lambda i, j: (i + j) % 2 == 1  # noqa: E731
+    # distance 1: (3,0) kept, (0,2) not, (2,1) kept, (1,3) not; distance 2: (3,2), (0,1),
+    # (2,3) all kept; encoded lo * 4 + hi
+    assert sorted(neighbour_codes(order, 2, 4, odd_sum).tolist()) == [1, 3, 6, 11, 11]
+    # an item beside itself (3 … 3 at distance 4) is never a pair
+    assert 15 not in neighbour_codes(order, 4, 4, lambda i, j: i == i).tolist()
+
+
+@given(st.lists(st.sampled_from(["sleep in older adults", "sleep in older adult",
+                                 "caffeine and sleep", "caffeine and sleeps"]),
+                min_size=2, max_size=12),
+       st.lists(st.sampled_from([None, 2000, 2001, 2003]), min_size=12, max_size=12))
+def test_title_links_respect_the_year_tolerance(titles, years):
+    """A title match is only found between records whose years are within the tolerance
+    (or one unknown), whatever the sort orders put side by side."""
+    records = [Record(title=t, year=y) for t, y in zip(titles, years, strict=False)]
+    items = [item_from_record(k, r) for k, r in enumerate(records)]
+    for link in run_job(find_links(items)):
+        x, y = records[link.a].year, records[link.b].year
+        assert x is None or y is None or abs(x - y) <= LinkSettings().year_tolerance

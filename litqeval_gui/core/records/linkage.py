@@ -80,6 +80,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -418,18 +419,24 @@ def _title_links(items: Sequence[LinkItem], n_new: int, settings: LinkSettings,
     from the sorted orders."""
     titles = [item.title for item in items]
     is_new = np.arange(len(items)) < n_new
+    years = np.fromiter((item.year or 0 for item in items), dtype=np.int64, count=len(items))
+
+    def wanted(i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """A new item in the pair, and years within the tolerance (or one unknown)."""
+        year_i, year_j = years[i], years[j]
+        return (is_new[i] | is_new[j]) & ((year_i == 0) | (year_j == 0) | (
+            np.abs(year_i - year_j) <= settings.year_tolerance))
+
     orders = sort_orders(titles, settings.rare_keys)
     codes = []
     for step, order in enumerate(orders):
         token.raise_if_cancelled()
         yield Progress(step, len(orders), "finding candidate titles")
-        codes.append(neighbour_codes(order, settings.window, is_new))
+        codes.append(neighbour_codes(order, settings.window, len(items), wanted))
+    del orders
     pairs = distinct(np.sort(np.concatenate(codes)))
+    del codes
     a, b = pairs // len(items), pairs % len(items)
-    years = np.fromiter((item.year or 0 for item in items), dtype=np.int64, count=len(items))
-    year_a, year_b = years[a], years[b]
-    close = (year_a == 0) | (year_b == 0) | (np.abs(year_a - year_b) <= settings.year_tolerance)
-    a, b = a[close], b[close]
     title_array = np.array(titles, dtype=object)
     lengths = np.fromiter(map(len, titles), dtype=np.int64, count=len(titles))
     spaced = _single_spaced(titles)
@@ -449,6 +456,7 @@ def _title_links(items: Sequence[LinkItem], n_new: int, settings: LinkSettings,
 
 
 AbstractReader = Callable[[list[int]], Mapping[int, str | None]]
+_GRAMS_HELD = 4096  # items whose abstract 3-grams are kept while the title matches are judged
 
 
 def _judged_title_links(items: Sequence[LinkItem],
@@ -475,9 +483,11 @@ def _judged_title_links(items: Sequence[LinkItem],
     lent = texts_of(sorted(set(partners.values()) - set(involved)))
     for i, partner in partners.items():
         texts[i] = texts.get(partner) or lent.get(partner, "")
-    grams = {i: _grams(text) for i, text in texts.items()}
+    # an item's 3-grams when a pair needs them (the pairs come sorted by their first item):
+    # held for 200 000 items at once they took over a gigabyte
+    grams = lru_cache(maxsize=_GRAMS_HELD)(lambda i: _grams(texts[i]))
     for i, j, method, score in found:
-        overlap = abstract_overlap(grams[i], grams[j], settings.abstract_min_shingles)
+        overlap = abstract_overlap(grams(i), grams(j), settings.abstract_min_shingles)
         same = overlap is not None and overlap >= settings.abstract_agree \
             and same_abstract(texts[i], texts[j], settings)
         certain = _judge(items[i], items[j], method, score, _Evidence(overlap, same), settings)

@@ -88,14 +88,17 @@ def _token_codes(titles: list[str], present: list[int],
             np.concatenate(found) if found else empty, list(codes))
 
 
-def neighbour_codes(order: list[int], window: int, is_new: np.ndarray) -> np.ndarray:
-    """Pairs (encoded ``lo * n + hi``) of titles at most ``window`` apart in ``order``."""
+def neighbour_codes(order: list[int], window: int, n: int,
+                    wanted: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
+    """Pairs (encoded ``lo * n + hi``, ``n`` the number of items) of titles at most
+    ``window`` apart in ``order`` and ``wanted`` (a mask of index arrays ``i``, ``j``),
+    filtered one distance at a time: most neighbours are unrelated titles, so few pairs
+    are ever held."""
     idx = np.asarray(order, dtype=np.int64)
-    n = len(is_new)
     codes = []
     for d in range(1, min(window, len(idx) - 1) + 1):
         i, j = idx[:-d], idx[d:]
-        keep = (is_new[i] | is_new[j]) & (i != j)
+        keep = wanted(i, j) & (i != j)
         lo, hi = np.minimum(i, j)[keep], np.maximum(i, j)[keep]
         codes.append(lo * n + hi)
     return np.concatenate(codes) if codes else np.empty(0, dtype=np.int64)
