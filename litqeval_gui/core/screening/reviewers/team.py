@@ -29,7 +29,7 @@ import csv
 import itertools
 import json
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -138,8 +138,10 @@ def conflicts(project: Project, screening_id: int, *, pair: tuple[str, str] | No
     if pair is not None:
         decided = {name: decided.get(name, {}) for name in pair}
     settled = resolutions(project, screening_id)
+    deciders = Counter(record_id for d in decided.values() for record_id in d)
+    shared = {record_id for record_id, count in deciders.items() if count > 1}
     found = []
-    for record_id in store.items(project, screening_id):
+    for record_id in filter(shared.__contains__, store.items(project, screening_id)):
         decisions = {name: d[record_id] for name, d in sorted(decided.items())
                      if record_id in d}
         if differ([e.label for e in decisions.values()]):
