@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from litqeval_gui.core.errors import LitqError
 from litqeval_gui.core.projectfile.project import Project
@@ -206,15 +207,12 @@ def _included(screening: Screening, label: str) -> bool:
         else label == "include"
 
 
-def _works(project: Project, record_ids: list[int]) -> dict[int, int]:
-    """Record id → work id."""
-    found: dict[int, int] = {}
-    for start in range(0, len(record_ids), 500):
-        page = record_ids[start:start + 500]
-        found |= dict(project.db.execute(
-            f"SELECT id, work_id FROM records WHERE id IN ({','.join('?' * len(page))})",
-            page).fetchall())
-    return found
+def _works(project: Project, screening_ids: list[int]) -> dict[int, int]:
+    """Record id → work id, of the items of the screenings ``screening_ids``."""
+    marks = ",".join("?" * len(screening_ids))
+    return dict(project.db.execute(
+        "SELECT id, work_id FROM records WHERE id IN (SELECT record_id FROM screening_items "
+        f"WHERE screening_id IN ({marks}))", screening_ids).fetchall())
 
 
 # the kinds of pending, as the diagram and the files name them
@@ -223,10 +221,10 @@ NOT_IN_FULLTEXT, NOT_DECIDED = "not yet in the full-text screening", "not yet de
 MAYBE = "maybe"
 
 
-@dataclass(frozen=True)
-class _Place:
+class _Place(NamedTuple):
     """Where one work stands in the flow: its box, the record that shows it, and the
-    reason or kind of pending (``detail``)."""
+    reason or kind of pending (``detail``). (A named tuple: one a work, and a topic may
+    hold a million.)"""
 
     box: str
     record: int
@@ -239,7 +237,7 @@ def _placer(project: Project, first: Screening | None, second: Screening | None
     title/abstract state first (:mod:`.state`), then the full-text state of what passed."""
     ta = state.item_states(project, first) if first else []
     ft = state.item_states(project, second) if second else []
-    work_of = _works(project, [s.record_id for s in (*ta, *ft)])
+    work_of = _works(project, [s.id for s in (first, second) if s is not None])
     ta_of = {work_of[s.record_id]: s for s in ta if s.record_id in work_of}
     ft_of = {work_of[s.record_id]: s for s in ft if s.record_id in work_of}
     finished = finishes(project, first.id) if first else {}
