@@ -1,0 +1,130 @@
+"""A living review at a million records, through the command line as a reviewer would
+run it (each step a fresh ``litqeval`` process; its wall time and peak memory, the
+largest resident set of the process and the workers it waited for).
+
+Runs only when ``MILLION_RECORDS`` is set (e.g. ``MILLION_RECORDS=1000000 make bench``;
+about 15 minutes at a million on 2 cores, most of it generating the files): the
+generator's records (10 % near-duplicates, seed 0) as one RIS file, and an update of
+``MILLION_RECORDS / 10`` records, 30 % of them records of the first file again, the
+rest new works (seed 1, PMIDs moved out of the first file's range).
+
+Steps and goals: import and link (≤ 60 s, ≤ 2 GB); ``screen-new``; ``screen-status
+--json``, ``prisma --json``, ``screen-export --format csv`` and ``screen-log`` (each
+≤ 5 s); the update's import (≤ 10 s) and ``screen-update``. Baseline, same run, same
+file: ``rispy.load`` of the first file in a process of its own (parsing alone, nothing
+stored or linked); the import is printed as a ratio to it.
+
+Usage: ``MILLION_RECORDS=N python benchmarks/bench_million.py [--keep DIR]`` (``--keep``:
+the files and the project stay in DIR, for looking at them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support: test data
+
+from support import figure, load_average, skip  # noqa: E402
+
+from litqeval_gui.core.records import exporting  # noqa: E402
+from tests.support import synthetic  # noqa: E402
+
+BIN = Path(sys.executable).parent
+UPDATE_PRESENT = 0.3
+
+
+def timed(command: list[str], out: Path | None = None) -> tuple[float, float]:
+    """(wall seconds, peak MB) of ``command`` (its output to ``out``, else discarded);
+    a failure stops the benchmark with the command's last error line."""
+    start = time.perf_counter()
+    with (out.open("wb") if out else open(os.devnull, "wb")) as sink:
+        child = subprocess.Popen(command, stdout=sink, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - start
+        error = child.stderr.read().decode(errors="replace").strip() if child.stderr else ""
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(command[:2])} failed: {error.splitlines()[-1:]}")
+    return seconds, usage.ru_maxrss / 1024
+
+
+def make_files(folder: Path, n: int) -> tuple[Path, Path]:
+    """The first file (``n`` records) and the update (module docstring)."""
+    records, _ = synthetic.generate(n, dup_rate=0.1, seed=0)
+    first = folder / "search.ris"
+    exporting.export_records(records, first, "ris")
+    size = n // 10
+    again = random.Random(1).sample(records, round(size * UPDATE_PRESENT))
+    del records
+    fresh, _ = synthetic.generate(size - len(again), dup_rate=0.1, seed=1)
+    fresh = [replace(r, pmid=str(int(r.pmid) + 40_000_000)) if r.pmid else r for r in fresh]
+    update = folder / "update.ris"
+    exporting.export_records(again + fresh, update, "ris")
+    return first, update
+
+
+def step(name: str, command: list[str], goal_seconds: float | None = None,
+         goal_mb: float | None = None, out: Path | None = None) -> float:
+    seconds, peak = timed(command, out)
+    print(f"{name}: {seconds:.1f} s, peak {peak:.0f} MB | {load_average()}", flush=True)
+    if goal_seconds is not None:
+        figure(f"{name}, time", f"{seconds:.1f} s", f"<= {goal_seconds:g} s",
+               seconds <= goal_seconds)
+    if goal_mb is not None:
+        figure(f"{name}, peak memory", f"{peak:.0f} MB", f"<= {goal_mb:g} MB", peak <= goal_mb)
+    return seconds
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--keep", type=Path)
+    args = parser.parse_args()
+    n = int(os.environ.get("MILLION_RECORDS") or 0)
+    if n <= 0:
+        skip("set MILLION_RECORDS=1000000 (about 15 minutes) to run the million-record "
+             "review")
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = args.keep or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        start = time.perf_counter()
+        first, update = make_files(folder, n)
+        print(f"generated {n:,} + {n // 10:,} records in {time.perf_counter() - start:.0f} s "
+              f"({first.stat().st_size / 2**20:.0f} MiB)", flush=True)
+        cli, project = str(BIN / "litqeval"), str(folder / "review.litq")
+        topic = ["--topic", "review"]
+        screening = [*topic, "--screening", "s"]
+        base = step("baseline: rispy.load of the first file",
+                    [sys.executable, "-c", "import rispy, sys; rispy.load(open(sys.argv[1], "
+                     "encoding='utf-8'))", str(first)])
+        timed([cli, "new", project])
+        took = step(f"import and link {n:,} records",
+                    [cli, "import", project, str(first), "--role", "results", *topic],
+                    60, 2048)
+        print(f"  import / rispy.load: {took / base:.2f}x")
+        step("screen-new", [cli, "screen-new", project, *screening])
+        for name, command in (
+                ("screen-status --json", ["screen-status", project, *screening, "--json"]),
+                ("prisma --json", ["prisma", project, "--topic", "review", "--json"]),
+                ("screen-export --format csv", ["screen-export", project, *screening,
+                                                "--format", "csv", str(folder / "all.csv")]),
+                ("screen-audit (the decision log)", ["screen-audit", project, *screening,
+                                                     str(folder / "log.csv")])):
+            step(name, [cli, *command], 5)
+        step(f"import of a {n // 10:,}-record update ({UPDATE_PRESENT:.0%} already there)",
+             [cli, "import", project, str(update), "--role", "results", "--name", "update",
+              *topic], 10)
+        step("screen-update", [cli, "screen-update", project, *screening, "--list", "update",
+                               "--reviewer", "bench"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
