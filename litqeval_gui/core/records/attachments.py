@@ -175,12 +175,22 @@ def attachment_status(project: Project, record_id: int) -> str | None:
 
 
 def attachment_paths(project: Project, record_ids: Iterable[int]) -> dict[int, Path]:
-    """Each given record's work's PDF path (not checked), for the records that have one."""
+    """Each given record's work's PDF path (not checked), for the records that have one:
+    the attachments read once, the records' works in pages (an export of 900 000 records
+    asked once a record, 10 s)."""
+    db = project.db
+    held = {(topic, work): (path, mode) for topic, work, path, mode in db.execute(
+        "SELECT r.topic_id, r.work_id, a.path, a.mode FROM attachments a "
+        "JOIN records r ON r.id = a.record_id ORDER BY a.record_id DESC")}
+    ids = list(record_ids) if held else []
     paths = {}
-    for record_id in record_ids:
-        row = project.db.execute(_BY_WORK, [record_id]).fetchone()
-        if row is not None:
-            paths[record_id] = _resolved(project, row[1], row[4])
+    for start in range(0, len(ids), 20_000):  # below SQLite's limit of bound values
+        part = ids[start:start + 20_000]
+        for record_id, topic, work in db.execute(
+                f"SELECT id, topic_id, work_id FROM records WHERE id IN "
+                f"({','.join('?' * len(part))})", part):
+            if (topic, work) in held:
+                paths[record_id] = _resolved(project, *held[topic, work])
     return paths
 
 
