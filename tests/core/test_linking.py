@@ -509,7 +509,7 @@ def _spaced_titles(draw):
 
 @given(_spaced_titles(), st.data())
 def test_title_scores_equal_scoring_every_subtitle(titles, data):
-    import litqeval_gui.core.records.linkage as linking
+    import litqeval_gui.core.records.title_matches as linking
 
     n = len(titles)
     pairs = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)),
@@ -519,7 +519,7 @@ def test_title_scores_equal_scoring_every_subtitle(titles, data):
     settings = LinkSettings(subtitle_min_chars=10)
     array = np.array(titles, dtype=object)
     lengths = np.array([len(t) for t in titles], dtype=np.int64)
-    scores, subtitle = linking._title_scores(array, lengths, linking._single_spaced(titles),
+    scores, subtitle = linking.title_scores(array, lengths, linking.single_spaced(titles),
                                              a, b, settings)
     want_scores, want_subtitle = _plain_title_scores(titles, a, b, settings)
     assert scores.tolist() == want_scores
@@ -535,12 +535,12 @@ def test_title_scores_equal_scoring_every_subtitle(titles, data):
      "\t".join("a of b in c to d on e at f by g and a long subtitle here".split()), 1.0),
 ])
 def test_a_subtitle_score_near_its_bound_or_without_one_is_computed(short, long, score):
-    import litqeval_gui.core.records.linkage as linking
+    import litqeval_gui.core.records.title_matches as linking
 
     titles = [short, long]
-    scores, subtitle = linking._title_scores(
+    scores, subtitle = linking.title_scores(
         np.array(titles, dtype=object), np.array([len(short), len(long)]),
-        linking._single_spaced(titles), np.array([0]), np.array([1]), LinkSettings())
+        linking.single_spaced(titles), np.array([0]), np.array([1]), LinkSettings())
     assert subtitle.tolist() == [True] and scores[0] == pytest.approx(score, abs=1e-4)
 
 
@@ -548,13 +548,13 @@ def test_single_spaced_tells_the_plain_space_from_any_other_whitespace():
     """A title is single-spaced unless it holds whitespace other than U+0020 (no-break
     and em spaces, a unit separator, a line separator), whether or not it holds other
     characters that are not printable (a zero-width space, NUL are not whitespace)."""
-    import litqeval_gui.core.records.linkage as linking
+    import litqeval_gui.core.records.title_matches as linking
 
     titles = ["a b", "a\u00a0b", "a\u2003b", "a\x1fb", "a\u2028b", "a\u200bb", "a\x00b", "ä b"]
-    assert linking._single_spaced(titles).tolist() == [True, False, False, False, False,
+    assert linking.single_spaced(titles).tolist() == [True, False, False, False, False,
                                                        True, True, True]
-    assert linking._single_spaced(["a b", "ä b c"]).tolist() == [True, True]
-    assert linking._single_spaced(["a\u200bb", "x"]).tolist() == [True, True]
+    assert linking.single_spaced(["a b", "ä b c"]).tolist() == [True, True]
+    assert linking.single_spaced(["a\u200bb", "x"]).tolist() == [True, True]
 
 
 def test_neighbour_codes_keep_the_wanted_pairs_within_the_window():

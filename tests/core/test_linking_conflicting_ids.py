@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from litqeval_gui.core.jobs import run_job
+from litqeval_gui.core.records.abstract_evidence import abstract_text
 from litqeval_gui.core.records.linkage import (
     Link,
     LinkItem,
-    abstract_text,
     conflicting_kinds,
     find_links,
     item_from_record,

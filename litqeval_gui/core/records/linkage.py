@@ -76,26 +76,21 @@ Candidate pairs come from a sorted neighbourhood
 from __future__ import annotations
 
 import hashlib
-import re
 from collections import defaultdict
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-import numpy as np
-from rapidfuzz import fuzz
-from rapidfuzz.distance import LCSseq
-from rapidfuzz.process import cpdist
-
 from litqeval_gui.core.jobs import NEVER, CancelToken, Progress
-from litqeval_gui.core.records.model import Record, fold_text, normalise_id, normalise_title
-from litqeval_gui.core.records.neighbourhood import (
-    SLICE,
-    distinct,
-    neighbour_codes,
-    sort_orders,
+from litqeval_gui.core.records.abstract_evidence import (
+    abstract_overlap,
+    abstract_text,
+    grams,
+    same_abstract,
 )
+from litqeval_gui.core.records.model import Record, normalise_id, normalise_title
+from litqeval_gui.core.records.title_matches import title_links
 
 
 class LinkItem(NamedTuple):
@@ -263,51 +258,6 @@ def _doubtful_title(x: LinkItem, y: LinkItem, settings: LinkSettings) -> bool:
                 and not _same_text(x, y)))
 
 
-Shingles = frozenset[tuple[str, ...]]
-
-_GLUED = re.compile(r"([a-z])([A-Z][a-z])")  # "BackgroundThe": a heading glued on
-_HEADINGS = frozenset("abstract background introduction purpose aim aims objective objectives "
-                      "method methods methodology materials patients results findings "
-                      "conclusion conclusions discussion interpretation".split())
-
-
-def abstract_text(abstract: str | None) -> str:
-    """An abstract as the linker compares it: folded as titles are, a heading glued to
-    the next word split off, and the words of structured-abstract headings left out
-    ("Background:", "<h2>Methods</h2>"), which one copy of a text has and another not."""
-    if not abstract:
-        return ""
-    text = fold_text(abstract)
-    if _GLUED.search(text):  # searching first is twice as fast on the many without
-        text = _GLUED.sub(r"\1 \2", text)
-    words = normalise_title(text).split()
-    return " ".join(word for word in words if word not in _HEADINGS)
-
-
-def shingles(abstract: str | None) -> Shingles:
-    """The word 3-grams of an abstract's :func:`abstract_text`."""
-    return _grams(abstract_text(abstract))
-
-
-def _grams(text: str) -> Shingles:
-    words = text.split()
-    return frozenset(zip(words, words[1:], words[2:], strict=False))
-
-
-def abstract_overlap(x: Shingles, y: Shingles, min_shingles: int) -> float | None:
-    """The share of the smaller set's 3-grams the other one holds (1.0: one abstract is
-    a part of the other), or None when either has fewer than ``min_shingles``."""
-    if min(len(x), len(y)) < min_shingles:
-        return None
-    return len(x & y) / min(len(x), len(y))
-
-
-def same_abstract(x: str, y: str, settings: LinkSettings) -> bool:
-    """Whether two :func:`abstract_text` are one text up to small edits: the similarity
-    that makes two titles certain (``upper``), over the whole abstract."""
-    return bool(x and y) and fuzz.ratio(x, y, score_cutoff=settings.upper * 100) > 0
-
-
 class _Evidence(NamedTuple):
     """What the abstracts of a title match say (module doc, 4)."""
 
@@ -360,101 +310,6 @@ def _identifier_pairs(holders: Holders, n_new: int,
                 yield min(partner, m), max(partner, m), kind
 
 
-def _title_scores(titles: np.ndarray, lengths: np.ndarray, spaced: np.ndarray, a: np.ndarray,
-                  b: np.ndarray, settings: LinkSettings) -> tuple[np.ndarray, np.ndarray]:
-    """Best score of each pair in [0, 1] (0 below ``lower``) and whether it is a subtitle match.
-
-    The subtitle score compares the shorter title with as many leading words of the
-    longer one; it is tried where the full titles score below ``upper``, and only where
-    it can reach ``lower``: a head is a subsequence of its (normalised, single-spaced)
-    title, so it has at most the two titles' longest common subsequence ``L`` in common
-    with the shorter one and scores at most ``200 L / (len(shorter) + L)``. ``lengths``
-    and ``spaced`` (:func:`_single_spaced`) are those of ``titles``.
-    """
-    cutoff = settings.lower * 100
-    scores = cpdist(titles[a], titles[b], scorer=fuzz.ratio, score_cutoff=cutoff, workers=-1)
-    subtitle = np.zeros(len(a), dtype=bool)
-    la, lb = lengths[a], lengths[b]
-    maybe = np.flatnonzero((scores < settings.upper * 100) & (np.abs(la - lb) > 1)
-                           & (np.minimum(la, lb) >= settings.subtitle_min_chars))
-    a_shorter = la[maybe] < lb[maybe]
-    short, long = np.where(a_shorter, a[maybe], b[maybe]), np.where(a_shorter, b[maybe], a[maybe])
-    if len(maybe):
-        common = cpdist(titles[short], titles[long], scorer=LCSseq.similarity, workers=-1)
-        bound = 200 * common / np.maximum(lengths[short] + common, 1)
-        reach = (bound >= cutoff - 1e-6) | ~spaced[long]
-        maybe, short, long = maybe[reach], short[reach], long[reach]
-    if len(maybe):
-        heads = [" ".join(title.split()[:head.count(" ") + 1])
-                 for head, title in zip(titles[short], titles[long], strict=True)]
-        prefix = cpdist(titles[short], heads, scorer=fuzz.ratio, score_cutoff=cutoff,
-                        workers=-1)
-        subtitle[maybe] = prefix > scores[maybe]
-        scores[maybe] = np.maximum(scores[maybe], prefix)
-    return np.asarray(scores, dtype=np.float64) / 100, subtitle
-
-
-_OTHER_SPACE = re.compile(r"[^\S ]")  # whitespace but the plain space
-
-
-def _single_spaced(titles: list[str]) -> np.ndarray:
-    """Whether each title's only whitespace is the plain space (a normalised title's),
-    looked for in :data:`SLICE` titles at a time."""
-    spaced = np.ones(len(titles), dtype=bool)
-    for s in range(0, len(titles), SLICE):
-        some = titles[s:s + SLICE]
-        joined = "".join(some)  # printable: no whitespace but the space (4x faster to tell)
-        if not joined.isprintable() and _OTHER_SPACE.search(joined):
-            spaced[s:s + len(some)] = [_OTHER_SPACE.search(t) is None for t in some]
-    return spaced
-
-
-_CHUNK = 50_000  # candidate pairs scored in one call (the GIL is held while it reads them)
-
-
-def _title_links(items: Sequence[LinkItem], n_new: int, settings: LinkSettings,
-                 verdicts: _Verdicts, token: CancelToken,
-                 ) -> Generator[Progress, None, list[tuple[int, int, str, float]]]:
-    """(i, j, method, score) of the title matches scoring at least ``lower``, best pairs
-    from the sorted orders."""
-    titles = [item.title for item in items]
-    is_new = np.arange(len(items)) < n_new
-    years = np.fromiter((item.year or 0 for item in items), dtype=np.int64, count=len(items))
-
-    def wanted(i: np.ndarray, j: np.ndarray) -> np.ndarray:
-        """A new item in the pair, and years within the tolerance (or one unknown)."""
-        year_i, year_j = years[i], years[j]
-        return (is_new[i] | is_new[j]) & ((year_i == 0) | (year_j == 0) | (
-            np.abs(year_i - year_j) <= settings.year_tolerance))
-
-    orders = sort_orders(titles, settings.rare_keys)
-    codes = []
-    for step, order in enumerate(orders):
-        token.raise_if_cancelled()
-        yield Progress(step, len(orders), "finding candidate titles")
-        codes.append(neighbour_codes(order, settings.window, len(items), wanted))
-    del orders
-    pairs = distinct(np.sort(np.concatenate(codes)))
-    del codes
-    a, b = pairs // len(items), pairs % len(items)
-    title_array = np.array(titles, dtype=object)
-    lengths = np.fromiter(map(len, titles), dtype=np.int64, count=len(titles))
-    spaced = _single_spaced(titles)
-    found = []
-    for start in range(0, len(a), _CHUNK):
-        token.raise_if_cancelled()
-        yield Progress(start, len(a), "comparing titles")
-        ca, cb = a[start:start + _CHUNK], b[start:start + _CHUNK]
-        scores, subtitle = _title_scores(title_array, lengths, spaced, ca, cb, settings)
-        for k in np.flatnonzero(scores >= settings.lower):
-            i, j, score = int(ca[k]), int(cb[k]), float(scores[k])
-            if verdicts.rejected(i, j):
-                continue
-            method = "subtitle" if subtitle[k] else "title" if titles[i] == titles[j] else "fuzzy"
-            found.append((i, j, method, score))
-    return found
-
-
 AbstractReader = Callable[[list[int]], Mapping[int, str | None]]
 _GRAMS_HELD = 4096  # items whose abstract 3-grams are kept while the title matches are judged
 
@@ -485,9 +340,9 @@ def _judged_title_links(items: Sequence[LinkItem],
         texts[i] = texts.get(partner) or lent.get(partner, "")
     # an item's 3-grams when a pair needs them (the pairs come sorted by their first item):
     # held for 200 000 items at once they took over a gigabyte
-    grams = lru_cache(maxsize=_GRAMS_HELD)(lambda i: _grams(texts[i]))
+    grams_of = lru_cache(maxsize=_GRAMS_HELD)(lambda i: grams(texts[i]))
     for i, j, method, score in found:
-        overlap = abstract_overlap(grams(i), grams(j), settings.abstract_min_shingles)
+        overlap = abstract_overlap(grams_of(i), grams_of(j), settings.abstract_min_shingles)
         same = overlap is not None and overlap >= settings.abstract_agree \
             and same_abstract(texts[i], texts[j], settings)
         certain = _judge(items[i], items[j], method, score, _Evidence(overlap, same), settings)
@@ -533,7 +388,7 @@ def find_links(new: Sequence[LinkItem], existing: Sequence[LinkItem] = (), *,
     holders = _holders(items)
     for i, j, kind in _identifier_pairs(holders, n_new, judged):
         best.setdefault((i, j), (kind, 1.0, not _different_dois(items[i], items[j])))
-    found = yield from _title_links(items, n_new, settings, judged, token)
+    found = yield from title_links(items, n_new, settings, judged, token)
     for i, j, method, score, certain in _judged_title_links(items, found, abstracts, settings,
                                                             holders, judged):
         best.setdefault((i, j), (method, score, certain))
