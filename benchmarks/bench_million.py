@@ -42,15 +42,17 @@ BIN = Path(sys.executable).parent
 UPDATE_PRESENT = 0.3
 
 
-def timed(command: list[str], out: Path | None = None) -> tuple[float, float]:
-    """(wall seconds, peak MB) of ``command`` (its output to ``out``, else discarded);
-    a failure stops the benchmark with the command's last error line."""
+def timed(command: list[str]) -> tuple[float, float]:
+    """(wall seconds, peak MB) of ``command`` (its output discarded; its errors kept in a
+    file, which never fills as a pipe would); a failure stops the benchmark with the
+    command's last error line."""
     start = time.perf_counter()
-    with (out.open("wb") if out else open(os.devnull, "wb")) as sink:
-        child = subprocess.Popen(command, stdout=sink, stderr=subprocess.PIPE)
+    with open(os.devnull, "wb") as sink, tempfile.TemporaryFile() as errors:
+        child = subprocess.Popen(command, stdout=sink, stderr=errors)
         _, status, usage = os.wait4(child.pid, 0)
         seconds = time.perf_counter() - start
-        error = child.stderr.read().decode(errors="replace").strip() if child.stderr else ""
+        errors.seek(0)
+        error = errors.read().decode(errors="replace").strip()
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"{' '.join(command[:2])} failed: {error.splitlines()[-1:]}")
     return seconds, usage.ru_maxrss / 1024
@@ -72,8 +74,9 @@ def make_files(folder: Path, n: int) -> tuple[Path, Path]:
 
 
 def step(name: str, command: list[str], goal_seconds: float | None = None,
-         goal_mb: float | None = None, out: Path | None = None) -> float:
-    seconds, peak = timed(command, out)
+         goal_mb: float | None = None) -> float:
+    """Run and print one step, with its figures where it has goals; its seconds."""
+    seconds, peak = timed(command)
     print(f"{name}: {seconds:.1f} s, peak {peak:.0f} MB | {load_average()}", flush=True)
     if goal_seconds is not None:
         figure(f"{name}, time", f"{seconds:.1f} s", f"<= {goal_seconds:g} s",
