@@ -10,7 +10,7 @@ from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.screening.log import store
 from litqeval_gui.core.screening.ranking.features import screening_features
 from litqeval_gui.core.screening.ranking.queue import random_order
-from litqeval_gui.core.screening.ranking.retrain import retrain, stored_ranking
+from litqeval_gui.core.screening.ranking.retrain import rank, retrain, stored_ranking
 from tests.support.screening import labelled_records, screening_project, write_labelled_csv
 
 
@@ -153,3 +153,29 @@ def test_random_phase_and_search_update_from_the_command_line(tmp_path, capsys):
         ranking = stored_ranking(project, store.find_screening(project, "T", "S").id)
     assert new <= set(ranking.records) and [n["id"] for n in status["next"]] == \
         [r for r in ranking.records if r in new]  # in the new ranking's order
+
+
+def test_screen_rank_ranks_as_the_screener_and_status_follows_it(tmp_path, capsys):
+    """screen-rank stores the ranking the decisions give (the core function the screener
+    calls); screen-status --next then serves the undecided records in its order."""
+    path, _ = screening_project(tmp_path, 40, 0.2, seed=6)
+    base = ("--topic", "T", "--screening", "S")
+    run(capsys, "screen-new", path, *base)
+    _, items = _decisions(path)
+    code, out, _ = run(capsys, "screen-rank", path, *base, "--json")
+    assert code == 0 and json.loads(out) == {"screening": "S", "ranked_by": None, "labels": 0,
+                                             "records": 40}
+    sheet = tmp_path / "d.csv"
+    sheet.write_text(f"id,label\n{items[0]},include\n{items[1]},exclude\n", encoding="utf-8")
+    run(capsys, "screen-decide", path, *base, "--reviewer", "Ann", "--csv", sheet)
+    code, out, err = run(capsys, "screen-rank", path, *base)
+    assert code == 0 and "40 records ranked by logistic from 2 decisions" in out, err
+    with Project.open(path, readonly=True) as project:
+        screening = store.find_screening(project, "T", "S")
+        stored = stored_ranking(project, screening.id)
+        expected = rank(run_job(screening_features(project, screening)),
+                        store.current_decisions(project, screening.id), screening.scheme)
+    assert stored.records == expected.records and stored.labels == 2
+    status = json.loads(run(capsys, "screen-status", path, *base, "--next", "5", "--json")[1])
+    assert [n["id"] for n in status["next"]] == list(stored.records[:5])
+    assert not set(stored.records[:5]) & {items[0], items[1]}

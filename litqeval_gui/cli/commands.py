@@ -69,6 +69,10 @@ COMMANDS: tuple[CommandInfo, ...] = (
         "screening: works it already holds keep their decisions or their place, the new "
         "ones are a new round that the stopping rules evaluate on its own; a ranked "
         "screening is ranked again by the current model"),
+    CommandInfo("screen-rank", "screen_rounds",
+        "rank a screening's undecided records now from its decisions, as the screener does "
+        "when it opens (the first time on a large screening, the records' words are "
+        "counted and kept); screen-status --next then follows the ranking"),
     CommandInfo("screen-finish", "screen_rounds",
         "finish a title/abstract round: its records never screened are then excluded by "
         "automation tools in PRISMA (until then: not yet screened); records who, when and"

@@ -1,6 +1,7 @@
 """The commands that change how a running screening goes on: screen-random switches its
 current round to random sampling (the stopping test's sample), screen-update adds a
-search update's new works as a new round, screen-finish finishes a round (its records
+search update's new works as a new round, screen-rank ranks the records now (as the
+screener does when it opens), screen-finish finishes a round (its records
 never screened are then excluded by automation tools), screen-guarantee makes the
 stopping panel recommend the certified rule, screen-fulltext-add lets the
 records that passed title/abstract late join the running full text."""
@@ -10,15 +11,17 @@ from __future__ import annotations
 import argparse
 from dataclasses import asdict
 
-from litqeval_gui.cli.common import Command, emit, open_for_writing
+from litqeval_gui.cli.common import Command, TextProgress, emit, open_for_writing
 from litqeval_gui.cli.screen import REVIEWER_ENV, _reviewer
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.projectfile import parameters
+from litqeval_gui.core.projectfile.project import Project
 from litqeval_gui.core.records.queries import find_list
 from litqeval_gui.core.screening.fulltext import add_late_op
 from litqeval_gui.core.screening.log import store
+from litqeval_gui.core.screening.log.store import Screening
 from litqeval_gui.core.screening.ranking.features_apart import features_apart
-from litqeval_gui.core.screening.ranking.retrain import has_ranking, retrain
+from litqeval_gui.core.screening.ranking.retrain import Ranking, has_ranking, retrain
 from litqeval_gui.core.screening.stopping.finishing import finish_round_op
 from litqeval_gui.core.screening.stopping.panel import recommended
 from litqeval_gui.core.screening.stopping.phases import new_seed, start_random_op
@@ -47,14 +50,38 @@ def cmd_screen_update(args: argparse.Namespace) -> None:
                             reviewer)
         ranked = ""
         if report.added and has_ranking(project, screening.id) and not args.no_rank:
-            grown = store.get_screening(project, screening.id)
-            features = run_job(features_apart(project, grown, parameters.get(
-                project, parameters.SCREENING_QUESTION)))
-            ranking = run_job(retrain(project, grown, features,
-                                      parameters.get(project, parameters.SCREENING_MODEL)))
+            ranking = _rank(project, store.get_screening(project, screening.id))
             ranked = ranking.model if ranking else ""
     emit(args, report.as_dict() | {"ranked_by": ranked},
          lambda: report.text() + (f"; ranked again by {ranked}" if ranked else ""))
+
+
+def cmd_screen_rank(args: argparse.Namespace) -> None:
+    with open_for_writing(args.project) as project:
+        screening = store.find_screening(project, args.topic, args.screening)
+        ranking = _rank(project, screening, args.reviewer)
+    document = {"screening": screening.name, "ranked_by": ranking.model if ranking else None,
+                "labels": ranking.labels if ranking else 0, "records": screening.size}
+
+    def text() -> str:
+        if ranking is None:
+            return (f"screening {screening.name!r}: nothing to rank from yet; decide a "
+                    "relevant record, or import core publications or set a review question")
+        return (f"screening {screening.name!r}: {screening.size:,} records ranked by "
+                f"{ranking.model} from {ranking.labels:,} decisions; screen-status --next K "
+                "lists the next ones in this order")
+
+    emit(args, document, text)
+
+
+def _rank(project: Project, screening: Screening, reviewer: str | None = None) -> Ranking | None:
+    """Rank ``screening`` now with the project's features, question and model, as the
+    screener does when it opens (stored as its latest ranking)."""
+    features = run_job(features_apart(project, screening, parameters.get(
+        project, parameters.SCREENING_QUESTION)), TextProgress())
+    return run_job(retrain(project, screening, features,
+                           parameters.get(project, parameters.SCREENING_MODEL),
+                           reviewer=reviewer))
 
 
 def cmd_screen_finish(args: argparse.Namespace) -> None:
@@ -101,6 +128,12 @@ def register(command: Command) -> None:
     p.add_argument("--no-rank", action="store_true",
                    help="do not rank again now (the new works are served after the ranked "
                         "ones until the next ranking)")
+
+    p = command("screen-rank", cmd_screen_rank)
+    p.add_argument("--topic", required=True)
+    p.add_argument("--screening", required=True)
+    p.add_argument("--reviewer", help="in a blind screening: rank from this reviewer's own "
+                                      "decisions (default: the final decisions)")
 
     p = command("screen-finish", cmd_screen_finish)
     p.add_argument("--topic", required=True)

@@ -163,3 +163,24 @@ def test_damaged_page_is_reported_not_a_traceback(tmp_path):
 def test_missing_file(tmp_path):
     with pytest.raises(ProjectError, match="no such project file"):
         Project.open(tmp_path / "nope.litq")
+
+
+def test_a_worker_opens_a_checked_project_without_the_integrity_check(tmp_path):
+    """``checked``: the version is read, not the whole file; an older or a newer file is
+    still refused."""
+    path = tmp_path / "p.litq"
+    Project.create(path).close()
+    with Project.open(path, readonly=True, checked=True) as project:
+        assert project.readonly and project.meta("created")
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    db.close()
+    with pytest.raises(ProjectError, match="older format"):
+        Project.open(path, readonly=True, checked=True)
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    with pytest.raises(ProjectError, match="newer format"):
+        Project.open(path, readonly=True, checked=True)
+    with pytest.raises(ProjectTooNewError):
+        Project.open(path, readonly=True)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from litqeval_gui.core.errors import ImportRefused
 from litqeval_gui.core.jobs import run_job
 from litqeval_gui.core.records import exporting
-from litqeval_gui.core.records.importing import parallel
+from litqeval_gui.core.records.importing import parallel, workers
 from litqeval_gui.core.records.importing.parallel import read_rows
 from litqeval_gui.core.records.model import Record
 from litqeval_gui.core.records.rows import (
@@ -169,7 +169,7 @@ def test_without_worker_processes_the_pieces_are_parsed_here(tmp_path, monkeypat
             raise PermissionError(13, "processes are not available")
 
     monkeypatch.setattr(parallel, "PIECE_RECORDS", 300)
-    monkeypatch.setattr(parallel, "process_context", NoProcesses)
+    monkeypatch.setattr(workers, "process_context", NoProcesses)
     path, _ = _ris_with_problems(tmp_path)
     serial, serial_rows, _ = _rows(path, parallel=False)
     both, both_rows, batches = _rows(path, parallel=True)
@@ -232,9 +232,9 @@ def test_a_script_without_a_main_guard_imports_a_large_file_serially(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["2998", "3"]
     guarded = tmp_path / "guarded.py"
-    guarded.write_text("from litqeval_gui.core.records.importing import parallel\n"
+    guarded.write_text("from litqeval_gui.core import scaleout\n"
                        "if __name__ == '__main__':\n"
-                       "    print(parallel.main_importable())\n")
+                       "    print(scaleout.main_importable())\n")
     done = subprocess.run([sys.executable, str(guarded)], capture_output=True, text=True,
                           timeout=60, cwd=tmp_path)
     assert done.stdout.split() == ["True"], done.stderr[-2000:]

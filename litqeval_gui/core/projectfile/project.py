@@ -116,9 +116,11 @@ class Project:
         return cls(path, db, lock)
 
     @classmethod
-    def open(cls, path: str | Path, *, readonly: bool = False) -> Project:
+    def open(cls, path: str | Path, *, readonly: bool = False, checked: bool = False) -> Project:
         """Open an existing project: check it read-only, then (writers) lock it and
-        migrate an older schema."""
+        migrate an older schema. ``checked`` (read-only): a worker process of one that
+        has the project open and checked, so only its identity and version are read
+        (the integrity check reads the whole file: seconds at a million records)."""
         path = Path(path)
         if not (path.exists() or path.is_symlink()):
             raise ProjectError(f"{path}: no such project file")
@@ -127,7 +129,9 @@ class Project:
         if readonly:
             db = _connect(path, readonly=True)
             try:
-                version = _check(db, path)[0]
+                version = _cookie(db)[1] if checked else _check(db, path)[0]
+                if checked and version > SCHEMA_VERSION:
+                    raise ProjectError(f"{path} changed to a newer format while open")
                 if version < SCHEMA_VERSION:
                     raise ProjectError(
                         f"{path} uses an older format (schema {version}); "

@@ -72,6 +72,12 @@ Then, named by what they do:
   1 the one it was imported with; queries stored before get theirs as version 1);
   triggers add a version whenever ``imports.query`` is set or changed, so no path that
   writes a query can skip it (:mod:`litqeval_gui.core.query.versions`).
+- ``_term_counts``: ``term_counts``, hashed word and pair counts of records of one
+  import, a block of them per row (their ids ``<i8``, their numbers of terms ``<i4``,
+  then every term's column ``<i4`` and count ``<u2``, as bytes; going with the import):
+  the features of large screenings
+  (:mod:`litqeval_gui.core.screening.ranking.term_counts`); a later change of the
+  hashing clears the table in a migration of its own.
 
 Every child table cascades from its parents (``ON DELETE CASCADE``): deleting a list
 (:func:`~litqeval_gui.core.projectfile.imports.delete_import`) or a topic takes everything below it.
@@ -382,9 +388,18 @@ def _query_versions(db: sqlite_utils.Database) -> None:
         WHEN COALESCE(NEW.query, '') != COALESCE(OLD.query, '') BEGIN {version} END""")
 
 
+def _term_counts(db: sqlite_utils.Database) -> None:
+    db.execute("""CREATE TABLE term_counts (
+        id INTEGER PRIMARY KEY,
+        import_id INTEGER NOT NULL REFERENCES imports(id) ON DELETE CASCADE,
+        records BLOB NOT NULL, lengths BLOB NOT NULL, terms BLOB NOT NULL,
+        counts BLOB NOT NULL)""")
+    db.execute("CREATE INDEX term_counts_import ON term_counts(import_id)")
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
     _v1, _v2, _v3, _bibliographic_fields, _live_views, _cascade_deletes, _parameters,
     _screenings, _evaluation_store, _pools, _event_records_cascade, _team_screening,
-    _screening_rounds, _fulltext, _round_finishes, _query_versions,
+    _screening_rounds, _fulltext, _round_finishes, _query_versions, _term_counts,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -29,15 +29,11 @@ from __future__ import annotations
 
 import codecs
 import contextlib
-import gc
 import marshal
 import os
-import signal
-import sys
 import tempfile
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import BinaryIO
 
@@ -45,15 +41,9 @@ from litqeval_gui.core.jobs import NEVER, CancelToken, Progress, run_job
 from litqeval_gui.core.projectfile.writes import CHUNK_ROWS
 from litqeval_gui.core.records.importing import _choose_format, _collector, read_records, ris
 from litqeval_gui.core.records.importing.common import ParseResult, decode
-from litqeval_gui.core.records.importing.workers import Workers
+from litqeval_gui.core.records.importing.workers import Workers, start_workers
 from litqeval_gui.core.records.model import RejectedRecord
 from litqeval_gui.core.records.rows import record_row
-from litqeval_gui.core.scaleout import (
-    lower_priority,
-    main_importable,
-    process_context,
-    serves_a_window,
-)
 
 PARALLEL_MIN_BYTES = 4_000_000  # about 5 000 records with abstracts
 PIECE_RECORDS = 2000  # records per piece a worker parses and sends back
@@ -82,7 +72,7 @@ def read_rows(path: str | Path, sink: Sink, *, fmt: str = "auto",
     if chosen == "ris" and (parallel or (parallel is None
                                          and Path(path_s).stat().st_size >= PARALLEL_MIN_BYTES)):
         with ThreadPoolExecutor(1) as starter, contextlib.ExitStack() as cleanup:
-            pool = starter.submit(_start_pool)  # the workers start while the file is decoded
+            pool = starter.submit(start_workers, _parse_piece, WORKERS)  # the workers start while the file is decoded
             cleanup.callback(_stop, pool)
             source, pieces, encoding, notes = _ris_pieces(
                 Path(path_s).read_bytes(), encoding, path_s, cleanup)
@@ -93,59 +83,6 @@ def read_rows(path: str | Path, sink: Sink, *, fmt: str = "auto",
     sink([record_row(rec) for rec in result.records], 0)
     result.records = []
     return result
-
-
-def _start_pool() -> Parsers | None:
-    """:data:`WORKERS` processes, forked from a forkserver that has this module loaded,
-    or None where processes cannot be started (this process then parses every piece).
-
-    Workers run without the cyclic garbage collector (see
-    :func:`~litqeval_gui.core.jobs.gc_paused`): they only parse, and end with the import.
-    They ignore Ctrl-C (SIGINT reaches the whole process group): this process handles
-    it and stops them; a worker dying of it would print a traceback.
-    """
-    if not main_importable():
-        return None
-    context = process_context()
-    if context.get_start_method() == "forkserver":
-        context.set_forkserver_preload(_preload())
-    try:
-        with _sigint_blocked():  # inherited by the forkserver (and its workers) started here
-            return Workers(context, WORKERS, _parse_piece, _worker_start,
-                           (serves_a_window(),))
-    except (OSError, ImportError):  # no processes, sockets or semaphores (sandboxes)
-        return None
-
-
-@contextlib.contextmanager
-def _sigint_blocked() -> Iterator[None]:
-    """SIGINT blocked in this thread (where the platform can), as multiprocessing's
-    resource tracker starts: a process started meanwhile keeps it blocked. The tracker is
-    started first, as starting it unblocks SIGINT in the thread that does."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    resource_tracker.ensure_running()
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
-
-
-def _worker_start(lower: bool) -> None:
-    if lower:  # the app's GUI thread and write path come first (core.scaleout)
-        lower_priority()
-    gc.disable()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _preload() -> list[str]:
-    """Modules the forkserver imports once for all its workers: this one, and the module
-    of the main script's ``main`` (console scripts: ``from litqeval_gui.cli import
-    main``), which multiprocessing would otherwise make every worker import again."""
-    entry = getattr(getattr(sys.modules["__main__"], "main", None), "__module__", None)
-    return [__name__] + ([entry] if entry and entry != "__main__" else [])
 
 
 def _stop(starting: Future[Parsers | None]) -> None:

@@ -1,4 +1,5 @@
-"""Worker processes, each on a pipe of its own, that stop at once: the import's parsers.
+"""Worker processes, each on a pipe of its own, that stop at once: the import's parsers,
+the screening's term counters.
 
 A worker takes one task at a time: this process sends it (a few hundred bytes, which fit
 in the pipe at once) and the worker sends back its result or the exception it raised.
@@ -11,10 +12,22 @@ while a worker blocked sending a result that nobody read any more.
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import signal
+import sys
 from collections.abc import Callable, Iterator, Sequence
+from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import BaseContext
 from typing import Any, Generic, TypeVar
+
+from litqeval_gui.core.scaleout import (
+    lower_priority,
+    main_importable,
+    process_context,
+    serves_a_window,
+)
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -110,3 +123,56 @@ def _serve(pipe: Connection, function: Callable[[T], R],
             pipe.send(answer)
         except OSError:
             return
+
+
+def start_workers(function: Callable[[T], R], count: int) -> Workers[T, R] | None:
+    """``count`` processes running ``function``, forked from a forkserver that has
+    ``function``'s module loaded, or None where processes cannot be started (the caller
+    then runs every task itself).
+
+    Workers run without the cyclic garbage collector (see
+    :func:`~litqeval_gui.core.jobs.gc_paused`): they only compute, and end with their job.
+    They ignore Ctrl-C (SIGINT reaches the whole process group): this process handles
+    it and stops them; a worker dying of it would print a traceback.
+    """
+    if not main_importable():
+        return None
+    context = process_context()
+    if context.get_start_method() == "forkserver":
+        context.set_forkserver_preload(_preload(function.__module__))
+    try:
+        with _sigint_blocked():  # inherited by the forkserver (and its workers) started here
+            return Workers(context, count, function, _worker_start, (serves_a_window(),))
+    except (OSError, ImportError):  # no processes, sockets or semaphores (sandboxes)
+        return None
+
+
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """SIGINT blocked in this thread (where the platform can), as multiprocessing's
+    resource tracker starts: a process started meanwhile keeps it blocked. The tracker is
+    started first, as starting it unblocks SIGINT in the thread that does."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    resource_tracker.ensure_running()
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _worker_start(lower: bool) -> None:
+    if lower:  # the app's GUI thread and write path come first (core.scaleout)
+        lower_priority()
+    gc.disable()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _preload(module: str) -> list[str]:
+    """Modules the forkserver imports once for all its workers: ``module``, and the module
+    of the main script's ``main`` (console scripts: ``from litqeval_gui.cli import
+    main``), which multiprocessing would otherwise make every worker import again."""
+    entry = getattr(getattr(sys.modules["__main__"], "main", None), "__module__", None)
+    return [module] + ([entry] if entry and entry != "__main__" else [])
