@@ -43,6 +43,16 @@ def test_the_weights_by_hand():
     assert x[0] @ x[1] == pytest.approx(idf2 * idf2 / (norm0 * norm1), rel=1e-6)
 
 
+def test_weighed_in_chunks_of_rows_as_at_once(monkeypatch):
+    records, _ = labelled_records(50, 0.2, seed=1)
+    texts = [f"{r.title} {r.abstract} study" for r in records]
+    whole = weigh(count_terms(texts), MAX_DF)
+    monkeypatch.setattr(term_counts, "CHUNK_ROWS", 7)  # 8 chunks, the last of 1 row
+    chunked = weigh(count_terms(texts), MAX_DF)
+    assert chunked.nnz == whole.nnz and abs(chunked - whole).max() == 0
+    assert np.allclose(np.asarray(chunked.multiply(chunked).sum(axis=1)).ravel(), 1.0)
+
+
 def test_counts_are_the_terms_counts_summed_over_their_columns():
     records, _ = labelled_records(120, 0.2, seed=5)
     texts = [f"{r.title} {r.abstract}" for r in records]

@@ -19,7 +19,7 @@ hash to one column count as one term: that, and nothing else, sets the two apart
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -38,6 +38,7 @@ HASHED_FROM = 50_000  # texts; below, the vocabulary's TF-IDF (features.tfidf)
 COLUMNS = 2 ** 20
 BATCH = 5_000  # records per block, and per task of a worker (their ids fit in a pipe)
 WORKERS = 2
+CHUNK_ROWS = 20_000  # rows weighed at a time
 MAX_COUNT = np.iinfo(np.uint16).max
 _HASHER = HashingVectorizer(n_features=COLUMNS, ngram_range=(1, 2), alternate_sign=False,
                             norm=None, dtype=np.float32)
@@ -70,17 +71,34 @@ def count_terms(texts: Sequence[str]) -> sparse.csr_matrix:
 
 def weigh(counts: sparse.csr_matrix, max_df: float) -> sparse.csr_matrix:
     """TF-IDF of ``counts`` (module docstring), in place; columns in more than ``max_df``
-    of the rows dropped (with two rows or more)."""
+    of the rows dropped (with two rows or more). Counted and weighed :data:`CHUNK_ROWS`
+    rows at a time: a call over a million rows at once would hold Python's lock, and
+    freeze the window, for a fifth of a second."""
     counts = counts.astype(np.float32, copy=False)
     weights = TfidfTransformer(sublinear_tf=True).fit(counts)
-    common = np.zeros(0, dtype=bool)
+    common = np.zeros(counts.shape[1], dtype=bool)
     if counts.shape[0] > 1:  # a column's idf is its own: dropping it after the fit is alike
-        common = np.bincount(counts.indices, minlength=counts.shape[1]) > max_df * counts.shape[0]
+        df = np.zeros(counts.shape[1], dtype=np.int64)
+        for part, _ in _chunks(counts):
+            df += np.bincount(part.indices, minlength=counts.shape[1])
+        common = df > max_df * counts.shape[0]
         weights.idf_ = np.where(common, 0.0, weights.idf_)
-    weighted = weights.transform(counts, copy=False).tocsr()
+    for part, (first, last) in _chunks(counts):  # the same entries, weighed
+        counts.data[first:last] = weights.transform(part, copy=False).data
     if common.any():  # rows' norms are unchanged by the zeros; drop them as entries
-        weighted.eliminate_zeros()
-    return weighted
+        counts.eliminate_zeros()
+    return counts
+
+
+def _chunks(matrix: sparse.csr_matrix) -> Iterator[tuple[sparse.csr_matrix, tuple[int, int]]]:
+    """:data:`CHUNK_ROWS` rows of ``matrix`` at a time, with the range of its entries
+    they hold (scipy copies a small part of a large array)."""
+    for start in range(0, matrix.shape[0], CHUNK_ROWS):
+        end = min(start + CHUNK_ROWS, matrix.shape[0])
+        first, last = int(matrix.indptr[start]), int(matrix.indptr[end])
+        yield sparse.csr_matrix((matrix.data[first:last], matrix.indices[first:last],
+                                 matrix.indptr[start:end + 1] - first),
+                                shape=(end - start, matrix.shape[1])), (first, last)
 
 
 def stored_counts(project: Project, topic_id: int,
